@@ -1,0 +1,17 @@
+import nextJest from 'next/jest.js';
+
+const createJestConfig = nextJest({ dir: './' });
+
+/**
+ * Unit tests sit next to the code (*.test.ts / *.test.tsx). Client tests run in jsdom; a server test
+ * opts into Node with a `@jest-environment node` docblock.
+ * @type {import('jest').Config}
+ */
+const config = {
+  testEnvironment: '<rootDir>/jest.environment.cjs',
+  setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/e2e/', '/out/', '/.next/', '/bench/'],
+  moduleNameMapper: { '^@/(.*)$': '<rootDir>/$1' },
+};
+
+export default createJestConfig(config);

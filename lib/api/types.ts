@@ -1,0 +1,263 @@
+/**
+ * Wire types of the SyncTV v0.9.11 HTTP contract (shared/reference/server-contract.md §2, §4, §7).
+ * JSON keys are exactly as on the wire (note `createAt` on movies). Time units:
+ * envelope `time` is Unix µs; `createdAt`, `joinAt`, `createAt` are Unix ms; `currentTime` is seconds.
+ * Used by the client's API functions and by the companion server's handlers.
+ */
+import type { MemberRole, MemberStatus, RoomStatus } from '@/lib/roles';
+
+/** Success envelope `{data, time}`; `data` is omitted when nil (§2.1). `time` is Unix µs. */
+export interface Envelope<T> {
+  data?: T;
+  time: number;
+}
+
+/** Error envelope `{error, time}` (§2.1). `time` is Unix µs. */
+export interface ErrorEnvelope {
+  error: string;
+  time: number;
+}
+
+/** Common paged list `{total, list}`; `list` may be null on a v0.9.11 server. */
+export interface ListResponse<T> {
+  total: number;
+  list: T[] | null;
+}
+
+/** `GET /api/public/settings` (§4.1). */
+export interface PublicSettings {
+  passwordDisableSignup: boolean;
+  emailEnable: boolean;
+  emailDisableSignup: boolean;
+  emailWhitelistEnabled: boolean;
+  emailWhitelist: string[];
+  oauth2DisableSignup: boolean;
+  guestEnable: boolean;
+  p2pZone: string;
+}
+
+/** Token response of login, signup and password change (§3.1). Banned or pending users get `message` and no token. */
+export interface TokenResponse {
+  token?: string;
+  message?: string;
+  role: number;
+}
+
+/** `GET /api/user/me` (§4.2). `createdAt` is Unix ms. */
+export interface UserInfo {
+  id: string;
+  username: string;
+  email: string;
+  createdAt: number;
+  role: number;
+}
+
+/** RoomListItem (§4.3). `createdAt` is Unix ms. `status` is always 0 in `/api/room/hot`. */
+export interface RoomListItem {
+  roomId: string;
+  roomName: string;
+  creatorId: string;
+  creator: string;
+  viewerCount: number;
+  createdAt: number;
+  needPassword: boolean;
+  status: RoomStatus;
+}
+
+/** RoomListItem plus the caller's membership, from `GET /api/user/rooms/joined` (§4.2). */
+export interface JoinedRoomListItem extends RoomListItem {
+  memberStatus: MemberStatus;
+  memberRole: MemberRole;
+}
+
+/** Query of the room list routes (§4, conventions). */
+export interface RoomListQuery {
+  page?: number;
+  max?: number;
+  keyword?: string;
+  search?: 'all' | 'name' | 'creator' | 'id';
+  sort?: 'name' | 'createdAt';
+  order?: 'asc' | 'desc';
+  status?: '' | 'active' | 'pending' | 'banned';
+}
+
+/** `POST /api/room/create` body (§4.3). */
+export interface CreateRoomRequest {
+  roomName: string;
+  password: string;
+  settings: { hidden: boolean };
+}
+
+/** `POST /api/room/create` answer (201). */
+export interface CreateRoomResponse {
+  roomId: string;
+  status: RoomStatus;
+}
+
+/** `GET /api/room/check` (§4.3). */
+export interface RoomCheck {
+  name: string;
+  creatorId: string;
+  creator: string;
+  viewerCount: number;
+  status: RoomStatus;
+  needPassword: boolean;
+  enabledGuest: boolean;
+}
+
+/** `GET /api/room/joined` (§4.3). */
+export interface RoomJoined {
+  joined: boolean;
+  status: MemberStatus;
+  room: RoomCheck;
+}
+
+/** Member info: `POST /api/room/login` answer (§4.3). */
+export interface RoomLoginResponse {
+  status: MemberStatus;
+  role: MemberRole;
+  permissions: number;
+  adminPermissions: number;
+}
+
+/** `GET /api/room/me` (§4.3). `joinAt` is Unix ms. */
+export interface RoomMe {
+  userId: string;
+  roomId: string;
+  joinAt: number;
+  role: MemberRole;
+  status: MemberStatus;
+  permissions: number;
+  adminPermissions: number;
+}
+
+/** `GET /api/room/info` (§4.3). `createdAt` and `member.joinAt` are Unix ms. */
+export interface RoomInfo {
+  id: string;
+  name: string;
+  needPassword: boolean;
+  creator: string;
+  creatorId: string;
+  createdAt: number;
+  status: RoomStatus;
+  enabledGuest: boolean;
+  member: {
+    id: string;
+    username: string;
+    joinAt: number;
+    status: MemberStatus;
+    role: MemberRole;
+    permissions: number;
+    adminPermissions: number;
+  };
+}
+
+/** A row of `GET /api/room/members` (§4.3). `joinAt` is Unix ms. */
+export interface RoomMember {
+  userId: string;
+  username: string;
+  roomId: string;
+  joinAt: number;
+  onlineCount: number;
+  permissions: number;
+  adminPermissions: number;
+  role: MemberRole;
+  status: MemberStatus;
+}
+
+/** RoomSettings (§5.5): snake_case keys, as on the wire. */
+export interface RoomSettings {
+  user_default_permissions: number;
+  guest_permissions: number;
+  disable_guest: boolean;
+  join_need_review: boolean;
+  disable_join_new_user: boolean;
+  hidden: boolean;
+  can_get_movie_list: boolean;
+  can_add_movie: boolean;
+  can_delete_movie: boolean;
+  can_edit_movie: boolean;
+  can_set_current_movie: boolean;
+  can_set_current_status: boolean;
+  can_send_chat_message: boolean;
+}
+
+/** MovieBase (§7.1), the request body of push and the `base` of a movie. */
+export interface MovieBase {
+  url: string;
+  name: string;
+  type?: string;
+  live?: boolean;
+  proxy?: boolean;
+  rtmpSource?: boolean;
+  headers?: Record<string, string>;
+  subtitles?: Record<string, { url: string; type: string }>;
+  moreSources?: { name: string; type: string; url: string }[];
+  danmu?: string;
+  streamDanmu?: string;
+  isFolder?: boolean;
+  parentId?: string;
+  vendorInfo?: {
+    vendor: '' | 'bilibili' | 'alist' | 'emby';
+    backend?: string;
+    bilibili?: { bvid?: string; cid?: number; epid?: number; quality?: number; shared?: boolean };
+    alist?: { path: string; password?: string };
+    emby?: { path: string; transcode?: boolean };
+  };
+}
+
+/** Movie (§7.2). The key is `createAt` (sic, Unix ms). */
+export interface Movie {
+  id: string;
+  creator: string;
+  creatorId: string;
+  subPath: string;
+  base: MovieBase;
+  createAt: number;
+}
+
+/** What push returns: the stored record (§4.5). */
+export interface PushedMovie {
+  id: string;
+  creatorId: string;
+  base: MovieBase;
+}
+
+/** A breadcrumb entry of a movie list (§4.5). */
+export interface MoviePath {
+  name: string;
+  id: string;
+  subPath: string;
+}
+
+/** `GET /api/room/movie/movies` (§4.5). */
+export interface MovieList {
+  movies: Movie[] | null;
+  paths: MoviePath[];
+  total: number;
+  dynamic: boolean;
+}
+
+/**
+ * Playback status in JSON (§7.3). The first three keys are omitempty on the wire, so a client must
+ * default them to false/0. `currentTime` is seconds; `lastUpdate` is an RFC 3339 server time.
+ */
+export interface PlaybackStatus {
+  isPlaying?: boolean;
+  currentTime?: number;
+  playbackRate?: number;
+  lastUpdate: string;
+}
+
+/** `GET /api/room/movie/current` (§7.3). `expireId` is a uint64 (CRC32 of the movie id by default). */
+export interface CurrentMovie {
+  movie: Movie;
+  status: PlaybackStatus;
+  expireId: number;
+}
+
+/** `POST /api/room/movie/current` body: `id` "" clears the current movie. */
+export interface SetCurrentRequest {
+  id: string;
+  subPath?: string;
+}

@@ -1,0 +1,5 @@
+/** Texts of the rooms screens. Keys in `zh` and `en` must match. */
+export const rooms = {
+  zh: {},
+  en: {},
+} as const;

@@ -1,0 +1,77 @@
+/**
+ * Validation rules of the SyncTV v0.9.11 contract (server-contract.md §8), one set used by the
+ * client's forms and by the companion server. Each validator returns the contract's error text,
+ * or null when the value is valid. Lengths are counted in UTF-8 bytes (one Han character is 3).
+ */
+
+const encoder = new TextEncoder();
+
+/** UTF-8 byte length of `value`. */
+export function byteLength(value: string): number {
+  return encoder.encode(value).length;
+}
+
+/** P: ASCII printable, 0x20–0x7E including the space. */
+const PRINTABLE = /^[\x20-\x7e]*$/;
+/** P+Han: ASCII printable plus CJK Han characters. */
+const PRINTABLE_OR_HAN = /^[\x20-\x7e\p{Script=Han}]*$/u;
+
+/** Username: 1–32 bytes, P+Han (signup, login, rename). */
+export function validateUsername(username: string): string | null {
+  if (!username) return 'username is empty';
+  if (byteLength(username) > 32) return 'username too long';
+  if (!PRINTABLE_OR_HAN.test(username)) return 'username has invalid char';
+  return null;
+}
+
+/** User password: 1–32 bytes, P only. */
+export function validateUserPassword(password: string): string | null {
+  if (!password) return 'user password empty';
+  if (byteLength(password) > 32) return 'password too long';
+  if (!PRINTABLE.test(password)) return 'password has invalid char';
+  return null;
+}
+
+/** Room name: 1–32 bytes, P+Han (uniqueness is the server's check: `room already exists`). */
+export function validateRoomName(name: string): string | null {
+  if (!name) return 'empty room name';
+  if (byteLength(name) > 32) return 'room name too long';
+  if (!PRINTABLE_OR_HAN.test(name)) return 'room name has invalid char';
+  return null;
+}
+
+/** Room password: empty (no password) or 1–32 bytes, P only. */
+export function validateRoomPassword(password: string): string | null {
+  if (!password) return null;
+  if (byteLength(password) > 32) return 'password too long';
+  if (!PRINTABLE.test(password)) return 'password has invalid char';
+  return null;
+}
+
+/** Largest chat message, in bytes (§6.4). */
+export const MAX_CHAT_BYTES = 4096;
+
+/** Chat message: 1–4096 bytes. */
+export function validateChat(content: string): string | null {
+  if (!content) return 'message is empty';
+  if (byteLength(content) > MAX_CHAT_BYTES) return 'message too long';
+  return null;
+}
+
+/** Ids of users, rooms and movies: UUIDv4 as 32 lowercase hex characters without dashes (§3.3). */
+export function isId(value: unknown): value is string {
+  return typeof value === 'string' && value.length === 32;
+}
+
+/** Largest movie URL, in bytes (§7.1). */
+export const MAX_MOVIE_URL_BYTES = 8192;
+/** Largest movie type, in bytes (§7.1). */
+export const MAX_MOVIE_TYPE_BYTES = 32;
+
+/** Movie base fields checked on push (§7.1, §8): `url too long`, `empty name`, `type too long`. */
+export function validateMovieBase(base: { url?: string; name?: string; type?: string }): string | null {
+  if (base.url && byteLength(base.url) > MAX_MOVIE_URL_BYTES) return 'url too long';
+  if (!base.name) return 'empty name';
+  if (base.type && byteLength(base.type) > MAX_MOVIE_TYPE_BYTES) return 'type too long';
+  return null;
+}

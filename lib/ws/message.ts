@@ -1,0 +1,28 @@
+/**
+ * Encoding and decoding of the room WebSocket frames (server-contract.md §6.2, §6.3): one binary
+ * protobuf `proto.Message` per frame. `timestamp` is sfixed64 Unix ms and `expirationId` fixed64,
+ * which @bufbuild/protobuf represents as bigint; these helpers convert at the edge.
+ */
+import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { MessageSchema, MessageType, type Message } from '@/lib/proto/message_pb';
+
+export { MessageType };
+export type { Message };
+
+/** Builds and encodes one frame. Throws only on a programming error (wrong field types). */
+export function encodeMessage(init: MessageInitShape<typeof MessageSchema>): Uint8Array {
+  return toBinary(MessageSchema, create(MessageSchema, init));
+}
+
+/**
+ * Decodes one binary frame. Throws on malformed bytes: the caller closes that socket
+ * (the server) or reports the error (the client).
+ */
+export function decodeMessage(bytes: Uint8Array): Message {
+  return fromBinary(MessageSchema, bytes);
+}
+
+/** `timestamp` (bigint Unix ms) as a number of Unix ms. */
+export function timestampMs(message: Message): number {
+  return Number(message.timestamp);
+}
