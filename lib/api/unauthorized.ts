@@ -26,10 +26,19 @@ export type UnauthorizedAction =
  * `X-Room-Id`; without one, a room-path 401 cannot be sent anywhere useful and signs out instead.
  */
 export function classifyUnauthorized(path: string, roomId: string | null): UnauthorizedAction {
-  if (roomId && JOIN_ROOM_401_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+  if (roomId && JOIN_ROOM_401_PREFIXES.some((prefix) => matchesRoomPath(path, prefix))) {
     return { kind: 'joinRoom', roomId };
   }
   return { kind: 'signOut' };
+}
+
+/**
+ * `/api/room/movie*` covers every movie route; the other entries match the path itself or its
+ * sub-paths (`/api/room/pwd/check`), so that `/api/room/members` is not taken for `/api/room/me`.
+ */
+function matchesRoomPath(path: string, prefix: string): boolean {
+  if (prefix === '/api/room/movie') return path.startsWith(prefix);
+  return path === prefix || path.startsWith(`${prefix}/`);
 }
 
 /** Delay (ms) between clearing the session and going home after a session 401, as in the reference client. */

@@ -1,5 +1,31 @@
 /** Texts of the user screens. Keys in `zh` and `en` must match. */
 export const user = {
-  zh: {},
-  en: {},
+  zh: {
+    'profile.username': '用户名',
+    'profile.role': '权限组',
+    'profile.createdAt': '注册时间',
+    'profile.actions': '操作',
+    'profile.signOut': '退出登录',
+    'profile.signOutHint': '只清除这台设备上的登录状态，不会影响你的账号。',
+    'profile.signedOut': '已退出登录',
+    'profile.adminEntry': '进入管理后台',
+    'profile.myRooms': '我创建的房间',
+    'profile.myRoomsEmpty': '你还没有创建房间',
+    'profile.createFirst': '创建房间',
+    'admin.body': '用户、房间和站点设置的管理功能将在后续版本中提供。',
+  },
+  en: {
+    'profile.username': 'Username',
+    'profile.role': 'Role',
+    'profile.createdAt': 'Joined',
+    'profile.actions': 'Actions',
+    'profile.signOut': 'Sign out',
+    'profile.signOutHint': 'Only clears the session on this device. Your account is not affected.',
+    'profile.signedOut': 'Signed out',
+    'profile.adminEntry': 'Open the admin console',
+    'profile.myRooms': 'My rooms',
+    'profile.myRoomsEmpty': "You haven't created a room yet",
+    'profile.createFirst': 'Create a room',
+    'admin.body': 'Managing users, rooms and site settings comes in a later release.',
+  },
 } as const;

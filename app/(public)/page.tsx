@@ -1,0 +1,5 @@
+import { HomeScreen } from '@/components/rooms/home-screen';
+
+export default function HomePage() {
+  return <HomeScreen />;
+}

@@ -1,0 +1,5 @@
+import { SearchScreen } from '@/components/rooms/search-screen';
+
+export default function SearchPage() {
+  return <SearchScreen />;
+}

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { AppProviders } from '@/components/layout/app-providers';
+import { Header } from '@/components/layout/header';
+import { SiteFooter } from '@/components/layout/site-footer';
+import { THEME_INIT_SCRIPT } from '@/components/layout/theme-script';
+import './globals.css';
+
+// No metadata title here or in any page: titles are set on the client from config/routes.ts, because a
+// metadata title would overwrite them after hydration on placeholder routes (static-export.md §3.4).
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    // The inline script and the language bootstrap change <html> before React hydrates.
+    <html lang="zh-CN" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+      </head>
+      <body className="flex min-h-dvh flex-col">
+        <AppProviders>
+          <Header />
+          <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col px-4 py-6 sm:px-6 lg:py-10">{children}</main>
+          <SiteFooter />
+        </AppProviders>
+      </body>
+    </html>
+  );
+}

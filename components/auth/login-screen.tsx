@@ -1,0 +1,112 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useAtomValue } from 'jotai';
+import { LogIn } from 'lucide-react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormCard } from '@/components/common/form-card';
+import { formErrorText } from '@/components/common/form-rules';
+import { Notice } from '@/components/common/notice';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { signupAllowed } from '@/config/menu';
+import { errorMessage } from '@/lib/api/error';
+import { login } from '@/lib/api/user';
+import { safeRedirect } from '@/lib/guard';
+import { useT } from '@/lib/i18n';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { publicSettingsAtom } from '@/lib/session';
+import { loginSchema, type LoginForm } from './schemas';
+import { useCompleteSignIn } from './use-complete-sign-in';
+
+/**
+ * `/auth/login` (reference-client.md §1.3): username and password, `POST /api/user/login`, then
+ * `GET /api/user/me`, then back to `?redirect=` (same-site paths only) or home.
+ */
+export function LoginScreen() {
+  const t = useT();
+  const router = useRouter();
+  const settings = useAtomValue(publicSettingsAtom);
+  const completeSignIn = useCompleteSignIn();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [hasRedirect, setHasRedirect] = useState(false);
+  // The query exists only in the real URL (the page was prerendered without it), so read it after mount.
+  useEffect(() => setHasRedirect(safeRedirect(new URLSearchParams(window.location.search).get('redirect')) !== '/'), []);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginForm>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
+
+  const onSubmit = handleSubmit(async (credentials) => {
+    setFailure(null);
+    try {
+      const refusal = await completeSignIn(await login(credentials));
+      if (refusal) {
+        setFailure(refusal);
+        return;
+      }
+      notifySuccess(t('login.success'));
+      router.replace(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
+    } catch (error) {
+      notifyError(error);
+      setFailure(errorMessage(error));
+    }
+  });
+
+  return (
+    <FormCard
+      testId="page-login"
+      icon={<LogIn />}
+      title={t('route.login')}
+      subtitle={t('login.subtitle')}
+      footer={
+        settings === null || signupAllowed(settings) ? (
+          <>
+            {t('login.noAccount')}{' '}
+            <Link href="/auth/register" className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+              {t('login.registerNow')}
+            </Link>
+          </>
+        ) : null
+      }
+    >
+      {hasRedirect ? (
+        <Notice tone="info" className="mb-5">
+          {t('login.redirectHint')}
+        </Notice>
+      ) : null}
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
+        <Field id="login-username" label={t('auth.username')} error={formErrorText(t, errors.username?.message)}>
+          <Input
+            id="login-username"
+            data-testid="login-username"
+            autoComplete="username"
+            autoFocus
+            aria-invalid={errors.username ? true : undefined}
+            aria-describedby={errors.username ? 'login-username-error' : undefined}
+            {...register('username')}
+          />
+        </Field>
+        <Field id="login-password" label={t('auth.password')} error={formErrorText(t, errors.password?.message)}>
+          <Input
+            id="login-password"
+            data-testid="login-password"
+            type="password"
+            autoComplete="current-password"
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={errors.password ? 'login-password-error' : undefined}
+            {...register('password')}
+          />
+        </Field>
+        {failure ? <Notice tone="error">{failure}</Notice> : null}
+        <Button type="submit" data-testid="login-submit" className="w-full" size="lg" loading={isSubmitting}>
+          {t('login.submit')}
+        </Button>
+      </form>
+    </FormCard>
+  );
+}

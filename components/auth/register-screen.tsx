@@ -1,0 +1,133 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useAtomValue } from 'jotai';
+import { UserPlus } from 'lucide-react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormCard } from '@/components/common/form-card';
+import { formErrorText } from '@/components/common/form-rules';
+import { Notice } from '@/components/common/notice';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { errorMessage } from '@/lib/api/error';
+import { signup } from '@/lib/api/user';
+import { useT } from '@/lib/i18n';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { publicSettingsAtom } from '@/lib/session';
+import { registerSchema, type RegisterForm } from './schemas';
+import { useCompleteSignIn } from './use-complete-sign-in';
+
+/**
+ * `/auth/register` (reference-client.md §1.3, password method): `POST /api/user/signup`, then the
+ * same sign-in completion as login (unlike the reference, the header shows the name at once), then home.
+ */
+export function RegisterScreen() {
+  const t = useT();
+  const router = useRouter();
+  const settings = useAtomValue(publicSettingsAtom);
+  const completeSignIn = useCompleteSignIn();
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<RegisterForm>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: { username: '', password: '', passwordConfirm: '' },
+  });
+
+  const onSubmit = handleSubmit(async ({ username, password }) => {
+    setFailure(null);
+    try {
+      const refusal = await completeSignIn(await signup({ username, password }));
+      if (refusal) {
+        setFailure(refusal);
+        return;
+      }
+      notifySuccess(t('register.success'));
+      router.replace('/');
+    } catch (error) {
+      notifyError(error);
+      setFailure(errorMessage(error));
+    }
+  });
+
+  const footer = (
+    <>
+      {t('register.haveAccount')}{' '}
+      <Link href="/auth/login" className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+        {t('register.loginNow')}
+      </Link>
+    </>
+  );
+
+  if (settings?.passwordDisableSignup) {
+    return (
+      <FormCard testId="page-register" icon={<UserPlus />} title={t('route.register')}>
+        <Notice tone="warning" testId="register-disabled">
+          <p className="font-medium">{t('register.disabled')}</p>
+          <p className="mt-1">{t('register.disabledBody')}</p>
+        </Notice>
+        <Link href="/auth/login" className={buttonClasses('primary', 'lg', 'mt-6 w-full')}>
+          {t('register.loginNow')}
+        </Link>
+      </FormCard>
+    );
+  }
+
+  return (
+    <FormCard testId="page-register" icon={<UserPlus />} title={t('route.register')} subtitle={t('register.subtitle')} footer={footer}>
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
+        <Field
+          id="register-username"
+          label={t('auth.username')}
+          hint={t('auth.inputLimit')}
+          error={formErrorText(t, errors.username?.message)}
+        >
+          <Input
+            id="register-username"
+            data-testid="register-username"
+            autoComplete="username"
+            autoFocus
+            aria-invalid={errors.username ? true : undefined}
+            aria-describedby={errors.username ? 'register-username-error' : undefined}
+            {...register('username')}
+          />
+        </Field>
+        <Field id="register-password" label={t('auth.password')} error={formErrorText(t, errors.password?.message)}>
+          <Input
+            id="register-password"
+            data-testid="register-password"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={errors.password ? 'register-password-error' : undefined}
+            {...register('password')}
+          />
+        </Field>
+        <Field
+          id="register-password-confirm"
+          label={t('auth.passwordConfirm')}
+          error={formErrorText(t, errors.passwordConfirm?.message)}
+        >
+          <Input
+            id="register-password-confirm"
+            data-testid="register-password-confirm"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={errors.passwordConfirm ? true : undefined}
+            aria-describedby={errors.passwordConfirm ? 'register-password-confirm-error' : undefined}
+            {...register('passwordConfirm')}
+          />
+        </Field>
+        {failure ? <Notice tone="error">{failure}</Notice> : null}
+        <Button type="submit" data-testid="register-submit" className="w-full" size="lg" loading={isSubmitting}>
+          {t('register.submit')}
+        </Button>
+      </form>
+    </FormCard>
+  );
+}

@@ -1,0 +1,101 @@
+'use client';
+import { clsx } from 'clsx';
+import { useAtomValue } from 'jotai';
+import { Clapperboard, Menu, UserRound } from 'lucide-react';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { Sheet } from '@/components/ui/sheet';
+import { useT } from '@/lib/i18n';
+import { userAtom } from '@/lib/session';
+import { LocaleToggle, ThemeToggle } from './header-controls';
+import { useMenu } from './use-menu';
+
+const linkBase = 'whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition-colors';
+const linkIdle = 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white';
+const linkActive = 'bg-brand-50 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300';
+
+/**
+ * The top bar: logo, the menu from config/menu.ts, language and theme switches, and the username
+ * (a link to /user/me). Below `lg` the links move into a slide-in panel.
+ */
+export function Header() {
+  const t = useT();
+  const user = useAtomValue(userAtom);
+  const { entries, activeName } = useMenu();
+  const pathname = usePathname();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // Close the mobile menu on every navigation, including back/forward.
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-zinc-200/80 bg-white/80 backdrop-blur-md dark:border-zinc-800/80 dark:bg-zinc-950/80">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-4 sm:px-6">
+        <Link href="/" className="mr-2 flex shrink-0 items-center gap-2 rounded-lg font-semibold tracking-tight">
+          <span className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-brand-600 text-white dark:bg-brand-500">
+            <Clapperboard className="h-4.5 w-4.5" aria-hidden />
+          </span>
+          <span className="text-lg">SyncTV</span>
+        </Link>
+
+        <nav aria-label={t('nav.main')} className="hidden min-w-0 flex-1 items-center gap-0.5 lg:flex xl:gap-1">
+          {entries.map((entry) => (
+            <Link
+              key={entry.name}
+              href={entry.href}
+              data-testid={`nav-${entry.name}`}
+              aria-current={entry.name === activeName ? 'page' : undefined}
+              className={clsx(linkBase, 'lg:px-2 xl:px-3', entry.name === activeName ? linkActive : linkIdle)}
+            >
+              {t(entry.title)}
+            </Link>
+          ))}
+        </nav>
+
+        <div className="ml-auto flex items-center gap-1">
+          <LocaleToggle />
+          <ThemeToggle />
+          {user ? (
+            <Link
+              href="/user/me"
+              data-testid="header-username"
+              aria-label={t('nav.userMenu', { name: user.username })}
+              className="ml-1 flex max-w-28 items-center sm:max-w-40 gap-1.5 rounded-lg px-2 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
+            >
+              <UserRound className="h-4.5 w-4.5 shrink-0" aria-hidden />
+              <span className="truncate">{user.username}</span>
+            </Link>
+          ) : null}
+          <button
+            type="button"
+            data-testid="menu-toggle"
+            className="inline-flex h-9 w-9 cursor-pointer items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
+            onClick={() => setMenuOpen(true)}
+            aria-label={t('nav.openMenu')}
+            aria-expanded={menuOpen}
+          >
+            <Menu className="h-5 w-5" aria-hidden />
+          </button>
+        </div>
+      </div>
+
+      <Sheet open={menuOpen} onOpenChange={setMenuOpen} title={t('nav.menu')} closeLabel={t('nav.closeMenu')}>
+        <nav aria-label={t('nav.main')} className="flex flex-col gap-1">
+          {entries.map((entry) => (
+            <Link
+              key={entry.name}
+              href={entry.href}
+              data-testid={`nav-${entry.name}`}
+              aria-current={entry.name === activeName ? 'page' : undefined}
+              onClick={() => setMenuOpen(false)}
+              className={clsx(linkBase, 'py-3 text-base', entry.name === activeName ? linkActive : linkIdle)}
+            >
+              {t(entry.title)}
+            </Link>
+          ))}
+        </nav>
+      </Sheet>
+    </header>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * The navigation progress bar (issue 2 Part A; static-export.md §3.2): started by
+ * `onRouterTransitionStart` in instrumentation-client.ts, finished by `RouteProgressDone` after the
+ * new route commits.
+ */
+import NProgress from 'nprogress';
+import { normalizePath } from '@/config/routes';
+import { BASE_PATH } from '@/lib/api/client';
+
+/** nprogress settings of the reference client (reference-client.md §1.1, §7); `speed` and `trickleSpeed` in ms. */
+export const PROGRESS_OPTIONS = { minimum: 0.2, speed: 500, trickleSpeed: 200, showSpinner: false, easing: 'ease' } as const;
+
+/** A navigation that never commits (e.g. it failed) must not leave the bar running forever; ms. */
+const SAFETY_TIMEOUT_MS = 10_000;
+
+let configured = false;
+let safetyTimer: ReturnType<typeof setTimeout> | null = null;
+let pendingNavigation: NavigationType | null = null;
+
+export type NavigationType = 'push' | 'replace' | 'traverse';
+
+/**
+ * Type of the navigation that started last and has not committed yet, then forgets it; null on the
+ * first load. Lets the commit handler scroll to the top for push/replace but keep back/forward's
+ * restored position.
+ */
+export function takePendingNavigation(): NavigationType | null {
+  const type = pendingNavigation;
+  pendingNavigation = null;
+  return type;
+}
+
+/**
+ * Path (without basePath and trailing slash) plus query of `url`. `url` is either a router path
+ * (`/cinema/abc`, push/replace) or an absolute URL with basePath (`http://h/web/cinema/abc/`, traverse).
+ */
+export function locationKey(url: string, currentHref: string): string {
+  const parsed = new URL(url, currentHref);
+  let path = parsed.pathname;
+  if (path === BASE_PATH || path.startsWith(`${BASE_PATH}/`)) path = path.slice(BASE_PATH.length) || '/';
+  return normalizePath(path) + parsed.search;
+}
+
+/** True when navigating to `url` would not change the page: such a navigation fires the start hook but never commits. */
+export function isSameLocation(url: string, currentHref: string): boolean {
+  return locationKey(url, currentHref) === locationKey(currentHref, currentHref);
+}
+
+/** Starts the bar for a navigation to `url`, unless it targets the current location. */
+export function startRouteProgress(url: string, type: NavigationType = 'push'): void {
+  if (typeof window === 'undefined' || isSameLocation(url, window.location.href)) return;
+  pendingNavigation = type;
+  if (!configured) {
+    NProgress.configure(PROGRESS_OPTIONS);
+    configured = true;
+  }
+  NProgress.start();
+  if (safetyTimer) clearTimeout(safetyTimer);
+  safetyTimer = setTimeout(finishRouteProgress, SAFETY_TIMEOUT_MS);
+}
+
+/** Completes the bar (no-op when it is not running). */
+export function finishRouteProgress(): void {
+  if (safetyTimer) {
+    clearTimeout(safetyTimer);
+    safetyTimer = null;
+  }
+  if (NProgress.isStarted()) NProgress.done();
+}

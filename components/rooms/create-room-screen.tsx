@@ -1,0 +1,112 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Plus } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormCard } from '@/components/common/form-card';
+import { contractString, formErrorText } from '@/components/common/form-rules';
+import { Notice, type NoticeTone } from '@/components/common/notice';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { errorMessage } from '@/lib/api/error';
+import { createRoom } from '@/lib/api/room';
+import { useT, type MessageKey } from '@/lib/i18n';
+import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
+import { RoomStatus } from '@/lib/roles';
+import { validateRoomName, validateRoomPassword } from '@/lib/validation';
+import { cinemaPath, saveRoomPassword } from './room-links';
+
+const schema = z.object({
+  roomName: contractString(validateRoomName),
+  password: contractString(validateRoomPassword),
+  hidden: z.boolean(),
+});
+type CreateRoomForm = z.infer<typeof schema>;
+
+/**
+ * `/createRoom` (reference-client.md §1.4 "Create"): name, optional password, hidden flag;
+ * `POST /api/room/create`. An active room opens at once; a room awaiting review says so.
+ */
+export function CreateRoomScreen() {
+  const t = useT();
+  const router = useRouter();
+  const [notice, setNotice] = useState<{ tone: NoticeTone; text: string } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<CreateRoomForm>({ resolver: zodResolver(schema), defaultValues: { roomName: '', password: '', hidden: false } });
+
+  const onSubmit = handleSubmit(async ({ roomName, password, hidden }) => {
+    setNotice(null);
+    try {
+      const created = await createRoom({ roomName, password, settings: { hidden } });
+      if (created?.status === RoomStatus.Active) {
+        saveRoomPassword(created.roomId, password);
+        notifySuccess(t('createRoom.success'));
+        router.push(cinemaPath(created.roomId));
+        return;
+      }
+      if (created?.status === RoomStatus.Pending) {
+        notifyInfo(t('createRoom.success'), t('createRoom.pending'));
+        setNotice({ tone: 'warning', text: t('createRoom.pending') });
+        return;
+      }
+      const reason: MessageKey = created?.status === RoomStatus.Banned ? 'createRoom.banned' : 'createRoom.unknown';
+      notifyError(new Error(t(reason)));
+      setNotice({ tone: 'error', text: `${t('createRoom.failed')}: ${t(reason)}` });
+    } catch (error) {
+      notifyError(error);
+      setNotice({ tone: 'error', text: errorMessage(error) });
+    }
+  });
+
+  return (
+    <FormCard testId="page-createRoom" icon={<Plus />} title={t('route.createRoom')} subtitle={t('createRoom.subtitle')}>
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
+        <Field id="create-room-name" label={t('createRoom.name')} error={formErrorText(t, errors.roomName?.message)}>
+          <Input
+            id="create-room-name"
+            data-testid="create-room-name"
+            autoComplete="off"
+            autoFocus
+            aria-invalid={errors.roomName ? true : undefined}
+            aria-describedby={errors.roomName ? 'create-room-name-error' : undefined}
+            {...register('roomName')}
+          />
+        </Field>
+        <Field
+          id="create-room-password"
+          label={t('createRoom.password')}
+          hint={t('createRoom.passwordHint')}
+          error={formErrorText(t, errors.password?.message)}
+        >
+          <Input
+            id="create-room-password"
+            data-testid="create-room-password"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={errors.password ? 'create-room-password-error' : undefined}
+            {...register('password')}
+          />
+        </Field>
+        <Checkbox
+          id="create-room-hidden"
+          data-testid="create-room-hidden"
+          label={t('createRoom.hidden')}
+          hint={t('createRoom.hiddenHint')}
+          {...register('hidden')}
+        />
+        {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+        <Button type="submit" data-testid="create-room-submit" className="w-full" size="lg" loading={isSubmitting}>
+          {t('createRoom.submit')}
+        </Button>
+      </form>
+    </FormCard>
+  );
+}

@@ -1,0 +1,181 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useAtomValue } from 'jotai';
+import { DoorOpen, LogIn } from 'lucide-react';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormCard } from '@/components/common/form-card';
+import { contractString, formErrorText } from '@/components/common/form-rules';
+import { Notice, type NoticeTone } from '@/components/common/notice';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { normalizePath } from '@/config/routes';
+import { useMounted } from '@/hooks/use-mounted';
+import { usePathSegment } from '@/hooks/use-path-segment';
+import { ApiError, errorMessage } from '@/lib/api/error';
+import type { RoomCheck } from '@/lib/api/types';
+import { loginPath } from '@/lib/guard';
+import { useT } from '@/lib/i18n';
+import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify';
+import { publicSettingsAtom, userAtom } from '@/lib/session';
+import { isId, validateRoomPassword } from '@/lib/validation';
+import { runJoinFlow } from './join-room-flow';
+import { cinemaPath, readRoomPassword, saveRoomPassword } from './room-links';
+
+const schema = z.object({
+  roomId: z
+    .string()
+    .trim()
+    .min(1, 'joinRoom.emptyId')
+    .refine((value) => isId(value), 'joinRoom.invalidId'),
+  password: contractString(validateRoomPassword),
+});
+type JoinRoomForm = z.infer<typeof schema>;
+
+/**
+ * `/joinRoom/{roomId?}` (reference-client.md §1.4 "Join"). The id comes from the path (after mount:
+ * the page was exported for the `_` placeholder) and the password from `?pwd=` or this device's cache;
+ * with an id the join runs at once, so room cards and the 401 rule can simply link here and a password
+ * room ends on a focused password field.
+ */
+export function JoinRoomScreen() {
+  const t = useT();
+  const router = useRouter();
+  const pathname = usePathname();
+  const mounted = useMounted();
+  const pathRoomId = usePathSegment(1);
+  const user = useAtomValue(userAtom);
+  const settings = useAtomValue(publicSettingsAtom);
+  const guestEnable = settings?.guestEnable ?? false;
+  const [notice, setNotice] = useState<{ tone: NoticeTone; text: string } | null>(null);
+  const [room, setRoom] = useState<RoomCheck | null>(null);
+  const [needsLogin, setNeedsLogin] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<JoinRoomForm>({ resolver: zodResolver(schema), defaultValues: { roomId: '', password: '' } });
+
+  const join = useCallback(
+    async ({ roomId, password }: JoinRoomForm) => {
+      setNotice(null);
+      try {
+        const result = await runJoinFlow({ roomId, password, user });
+        setRoom(result.room);
+        const { outcome } = result;
+        switch (outcome.kind) {
+          case 'enter':
+            saveRoomPassword(roomId, password);
+            notifySuccess(t('joinRoom.success'));
+            router.push(cinemaPath(roomId));
+            return;
+          case 'needPassword':
+            setNotice({ tone: 'info', text: t('joinRoom.needPassword') });
+            setFocus('password');
+            return;
+          case 'needLogin':
+            setNeedsLogin(true);
+            notifyWarning(t('joinRoom.loginFirst'), t('joinRoom.loginFirstBody'));
+            return;
+          case 'refused': {
+            const text = t(outcome.message);
+            setNotice({ tone: outcome.tone, text });
+            if (outcome.tone === 'error') notifyError(new Error(text));
+            else notifyWarning(text);
+            return;
+          }
+        }
+      } catch (error) {
+        notifyError(error);
+        setNotice({ tone: 'error', text: errorMessage(error) });
+        if (error instanceof ApiError && error.message === 'password error') setFocus('password');
+      }
+    },
+    [user, router, setFocus, t],
+  );
+  const onSubmit = handleSubmit(join);
+
+  // Prefill from the URL once per (id, ?pwd) and join right away when there is an id to join.
+  const prefilledFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!mounted) return;
+    const pwd = new URLSearchParams(window.location.search).get('pwd');
+    if (!pathRoomId && pwd === null) return;
+    const key = `${pathRoomId ?? ''}\n${pwd ?? ''}`;
+    if (prefilledFor.current === key) return;
+    prefilledFor.current = key;
+    reset({ roomId: pathRoomId ?? '', password: pwd ?? (pathRoomId ? readRoomPassword(pathRoomId) : '') });
+    if (pathRoomId && (user || guestEnable)) void onSubmit();
+  }, [mounted, pathRoomId, user, guestEnable, reset, onSubmit]);
+
+  const showForm = Boolean(user) || guestEnable;
+  const loginHref = mounted ? loginPath(normalizePath(pathname) + window.location.search) : '/auth/login';
+
+  return (
+    <FormCard testId="page-joinRoom" icon={<DoorOpen />} title={t('route.joinRoom')} subtitle={t('joinRoom.subtitle')}>
+      {!user && (needsLogin || !guestEnable) ? (
+        <Notice tone="warning" className="mb-5" testId="join-room-login-required">
+          <p className="font-medium">{t('joinRoom.loginFirst')}</p>
+          <p className="mt-1">{t('joinRoom.loginFirstBody')}</p>
+          <Link href={loginHref} className={buttonClasses('primary', 'sm', 'mt-3')}>
+            <LogIn className="h-4 w-4" aria-hidden />
+            {t('joinRoom.loginLink')}
+          </Link>
+        </Notice>
+      ) : null}
+
+      {showForm ? (
+        <form onSubmit={onSubmit} noValidate className="space-y-5">
+          <Field id="join-room-id" label={t('joinRoom.roomId')} error={formErrorText(t, errors.roomId?.message)}>
+            <Input
+              id="join-room-id"
+              data-testid="join-room-id"
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={t('joinRoom.roomIdPlaceholder')}
+              className="font-mono"
+              aria-invalid={errors.roomId ? true : undefined}
+              aria-describedby={errors.roomId ? 'join-room-id-error' : undefined}
+              {...register('roomId')}
+            />
+          </Field>
+          <Field
+            id="join-room-password"
+            label={t('joinRoom.password')}
+            hint={t('joinRoom.passwordHint')}
+            error={formErrorText(t, errors.password?.message)}
+          >
+            <Input
+              id="join-room-password"
+              data-testid="join-room-password"
+              type="password"
+              autoComplete="off"
+              aria-invalid={errors.password ? true : undefined}
+              aria-describedby={errors.password ? 'join-room-password-error' : undefined}
+              {...register('password')}
+            />
+          </Field>
+          {room ? (
+            <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="join-room-info">
+              {t('joinRoom.room', { name: room.name, creator: room.creator })}
+            </p>
+          ) : null}
+          {notice ? (
+            <Notice tone={notice.tone} testId="join-room-message">
+              {notice.text}
+            </Notice>
+          ) : null}
+          <Button type="submit" data-testid="join-room-submit" className="w-full" size="lg" loading={isSubmitting}>
+            {t('joinRoom.submit')}
+          </Button>
+        </form>
+      ) : null}
+    </FormCard>
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * The header menu as data (issue 2 Part A; reference-client.md §1.1 "Header"): which route links a
+ * visitor, a guest or a signed-in user sees. The header renders whatever `buildMenu` returns.
+ */
+import type { MessageKey } from '@/lib/i18n/messages';
+import type { PublicSettings } from '@/lib/api/types';
+import { Role } from '@/lib/roles';
+import { routes } from './routes';
+
+/** What the menu depends on. */
+export interface MenuContext {
+  /** Site role, `Role.Visitor` (-1) when nobody is signed in. */
+  role: number;
+  /** `guestEnable` from the public settings. */
+  guestEnable: boolean;
+  /** Whether any signup method is open (`signupAllowed(settings)`). */
+  signupAllowed: boolean;
+  /** Path of the cinema being watched (`/cinema/<id>`), or null outside a cinema. */
+  cinemaPath: string | null;
+}
+
+/** One rendered menu link. `name` is the route name (also the `nav-<name>` test id). */
+export interface MenuEntry {
+  name: string;
+  href: string;
+  title: MessageKey;
+}
+
+interface MenuItem {
+  /** Route name in config/routes.ts; title and default href come from there. */
+  route: string;
+  /** Menu-specific label when it differs from the route title. */
+  title?: MessageKey;
+  show: (ctx: MenuContext) => boolean;
+  href?: (ctx: MenuContext) => string;
+}
+
+const signedIn = (ctx: MenuContext) => ctx.role !== Role.Visitor;
+
+/** The menu, in display order. */
+export const menuItems: readonly MenuItem[] = [
+  { route: 'home', show: () => true },
+  { route: 'search', show: () => true },
+  { route: 'rooms', show: () => true },
+  { route: 'joinRoom', show: (ctx) => (signedIn(ctx) ? ctx.cinemaPath === null : ctx.guestEnable) },
+  { route: 'createRoom', show: (ctx) => signedIn(ctx) && ctx.cinemaPath === null },
+  {
+    route: 'cinema',
+    show: (ctx) => ctx.cinemaPath !== null && (signedIn(ctx) || ctx.guestEnable),
+    href: (ctx) => ctx.cinemaPath ?? '/',
+  },
+  { route: 'myself', title: 'nav.myself', show: signedIn },
+  { route: 'admin', show: (ctx) => ctx.role >= Role.Admin },
+  { route: 'login', show: (ctx) => !signedIn(ctx) },
+  { route: 'register', show: (ctx) => !signedIn(ctx) && ctx.signupAllowed },
+];
+
+/** True when any signup method is open: password, email, or OAuth2 (§4.1 keys). Unknown settings: false. */
+export function signupAllowed(settings: PublicSettings | null): boolean {
+  if (!settings) return false;
+  return (
+    !settings.passwordDisableSignup ||
+    (settings.emailEnable && !settings.emailDisableSignup) ||
+    !settings.oauth2DisableSignup
+  );
+}
+
+/** The static href of a route: its path without optional parameters (`/joinRoom/:roomId?` → `/joinRoom`). */
+function staticHref(path: string): string {
+  return '/' + path.split('/').filter((part) => part && !part.endsWith('?')).join('/');
+}
+
+/** The links to show for `ctx`, in order. */
+export function buildMenu(ctx: MenuContext): MenuEntry[] {
+  return menuItems.flatMap((item) => {
+    const route = routes.find((r) => r.name === item.route);
+    if (!route || !item.show(ctx)) return [];
+    return [{ name: route.name, title: item.title ?? route.title, href: item.href ? item.href(ctx) : staticHref(route.path) }];
+  });
+}

@@ -1,0 +1,11 @@
+/** Public endpoints (server-contract.md §4.1). */
+import { get } from './client';
+import type { PublicSettings } from './types';
+
+/**
+ * `GET /api/public/settings` (§4.1): signup switches, `guestEnable`, email whitelist, `p2pZone`.
+ * Throws `ApiError` on failure.
+ */
+export function getPublicSettings(): Promise<PublicSettings> {
+  return get<PublicSettings>('/api/public/settings');
+}
