@@ -1,0 +1,125 @@
+/**
+ * The companion server: the SyncTV v0.9.11 HTTP + WebSocket contract (server-contract.md) over
+ * SQLite, plus the exported web client under `/web`. `startServer` is what `server/main.ts`, the
+ * server tests and the end-to-end fixtures run.
+ */
+import path from 'node:path';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import Fastify from 'fastify';
+import { loadOrCreateSecret, TokenService } from './auth';
+import { openStore } from './db';
+import { installJsonParser } from './http/body';
+import { handleError } from './http/envelope';
+import type { ServerContext } from './http/guards';
+import { HubRegistry } from './hub/registry';
+import { HUB_TICK_MS } from './hub/room-hub';
+import { registerMovieRoutes } from './routes/movie';
+import { registerPublicRoutes } from './routes/public';
+import { registerRoomRoutes } from './routes/room';
+import { registerUserRoutes } from './routes/user';
+import { registerWebRoutes } from './routes/web';
+import { attachRoomSocket, registerRoomSocketFallback } from './routes/ws';
+import { ensureBuiltinUsers, ROOT_USERNAME } from './rules/users';
+
+/** Options of `startServer`. */
+export interface StartServerOptions {
+  /** TCP port; 0 picks a free one. Default 0. */
+  port?: number;
+  /** Interface to bind. Default 127.0.0.1 (main.ts passes 0.0.0.0). */
+  host?: string;
+  /** Directory of `synctv.db` and the JWT secret; created when missing. */
+  dataDir: string;
+  /** The Next export to serve under /web. Default `./out`. */
+  webDir?: string;
+  /** Password for the first-start `root` user; random (and printed once) when absent. */
+  rootPassword?: string;
+  /** Log requests and events (pretty-printed). Default false. */
+  logger?: boolean;
+  /** Hub ticker period in ms (VIEWER_COUNT / ping, §6.6). Default 5000; tests shorten it. */
+  hubTickMs?: number;
+}
+
+/** A running server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Disconnects every socket, stops the server and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Request bodies up to 8 MiB (a `pushs` of many movies with long URLs). */
+const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Opens the data directory, creates the built-in users on first start, and listens.
+ * Throws when the data directory is unusable or the port is taken.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const dataDir = path.resolve(options.dataDir);
+  const webDir = path.resolve(options.webDir ?? './out');
+  const host = options.host ?? '127.0.0.1';
+  const store = openStore(dataDir);
+  const context: ServerContext = {
+    store,
+    tokens: new TokenService(loadOrCreateSecret(dataDir)),
+    hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
+  };
+
+  const app = Fastify({
+    logger: options.logger
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+      : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    forceCloseConnections: true,
+  });
+
+  try {
+    const root = await ensureBuiltinUsers(store, options.rootPassword);
+    if (root.password) {
+      const line = `created user "${ROOT_USERNAME}" with password: ${root.password} (shown once; change it after signing in)`;
+      if (options.logger) app.log.warn(line);
+      else console.log(line);
+    }
+
+    installJsonParser(app);
+    app.setErrorHandler(handleError);
+    app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain').send('404 page not found'));
+    await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
+    await app.register(compress, { global: true });
+
+    registerPublicRoutes(app, context);
+    registerUserRoutes(app, context);
+    registerRoomRoutes(app, context);
+    registerMovieRoutes(app, context);
+    registerRoomSocketFallback(app, context);
+    await registerWebRoutes(app, webDir);
+
+    await app.listen({ port: options.port ?? 0, host });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    store.close();
+    throw error;
+  }
+
+  const wss = attachRoomSocket(app.server, context, app.log);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close() {
+      closing ??= (async () => {
+        context.hubs.closeAll();
+        for (const client of wss.clients) client.terminate();
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+        await app.close();
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}

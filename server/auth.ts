@@ -1,0 +1,123 @@
+/**
+ * Authentication of the companion server (server-contract.md §3.1, §3.2): HS256 user tokens (jose)
+ * with claims `u` (user id), `uv` (CRC32-IEEE of the bcrypt hash, so a password change invalidates
+ * old tokens), `nbf` and `exp` (nbf + 48 h); where a request carries its token; and the rules that
+ * turn a token into a user. Password hashing lives in ./passwords.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { jwtVerify, SignJWT } from 'jose';
+import { Role } from '@/lib/roles';
+import type { Store, UserRecord } from './db';
+import { unauthorized } from './http/envelope';
+import { GUEST_USER_ID } from './rules/users';
+
+/** Token lifetime in seconds (`jwt.expire` default 48 h). */
+export const TOKEN_LIFETIME_SEC = 48 * 60 * 60;
+/** File in the data directory that keeps the JWT secret across restarts. */
+export const JWT_SECRET_FILE = 'jwt-secret';
+
+/** The "user version" claim: CRC32-IEEE of the bcrypt hash, as uint32 (§3.1). */
+export function userVersion(hashedPassword: string): number {
+  return zlib.crc32(hashedPassword) >>> 0;
+}
+
+/** Reads `<dataDir>/jwt-secret`, creating it (random, mode 0600) on first start. */
+export function loadOrCreateSecret(dataDir: string): Uint8Array {
+  const file = path.join(dataDir, JWT_SECRET_FILE);
+  let secret = '';
+  try {
+    secret = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    // First start: no secret yet.
+  }
+  if (!secret) {
+    secret = crypto.randomBytes(32).toString('base64url');
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  }
+  return new TextEncoder().encode(secret);
+}
+
+/** Signs and checks user tokens with one HS256 secret. */
+export class TokenService {
+  private readonly secret: Uint8Array;
+
+  constructor(secret: Uint8Array) {
+    this.secret = secret;
+  }
+
+  /** A token for `user`: `{u, uv, nbf: now, exp: now + 48 h}` (§3.1). */
+  sign(user: Pick<UserRecord, 'id' | 'hashedPassword'>): Promise<string> {
+    const nowSec = Math.floor(Date.now() / 1000);
+    return new SignJWT({ u: user.id, uv: userVersion(user.hashedPassword) })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setNotBefore(nowSec)
+      .setExpirationTime(nowSec + TOKEN_LIFETIME_SEC)
+      .sign(this.secret);
+  }
+
+  /**
+   * The claims of a valid token. Signature, algorithm, `nbf` and `exp` must pass; otherwise
+   * 401 `authentication failed` (also for an expired token, as in v0.9.11).
+   */
+  async verify(token: string): Promise<{ userId: string; version: number }> {
+    try {
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      if (typeof payload.u !== 'string' || typeof payload.uv !== 'number') throw new Error('claims');
+      return { userId: payload.u, version: payload.uv };
+    } catch {
+      throw unauthorized('authentication failed');
+    }
+  }
+}
+
+/**
+ * The user a token belongs to (§3.1). Throws 401 with the contract's text: `authentication failed`,
+ * `user not found`, `authentication token expired` (password changed), `user account has been banned`,
+ * `user account is pending approval`. A guest token is refused.
+ */
+export async function authenticateToken(store: Store, tokens: TokenService, token: string): Promise<UserRecord> {
+  const claims = await tokens.verify(token);
+  if (claims.userId.length !== 32 || claims.userId === GUEST_USER_ID) throw unauthorized('authentication failed');
+  const user = store.users.findById(claims.userId);
+  if (!user) throw unauthorized('user not found');
+  if (userVersion(user.hashedPassword) !== claims.version) throw unauthorized('authentication token expired');
+  if (user.role === Role.Banned) throw unauthorized('user account has been banned');
+  if (user.role === Role.Pending) throw unauthorized('user account is pending approval');
+  return user;
+}
+
+/** Where a request's token and room id come from (§3.2, §3.3). */
+export interface RequestCredentials {
+  /** The token without a leading `Bearer `, or "" when none was sent. */
+  token: string;
+  /** Which source matched: the WebSocket subprotocol must be echoed only when it carried the token. */
+  source: 'authorization' | 'subprotocol' | 'query' | null;
+}
+
+function firstHeader(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/**
+ * The token of a request: header `Authorization`, then (WebSocket upgrades only) the whole
+ * `Sec-WebSocket-Protocol` value, then `?token=`. One leading literal `Bearer ` is removed.
+ */
+export function readCredentials(
+  headers: Record<string, string | string[] | undefined>,
+  queryToken: string | undefined,
+  websocket: boolean,
+): RequestCredentials {
+  const candidates: [RequestCredentials['source'], string][] = [
+    ['authorization', firstHeader(headers.authorization)],
+    ['subprotocol', websocket ? firstHeader(headers['sec-websocket-protocol']) : ''],
+    ['query', queryToken ?? ''],
+  ];
+  for (const [source, value] of candidates) {
+    if (value) return { token: value.startsWith('Bearer ') ? value.slice('Bearer '.length) : value, source };
+  }
+  return { token: '', source: null };
+}

@@ -1,0 +1,98 @@
+/**
+ * Opens the companion server's SQLite database: one file `<dataDir>/synctv.db` in WAL mode, with the
+ * schema created (idempotently) on every start. Column names follow SyncTV's own tables where the
+ * contract exposes them (room settings are the snake_case keys of server-contract.md §5.5).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+/** The better-sqlite3 handle type used by the repositories. */
+export type Sqlite = Database.Database;
+
+/** File name of the database inside the data directory. */
+export const DATABASE_FILE = 'synctv.db';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT PRIMARY KEY,
+  username TEXT NOT NULL UNIQUE,
+  hashed_password TEXT NOT NULL,
+  role INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS rooms (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  creator_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  hashed_password TEXT NOT NULL DEFAULT '',
+  status INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  current TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS rooms_creator ON rooms(creator_id);
+
+CREATE TABLE IF NOT EXISTS room_settings (
+  room_id TEXT PRIMARY KEY REFERENCES rooms(id) ON DELETE CASCADE,
+  user_default_permissions INTEGER NOT NULL DEFAULT 193,
+  guest_permissions INTEGER NOT NULL DEFAULT 0,
+  disable_guest INTEGER NOT NULL DEFAULT 0,
+  join_need_review INTEGER NOT NULL DEFAULT 0,
+  disable_join_new_user INTEGER NOT NULL DEFAULT 0,
+  hidden INTEGER NOT NULL DEFAULT 0,
+  can_get_movie_list INTEGER NOT NULL DEFAULT 1,
+  can_add_movie INTEGER NOT NULL DEFAULT 1,
+  can_delete_movie INTEGER NOT NULL DEFAULT 1,
+  can_edit_movie INTEGER NOT NULL DEFAULT 1,
+  can_set_current_movie INTEGER NOT NULL DEFAULT 1,
+  can_set_current_status INTEGER NOT NULL DEFAULT 1,
+  can_send_chat_message INTEGER NOT NULL DEFAULT 1
+);
+
+CREATE TABLE IF NOT EXISTS room_members (
+  room_id TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  status INTEGER NOT NULL,
+  role INTEGER NOT NULL,
+  permissions INTEGER NOT NULL,
+  admin_permissions INTEGER NOT NULL,
+  join_at INTEGER NOT NULL,
+  PRIMARY KEY (room_id, user_id)
+);
+CREATE INDEX IF NOT EXISTS room_members_user ON room_members(user_id);
+
+CREATE TABLE IF NOT EXISTS movies (
+  id TEXT PRIMARY KEY,
+  room_id TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  creator_id TEXT NOT NULL,
+  parent_id TEXT NOT NULL DEFAULT '',
+  position INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  base TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS movies_room_parent ON movies(room_id, parent_id, position);
+
+CREATE TABLE IF NOT EXISTS settings (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+
+/**
+ * Opens (creating if needed) `<dataDir>/synctv.db`. Creates `dataDir` when missing.
+ * Throws when the directory cannot be created or the file is not a SQLite database.
+ */
+export function openDatabase(dataDir: string): Sqlite {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.exec(SCHEMA);
+  return db;
+}

@@ -1,0 +1,43 @@
+/**
+ * The data layer of the companion server: one SQLite file `<dataDir>/synctv.db` behind typed
+ * repositories with prepared statements.
+ */
+import { openDatabase, type Sqlite } from './database';
+import { MemberRepository } from './members';
+import { MovieRepository } from './movies';
+import { RoomRepository } from './rooms';
+import { SettingsRepository } from './settings';
+import { UserRepository } from './users';
+
+export type { UserRecord } from './users';
+export type { RoomRecord, RoomListRow, StoredCurrent } from './rooms';
+export type { MemberRecord, MemberListRow } from './members';
+export type { MovieRecord, MovieListRow } from './movies';
+export type { SiteSettings } from './settings';
+
+/** All repositories over one database. `close()` checkpoints and closes the file. */
+export interface Store {
+  db: Sqlite;
+  users: UserRepository;
+  rooms: RoomRepository;
+  members: MemberRepository;
+  movies: MovieRepository;
+  settings: SettingsRepository;
+  close(): void;
+}
+
+/** Opens the store in `dataDir` (created when missing) and writes default site settings. */
+export function openStore(dataDir: string): Store {
+  const db = openDatabase(dataDir);
+  const settings = new SettingsRepository(db);
+  settings.seedDefaults();
+  return {
+    db,
+    users: new UserRepository(db),
+    rooms: new RoomRepository(db),
+    members: new MemberRepository(db),
+    movies: new MovieRepository(db),
+    settings,
+    close: () => db.close(),
+  };
+}

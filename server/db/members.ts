@@ -1,0 +1,142 @@
+/**
+ * Room memberships (server-contract.md §5.3). A row exists only for joined users; NotJoined is
+ * reported, never stored. `joinAt` is Unix ms; permissions are uint32 masks (§5.4).
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Sqlite } from './database';
+import { likePattern } from './users';
+
+/** A stored membership. */
+export interface MemberRecord {
+  roomId: string;
+  userId: string;
+  status: number;
+  role: number;
+  permissions: number;
+  adminPermissions: number;
+  joinAt: number;
+}
+
+/** A membership joined with its user (room member lists, §4.3). */
+export interface MemberListRow extends MemberRecord {
+  username: string;
+}
+
+/** Filters of `GET /api/room/members` (§4.3). */
+export interface MemberListFilter {
+  roomId: string;
+  role?: number;
+  keyword?: string;
+  search?: 'all' | 'name' | 'id';
+  /** `join` orders by the user's createdAt, as coded in v0.9.11. */
+  sort: 'join' | 'name';
+  desc: boolean;
+  limit: number;
+  offset: number;
+}
+
+interface MemberRow {
+  room_id: string;
+  user_id: string;
+  status: number;
+  role: number;
+  permissions: number;
+  admin_permissions: number;
+  join_at: number;
+  username?: string;
+}
+
+function toRecord(row: MemberRow): MemberRecord {
+  return {
+    roomId: row.room_id,
+    userId: row.user_id,
+    status: row.status,
+    role: row.role,
+    permissions: row.permissions >>> 0,
+    adminPermissions: row.admin_permissions >>> 0,
+    joinAt: row.join_at,
+  };
+}
+
+/** Prepared statements over `room_members`. */
+export class MemberRepository {
+  private readonly db: Sqlite;
+  private readonly findStmt;
+  private readonly insertStmt;
+  private readonly deleteStmt;
+  private readonly listCache = new Map<string, Statement<unknown[], unknown>>();
+
+  constructor(db: Sqlite) {
+    this.db = db;
+    this.findStmt = db.prepare<[string, string], MemberRow>('SELECT * FROM room_members WHERE room_id = ? AND user_id = ?');
+    this.insertStmt = db.prepare(
+      'INSERT OR IGNORE INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.deleteStmt = db.prepare('DELETE FROM room_members WHERE room_id = ? AND user_id = ?');
+  }
+
+  find(roomId: string, userId: string): MemberRecord | null {
+    const row = this.findStmt.get(roomId, userId);
+    return row ? toRecord(row) : null;
+  }
+
+  /** Inserts a membership unless one exists, and returns the stored row (load or create). */
+  insertIfMissing(member: MemberRecord): MemberRecord {
+    this.insertStmt.run(
+      member.roomId,
+      member.userId,
+      member.status,
+      member.role,
+      member.permissions >>> 0,
+      member.adminPermissions >>> 0,
+      member.joinAt,
+    );
+    return this.find(member.roomId, member.userId) ?? member;
+  }
+
+  /** Removes a membership; returns whether a row existed. */
+  delete(roomId: string, userId: string): boolean {
+    return this.deleteStmt.run(roomId, userId).changes > 0;
+  }
+
+  /** One page of a room's members (any status) with usernames, plus the total count. */
+  list(filter: MemberListFilter): { total: number; rows: MemberListRow[] } {
+    const where = ['m.room_id = ?'];
+    const params: (string | number)[] = [filter.roomId];
+    if (filter.role !== undefined) {
+      where.push('m.role = ?');
+      params.push(filter.role);
+    }
+    if (filter.keyword) {
+      const like = likePattern(filter.keyword);
+      if (filter.search === 'name') {
+        where.push("u.username LIKE ? ESCAPE '\\'");
+        params.push(like);
+      } else if (filter.search === 'id') {
+        where.push("u.id LIKE ? ESCAPE '\\'");
+        params.push(like);
+      } else {
+        where.push("(u.username LIKE ? ESCAPE '\\' OR u.id LIKE ? ESCAPE '\\')");
+        params.push(like, like);
+      }
+    }
+    const from = ` FROM room_members m JOIN users u ON u.id = m.user_id WHERE ${where.join(' AND ')}`;
+    const order = `${filter.sort === 'join' ? 'u.created_at' : 'u.username'} ${filter.desc ? 'DESC' : 'ASC'}, u.id`;
+    const total = (this.prepared(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
+    const rows = this.prepared(`SELECT m.*, u.username AS username${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+      ...params,
+      filter.limit,
+      filter.offset,
+    ) as MemberRow[];
+    return { total, rows: rows.map((row) => ({ ...toRecord(row), username: row.username ?? '' })) };
+  }
+
+  private prepared(sql: string) {
+    let stmt = this.listCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<unknown[], unknown>(sql);
+      this.listCache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}

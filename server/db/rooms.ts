@@ -1,0 +1,302 @@
+/**
+ * Rooms, their per-room settings (server-contract.md §5.5) and their persisted playback status
+ * (`rooms.current`, §6.7). Times are Unix ms.
+ */
+import type { RoomSettings } from '@/lib/api/types';
+import type { Statement } from 'better-sqlite3';
+import type { Sqlite } from './database';
+import { likePattern } from './users';
+
+/** A stored room. `hashedPassword` is a bcrypt hash or "" (no password); `createdAt` is Unix ms. */
+export interface RoomRecord {
+  id: string;
+  name: string;
+  creatorId: string;
+  /** Username of the creator (joined from users). */
+  creator: string;
+  hashedPassword: string;
+  status: number;
+  createdAt: number;
+}
+
+/**
+ * The room's current movie and playback status as persisted in `rooms.current` (§6.7).
+ * `currentTime` is seconds, `lastUpdateMs` the server wall clock in Unix ms.
+ */
+export interface StoredCurrent {
+  movieId: string;
+  subPath: string;
+  isPlaying: boolean;
+  currentTime: number;
+  playbackRate: number;
+  lastUpdateMs: number;
+}
+
+/** Filters of the room list queries (§4.2, §4.3). */
+export interface RoomListFilter {
+  status?: number;
+  /** Only rooms whose settings have `hidden` = false. */
+  visibleOnly?: boolean;
+  creatorId?: string;
+  /** Rooms the user is a member of but did not create. */
+  joinedBy?: string;
+  keyword?: string;
+  /** Which columns `keyword` matches: all (name, creator, id), name, creator or id. */
+  search?: 'all' | 'name' | 'creator' | 'id';
+  sort: 'name' | 'createdAt';
+  desc: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** A room list row; `memberStatus`/`memberRole` are set for `joinedBy` queries. */
+export interface RoomListRow extends RoomRecord {
+  hidden: boolean;
+  memberStatus?: number;
+  memberRole?: number;
+}
+
+interface RoomRow {
+  id: string;
+  name: string;
+  creator_id: string;
+  creator: string | null;
+  hashed_password: string;
+  status: number;
+  created_at: number;
+  current: string;
+  hidden?: number;
+  member_status?: number;
+  member_role?: number;
+}
+
+/** Default room settings (§5.5). */
+export const DEFAULT_ROOM_SETTINGS: RoomSettings = {
+  user_default_permissions: 193,
+  guest_permissions: 0,
+  disable_guest: false,
+  join_need_review: false,
+  disable_join_new_user: false,
+  hidden: false,
+  can_get_movie_list: true,
+  can_add_movie: true,
+  can_delete_movie: true,
+  can_edit_movie: true,
+  can_set_current_movie: true,
+  can_set_current_status: true,
+  can_send_chat_message: true,
+};
+
+const SETTING_KEYS = Object.keys(DEFAULT_ROOM_SETTINGS) as (keyof RoomSettings)[];
+
+function toRecord(row: RoomRow): RoomRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    creatorId: row.creator_id,
+    creator: row.creator ?? '',
+    hashedPassword: row.hashed_password,
+    status: row.status,
+    createdAt: row.created_at,
+  };
+}
+
+const ROOM_SELECT = 'SELECT r.*, u.username AS creator FROM rooms r LEFT JOIN users u ON u.id = r.creator_id';
+
+/** Prepared statements over `rooms` and `room_settings`. */
+export class RoomRepository {
+  private readonly db: Sqlite;
+  private readonly byId;
+  private readonly byName;
+  private readonly insertRoomStmt;
+  private readonly insertSettingsStmt;
+  private readonly deleteStmt;
+  private readonly countByCreatorStmt;
+  private readonly settingsStmt;
+  private readonly currentStmt;
+  private readonly setCurrentStmt;
+  private readonly setPasswordStmt;
+  private readonly listCache = new Map<string, Statement<unknown[], unknown>>();
+
+  constructor(db: Sqlite) {
+    this.db = db;
+    this.byId = db.prepare<[string], RoomRow>(`${ROOM_SELECT} WHERE r.id = ?`);
+    this.byName = db.prepare<[string], RoomRow>(`${ROOM_SELECT} WHERE r.name = ?`);
+    this.insertRoomStmt = db.prepare(
+      'INSERT INTO rooms (id, name, creator_id, hashed_password, status, created_at, updated_at, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertSettingsStmt = db.prepare(
+      `INSERT INTO room_settings (room_id, ${SETTING_KEYS.join(', ')}) VALUES (?, ${SETTING_KEYS.map(() => '?').join(', ')})`,
+    );
+    this.deleteStmt = db.prepare('DELETE FROM rooms WHERE id = ?');
+    this.countByCreatorStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM rooms WHERE creator_id = ?');
+    this.settingsStmt = db.prepare<[string], Record<string, number>>('SELECT * FROM room_settings WHERE room_id = ?');
+    this.currentStmt = db.prepare<[string], { current: string }>('SELECT current FROM rooms WHERE id = ?');
+    this.setCurrentStmt = db.prepare('UPDATE rooms SET current = ? WHERE id = ?');
+    this.setPasswordStmt = db.prepare('UPDATE rooms SET hashed_password = ?, updated_at = ? WHERE id = ?');
+  }
+
+  findById(id: string): RoomRecord | null {
+    const row = this.byId.get(id);
+    return row ? toRecord(row) : null;
+  }
+
+  findByName(name: string): RoomRecord | null {
+    const row = this.byName.get(name);
+    return row ? toRecord(row) : null;
+  }
+
+  /**
+   * Inserts a room with its settings and initial status in one transaction.
+   * Throws a SQLite UNIQUE error when the name is taken.
+   */
+  insert(room: Omit<RoomRecord, 'creator'>, settings: RoomSettings, current: StoredCurrent): void {
+    this.db.transaction(() => {
+      this.insertRoomStmt.run(
+        room.id,
+        room.name,
+        room.creatorId,
+        room.hashedPassword,
+        room.status,
+        room.createdAt,
+        room.createdAt,
+        JSON.stringify(current),
+      );
+      this.insertSettingsStmt.run(room.id, ...SETTING_KEYS.map((key) => toSql(settings[key])));
+    })();
+  }
+
+  /** Deletes a room; settings, members and movies go with it (ON DELETE CASCADE). */
+  delete(id: string): void {
+    this.deleteStmt.run(id);
+  }
+
+  countByCreator(creatorId: string): number {
+    return this.countByCreatorStmt.get(creatorId)?.n ?? 0;
+  }
+
+  updatePassword(id: string, hashedPassword: string): void {
+    this.setPasswordStmt.run(hashedPassword, Date.now(), id);
+  }
+
+  /** The room's settings (§5.5), defaults for any missing row. */
+  settings(roomId: string): RoomSettings {
+    const row = this.settingsStmt.get(roomId);
+    if (!row) return { ...DEFAULT_ROOM_SETTINGS };
+    const settings = { ...DEFAULT_ROOM_SETTINGS } as Record<string, number | boolean>;
+    for (const key of SETTING_KEYS) {
+      const fallback = DEFAULT_ROOM_SETTINGS[key];
+      settings[key] = typeof fallback === 'boolean' ? Boolean(row[key]) : Number(row[key]) >>> 0;
+    }
+    return settings as unknown as RoomSettings;
+  }
+
+  /** The persisted current movie and status, or null when the room does not exist. */
+  current(roomId: string): StoredCurrent | null {
+    const row = this.currentStmt.get(roomId);
+    if (!row) return null;
+    try {
+      return { ...emptyCurrent(0), ...(JSON.parse(row.current) as Partial<StoredCurrent>) };
+    } catch {
+      return emptyCurrent(0);
+    }
+  }
+
+  saveCurrent(roomId: string, current: StoredCurrent): void {
+    this.setCurrentStmt.run(JSON.stringify(current), roomId);
+  }
+
+  /** One page of rooms matching `filter`, plus the total count of matches. */
+  list(filter: RoomListFilter): { total: number; rows: RoomListRow[] } {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    let join = ' JOIN room_settings s ON s.room_id = r.id';
+    let select = 'SELECT r.*, u.username AS creator, s.hidden AS hidden';
+    if (filter.joinedBy) {
+      join += ' JOIN room_members m ON m.room_id = r.id AND m.user_id = ?';
+      params.push(filter.joinedBy);
+      select += ', m.status AS member_status, m.role AS member_role';
+      where.push('r.creator_id != ?');
+      params.push(filter.joinedBy);
+    }
+    if (filter.status !== undefined) {
+      where.push('r.status = ?');
+      params.push(filter.status);
+    }
+    if (filter.visibleOnly) where.push('s.hidden = 0');
+    if (filter.creatorId) {
+      where.push('r.creator_id = ?');
+      params.push(filter.creatorId);
+    }
+    if (filter.keyword) {
+      const like = likePattern(filter.keyword);
+      switch (filter.search ?? 'all') {
+        case 'name':
+          where.push("r.name LIKE ? ESCAPE '\\'");
+          params.push(like);
+          break;
+        case 'creator':
+          where.push("u.username LIKE ? ESCAPE '\\'");
+          params.push(like);
+          break;
+        case 'id':
+          where.push("r.id LIKE ? ESCAPE '\\'");
+          params.push(like);
+          break;
+        default:
+          where.push("(r.name LIKE ? ESCAPE '\\' OR u.username LIKE ? ESCAPE '\\' OR r.id LIKE ? ESCAPE '\\')");
+          params.push(like, like, like);
+      }
+    }
+    const from = ` FROM rooms r LEFT JOIN users u ON u.id = r.creator_id${join}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    const order = `${filter.sort === 'createdAt' ? 'r.created_at' : 'r.name'} ${filter.desc ? 'DESC' : 'ASC'}, r.id`;
+    const total = (this.prepared(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
+    const rows = this.prepared(`${select}${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+      ...params,
+      filter.limit,
+      filter.offset,
+    ) as RoomRow[];
+    return {
+      total,
+      rows: rows.map((row) => ({
+        ...toRecord(row),
+        hidden: Boolean(row.hidden),
+        memberStatus: row.member_status,
+        memberRole: row.member_role,
+      })),
+    };
+  }
+
+  /** Rooms by id, with their `hidden` flag (for the hot list). Unknown ids are skipped. */
+  findManyWithVisibility(ids: string[]): RoomListRow[] {
+    const stmt = this.prepared(
+      'SELECT r.*, u.username AS creator, s.hidden AS hidden FROM rooms r LEFT JOIN users u ON u.id = r.creator_id' +
+        ' JOIN room_settings s ON s.room_id = r.id WHERE r.id = ?',
+    );
+    const rows: RoomListRow[] = [];
+    for (const id of ids) {
+      const row = stmt.get(id) as RoomRow | undefined;
+      if (row) rows.push({ ...toRecord(row), hidden: Boolean(row.hidden) });
+    }
+    return rows;
+  }
+
+  /** Statements built from a few fixed shapes are compiled once and reused. */
+  private prepared(sql: string) {
+    let stmt = this.listCache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare<unknown[], unknown>(sql);
+      this.listCache.set(sql, stmt);
+    }
+    return stmt;
+  }
+}
+
+/** The status of a room with no current movie: paused at 0 s, rate 1 (§6.7). */
+export function emptyCurrent(nowMs: number): StoredCurrent {
+  return { movieId: '', subPath: '', isPlaying: false, currentTime: 0, playbackRate: 1, lastUpdateMs: nowMs };
+}
+
+function toSql(value: number | boolean): number {
+  return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+}

@@ -1,0 +1,111 @@
+/**
+ * Users table (server-contract.md §3.1, §5.1). Passwords are stored only as bcrypt hashes.
+ * Times are Unix ms.
+ */
+import type { Sqlite } from './database';
+
+/** A stored user. `role` is the site role (§5.1); `createdAt` is Unix ms. */
+export interface UserRecord {
+  id: string;
+  username: string;
+  hashedPassword: string;
+  role: number;
+  createdAt: number;
+}
+
+interface UserRow {
+  id: string;
+  username: string;
+  hashed_password: string;
+  role: number;
+  created_at: number;
+}
+
+function toRecord(row: UserRow | undefined): UserRecord | null {
+  if (!row) return null;
+  return {
+    id: row.id,
+    username: row.username,
+    hashedPassword: row.hashed_password,
+    role: row.role,
+    createdAt: row.created_at,
+  };
+}
+
+/** Prepared statements over `users`. */
+export class UserRepository {
+  private readonly byId;
+  private readonly byName;
+  private readonly insertStmt;
+  private readonly updateNameStmt;
+  private readonly updatePasswordStmt;
+  private readonly deleteStmt;
+  private readonly countRoleStmt;
+  private readonly idsByNameLikeStmt;
+
+  constructor(db: Sqlite) {
+    this.byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
+    this.byName = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
+    this.insertStmt = db.prepare(
+      'INSERT INTO users (id, username, hashed_password, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.updateNameStmt = db.prepare('UPDATE users SET username = ?, updated_at = ? WHERE id = ?');
+    this.updatePasswordStmt = db.prepare('UPDATE users SET hashed_password = ?, updated_at = ? WHERE id = ?');
+    this.deleteStmt = db.prepare('DELETE FROM users WHERE id = ?');
+    this.countRoleStmt = db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM users WHERE role = ?');
+    this.idsByNameLikeStmt = db.prepare<[string], { id: string }>(
+      "SELECT id FROM users WHERE username LIKE ? ESCAPE '\\'",
+    );
+  }
+
+  findById(id: string): UserRecord | null {
+    return toRecord(this.byId.get(id));
+  }
+
+  findByUsername(username: string): UserRecord | null {
+    return toRecord(this.byName.get(username));
+  }
+
+  /** Inserts a user. Throws a SQLite UNIQUE error when the username is taken. */
+  insert(user: UserRecord): void {
+    this.insertStmt.run(user.id, user.username, user.hashedPassword, user.role, user.createdAt, user.createdAt);
+  }
+
+  /** Renames a user. Throws a SQLite UNIQUE error when the name is taken. */
+  updateUsername(id: string, username: string): void {
+    this.updateNameStmt.run(username, Date.now(), id);
+  }
+
+  updatePassword(id: string, hashedPassword: string): void {
+    this.updatePasswordStmt.run(hashedPassword, Date.now(), id);
+  }
+
+  /** Deletes a user; rooms they created and their memberships go with them (ON DELETE CASCADE). */
+  delete(id: string): void {
+    this.deleteStmt.run(id);
+  }
+
+  countWithRole(role: number): number {
+    return this.countRoleStmt.get(role)?.n ?? 0;
+  }
+
+  /** Ids of users whose name contains `keyword` (case-insensitive for ASCII). */
+  idsWithUsernameLike(keyword: string): string[] {
+    return this.idsByNameLikeStmt.all(likePattern(keyword)).map((row) => row.id);
+  }
+}
+
+/** `%keyword%` with LIKE wildcards in the keyword escaped (escape char `\`). */
+export function likePattern(keyword: string): string {
+  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** True for the SQLite error raised by a UNIQUE constraint. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    (error as { code: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
+}

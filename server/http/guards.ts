@@ -1,0 +1,51 @@
+/**
+ * The `user` and `room*` middleware levels of server-contract.md §3.4 for HTTP handlers: each
+ * handler calls the guard it needs first and gets the authenticated caller back.
+ */
+import type { FastifyRequest } from 'fastify';
+import { authenticateToken, readCredentials, type TokenService } from '../auth';
+import type { Store, UserRecord } from '../db';
+import type { HubRegistry } from '../hub/registry';
+import { resolveRoomAccess, type RoomAccess, type RoomLevel } from '../rules/room-access';
+import { unauthorized } from './envelope';
+import { queryValue } from './query';
+
+/** What every route module needs. */
+export interface ServerContext {
+  store: Store;
+  tokens: TokenService;
+  hubs: HubRegistry;
+}
+
+function tokenOf(request: FastifyRequest): string {
+  return readCredentials(request.headers, queryValue(request.query, 'token'), false).token;
+}
+
+/**
+ * `user` level: a valid token of a real (non-guest) user. Throws 401 `authentication token is
+ * empty` without a token, else the texts of `authenticateToken`.
+ */
+export async function requireUser(context: ServerContext, request: FastifyRequest): Promise<UserRecord> {
+  const token = tokenOf(request);
+  if (!token) throw unauthorized('authentication token is empty');
+  return authenticateToken(context.store, context.tokens, token);
+}
+
+/** The room id of a request: header `X-Room-Id`, then `?roomId=`, then a `:roomId` path param (§3.3). */
+export function roomIdOf(request: FastifyRequest): string {
+  const header = request.headers['x-room-id'];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  const params = request.params as Record<string, string | undefined> | undefined;
+  return fromHeader || queryValue(request.query, 'roomId') || params?.roomId || '';
+}
+
+/** `room` levels (§3.4): a user token or none (guest), then the room middleware rules. */
+export async function requireRoom(
+  context: ServerContext,
+  request: FastifyRequest,
+  level: RoomLevel = 'room',
+): Promise<RoomAccess> {
+  const token = tokenOf(request);
+  const user = token ? await authenticateToken(context.store, context.tokens, token) : null;
+  return resolveRoomAccess(context.store, user, roomIdOf(request), level);
+}

@@ -1,0 +1,209 @@
+/**
+ * Inbound WebSocket messages and the server's reactions (server-contract.md §6.4, §6.5):
+ * CHAT, STATUS, SYNC, CHECK_STATUS, EXPIRED, the WebRTC signalling messages, and ERROR for
+ * anything else. Permissions are re-read from the database for every message, so a change made
+ * over HTTP applies to open sockets at once.
+ */
+import { MemberStatus, Permission } from '@/lib/roles';
+import { applyClientStatus, isOutOfSync, latencySec } from '@/lib/sync/playback-time';
+import { validateChat } from '@/lib/validation';
+import { encodeMessage, MessageType, timestampMs, type Message } from '@/lib/ws/message';
+import type { Store } from '../db';
+import { expireIdOf, roomStatusAt } from '../rules/movies';
+import { hasMemberPermission, type PermissionSubject } from '../rules/permissions';
+import { GUEST_USER_ID } from '../rules/users';
+import { sendFrame, type Connection, type RoomHub } from './room-hub';
+
+/** What handling one message needs. `nowMs` is the server clock (Unix ms) at arrival. */
+export interface MessageContext {
+  store: Store;
+  hub: RoomHub;
+  connection: Connection;
+  nowMs: number;
+}
+
+/** The sender as the database knows it now: name, permissions, room settings. Null once removed. */
+function loadSender(store: Store, roomId: string, userId: string) {
+  const room = store.rooms.findById(roomId);
+  const user = store.users.findById(userId);
+  const member = store.members.find(roomId, userId);
+  if (!room || !user || !member || member.status !== MemberStatus.Active) return null;
+  const settings = store.rooms.settings(roomId);
+  const isGuest = userId === GUEST_USER_ID;
+  const subject: PermissionSubject = {
+    userRole: user.role,
+    isGuest,
+    isCreator: room.creatorId === userId,
+    memberRole: member.role,
+    memberStatus: member.status,
+    permissions: isGuest ? settings.guest_permissions : member.permissions,
+    adminPermissions: member.adminPermissions,
+  };
+  return {
+    sender: { userId, username: user.username },
+    can: (permission: number) => hasMemberPermission(subject, settings, permission),
+  };
+}
+
+function reply(context: MessageContext, frame: Uint8Array): void {
+  sendFrame(context.connection, frame);
+}
+
+function errorFrame(text: string): Uint8Array {
+  return encodeMessage({ type: MessageType.ERROR, payload: { case: 'errorMessage', value: text } });
+}
+
+function statusPayload(status: { isPlaying: boolean; currentTime: number; playbackRate: number }) {
+  return {
+    case: 'playbackStatus' as const,
+    value: { isPlaying: status.isPlaying, currentTime: status.currentTime, playbackRate: status.playbackRate },
+  };
+}
+
+/** Name of a message type for `unknown message type: <NAME>` (the number when it has no name). */
+function typeName(type: number): string {
+  return MessageType[type] ?? String(type);
+}
+
+/** Handles one decoded inbound message (§6.4). Never throws for bad input: the sender gets an ERROR. */
+export function handleClientMessage(context: MessageContext, message: Message): void {
+  const { store, hub, connection, nowMs } = context;
+  const roomId = hub.roomId;
+  const sender = loadSender(store, roomId, connection.userId);
+  if (!sender) {
+    connection.socket.close(1000, 'not a member');
+    return;
+  }
+  const payload = message.payload;
+
+  switch (message.type) {
+    case MessageType.CHAT: {
+      const content = payload.case === 'chatContent' ? payload.value : '';
+      const invalid = validateChat(content);
+      if (invalid) return reply(context, errorFrame(invalid));
+      if (!sender.can(Permission.SendChatMessage)) return reply(context, errorFrame('send chat message error: no permission'));
+      hub.broadcast(
+        encodeMessage({
+          type: MessageType.CHAT,
+          timestamp: BigInt(nowMs),
+          sender: sender.sender,
+          payload: { case: 'chatContent', value: content },
+        }),
+      );
+      return;
+    }
+
+    case MessageType.STATUS: {
+      if (payload.case !== 'playbackStatus') return reply(context, errorFrame('playback status is nil'));
+      if (!sender.can(Permission.SetCurrentStatus)) return reply(context, errorFrame('set status error: no permission'));
+      const state = roomStatusAt(store, roomId, nowMs);
+      if (!state) return;
+      const seek = payload.value;
+      const next = applyClientStatus(
+        { isPlaying: seek.isPlaying, currentTime: seek.currentTime, playbackRate: seek.playbackRate },
+        timestampMs(message),
+        nowMs,
+        Boolean(state.movie?.base.live),
+      );
+      store.rooms.saveCurrent(roomId, { ...state.current, ...next });
+      hub.broadcast(
+        encodeMessage({ type: MessageType.STATUS, sender: sender.sender, payload: statusPayload(next) }),
+        connection,
+      );
+      return;
+    }
+
+    case MessageType.SYNC: {
+      const state = roomStatusAt(store, roomId, nowMs);
+      if (!state) return;
+      reply(context, encodeMessage({ type: MessageType.SYNC, timestamp: BigInt(nowMs), payload: statusPayload(state.status) }));
+      return;
+    }
+
+    case MessageType.CHECK_STATUS: {
+      if (payload.case !== 'playbackStatus') return reply(context, errorFrame('playback status is nil'));
+      const state = roomStatusAt(store, roomId, nowMs);
+      if (!state) return;
+      const latency = latencySec(timestampMs(message), nowMs);
+      if (isOutOfSync(state.status, payload.value, latency)) {
+        reply(context, encodeMessage({ type: MessageType.CHECK_STATUS, payload: statusPayload(state.status) }));
+      }
+      return;
+    }
+
+    case MessageType.EXPIRED: {
+      if (payload.case !== 'expirationId' || payload.value === BigInt(0)) return;
+      const state = roomStatusAt(store, roomId, nowMs);
+      if (!state?.movie) return;
+      if (BigInt(expireIdOf(state.movie.id)) !== payload.value) reply(context, encodeMessage({ type: MessageType.EXPIRED }));
+      return;
+    }
+
+    case MessageType.WEBRTC_JOIN:
+    case MessageType.WEBRTC_LEAVE: {
+      if (!sender.can(Permission.WebRTC)) return refuseWebRtc(context, sender.sender);
+      const joining = message.type === MessageType.WEBRTC_JOIN;
+      connection.rtcJoined = joining;
+      hub.broadcast(
+        encodeMessage({
+          type: message.type,
+          sender: sender.sender,
+          payload: { case: 'webrtcData', value: { from: `${connection.userId}:${connection.id}` } },
+        }),
+        connection,
+        (other) => other.rtcJoined,
+      );
+      return;
+    }
+
+    case MessageType.WEBRTC_OFFER:
+    case MessageType.WEBRTC_ANSWER:
+    case MessageType.WEBRTC_ICE_CANDIDATE: {
+      if (!sender.can(Permission.WebRTC)) return refuseWebRtc(context, sender.sender);
+      const data = payload.case === 'webrtcData' ? payload.value : undefined;
+      const [userId, connectionId, extra] = (data?.to ?? '').split(':');
+      const target = userId && connectionId && extra === undefined ? hub.find(userId, connectionId) : undefined;
+      if (!data || !target) return reply(context, errorFrame('target user id is invalid'));
+      sendFrame(
+        target,
+        encodeMessage({
+          type: message.type,
+          sender: sender.sender,
+          payload: { case: 'webrtcData', value: { data: data.data, to: data.to, from: `${connection.userId}:${connection.id}` } },
+        }),
+      );
+      return;
+    }
+
+    default:
+      reply(context, errorFrame(`unknown message type: ${typeName(message.type)}`));
+  }
+}
+
+/** A WebRTC message without the permission: leave the mesh (telling the others) and report (§6.4). */
+function refuseWebRtc(context: MessageContext, sender: { userId: string; username: string }): void {
+  if (context.connection.rtcJoined) leaveWebRtc(context.hub, context.connection, sender);
+  reply(context, errorFrame('no permission to use webrtc'));
+}
+
+/**
+ * Takes a connection out of the WebRTC mesh and broadcasts WEBRTC_LEAVE. On disconnect the leave
+ * goes to every connection of the room (§6.4).
+ */
+export function leaveWebRtc(
+  hub: RoomHub,
+  connection: Connection,
+  sender: { userId: string; username: string },
+  toEveryone = false,
+): void {
+  connection.rtcJoined = false;
+  hub.broadcast(
+    encodeMessage({
+      type: MessageType.WEBRTC_LEAVE,
+      sender,
+      payload: { case: 'webrtcData', value: { from: `${connection.userId}:${connection.id}` } },
+    }),
+    connection,
+    toEveryone ? undefined : (other) => other.rtcJoined,
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * CLI entry of the companion server (`npm start`). Environment: PORT (default 8080), HOST (default
+ * 0.0.0.0), DATA_DIR (default ./data), ROOT_PASSWORD (first start only), WEB_DIR (default ./out).
+ */
+import { startServer } from './app';
+
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
+  const server = await startServer({
+    port,
+    host: process.env.HOST || '0.0.0.0',
+    dataDir: process.env.DATA_DIR || './data',
+    webDir: process.env.WEB_DIR || './out',
+    rootPassword: process.env.ROOT_PASSWORD || undefined,
+    logger: true,
+  });
+  console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

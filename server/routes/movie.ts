@@ -1,0 +1,106 @@
+/**
+ * Movie routes `/api/room/movie/...` (server-contract.md §4.5), all behind the `room` level.
+ * Changes to the list broadcast MOVIES and a new current movie broadcasts CURRENT (§6.5).
+ */
+import type { FastifyInstance } from 'fastify';
+import { MessageType } from '@/lib/ws/message';
+import { arrayBody, objectBody, stringArrayField, stringField, type JsonObject } from '../http/body';
+import { badRequest, sendData, sendNoContent } from '../http/envelope';
+import { requireRoom, type ServerContext } from '../http/guards';
+import { parsePaging, queryOr } from '../http/query';
+import type { RoomAccess } from '../rules/room-access';
+import {
+  clearMovies,
+  currentView,
+  deleteMovies,
+  editMovie,
+  listMovies,
+  pushedView,
+  pushMovies,
+  readMovieBase,
+  setCurrentMovie,
+  swapMovies,
+} from '../rules/movies';
+
+export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
+  const { store, hubs } = context;
+
+  const notify = (access: RoomAccess, type: MessageType.CURRENT | MessageType.MOVIES) =>
+    hubs.notify(access.room.id, type, { userId: access.user.id, username: access.user.username });
+
+  app.get('/api/room/movie/movies', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const paging = parsePaging(request.query);
+    const list = listMovies(store, access, {
+      id: queryOr(request.query, 'id', ''),
+      keyword: queryOr(request.query, 'keyword', ''),
+      max: paging.max,
+      offset: paging.offset,
+    });
+    return sendData(reply, list);
+  });
+
+  app.get('/api/room/movie/current', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    return sendData(reply, currentView(store, access, Date.now()));
+  });
+
+  app.post('/api/room/movie/current', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const body = objectBody(request.body);
+    setCurrentMovie(store, access, stringField(body, 'id'), stringField(body, 'subPath'), Date.now());
+    notify(access, MessageType.CURRENT);
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/room/movie/push', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const base = readMovieBase(objectBody(request.body));
+    const [movie] = pushMovies(store, access, [base], false);
+    notify(access, MessageType.MOVIES);
+    return sendData(reply, pushedView(movie));
+  });
+
+  app.post('/api/room/movie/pushs', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const bases = arrayBody(request.body).map((item) => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) {
+        throw badRequest('json: cannot unmarshal into an array of objects');
+      }
+      return readMovieBase(item as JsonObject);
+    });
+    const movies = bases.length ? pushMovies(store, access, bases, true) : [];
+    if (movies.length) notify(access, MessageType.MOVIES);
+    return sendData(reply, movies.map(pushedView));
+  });
+
+  app.post('/api/room/movie/edit', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const body = objectBody(request.body);
+    editMovie(store, access, stringField(body, 'id'), readMovieBase(body));
+    notify(access, MessageType.MOVIES);
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/room/movie/delete', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    deleteMovies(store, access, stringArrayField(objectBody(request.body), 'ids'));
+    notify(access, MessageType.MOVIES);
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/room/movie/clear', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    clearMovies(store, access, stringField(objectBody(request.body), 'parentId'));
+    notify(access, MessageType.MOVIES);
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/room/movie/swap', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const body = objectBody(request.body);
+    swapMovies(store, access, stringField(body, 'id1'), stringField(body, 'id2'));
+    notify(access, MessageType.MOVIES);
+    return sendNoContent(reply);
+  });
+}

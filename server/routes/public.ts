@@ -1,0 +1,29 @@
+/**
+ * Public routes (server-contract.md §4.1).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { PublicSettings } from '@/lib/api/types';
+import type { SiteSettings } from '../db';
+import { sendData } from '../http/envelope';
+import type { ServerContext } from '../http/guards';
+
+/**
+ * `GET /api/public/settings` from the site settings (§4.1). The companion server has no OAuth2
+ * providers, so `oauth2DisableSignup` is always true.
+ */
+export function publicSettings(site: SiteSettings): PublicSettings {
+  return {
+    passwordDisableSignup: site.disable_user_signup || !site.enable_password_signup,
+    emailEnable: site.enable_email,
+    emailDisableSignup: site.disable_user_signup || site.email_disable_user_signup,
+    emailWhitelistEnabled: site.email_signup_white_list_enable,
+    emailWhitelist: site.email_signup_white_list.split(',').filter(Boolean),
+    oauth2DisableSignup: true,
+    guestEnable: site.enable_guest,
+    p2pZone: site.p2p_zone,
+  };
+}
+
+export function registerPublicRoutes(app: FastifyInstance, context: ServerContext): void {
+  app.get('/api/public/settings', async (_request, reply) => sendData(reply, publicSettings(context.store.settings.get())));
+}

@@ -1,0 +1,98 @@
+/**
+ * Room routes `/api/room/...` (server-contract.md §4.3). The WebSocket `/api/room/ws` is served by
+ * `./ws` on the HTTP server's upgrade event.
+ */
+import type { FastifyInstance } from 'fastify';
+import { boolField, objectBody, objectField, stringField } from '../http/body';
+import { sendData } from '../http/envelope';
+import { requireRoom, requireUser, roomIdOf, type ServerContext } from '../http/guards';
+import { parseDesc, parsePaging, parseSearch, parseSort, queryOr } from '../http/query';
+import {
+  checkRoom,
+  checkRoomPassword,
+  createRoom,
+  hotRooms,
+  joinedRoom,
+  listMembers,
+  listRooms,
+  logInRoom,
+  roomInfo,
+  roomMe,
+  type MemberListQuery,
+} from '../rules/rooms';
+import { parseRoomListQuery } from './user';
+
+const MEMBER_ROLES = ['', 'admin', 'member', 'creator'] as const;
+
+export function registerRoomRoutes(app: FastifyInstance, context: ServerContext): void {
+  const { store, hubs } = context;
+
+  app.get('/api/room/check', async (request, reply) =>
+    sendData(reply, checkRoom(store, roomIdOf(request), hubs.viewerCount)),
+  );
+
+  app.get('/api/room/hot', async (request, reply) => {
+    const paging = parsePaging(request.query);
+    return sendData(reply, hotRooms(store, hubs.liveRoomIds(), paging, hubs.viewerCount));
+  });
+
+  app.get('/api/room/list', async (request, reply) => {
+    const query = parseRoomListQuery(request.query, ['name', 'creator', 'id']);
+    return sendData(reply, listRooms(store, query, hubs.viewerCount));
+  });
+
+  app.post('/api/room/create', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const body = objectBody(request.body);
+    const settings = objectField(body, 'settings');
+    const created = await createRoom(store, user, {
+      roomName: stringField(body, 'roomName'),
+      password: stringField(body, 'password'),
+      hidden: settings ? boolField(settings, 'hidden') : false,
+    });
+    return sendData(reply, created, 201);
+  });
+
+  app.post('/api/room/login', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const body = objectBody(request.body);
+    return sendData(reply, await logInRoom(store, user, stringField(body, 'roomId'), stringField(body, 'password')));
+  });
+
+  app.get('/api/room/joined', async (request, reply) => {
+    const user = await requireUser(context, request);
+    return sendData(reply, joinedRoom(store, user, roomIdOf(request), hubs.viewerCount));
+  });
+
+  app.get('/api/room/me', async (request, reply) => sendData(reply, roomMe(await requireRoom(context, request))));
+
+  app.get('/api/room/info', async (request, reply) =>
+    sendData(reply, roomInfo(store, await requireRoom(context, request))),
+  );
+
+  app.get('/api/room/settings', async (request, reply) =>
+    sendData(reply, (await requireRoom(context, request, 'room-noguest')).settings),
+  );
+
+  app.get('/api/room/members', async (request, reply) => {
+    const access = await requireRoom(context, request, 'room-noguest');
+    const paging = parsePaging(request.query);
+    const role = queryOr(request.query, 'role', '');
+    const query: MemberListQuery = {
+      ...paging,
+      role: (MEMBER_ROLES as readonly string[]).includes(role) ? (role as MemberListQuery['role']) : '',
+      keyword: queryOr(request.query, 'keyword', ''),
+      search: parseSearch(request.query, ['name', 'id'] as const),
+      sort: parseSort(request.query, ['join', 'name'] as const, 'name'),
+      desc: parseDesc(request.query),
+    };
+    const hub = hubs.get(access.room.id);
+    return sendData(reply, listMembers(store, access, query, (userId) => hub?.onlineCount(userId) ?? 0));
+  });
+
+  app.post('/api/room/pwd/check', async (request, reply) => {
+    const access = await requireRoom(context, request, 'room-noguest');
+    const password = stringField(objectBody(request.body), 'password');
+    return sendData(reply, await checkRoomPassword(access, password));
+  });
+}

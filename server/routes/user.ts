@@ -1,0 +1,116 @@
+/**
+ * User routes `/api/user/...` (server-contract.md §4.2). Transport only: parse, guard, call the
+ * rule, answer with the envelope.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TokenResponse } from '@/lib/api/types';
+import { RoomStatus } from '@/lib/roles';
+import type { UserRecord } from '../db';
+import { objectBody, stringField } from '../http/body';
+import { sendData, sendNoContent } from '../http/envelope';
+import { requireUser, roomIdOf, type ServerContext } from '../http/guards';
+import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';
+import { deleteOwnRoom, exitRoom, joinedRoom, listCreatedRooms, listJoinedRooms, type RoomListQuery } from '../rules/rooms';
+import { changePassword, logIn, rename, signUp, tokenRefusal, userInfo } from '../rules/users';
+
+/** Parses the shared room-list query (§4 conventions): paging, keyword, search, sort, order. */
+export function parseRoomListQuery(query: unknown, searches: readonly ('name' | 'creator' | 'id')[]): RoomListQuery {
+  const paging = parsePaging(query);
+  return {
+    ...paging,
+    keyword: queryOr(query, 'keyword', ''),
+    search: parseSearch(query, searches),
+    sort: parseSort(query, ['name', 'createdAt'] as const, 'name'),
+    desc: parseDesc(query),
+  };
+}
+
+const STATUS_FILTER: Record<string, number> = {
+  active: RoomStatus.Active,
+  pending: RoomStatus.Pending,
+  banned: RoomStatus.Banned,
+};
+
+export function registerUserRoutes(app: FastifyInstance, context: ServerContext): void {
+  const { store, tokens, hubs } = context;
+
+  /** `{token, role}`, or `{message, role}` without a token for banned and pending users (§3.1). */
+  async function tokenResponse(user: UserRecord): Promise<TokenResponse> {
+    const refusal = tokenRefusal(user);
+    if (refusal) return { message: refusal, role: user.role };
+    return { token: await tokens.sign(user), role: user.role };
+  }
+
+  app.post('/api/user/signup', async (request, reply) => {
+    const body = objectBody(request.body);
+    const user = await signUp(store, stringField(body, 'username'), stringField(body, 'password'));
+    return sendData(reply, await tokenResponse(user));
+  });
+
+  app.post('/api/user/login', async (request, reply) => {
+    const body = objectBody(request.body);
+    const user = await logIn(store, stringField(body, 'username'), stringField(body, 'email'), stringField(body, 'password'));
+    return sendData(reply, await tokenResponse(user));
+  });
+
+  app.get('/api/user/me', async (request, reply) => {
+    const user = await requireUser(context, request);
+    return sendData(reply, userInfo(user));
+  });
+
+  app.get('/api/user/rooms', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const query = parseRoomListQuery(request.query, ['name', 'id']);
+    const status = queryValue(request.query, 'status') ?? 'active';
+    return sendData(reply, listCreatedRooms(store, user, STATUS_FILTER[status], query, hubs.viewerCount));
+  });
+
+  app.get('/api/user/rooms/joined', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const query = parseRoomListQuery(request.query, ['name', 'id']);
+    return sendData(reply, listJoinedRooms(store, user, query, hubs.viewerCount));
+  });
+
+  app.get('/api/user/room/joined', async (request: FastifyRequest, reply) => {
+    const user = await requireUser(context, request);
+    return sendData(reply, joinedRoom(store, user, roomIdOf(request), hubs.viewerCount));
+  });
+
+  app.post('/api/user/username', async (request, reply) => {
+    const user = await requireUser(context, request);
+    rename(store, user, stringField(objectBody(request.body), 'username'));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/user/password', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const updated = await changePassword(store, user, stringField(objectBody(request.body), 'password'));
+    return sendData(reply, await tokenResponse(updated));
+  });
+
+  // Deletes the caller's account (v0.9.11 semantics; our client only calls it after confirmation, §11 a).
+  app.post('/api/user/logout', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const ownRooms = store.rooms.list({ creatorId: user.id, sort: 'name', desc: false, limit: -1, offset: 0 }).rows;
+    store.users.delete(user.id);
+    for (const room of ownRooms) hubs.closeRoom(room.id);
+    hubs.kickUserEverywhere(user.id);
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/user/room/delete', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const roomId = stringField(objectBody(request.body), 'id');
+    deleteOwnRoom(store, user, roomId);
+    hubs.closeRoom(roomId);
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/user/room/exit', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const roomId = stringField(objectBody(request.body), 'id');
+    exitRoom(store, user, roomId);
+    hubs.kickUser(roomId, user.id);
+    return sendNoContent(reply);
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Serves the exported web client under `/web` (server-contract.md §1.2, static-export.md §1.4):
+ * `/` and `/web` redirect to `/web/`; files resolve per `resolveWebFile`; a missing export answers
+ * 503 with instructions instead of a blank page.
+ */
+import fs from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { cacheControlFor, resolveWebFile } from '../rules/web-path';
+
+/** Text of the 503 answered while the client has not been built. */
+export const WEB_NOT_BUILT = 'The web client has not been built: run `npm run build` (it writes ./out), then reload.';
+
+/** Registers the static routes for the export directory `webDir` (absolute). */
+export async function registerWebRoutes(app: FastifyInstance, webDir: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: webDir,
+    serve: false,
+    cacheControl: false,
+    suppressWarning: true,
+  });
+
+  app.get('/', async (_request, reply) => reply.redirect('/web/', 301));
+  app.get('/web', async (_request, reply) => reply.redirect('/web/', 301));
+
+  app.get('/web/*', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!fs.existsSync(webDir)) {
+      return reply.code(503).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(WEB_NOT_BUILT);
+    }
+    const rawPath = (request.raw.url ?? '').split('?')[0].slice('/web/'.length);
+    const resolved = resolveWebFile(webDir, rawPath);
+    if (!resolved) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
+    const cacheControl = cacheControlFor(resolved.file);
+    if (cacheControl) reply.header('cache-control', cacheControl);
+    return reply.code(resolved.status).sendFile(resolved.file, webDir);
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * The room WebSocket `GET /api/room/ws?roomId=` (server-contract.md §6.1, §6.2) on the HTTP
+ * server's `upgrade` event. Authentication and the room middleware run before the upgrade, and a
+ * failure is answered as a plain HTTP error envelope. Only binary frames are accepted: a text frame
+ * or an undecodable frame closes that one socket; nothing a client sends can stop the process.
+ */
+import crypto from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { decodeMessage, type Message } from '@/lib/ws/message';
+import { authenticateToken, readCredentials } from '../auth';
+import { badRequest, errorEnvelope, HttpError } from '../http/envelope';
+import { requireRoom, type ServerContext } from '../http/guards';
+import { handleClientMessage, leaveWebRtc } from '../hub/messages';
+import type { Connection } from '../hub/room-hub';
+import { resolveRoomAccess, type RoomAccess } from '../rules/room-access';
+
+/** Path of the room socket. */
+export const ROOM_SOCKET_PATH = '/api/room/ws';
+/** Largest accepted frame (bytes). A chat line is at most 4 KiB, so 1 MiB is generous. */
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+/** Close codes used for bad frames (RFC 6455). */
+const CLOSE_UNSUPPORTED_DATA = 1003;
+const CLOSE_INVALID_PAYLOAD = 1007;
+const CLOSE_INTERNAL_ERROR = 1011;
+
+/** Per-request handshake data kept for `handleProtocols`. */
+const offeredProtocol = new WeakMap<IncomingMessage, string>();
+
+/** Answers a refused upgrade with an HTTP response on the raw socket and closes it. */
+function refuse(socket: Duplex, status: number, body: string, contentType: string): void {
+  if (socket.destroyed) return;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      `Content-Type: ${contentType}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Access-Control-Allow-Origin: *\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/**
+ * Serves the room socket on `server`. Returns the WebSocketServer so the caller can close it.
+ * Every other upgrade path gets `404 page not found`.
+ */
+export function attachRoomSocket(server: Server, context: ServerContext, log: FastifyBaseLogger): WebSocketServer {
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_FRAME_BYTES,
+    // The whole Sec-WebSocket-Protocol value is the token (§6.1); echo it when it is one protocol.
+    handleProtocols: (protocols, request) => {
+      const offered = offeredProtocol.get(request);
+      return offered && protocols.size === 1 && protocols.has(offered) ? offered : false;
+    },
+  });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    upgrade(request, socket, head).catch((error: unknown) => {
+      log.error({ err: error }, 'websocket upgrade failed');
+      refuse(socket, 500, JSON.stringify(errorEnvelope('internal server error')), 'application/json; charset=utf-8');
+    });
+  });
+
+  async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== ROOM_SOCKET_PATH || request.method !== 'GET') {
+      refuse(socket, 404, '404 page not found', 'text/plain');
+      return;
+    }
+    const credentials = readCredentials(request.headers, url.searchParams.get('token') ?? undefined, true);
+    const header = request.headers['x-room-id'];
+    const roomId = (Array.isArray(header) ? header[0] : header) || url.searchParams.get('roomId') || '';
+    let access: RoomAccess;
+    try {
+      const user = credentials.token ? await authenticateToken(context.store, context.tokens, credentials.token) : null;
+      access = resolveRoomAccess(context.store, user, roomId);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      // Every middleware failure is a 401 before the upgrade (§6.1), whatever the HTTP route would say.
+      refuse(socket, 401, JSON.stringify(errorEnvelope(error.message)), 'application/json; charset=utf-8');
+      return;
+    }
+    if (socket.destroyed) return;
+    const protocol = request.headers['sec-websocket-protocol'];
+    if (typeof protocol === 'string' && protocol) offeredProtocol.set(request, protocol);
+    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, access));
+  }
+
+  function onConnection(socket: WebSocket, access: RoomAccess): void {
+    const hub = context.hubs.getOrCreate(access.room.id);
+    const connection: Connection = {
+      id: crypto.randomUUID(),
+      userId: access.user.id,
+      socket,
+      rtcJoined: false,
+    };
+    // ws reports protocol violations (bad opcode, oversized frame) here and then closes the socket.
+    socket.on('error', (error) => log.debug({ err: error }, 'room socket error'));
+    socket.on('close', () => {
+      try {
+        if (connection.rtcJoined) {
+          const user = context.store.users.findById(connection.userId);
+          leaveWebRtc(hub, connection, { userId: connection.userId, username: user?.username ?? '' }, true);
+        }
+      } finally {
+        hub.unregister(connection);
+      }
+    });
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (!isBinary) {
+        socket.close(CLOSE_UNSUPPORTED_DATA, 'binary frames only');
+        return;
+      }
+      let message: Message;
+      try {
+        message = decodeMessage(toBytes(data));
+      } catch {
+        socket.close(CLOSE_INVALID_PAYLOAD, 'malformed message');
+        return;
+      }
+      try {
+        handleClientMessage({ store: context.store, hub, connection, nowMs: Date.now() }, message);
+      } catch (error) {
+        log.error({ err: error }, 'room socket message failed');
+        socket.close(CLOSE_INTERNAL_ERROR, 'internal error');
+      }
+    });
+    hub.register(connection);
+  }
+
+  return wss;
+}
+
+/**
+ * A plain GET of the socket path (no upgrade): the room middleware still applies (401s as for the
+ * socket), then 400, as v0.9.11's upgrader answers a request that is not a WebSocket handshake.
+ */
+export function registerRoomSocketFallback(app: FastifyInstance, context: ServerContext): void {
+  app.get(ROOM_SOCKET_PATH, async (request) => {
+    await requireRoom(context, request);
+    throw badRequest('websocket: the client is not using the websocket protocol');
+  });
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return data;
+}

@@ -1,0 +1,389 @@
+/**
+ * Movie rules (server-contract.md §4.5, §7): validating a pushed MovieBase, the wire shapes of
+ * movies and of the current movie, and list, push, delete, clear, swap, edit and set-current.
+ * The companion server has no vendor backends and no stream proxy, so vendor, proxy and RTMP
+ * movies are refused with a clear 400 instead of being stored unplayable.
+ */
+import zlib from 'node:zlib';
+import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStatus, PushedMovie } from '@/lib/api/types';
+import { Permission } from '@/lib/roles';
+import { extrapolate } from '@/lib/sync/playback-time';
+import { byteLength, validateMovieBase } from '@/lib/validation';
+import type { MovieListRow, MovieRecord, Store, StoredCurrent } from '../db';
+import { badRequest, forbidden } from '../http/envelope';
+import { boolField, objectField, stringField, type JsonObject } from '../http/body';
+import { hasMemberPermission } from './permissions';
+import { subjectOf, type RoomAccess } from './room-access';
+import { newId } from './users';
+
+/** Names longer than this many bytes are cut to 253 bytes plus "..." (§7.1). */
+const MAX_NAME_BYTES = 256;
+const TRUNCATED_NAME_BYTES = 253;
+
+/** Cuts `name` to at most `maxBytes` UTF-8 bytes without splitting a character. */
+function truncateBytes(name: string, maxBytes: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of name) {
+    const size = byteLength(char);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += char.length;
+  }
+  return name.slice(0, end);
+}
+
+function stringMap(body: JsonObject, key: string): Record<string, string> | undefined {
+  const value = objectField(body, key);
+  if (!value) return undefined;
+  const map: Record<string, string> = {};
+  for (const name of Object.keys(value)) map[name] = stringField(value, name);
+  return Object.keys(map).length ? map : undefined;
+}
+
+function subtitles(body: JsonObject): MovieBase['subtitles'] {
+  const value = objectField(body, 'subtitles');
+  if (!value) return undefined;
+  const result: NonNullable<MovieBase['subtitles']> = {};
+  for (const name of Object.keys(value)) {
+    const entry = objectField(value, name);
+    if (entry) result[name] = { url: stringField(entry, 'url'), type: stringField(entry, 'type') };
+  }
+  return Object.keys(result).length ? result : undefined;
+}
+
+function moreSources(body: JsonObject): MovieBase['moreSources'] {
+  const value = body.moreSources;
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw badRequest('json: cannot unmarshal into field moreSources of type array');
+  const sources = value.map((item) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) {
+      throw badRequest('json: cannot unmarshal into field moreSources of type object');
+    }
+    const entry = item as JsonObject;
+    return { name: stringField(entry, 'name'), type: stringField(entry, 'type'), url: stringField(entry, 'url') };
+  });
+  return sources.length ? sources : undefined;
+}
+
+/**
+ * Reads a MovieBase from a JSON object (push, pushs, edit) and applies §7.1: `url too long`,
+ * `empty name`, `type too long`, name truncation, and the playability checks of this server
+ * (`unsupported scheme: <s>`, vendor/proxy/RTMP refusals). Throws 400 with the text.
+ */
+export function readMovieBase(body: JsonObject): MovieBase {
+  const base: MovieBase = {
+    url: stringField(body, 'url'),
+    name: stringField(body, 'name'),
+    type: stringField(body, 'type'),
+    live: boolField(body, 'live'),
+    proxy: boolField(body, 'proxy'),
+    rtmpSource: boolField(body, 'rtmpSource'),
+    headers: stringMap(body, 'headers'),
+    subtitles: subtitles(body),
+    moreSources: moreSources(body),
+    danmu: stringField(body, 'danmu'),
+    streamDanmu: stringField(body, 'streamDanmu'),
+    isFolder: boolField(body, 'isFolder'),
+    parentId: stringField(body, 'parentId'),
+  };
+  const vendorInfo = objectField(body, 'vendorInfo');
+  const vendor = vendorInfo ? stringField(vendorInfo, 'vendor') : '';
+  const invalid = validateMovieBase(base);
+  if (invalid) throw badRequest(invalid);
+  if (byteLength(base.name) > MAX_NAME_BYTES) base.name = `${truncateBytes(base.name, TRUNCATED_NAME_BYTES)}...`;
+  if (base.parentId && base.parentId.length !== 32) throw badRequest('parent id length must be empty or 32');
+  if (vendor) throw badRequest(`vendor ${vendor} is not supported by this server`);
+  if (base.isFolder) return base;
+  if (base.rtmpSource && base.proxy) throw badRequest("rtmp source and proxy can't be true at the same time");
+  if (base.rtmpSource && !base.live) throw badRequest("rtmp source can't be true when movie is not live");
+  if (base.rtmpSource) throw badRequest('rtmp is not enabled');
+  if (base.proxy) throw badRequest(base.live ? 'live proxy is not enabled' : 'movie proxy is not enabled');
+  const scheme = urlScheme(base.url);
+  if (scheme !== 'http' && scheme !== 'https' && scheme !== 'magnet') throw badRequest(`unsupported scheme: ${scheme}`);
+  return base;
+}
+
+/** The URL's scheme, lower-cased, or "" when it has none (as Go's url.Parse reports). */
+function urlScheme(url: string): string {
+  const match = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url);
+  return match ? match[1].toLowerCase() : '';
+}
+
+/** The file extension of the URL's path without the dot (`m3u8`, `mp4`), or "". */
+export function typeFromUrl(url: string): string {
+  try {
+    const pathname = new URL(url).pathname;
+    const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+    const dot = last.lastIndexOf('.');
+    return dot >= 0 ? last.slice(dot + 1) : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A MovieBase as the wire shows it (§7.1): every scalar key present, `type` filled from the URL
+ * when empty, maps and lists only when non-empty. `hideSource` blanks `url` and drops `headers`
+ * (a proxied movie seen by someone other than its creator).
+ */
+export function wireBase(base: MovieBase, hideSource = false): MovieBase {
+  const wire: MovieBase = {
+    url: hideSource ? '' : base.url,
+    name: base.name,
+    type: base.type || (base.isFolder ? '' : typeFromUrl(base.url)),
+    live: Boolean(base.live),
+    proxy: Boolean(base.proxy),
+    rtmpSource: Boolean(base.rtmpSource),
+    danmu: base.danmu ?? '',
+    streamDanmu: base.streamDanmu ?? '',
+    isFolder: Boolean(base.isFolder),
+    parentId: base.parentId ?? '',
+    vendorInfo: { vendor: '', backend: '' },
+  };
+  if (base.headers && !hideSource && Object.keys(base.headers).length) wire.headers = base.headers;
+  if (base.subtitles && Object.keys(base.subtitles).length) wire.subtitles = base.subtitles;
+  if (base.moreSources?.length) wire.moreSources = base.moreSources;
+  return wire;
+}
+
+/** A Movie (§7.2): note the key `createAt`; list items have an empty `subPath`. */
+export function movieView(movie: MovieListRow, callerId: string): Movie {
+  return {
+    id: movie.id,
+    creator: movie.creator,
+    creatorId: movie.creatorId,
+    subPath: '',
+    base: wireBase(movie.base, Boolean(movie.base.proxy) && movie.creatorId !== callerId),
+    createAt: movie.createdAt,
+  };
+}
+
+/** What push returns: the stored record `{id, creatorId, base}` (§4.5). */
+export function pushedView(movie: MovieRecord): PushedMovie {
+  return { id: movie.id, creatorId: movie.creatorId, base: movie.base };
+}
+
+/** The empty Movie of a room without a current movie (§7.3). */
+export function emptyMovie(): Movie {
+  return {
+    id: '',
+    creator: '',
+    creatorId: '',
+    subPath: '',
+    base: wireBase({ url: '', name: '' }),
+    createAt: 0,
+  };
+}
+
+/** `expireId` of a movie: CRC32-IEEE of its id (§7.3). */
+export function expireIdOf(movieId: string): number {
+  return movieId ? zlib.crc32(movieId) >>> 0 : 0;
+}
+
+/** A status as JSON (§7.3): `isPlaying`, `currentTime`, `playbackRate` omitted when zero; `lastUpdate` RFC 3339. */
+export function statusJson(status: { isPlaying: boolean; currentTime: number; playbackRate: number }, lastUpdateMs: number): PlaybackStatus {
+  const json: PlaybackStatus = { lastUpdate: new Date(lastUpdateMs).toISOString() };
+  if (status.isPlaying) json.isPlaying = true;
+  if (status.currentTime) json.currentTime = status.currentTime;
+  if (status.playbackRate) json.playbackRate = status.playbackRate;
+  return json;
+}
+
+/** The room's current movie (null when none, or when it no longer exists). */
+export function currentMovie(store: Store, roomId: string, current: StoredCurrent): MovieListRow | null {
+  return current.movieId ? store.movies.find(roomId, current.movieId) : null;
+}
+
+/**
+ * The room status extrapolated to `nowMs` (§6.7 step 1); live movies stay (playing, 0, 1).
+ * Returns null when the room does not exist.
+ */
+export function roomStatusAt(store: Store, roomId: string, nowMs: number) {
+  const current = store.rooms.current(roomId);
+  if (!current) return null;
+  const movie = currentMovie(store, roomId, current);
+  const status = extrapolate(current, nowMs, Boolean(movie?.base.live));
+  return { current, movie, status };
+}
+
+/** `GET /api/room/movie/current` (§7.3), extrapolated to `nowMs`. */
+export function currentView(store: Store, access: RoomAccess, nowMs: number): CurrentMovie {
+  const state = roomStatusAt(store, access.room.id, nowMs);
+  if (!state?.movie) {
+    return { movie: emptyMovie(), status: { lastUpdate: '0001-01-01T00:00:00Z' }, expireId: 0 };
+  }
+  const movie = movieView(state.movie, access.user.id);
+  movie.subPath = state.current.subPath;
+  // Headers are never shown in /current (§7.2), whoever asks.
+  delete movie.base.headers;
+  return {
+    movie,
+    status: statusJson(state.status, state.status.lastUpdateMs),
+    expireId: expireIdOf(state.movie.id),
+  };
+}
+
+function requirePermission(access: RoomAccess, permission: number, message: string): void {
+  if (!hasMemberPermission(subjectOf(access), access.settings, permission)) throw forbidden(message);
+}
+
+/** The folder chain from the root to `folderId` (root excluded). Throws 400 for a missing or non-folder id. */
+function folderChain(store: Store, roomId: string, folderId: string): MovieListRow[] {
+  const chain: MovieListRow[] = [];
+  let id = folderId;
+  while (id && chain.length < 64) {
+    const folder = store.movies.find(roomId, id);
+    if (!folder) throw badRequest('room or movie not found');
+    if (!folder.base.isFolder) throw badRequest('parent id is not folder');
+    chain.unshift(folder);
+    id = folder.parentId;
+  }
+  return chain;
+}
+
+/**
+ * `GET /api/room/movie/movies` (§4.5, paged correctly per §11 d). Needs GetMovieList (403
+ * `no permission`). Throws 400 `id length must be 0 or 32`, `parent id is not folder`.
+ */
+export function listMovies(
+  store: Store,
+  access: RoomAccess,
+  query: { id: string; keyword: string; max: number; offset: number },
+): MovieList {
+  requirePermission(access, Permission.GetMovieList, 'no permission');
+  if (query.id && query.id.length !== 32) throw badRequest('id length must be 0 or 32');
+  const chain = folderChain(store, access.room.id, query.id);
+  const paths: MoviePath[] = [
+    { name: 'Home', id: '', subPath: '' },
+    ...chain.map((folder) => ({ name: folder.base.name, id: folder.id, subPath: '' })),
+  ];
+  const { total, rows } = store.movies.page(access.room.id, query.id, query.keyword, query.max, query.offset);
+  return { movies: rows.map((row) => movieView(row, access.user.id)), paths, total, dynamic: false };
+}
+
+/** Checks that a push target folder exists and is a static folder. */
+function checkParent(store: Store, roomId: string, parentId: string | undefined): void {
+  if (!parentId) return;
+  const parent = store.movies.find(roomId, parentId);
+  if (!parent) throw badRequest('room or movie not found');
+  if (!parent.base.isFolder) throw badRequest('parent is not a folder');
+}
+
+/**
+ * `POST /api/room/movie/push` and `/pushs` (§4.5). Needs AddMovie (403 `push movie error: no
+ * permission`). Returns the stored records in order.
+ */
+export function pushMovies(store: Store, access: RoomAccess, bases: MovieBase[], many: boolean): MovieRecord[] {
+  requirePermission(access, Permission.AddMovie, many ? 'push movies error: no permission' : 'push movie error: no permission');
+  for (const base of bases) checkParent(store, access.room.id, base.parentId);
+  return store.movies.insertMany(access.room.id, access.user.id, bases, newId);
+}
+
+/** Ids from the current movie up through its ancestors. */
+function currentLineage(store: Store, roomId: string): { currentId: string; ancestors: Set<string> } {
+  const current = store.rooms.current(roomId);
+  const ancestors = new Set<string>();
+  const movie = current ? currentMovie(store, roomId, current) : null;
+  if (!movie) return { currentId: '', ancestors };
+  let parentId = movie.parentId;
+  while (parentId && !ancestors.has(parentId)) {
+    ancestors.add(parentId);
+    parentId = store.movies.find(roomId, parentId)?.parentId ?? '';
+  }
+  return { currentId: movie.id, ancestors };
+}
+
+/**
+ * `POST /api/room/movie/delete` (§4.5). Each id must be 32 chars (`id length must be 32`, `empty ids`);
+ * allowed to a movie's creator or with DeleteMovie; the current movie and its folders are refused.
+ */
+export function deleteMovies(store: Store, access: RoomAccess, ids: string[]): void {
+  if (ids.length === 0) throw badRequest('empty ids');
+  for (const id of ids) if (id.length !== 32) throw badRequest('id length must be 32');
+  const canDelete = hasMemberPermission(subjectOf(access), access.settings, Permission.DeleteMovie);
+  const { currentId, ancestors } = currentLineage(store, access.room.id);
+  for (const id of ids) {
+    const movie = store.movies.find(access.room.id, id);
+    if (!movie) throw badRequest('room or movie not found');
+    if (!canDelete && movie.creatorId !== access.user.id) throw forbidden('delete movies error: no permission');
+    if (id === currentId) throw badRequest('cannot modify current movie');
+    if (ancestors.has(id)) throw badRequest("cannot modify current movie's parent");
+  }
+  store.movies.deleteMany(access.room.id, ids);
+}
+
+/**
+ * `POST /api/room/movie/clear` (§4.5): deletes the items of a folder ("" = root). Needs DeleteMovie.
+ * Refused with `cannot modify current movie` when the current movie would go with them.
+ */
+export function clearMovies(store: Store, access: RoomAccess, parentId: string): void {
+  if (parentId && parentId.length !== 32) throw badRequest('parent id length must be empty or 32');
+  requirePermission(access, Permission.DeleteMovie, 'clear movies error: no permission');
+  if (parentId) folderChain(store, access.room.id, parentId);
+  const { currentId, ancestors } = currentLineage(store, access.room.id);
+  if (currentId && (!parentId || ancestors.has(parentId))) throw badRequest('cannot modify current movie');
+  store.movies.clear(access.room.id, parentId);
+}
+
+/** `POST /api/room/movie/swap` (§4.5): swaps two positions. Needs EditMovie; every error is 400. */
+export function swapMovies(store: Store, access: RoomAccess, id1: string, id2: string): void {
+  if (id1.length !== 32 || id2.length !== 32) throw badRequest('id length must be 32');
+  if (!hasMemberPermission(subjectOf(access), access.settings, Permission.EditMovie)) {
+    throw badRequest('swap movies error: no permission');
+  }
+  const a = store.movies.find(access.room.id, id1);
+  const b = store.movies.find(access.room.id, id2);
+  if (!a || !b) throw badRequest('room or movie not found');
+  store.movies.swap(access.room.id, a, b);
+}
+
+/**
+ * `POST /api/room/movie/edit` (§4.5): replaces the whole base (the movie stays in its folder).
+ * Needs EditMovie; the current movie and its folders are refused.
+ */
+export function editMovie(store: Store, access: RoomAccess, id: string, base: MovieBase): void {
+  if (id.length !== 32) throw badRequest('id length must be 32');
+  requirePermission(access, Permission.EditMovie, 'edit movie error: no permission');
+  const movie = store.movies.find(access.room.id, id);
+  if (!movie) throw badRequest('room or movie not found');
+  const { currentId, ancestors } = currentLineage(store, access.room.id);
+  if (id === currentId) throw badRequest('cannot modify current movie');
+  if (ancestors.has(id)) throw badRequest("cannot modify current movie's parent");
+  if (Boolean(movie.base.isFolder) !== Boolean(base.isFolder)) throw badRequest('cannot change a folder into a movie or back');
+  store.movies.replaceBase(access.room.id, id, { ...base, parentId: movie.parentId });
+}
+
+/**
+ * `POST /api/room/movie/current` (§4.5, §6.7 step 3). Needs SetCurrentMovie. `id` "" clears the
+ * current movie (paused); otherwise the movie starts at 0 s, playing; the rate is kept.
+ * Throws 400 `id length must be 0 or 32`, `room or movie not found`, `cannot set static folder as current movie`.
+ */
+export function setCurrentMovie(store: Store, access: RoomAccess, id: string, subPath: string, nowMs: number): void {
+  if (id && id.length !== 32) throw badRequest('id length must be 0 or 32');
+  requirePermission(access, Permission.SetCurrentMovie, 'set current movie error: no permission');
+  const previous = store.rooms.current(access.room.id);
+  const playbackRate = previous?.playbackRate || 1;
+  if (!id) {
+    store.rooms.saveCurrent(access.room.id, {
+      movieId: '',
+      subPath: '',
+      isPlaying: false,
+      currentTime: 0,
+      playbackRate,
+      lastUpdateMs: nowMs,
+    });
+    return;
+  }
+  const movie = store.movies.find(access.room.id, id);
+  if (!movie) throw badRequest('room or movie not found');
+  if (movie.base.isFolder) throw badRequest('cannot set static folder as current movie');
+  store.rooms.saveCurrent(access.room.id, {
+    movieId: id,
+    subPath,
+    isPlaying: true,
+    currentTime: 0,
+    playbackRate: movie.base.live ? 1 : playbackRate,
+    lastUpdateMs: nowMs,
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Permission evaluation of server-contract.md §5.4, with the room-wide `can_*` switches of §5.5.
+ */
+import type { RoomSettings } from '@/lib/api/types';
+import { AllAdminPermissions, AllPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/roles';
+
+/** The caller as the evaluation needs it. */
+export interface PermissionSubject {
+  /** Site role (§5.1). */
+  userRole: number;
+  isGuest: boolean;
+  isCreator: boolean;
+  /** Member role in the room (§5.3). */
+  memberRole: number;
+  memberStatus: number;
+  /** The member's own bits; for the guest, the room's `guest_permissions`. */
+  permissions: number;
+  adminPermissions: number;
+}
+
+/** The room-wide switch that must be on for each member permission bit; WebRTC has none. */
+const SWITCHES: [number, keyof RoomSettings][] = [
+  [Permission.GetMovieList, 'can_get_movie_list'],
+  [Permission.AddMovie, 'can_add_movie'],
+  [Permission.DeleteMovie, 'can_delete_movie'],
+  [Permission.EditMovie, 'can_edit_movie'],
+  [Permission.SetCurrentMovie, 'can_set_current_movie'],
+  [Permission.SetCurrentStatus, 'can_set_current_status'],
+  [Permission.SendChatMessage, 'can_send_chat_message'],
+];
+
+/**
+ * Member permission (§5.4): a site admin, the room creator and room admins pass; anyone else needs
+ * every requested bit both switched on for the room and set in their own mask.
+ */
+export function hasMemberPermission(subject: PermissionSubject, settings: RoomSettings, permission: number): boolean {
+  if (subject.userRole >= Role.Admin) return true;
+  if (subject.isCreator) return true;
+  if (subject.memberRole === MemberRole.Admin) return true;
+  for (const [bit, key] of SWITCHES) {
+    if ((permission & bit) !== 0 && !settings[key]) return false;
+  }
+  return ((subject.permissions & permission) >>> 0) === permission >>> 0;
+}
+
+/**
+ * Admin permission (§5.4): a site admin passes, a guest fails, the creator passes; otherwise an
+ * Active room admin with the bit set.
+ */
+export function hasAdminPermission(subject: PermissionSubject, permission: number): boolean {
+  if (subject.userRole >= Role.Admin) return true;
+  if (subject.isGuest) return false;
+  if (subject.isCreator) return true;
+  return (
+    subject.memberRole === MemberRole.Admin &&
+    subject.memberStatus === MemberStatus.Active &&
+    ((subject.adminPermissions & permission) >>> 0) === permission >>> 0
+  );
+}
+
+/**
+ * The permissions a member row reports (§5.3, §4.3): room admins and the creator have every bit;
+ * the guest has the room's `guest_permissions`; anyone else their stored mask.
+ */
+export function effectivePermissions(
+  member: { role: number; permissions: number; adminPermissions: number },
+  isGuest: boolean,
+  settings: RoomSettings,
+): { permissions: number; adminPermissions: number } {
+  if (member.role === MemberRole.Creator) return { permissions: AllPermissions, adminPermissions: AllAdminPermissions };
+  if (member.role === MemberRole.Admin) return { permissions: AllPermissions, adminPermissions: member.adminPermissions >>> 0 };
+  if (isGuest) return { permissions: settings.guest_permissions >>> 0, adminPermissions: 0 };
+  return { permissions: member.permissions >>> 0, adminPermissions: member.adminPermissions >>> 0 };
+}

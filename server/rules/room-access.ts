@@ -1,0 +1,129 @@
+/**
+ * The room middleware of server-contract.md §3.4 (`AuthRoomMiddleware` and the stricter levels),
+ * as a plain function: it decides who may use a room, creating memberships for rooms without a
+ * password. The companion server answers 401 to a logged-in non-member of a password room (§11 c).
+ */
+import type { RoomSettings } from '@/lib/api/types';
+import { MemberRole, MemberStatus, Role, RoomStatus } from '@/lib/roles';
+import type { MemberRecord, RoomRecord, Store, UserRecord } from '../db';
+import { forbidden, unauthorized } from '../http/envelope';
+import type { PermissionSubject } from './permissions';
+import { GUEST_USER_ID, GUEST_USERNAME } from './users';
+
+/** Middleware levels of §3.4 that sit on top of `room`. */
+export type RoomLevel = 'room' | 'room-noguest' | 'room-admin' | 'room-creator';
+
+/** What a request may do in a room once the middleware passed. */
+export interface RoomAccess {
+  room: RoomRecord;
+  settings: RoomSettings;
+  /** The caller; the built-in guest user for requests without a token. */
+  user: UserRecord;
+  isGuest: boolean;
+  member: MemberRecord;
+}
+
+export const GUESTS_NOT_ALLOWED = 'guests are not allowed to perform this action';
+/** The 401 of a non-member where joining needs a password or is closed (§3.4 step 6, §11 c). */
+export const MEMBER_NOT_FOUND = 'get room member failed: room or member not found';
+
+/** The guest user record (falls back to a synthetic one if the row was removed by hand). */
+export function guestUser(store: Store): UserRecord {
+  return (
+    store.users.findById(GUEST_USER_ID) ?? {
+      id: GUEST_USER_ID,
+      username: GUEST_USERNAME,
+      hashedPassword: '',
+      role: Role.User,
+      createdAt: 0,
+    }
+  );
+}
+
+/** Room lookup shared by the middleware and the join flow: 401 texts for a missing room or a blocked creator. */
+function loadRoom(store: Store, roomId: string): RoomRecord {
+  const room = store.rooms.findById(roomId);
+  if (!room) throw unauthorized('room not found');
+  const creator = store.users.findById(room.creatorId);
+  if (creator?.role === Role.Banned) throw unauthorized('room creator is banned');
+  if (creator?.role === Role.Pending) {
+    throw unauthorized('room creator is pending approval, please wait for admin to review');
+  }
+  return room;
+}
+
+/**
+ * `AuthRoomMiddleware` (§3.4) for an authenticated `user`, or a guest when `user` is null.
+ * Throws 401 with the contract's texts: `invalid room ID`, `guests are not allowed to perform this
+ * action`, `room not found`, `room has been banned`, `room is pending approval`, the member-not-found
+ * text (password room non-member, or `disable_join_new_user`), `user has been banned from this room`,
+ * `user account is pending approval`. Then the level's check (403).
+ */
+export function resolveRoomAccess(
+  store: Store,
+  user: UserRecord | null,
+  roomId: string,
+  level: RoomLevel = 'room',
+): RoomAccess {
+  if (roomId.length !== 32) throw unauthorized('invalid room ID');
+  const isGuest = user === null;
+  if (isGuest && !store.settings.get().enable_guest) throw unauthorized(GUESTS_NOT_ALLOWED);
+  const room = loadRoom(store, roomId);
+  const settings = store.rooms.settings(room.id);
+  if (isGuest && (settings.disable_guest || room.hashedPassword)) throw unauthorized(GUESTS_NOT_ALLOWED);
+  if (room.status === RoomStatus.Banned) throw unauthorized('room has been banned');
+  if (room.status === RoomStatus.Pending) throw unauthorized('room is pending approval');
+
+  const caller = user ?? guestUser(store);
+  let member = store.members.find(room.id, caller.id);
+  if (!member) {
+    if (caller.id === room.creatorId) {
+      member = store.members.insertIfMissing(creatorMember(room.id, caller.id, Date.now()));
+    } else {
+      if (room.hashedPassword || settings.disable_join_new_user) throw unauthorized(MEMBER_NOT_FOUND);
+      member = store.members.insertIfMissing({
+        roomId: room.id,
+        userId: caller.id,
+        status: settings.join_need_review ? MemberStatus.Pending : MemberStatus.Active,
+        role: MemberRole.Member,
+        permissions: isGuest ? settings.guest_permissions : settings.user_default_permissions,
+        adminPermissions: 0,
+        joinAt: Date.now(),
+      });
+    }
+  }
+  if (member.status === MemberStatus.Banned) throw unauthorized('user has been banned from this room');
+  if (member.status === MemberStatus.Pending) throw unauthorized('user account is pending approval');
+
+  const access: RoomAccess = { room, settings, user: caller, isGuest, member };
+  if (level === 'room-noguest' && isGuest) throw forbidden(GUESTS_NOT_ALLOWED);
+  if (level === 'room-admin' && member.role < MemberRole.Admin) throw forbidden('user is not a room administrator');
+  if (level === 'room-creator' && room.creatorId !== caller.id) throw forbidden('user is not the room creator');
+  return access;
+}
+
+/** The creator's membership: Active, role Creator, every permission bit (§5.3). */
+export function creatorMember(roomId: string, userId: string, joinAt: number): MemberRecord {
+  return {
+    roomId,
+    userId,
+    status: MemberStatus.Active,
+    role: MemberRole.Creator,
+    permissions: 0xffffffff,
+    adminPermissions: 0xffffffff,
+    joinAt,
+  };
+}
+
+/** The permission subject of an access (§5.4); the guest's bits are the room's `guest_permissions`. */
+export function subjectOf(access: RoomAccess): PermissionSubject {
+  return {
+    userRole: access.user.role,
+    isGuest: access.isGuest,
+    isCreator: access.room.creatorId === access.user.id,
+    memberRole: access.member.role,
+    memberStatus: access.member.status,
+    permissions: access.isGuest ? access.settings.guest_permissions : access.member.permissions,
+    adminPermissions: access.member.adminPermissions,
+  };
+}

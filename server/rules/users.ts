@@ -1,0 +1,143 @@
+/**
+ * User rules (server-contract.md §3.1, §4.2, §5.1, §11 e/f): built-in users, sign-up, login,
+ * rename, password change and account deletion. Token issuing stays in the transport layer.
+ */
+import crypto from 'node:crypto';
+import type { UserInfo } from '@/lib/api/types';
+import { Role } from '@/lib/roles';
+import { validateUsername, validateUserPassword } from '@/lib/validation';
+import type { Store, UserRecord } from '../db';
+import { isUniqueViolation } from '../db/users';
+import { badRequest, forbidden, notFound } from '../http/envelope';
+import { hashPassword, verifyPassword } from '../passwords';
+
+/** The one built-in guest user shared by every visitor without a token (§3.4). */
+export const GUEST_USER_ID = '00000000000000000000000000000001';
+export const GUEST_USERNAME = 'guest';
+/** Username of the first-start administrator (§5.1, §11 e). */
+export const ROOT_USERNAME = 'root';
+
+/** A new id: UUIDv4 as 32 lowercase hex characters (§3.3). */
+export function newId(): string {
+  return crypto.randomUUID().replace(/-/g, '');
+}
+
+/** `GET /api/user/me` view (§4.2). The companion server has no email binding, so `email` is "". */
+export function userInfo(user: UserRecord): UserInfo {
+  return { id: user.id, username: user.username, email: '', createdAt: user.createdAt, role: user.role };
+}
+
+/**
+ * Creates the built-in users on first start: the guest (role User, unusable password) and, when no
+ * root user exists, `root` (role Root) with `rootPassword` or a random one. Returns the generated
+ * password so the caller can print it once, or null when nothing was generated.
+ */
+export async function ensureBuiltinUsers(
+  store: Store,
+  rootPassword: string | undefined,
+): Promise<{ created: boolean; password: string | null }> {
+  const now = Date.now();
+  if (!store.users.findById(GUEST_USER_ID)) {
+    store.users.insert({
+      id: GUEST_USER_ID,
+      username: GUEST_USERNAME,
+      // Random, never disclosed: nobody can log in as the guest.
+      hashedPassword: await hashPassword(crypto.randomBytes(24).toString('base64url')),
+      role: Role.User,
+      createdAt: now,
+    });
+  }
+  if (store.users.countWithRole(Role.Root) > 0) return { created: false, password: null };
+  const error = rootPassword ? validateUserPassword(rootPassword) : null;
+  if (error) throw new Error(`ROOT_PASSWORD is not a valid password: ${error}`);
+  const password = rootPassword || crypto.randomBytes(12).toString('base64url');
+  store.users.insert({
+    id: newId(),
+    username: ROOT_USERNAME,
+    hashedPassword: await hashPassword(password),
+    role: Role.Root,
+    createdAt: now,
+  });
+  return { created: true, password: rootPassword ? null : password };
+}
+
+/**
+ * `POST /api/user/signup` (§4.2). Throws 400 `user signup disabled`, `password signup disabled`,
+ * the validation texts, or `user already exists`. New users are Pending when sign-up review is on.
+ */
+export async function signUp(store: Store, username: string, password: string): Promise<UserRecord> {
+  const settings = store.settings.get();
+  if (settings.disable_user_signup) throw badRequest('user signup disabled');
+  if (!settings.enable_password_signup) throw badRequest('password signup disabled');
+  const invalid = validateUsername(username) ?? validateUserPassword(password);
+  if (invalid) throw badRequest(invalid);
+  if (store.users.findByUsername(username)) throw badRequest('user already exists');
+  const review = settings.signup_need_review || settings.password_signup_need_review;
+  const user: UserRecord = {
+    id: newId(),
+    username,
+    hashedPassword: await hashPassword(password),
+    role: review ? Role.Pending : Role.User,
+    createdAt: Date.now(),
+  };
+  try {
+    store.users.insert(user);
+  } catch (error) {
+    // Two sign-ups with one name racing past the check above.
+    if (isUniqueViolation(error)) throw badRequest('user already exists');
+    throw error;
+  }
+  return user;
+}
+
+/** Why a banned or pending user gets no token (§3.1: `data: {message, role}`), or null. */
+export function tokenRefusal(user: UserRecord): string | null {
+  if (user.role === Role.Banned) return 'user account has been banned';
+  if (user.role === Role.Pending) return 'user account is pending approval';
+  return null;
+}
+
+const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+/**
+ * `POST /api/user/login` (§4.2). Exactly one of username or email. Throws 400 on validation,
+ * 404 `user not found`, 403 `password incorrect`. The companion server has no email binding, so
+ * a well-formed email never matches a user.
+ */
+export async function logIn(store: Store, username: string, email: string, password: string): Promise<UserRecord> {
+  if (username && email) throw badRequest('only one of username or email should be provided');
+  if (!username && !email) throw badRequest('either username or email is required');
+  if (email && !EMAIL.test(email)) throw badRequest('invalid email format');
+  const invalid = validateUserPassword(password);
+  if (invalid) throw badRequest(invalid);
+  const user = username ? store.users.findByUsername(username) : null;
+  if (!user || user.id === GUEST_USER_ID) throw notFound('user not found');
+  if (!(await verifyPassword(password, user.hashedPassword))) throw forbidden('password incorrect');
+  return user;
+}
+
+/** `POST /api/user/username` (§4.2). Throws 400 on validation or a taken name. */
+export function rename(store: Store, user: UserRecord, username: string): void {
+  const invalid = validateUsername(username);
+  if (invalid) throw badRequest(invalid);
+  if (username === user.username) return;
+  try {
+    store.users.updateUsername(user.id, username);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw badRequest('user already exists');
+    throw error;
+  }
+}
+
+/**
+ * `POST /api/user/password` (§4.2). Returns the updated user (its new hash changes the token's
+ * `uv`, so every older token now fails). Throws 400 on validation or `password is the same`.
+ */
+export async function changePassword(store: Store, user: UserRecord, password: string): Promise<UserRecord> {
+  const invalid = validateUserPassword(password);
+  if (invalid) throw badRequest(invalid);
+  if (await verifyPassword(password, user.hashedPassword)) throw badRequest('password is the same');
+  const hashedPassword = await hashPassword(password);
+  store.users.updatePassword(user.id, hashedPassword);
+  return { ...user, hashedPassword };
+}

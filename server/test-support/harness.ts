@@ -1,0 +1,267 @@
+/**
+ * Test harness for the companion server: starts `startServer` in a child process (see serve.ts),
+ * calls the HTTP API with real fetch and opens room sockets with the `ws` client.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/ws/message';
+import type { StartServerOptions } from '../app';
+
+const ROOT = path.resolve(__dirname, '../..');
+const TSX_CLI = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const SERVE = path.join(__dirname, 'serve.ts');
+
+/** Password of `root` in test servers. */
+export const TEST_ROOT_PASSWORD = 'root-test-pw';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Whether the server process is still running. */
+  alive(): boolean;
+  /** Everything the process wrote to stdout and stderr. */
+  output(): string;
+  /** SIGTERM, then wait for the exit (SIGKILL after 5 s). Removes the data directory if launch made it. */
+  stop(): Promise<void>;
+}
+
+/** A fresh temporary data directory. */
+export function tempDir(prefix = 'synctv-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts a server process on a random port with a temporary (or the given) data directory. */
+export async function launch(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
+  const ownsDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? tempDir();
+  const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), ...options, dataDir };
+  const child = spawn(process.execPath, [TSX_CLI, SERVE], {
+    cwd: ROOT,
+    env: { ...process.env, SERVE_OPTIONS: JSON.stringify(serveOptions) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const ready = await new Promise<{ url: string; port: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = /READY (.*)\n/.exec(output);
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line[1]) as { url: string; port: number });
+      }
+    });
+    void exit.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`server exited before it was ready:\n${output}`));
+    });
+  });
+  return {
+    ...ready,
+    dataDir,
+    alive: () => !exited,
+    output: () => output,
+    async stop() {
+      if (!exited) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exit;
+        clearTimeout(timer);
+      }
+      if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A response: status, parsed JSON body (or null), raw text and headers. */
+export interface ApiResponse {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  token?: string;
+  roomId?: string;
+  json?: unknown;
+  /** Raw request body (sent as is, with `contentType`). */
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  redirect?: RequestRedirect;
+}
+
+/** One HTTP call; `path` may carry a query string. */
+export async function call(server: TestServer, method: string, urlPath: string, options: CallOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = options.token;
+  if (options.roomId) headers['X-Room-Id'] = options.roomId;
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['Content-Type'] = 'application/json';
+  } else if (options.rawBody !== undefined) {
+    body = options.rawBody;
+    if (options.contentType) headers['Content-Type'] = options.contentType;
+  } else if (options.contentType) {
+    headers['Content-Type'] = options.contentType;
+  }
+  const response = await fetch(`${server.url}${urlPath}`, { method, headers, body, redirect: options.redirect ?? 'manual' });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: response.status, body: parsed, text, headers: response.headers };
+}
+
+export const get = (server: TestServer, urlPath: string, options?: CallOptions) => call(server, 'GET', urlPath, options);
+export const post = (server: TestServer, urlPath: string, json?: unknown, options: CallOptions = {}) =>
+  call(server, 'POST', urlPath, { ...options, json });
+
+let userCounter = 0;
+
+/** A signed-up user: token, id and name. */
+export interface TestUser {
+  token: string;
+  id: string;
+  username: string;
+  password: string;
+}
+
+/** Signs up a fresh user (unique name) and returns its token and id. */
+export async function signUpUser(server: TestServer, prefix = 'user'): Promise<TestUser> {
+  const username = `${prefix}${process.pid % 1000}x${++userCounter}`;
+  const password = 'secret-pw';
+  const signup = await post(server, '/api/user/signup', { username, password });
+  if (signup.status !== 200) throw new Error(`signup failed: ${signup.text}`);
+  const me = await get(server, '/api/user/me', { token: signup.body.data.token });
+  return { token: signup.body.data.token, id: me.body.data.id, username, password };
+}
+
+let roomCounter = 0;
+
+/** Creates a room owned by `owner`; returns its id. */
+export async function createRoom(server: TestServer, owner: TestUser, options: { password?: string; hidden?: boolean; name?: string } = {}) {
+  const roomName = options.name ?? `room ${process.pid % 1000}-${++roomCounter}`;
+  const created = await post(
+    server,
+    '/api/room/create',
+    { roomName, password: options.password ?? '', settings: { hidden: options.hidden ?? false } },
+    { token: owner.token },
+  );
+  if (created.status !== 201) throw new Error(`create room failed: ${created.text}`);
+  return { roomId: created.body.data.roomId as string, roomName };
+}
+
+/** How a socket sends its token. */
+export type TokenVia = 'subprotocol' | 'query' | 'header';
+
+/** A connected room socket that records every decoded message. */
+export class TestSocket {
+  readonly ws: WebSocket;
+  readonly received: Message[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters: (() => void)[] = [];
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) this.received.push(decodeMessage(new Uint8Array(data)));
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  }
+
+  /** The selected subprotocol ("" when none). */
+  get protocol(): string {
+    return this.ws.protocol;
+  }
+
+  /**
+   * Connects to `roomId`; resolves when open. Rejects with `{status, body}` when the upgrade is
+   * refused with an HTTP response.
+   */
+  static open(server: TestServer, roomId: string, token?: string, via: TokenVia = 'subprotocol'): Promise<TestSocket> {
+    const url = new URL(`${server.url.replace('http', 'ws')}/api/room/ws`);
+    url.searchParams.set('roomId', roomId);
+    if (token && via === 'query') url.searchParams.set('token', token);
+    const protocols = token && via === 'subprotocol' ? [token] : [];
+    const headers = token && via === 'header' ? { Authorization: token } : undefined;
+    const ws = new WebSocket(url, protocols, { headers });
+    const socket = new TestSocket(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(socket));
+      ws.once('unexpected-response', (_request, response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => {
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // plain text refusal
+          }
+          reject({ status: response.statusCode, body });
+        });
+      });
+      ws.once('error', (error) => reject(error));
+    });
+  }
+
+  /** Sends one message (binary protobuf). */
+  send(init: Parameters<typeof encodeMessage>[0]): void {
+    this.ws.send(encodeMessage(init));
+  }
+
+  /**
+   * Waits for the next not-yet-consumed message of `type` (optionally matching `where`) and
+   * consumes it. Rejects after `timeoutMs`.
+   */
+  async next(type: MessageType, where: (message: Message) => boolean = () => true, timeoutMs = 3000): Promise<Message> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.received.findIndex((message) => message.type === type && where(message));
+      if (index >= 0) return this.received.splice(index, 1)[0];
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no ${MessageType[type]} within ${timeoutMs} ms; got ${this.received.map((m) => MessageType[m.type]).join(', ')}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Resolves true if no message of `type` arrives within `ms`. */
+  async none(type: MessageType, ms = 300): Promise<boolean> {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return !this.received.some((message) => message.type === type);
+  }
+
+  isOpen(): boolean {
+    return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}

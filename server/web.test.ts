@@ -1,0 +1,108 @@
+/** @jest-environment node */
+/**
+ * Serving the exported client under /web (server-contract.md §1.2, static-export.md §1.4), with a
+ * small fake export shaped like `next build` output with `trailingSlash: true`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { get, launch, tempDir, type TestServer } from './test-support/harness';
+
+jest.setTimeout(30_000);
+
+const PAGES: Record<string, string> = {
+  'index.html': '<html>home page</html>',
+  'index.txt': 'home rsc payload',
+  '404.html': '<html>not found page</html>',
+  'auth/login/index.html': '<html>login page</html>',
+  'cinema/_/index.html': '<html>cinema page</html>',
+  'cinema/_/index.txt': 'cinema rsc payload',
+  'cinema/_/__next.cinema.$d$roomId.__PAGE__.txt': 'cinema segment payload',
+  'joinRoom/index.html': '<html>join page without id</html>',
+  'joinRoom/_/index.html': '<html>join page with id</html>',
+  '_next/static/chunks/app-123.js': 'console.log("app");',
+  'big/index.html': `<html>${'synctv '.repeat(2000)}</html>`,
+};
+
+let server: TestServer;
+let webDir: string;
+
+beforeAll(async () => {
+  webDir = tempDir('synctv-web-');
+  for (const [file, content] of Object.entries(PAGES)) {
+    fs.mkdirSync(path.dirname(path.join(webDir, file)), { recursive: true });
+    fs.writeFileSync(path.join(webDir, file), content);
+  }
+  server = await launch({ webDir });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(webDir, { recursive: true, force: true });
+});
+
+it('redirects / and /web to /web/', async () => {
+  for (const target of ['/', '/web']) {
+    const response = await get(server, target);
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/web/');
+  }
+});
+
+it('serves the home page with no-cache', async () => {
+  const response = await get(server, '/web/');
+  expect(response.status).toBe(200);
+  expect(response.text).toBe(PAGES['index.html']);
+  expect(response.headers.get('content-type')).toContain('text/html');
+  expect(response.headers.get('cache-control')).toBe('no-cache');
+});
+
+it('serves route folders with and without the trailing slash', async () => {
+  expect((await get(server, '/web/auth/login/')).text).toBe(PAGES['auth/login/index.html']);
+  expect((await get(server, '/web/auth/login')).text).toBe(PAGES['auth/login/index.html']);
+});
+
+it('answers any room id with the placeholder page, HTML and RSC payloads alike', async () => {
+  for (const url of ['/web/cinema/0123456789abcdef0123456789abcdef/', '/web/cinema/abc']) {
+    const response = await get(server, url);
+    expect([url, response.status, response.text]).toEqual([url, 200, PAGES['cinema/_/index.html']]);
+  }
+  const payload = await get(server, '/web/cinema/abc/index.txt');
+  expect(payload.text).toBe(PAGES['cinema/_/index.txt']);
+  expect(payload.headers.get('content-type')).toMatch(/^text\/plain/);
+  expect(payload.headers.get('cache-control')).toBe('no-cache');
+  const segment = await get(server, '/web/cinema/abc/__next.cinema.$d$roomId.__PAGE__.txt');
+  expect(segment.text).toBe(PAGES['cinema/_/__next.cinema.$d$roomId.__PAGE__.txt']);
+  expect((await get(server, '/web/joinRoom/')).text).toBe(PAGES['joinRoom/index.html']);
+  expect((await get(server, '/web/joinRoom/some-room/')).text).toBe(PAGES['joinRoom/_/index.html']);
+});
+
+it('serves hashed assets as immutable', async () => {
+  const response = await get(server, '/web/_next/static/chunks/app-123.js');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/javascript/);
+  expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+});
+
+it('answers unknown paths with the 404 page and status 404, including escapes from the folder', async () => {
+  for (const url of ['/web/nope/deep', '/web/_next/static/missing.js', '/web/..%2f..%2fetc%2fpasswd', '/web/rooms/x']) {
+    const response = await get(server, url);
+    expect([url, response.status, response.text]).toEqual([url, 404, PAGES['404.html']]);
+  }
+});
+
+it('compresses text responses', async () => {
+  const response = await fetch(`${server.url}/web/big/`, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(response.headers.get('content-encoding')).toBe('gzip');
+  expect(await response.text()).toBe(PAGES['big/index.html']);
+});
+
+it('explains how to build the client when the export is missing', async () => {
+  const bare = await launch({ webDir: path.join(webDir, 'missing-out') });
+  try {
+    const response = await get(bare, '/web/');
+    expect(response.status).toBe(503);
+    expect(response.text).toContain('npm run build');
+  } finally {
+    await bare.stop();
+  }
+});
