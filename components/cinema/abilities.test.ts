@@ -1,0 +1,47 @@
+/** Which controls a member sees (server-contract.md §5.4). */
+import type { Movie, RoomMe } from '@/lib/api/types';
+import { DefaultPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/roles';
+import { roomAbilities } from './abilities';
+
+const me = (overrides: Partial<RoomMe> = {}): RoomMe => ({
+  userId: 'u'.repeat(32),
+  roomId: 'r'.repeat(32),
+  joinAt: 0,
+  role: MemberRole.Member,
+  status: MemberStatus.Active,
+  permissions: DefaultPermissions,
+  adminPermissions: 0,
+  ...overrides,
+});
+const movie = (creatorId: string): Movie => ({ id: 'm'.repeat(32), creator: 'x', creatorId, subPath: '', base: { url: '', name: 'x' }, createAt: 0 });
+
+describe('roomAbilities', () => {
+  it('gives a default member the list and chat only', () => {
+    const can = roomAbilities(me(), Role.User);
+    expect(can).toMatchObject({ canListMovies: true, canChat: true, canAddMovie: false, canDeleteMovie: false, canSetCurrentMovie: false, canSetStatus: false });
+  });
+
+  it('gives the creator, room admins and site admins everything', () => {
+    for (const can of [
+      roomAbilities(me({ role: MemberRole.Creator, permissions: 0 }), Role.User),
+      roomAbilities(me({ role: MemberRole.Admin, permissions: 0 }), Role.User),
+      roomAbilities(me({ permissions: 0 }), Role.Admin),
+    ]) {
+      expect(can).toMatchObject({ canListMovies: true, canAddMovie: true, canDeleteMovie: true, canSetCurrentMovie: true, canSetStatus: true, canChat: true });
+    }
+  });
+
+  it('gives a guest with no permissions nothing', () => {
+    expect(roomAbilities(me({ permissions: 0 }), Role.Visitor)).toMatchObject({ canListMovies: false, canChat: false, canSetStatus: false });
+  });
+
+  it('gives nothing before /api/room/me answered', () => {
+    expect(roomAbilities(undefined, Role.Admin).canListMovies).toBe(false);
+  });
+
+  it('lets a member delete the movies they pushed', () => {
+    const can = roomAbilities(me({ permissions: Permission.AddMovie }), Role.User);
+    expect(can.canDelete(movie('u'.repeat(32)))).toBe(true);
+    expect(can.canDelete(movie('o'.repeat(32)))).toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+'use client';
+/**
+ * Room chat: the lines as plain text (React text nodes; chat is never HTML, server-contract.md §11 b)
+ * with the local receipt time, and an input that sends on Enter within the 4096-byte limit.
+ */
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { format } from 'date-fns';
+import { clsx } from 'clsx';
+import { SendHorizontal } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { inputClasses } from '@/components/ui/input';
+import { useT } from '@/lib/i18n';
+import { byteLength, MAX_CHAT_BYTES, validateChat } from '@/lib/validation';
+import type { ChatLine } from './use-chat';
+
+export interface ChatPanelProps {
+  lines: ChatLine[];
+  /** SendChatMessage permission. */
+  canChat: boolean;
+  connected: boolean;
+  /** Sends one message; false when it could not be sent (socket not open). */
+  onSend: (text: string) => boolean;
+  className?: string;
+}
+
+export function ChatPanel({ lines, canChat, connected, onSend, className }: ChatPanelProps) {
+  const t = useT();
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const stickToBottom = useRef(true);
+
+  useEffect(() => {
+    const list = listRef.current;
+    if (list && stickToBottom.current) list.scrollTop = list.scrollHeight;
+  }, [lines]);
+
+  const send = () => {
+    const problem = validateChat(draft);
+    if (problem === 'message is empty') {
+      setError(t('cinema.chat.empty'));
+      return;
+    }
+    if (problem === 'message too long') {
+      setError(t('cinema.chat.tooLong', { max: MAX_CHAT_BYTES, bytes: byteLength(draft) }));
+      return;
+    }
+    if (!onSend(draft)) {
+      // Keep the draft: nothing typed is lost while reconnecting.
+      setError(t('cinema.chat.notConnected'));
+      return;
+    }
+    setError(null);
+    setDraft('');
+    stickToBottom.current = true;
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    send();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Enter confirming an IME composition (Chinese input) must not send.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  const overLimit = byteLength(draft) > MAX_CHAT_BYTES;
+
+  return (
+    <section
+      aria-label={t('cinema.chat.title')}
+      className={clsx('flex min-h-0 flex-col overflow-hidden rounded-2xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900', className)}
+    >
+      <h2 className="border-b border-zinc-200 px-4 py-2.5 text-sm font-semibold dark:border-zinc-800">{t('cinema.chat.title')}</h2>
+      <ol
+        ref={listRef}
+        onScroll={(event) => {
+          const list = event.currentTarget;
+          stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+        }}
+        className="min-h-0 flex-1 space-y-1 overflow-y-auto px-4 py-2 text-sm"
+        aria-live="polite"
+      >
+        {lines.length === 0 ? <li className="py-6 text-center text-zinc-500 dark:text-zinc-400">{t('cinema.chat.emptyHistory')}</li> : null}
+        {lines.map((line) => (
+          <li key={line.id} data-testid="chat-message" className="whitespace-pre-wrap break-words">
+            <span className="font-medium text-brand-700 dark:text-brand-300">{line.username}</span>
+            {': '}
+            <span>{line.text}</span>{' '}
+            <time dateTime={new Date(line.atMs).toISOString()} className="text-xs text-zinc-500 dark:text-zinc-400">
+              {format(line.atMs, 'HH:mm:ss')}
+            </time>
+          </li>
+        ))}
+      </ol>
+      {canChat ? (
+        <form onSubmit={onSubmit} className="border-t border-zinc-200 p-3 dark:border-zinc-800">
+          <div className="flex gap-2">
+            <input
+              data-testid="chat-input"
+              type="text"
+              value={draft}
+              onChange={(event) => {
+                setDraft(event.target.value);
+                if (error) setError(null);
+              }}
+              onKeyDown={onKeyDown}
+              placeholder={t('cinema.chat.placeholder')}
+              aria-label={t('cinema.chat.placeholder')}
+              aria-invalid={error || overLimit ? true : undefined}
+              className={clsx(inputClasses, 'min-w-0 flex-1')}
+            />
+            <Button data-testid="chat-send" type="submit" disabled={!connected}>
+              <SendHorizontal className="h-4 w-4" aria-hidden />
+              {t('cinema.chat.send')}
+            </Button>
+          </div>
+          {error ? (
+            <p role="alert" className="mt-2 text-xs text-red-600 dark:text-red-400">
+              {error}
+            </p>
+          ) : overLimit ? (
+            <p className="mt-2 text-xs text-red-600 dark:text-red-400">{t('cinema.chat.tooLong', { max: MAX_CHAT_BYTES, bytes: byteLength(draft) })}</p>
+          ) : null}
+        </form>
+      ) : (
+        <p className="border-t border-zinc-200 p-3 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">{t('cinema.chat.noPermission')}</p>
+      )}
+    </section>
+  );
+}

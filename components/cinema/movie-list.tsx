@@ -1,0 +1,215 @@
+'use client';
+/**
+ * The root folder's movies (server-contract.md §4.5): name, URL, live tag, "play this" and delete
+ * (confirmed first), stop playback and clear, with pagination that works with both the companion
+ * server's paging and v0.9.11's unpaged list.
+ */
+import { useState } from 'react';
+import { clsx } from 'clsx';
+import { ListVideo, Play, RefreshCw, Square, Trash2 } from 'lucide-react';
+import { usePaginationLabels } from '@/components/common/use-pagination-labels';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Pagination } from '@/components/ui/pagination';
+import { Skeleton } from '@/components/ui/skeleton';
+import { errorMessage } from '@/lib/api/error';
+import { clearMovies, deleteMovies, MOVIE_PAGE_SIZE, pageOfMovies, setCurrentMovie } from '@/lib/api/movie';
+import type { Movie, MovieList as MovieListData } from '@/lib/api/types';
+import { useT } from '@/lib/i18n';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import type { RoomAbilities } from './abilities';
+import { ConfirmDialog } from './confirm-dialog';
+
+export interface MovieListProps {
+  roomId: string;
+  abilities: RoomAbilities;
+  currentMovieId: string | null;
+  /** Page shown, from 1. */
+  page: number;
+  onPageChange: (page: number) => void;
+  data: MovieListData | undefined;
+  error: unknown;
+  isLoading: boolean;
+  /** Re-reads the list (also done on every MOVIES message). */
+  refresh: () => void;
+}
+
+type Pending = { kind: 'delete'; movie: Movie } | { kind: 'clear' } | { kind: 'stop' };
+
+export function MovieList({ roomId, abilities, currentMovieId, page, onPageChange, data, error, isLoading, refresh }: MovieListProps) {
+  const t = useT();
+  const paginationLabels = usePaginationLabels();
+  const [pending, setPending] = useState<Pending | null>(null);
+  // Kept while the dialog closes, so its text does not change under the user.
+  const [lastPending, setLastPending] = useState<Pending>({ kind: 'stop' });
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const { movies, total } = pageOfMovies(data, page, MOVIE_PAGE_SIZE);
+
+  const ask = (next: Pending) => {
+    setLastPending(next);
+    setPending(next);
+  };
+
+  const play = async (movie: Movie) => {
+    setBusyId(movie.id);
+    try {
+      await setCurrentMovie(roomId, movie.id);
+      notifySuccess(t('cinema.movies.playSet', { name: movie.base.name }));
+    } catch (err) {
+      notifyError(err);
+    } finally {
+      setBusyId(null);
+    }
+  };
+
+  const runPending = async () => {
+    if (!pending) return;
+    try {
+      if (pending.kind === 'delete') {
+        await deleteMovies(roomId, [pending.movie.id]);
+        notifySuccess(t('cinema.movies.deleted'));
+        // The last row of the last page went away: show the page before.
+        if (movies.length === 1 && page > 1) onPageChange(page - 1);
+      } else if (pending.kind === 'clear') {
+        await clearMovies(roomId, '');
+        notifySuccess(t('cinema.movies.cleared'));
+        onPageChange(1);
+      } else {
+        await setCurrentMovie(roomId, '');
+        notifySuccess(t('cinema.movies.stopped'));
+      }
+      refresh();
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+
+  const shown = pending ?? lastPending;
+  const dialog =
+    shown.kind === 'delete'
+      ? { title: t('cinema.movies.deleteTitle'), description: t('cinema.movies.deleteConfirm', { name: shown.movie.base.name }), confirm: t('cinema.movies.delete') }
+      : shown.kind === 'clear'
+        ? { title: t('cinema.movies.clearTitle'), description: t('cinema.movies.clearConfirm'), confirm: t('cinema.movies.clear') }
+        : { title: t('cinema.movies.stopTitle'), description: t('cinema.movies.stopConfirm'), confirm: t('cinema.movies.stop') };
+
+  return (
+    <Card className="min-w-0 overflow-hidden">
+      <section aria-label={t('cinema.movies.title')} data-testid="movie-list">
+        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
+          <h2 className="text-sm font-semibold">{t('cinema.movies.titleCount', { total })}</h2>
+          <div className="flex flex-wrap gap-2">
+            {currentMovieId && abilities.canSetCurrentMovie ? (
+              <Button variant="outline" size="sm" data-testid="movie-stop" onClick={() => ask({ kind: 'stop' })}>
+                <Square className="h-3.5 w-3.5" aria-hidden />
+                {t('cinema.movies.stop')}
+              </Button>
+            ) : null}
+            {abilities.canDeleteMovie && total > 0 ? (
+              <Button variant="outline" size="sm" data-testid="movie-clear" onClick={() => ask({ kind: 'clear' })}>
+                <Trash2 className="h-3.5 w-3.5" aria-hidden />
+                {t('cinema.movies.clear')}
+              </Button>
+            ) : null}
+            <Button variant="ghost" size="sm" data-testid="movie-refresh" onClick={refresh}>
+              <RefreshCw className={clsx('h-3.5 w-3.5', isLoading && 'animate-spin')} aria-hidden />
+              {t('cinema.movies.refresh')}
+            </Button>
+          </div>
+        </div>
+
+        {error && !data ? (
+          <p role="alert" className="px-4 py-6 text-sm text-red-600 dark:text-red-400">
+            {t('cinema.movies.loadFailed', { error: errorMessage(error) })}
+          </p>
+        ) : isLoading && !data ? (
+          <div className="space-y-2 p-4" aria-busy="true">
+            {[0, 1, 2].map((index) => (
+              <Skeleton key={index} className="h-12" />
+            ))}
+          </div>
+        ) : movies.length === 0 ? (
+          <div className="p-4">
+            <EmptyState icon={<ListVideo />} title={t('cinema.movies.empty')} className="py-8" />
+          </div>
+        ) : (
+          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            {movies.map((movie) => {
+              const isCurrent = movie.id === currentMovieId;
+              return (
+                <li
+                  key={movie.id}
+                  data-testid="movie-item"
+                  data-movie-id={movie.id}
+                  className={clsx('flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center', isCurrent && 'bg-brand-50/60 dark:bg-brand-500/10')}
+                >
+                  <div className="min-w-0 flex-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <span className="truncate font-medium" title={`ID: ${movie.id}`}>
+                        {movie.base.name}
+                      </span>
+                      {movie.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
+                      {movie.base.proxy ? <Badge tone="green">{t('cinema.movies.proxy')}</Badge> : null}
+                      {isCurrent ? <Badge tone="brand">{t('cinema.movies.playing')}</Badge> : null}
+                    </div>
+                    <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={movie.base.url}>
+                      {movie.base.url || movie.id}
+                      {movie.base.type ? ` [${movie.base.type}]` : ''}
+                      {movie.creator ? ` · ${movie.creator}` : ''}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 gap-2">
+                    {abilities.canSetCurrentMovie && !movie.base.isFolder ? (
+                      <Button
+                        variant={isCurrent ? 'secondary' : 'primary'}
+                        size="sm"
+                        data-testid="movie-play"
+                        disabled={isCurrent}
+                        loading={busyId === movie.id}
+                        onClick={() => void play(movie)}
+                      >
+                        <Play className="h-3.5 w-3.5" aria-hidden />
+                        {isCurrent ? t('cinema.movies.playing') : t('cinema.movies.play')}
+                      </Button>
+                    ) : null}
+                    {abilities.canDelete(movie) ? (
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        data-testid="movie-delete"
+                        onClick={() => ask({ kind: 'delete', movie })}
+                        className="text-red-600 dark:text-red-400"
+                      >
+                        <Trash2 className="h-3.5 w-3.5" aria-hidden />
+                        {t('cinema.movies.delete')}
+                      </Button>
+                    ) : null}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+
+        <Pagination
+          className="border-t border-zinc-200 px-4 py-2 dark:border-zinc-800"
+          page={page}
+          pageSize={MOVIE_PAGE_SIZE}
+          total={total}
+          onPageChange={onPageChange}
+          labels={paginationLabels}
+        />
+
+        <ConfirmDialog
+          open={pending !== null}
+          title={dialog.title}
+          description={dialog.description}
+          confirmLabel={dialog.confirm}
+          onConfirm={runPending}
+          onOpenChange={(open) => !open && setPending(null)}
+        />
+      </section>
+    </Card>
+  );
+}

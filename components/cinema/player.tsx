@@ -1,0 +1,127 @@
+'use client';
+/**
+ * The media player: a real <video> with native controls. HLS (m3u8) goes through hls.js, loaded on
+ * demand so only the viewing hall pays for it, with Safari's native HLS as the fallback; mp4 and
+ * anything else play natively. The parent keys this component by movie, so a new movie gets a
+ * fresh element and the old hls.js instance is destroyed.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type Hls from 'hls.js';
+import { useT } from '@/lib/i18n';
+
+export interface PlayerProps {
+  /** Absolute URL to play (server-relative URLs already prefixed with the API origin). */
+  url: string;
+  /** The movie's `base.type` (e.g. `m3u8`, `mp4`; "" = guess from the URL). */
+  type?: string;
+  /** Headers to send with HLS requests (`base.headers`, non-proxied movies). */
+  headers?: Record<string, string>;
+  /** Receives the <video> element on mount and null on unmount (the sync engine binds to it). */
+  onVideo: (video: HTMLVideoElement | null) => void;
+}
+
+/** True when the movie is HLS: type m3u8/m3u, or a URL path ending in .m3u8/.m3u. */
+export function isHlsSource(url: string, type = ''): boolean {
+  const kind = type.trim().toLowerCase();
+  if (kind) return kind === 'm3u8' || kind === 'm3u' || kind === 'hls';
+  const path = url.split(/[?#]/)[0].toLowerCase();
+  return path.endsWith('.m3u8') || path.endsWith('.m3u');
+}
+
+/** hls.js recoveries tried before a fatal error is shown. */
+const MAX_HLS_RECOVERIES = 3;
+
+export function Player({ url, type, headers, onVideo }: PlayerProps) {
+  const t = useT();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const headersKey = JSON.stringify(headers ?? {});
+  // Switching the language must not reload the media, so the source effect reads `t` through a ref.
+  const tRef = useRef(t);
+  useEffect(() => {
+    tRef.current = t;
+  });
+
+  useEffect(() => {
+    onVideo(videoRef.current);
+    return () => onVideo(null);
+  }, [onVideo]);
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    let hls: Hls | null = null;
+    let cancelled = false;
+    const requestHeaders = JSON.parse(headersKey) as Record<string, string>;
+    setError(null);
+
+    if (isHlsSource(url, type)) {
+      import('hls.js')
+        .then(({ default: HlsClass }) => {
+          if (cancelled) return;
+          if (HlsClass.isSupported()) {
+            let recoveries = 0;
+            const instance = new HlsClass({
+              startLevel: -1,
+              xhrSetup: (xhr) => {
+                for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
+              },
+            });
+            instance.on(HlsClass.Events.ERROR, (_event, data) => {
+              if (!data.fatal) return;
+              if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
+                recoveries += 1;
+                instance.startLoad();
+              } else if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
+                recoveries += 1;
+                instance.recoverMediaError();
+              } else {
+                setError(tRef.current('cinema.player.loadFailed', { detail: data.details }));
+                instance.destroy();
+                if (hls === instance) hls = null;
+              }
+            });
+            instance.loadSource(url);
+            instance.attachMedia(video);
+            hls = instance;
+          } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
+            video.src = url;
+          } else {
+            setError(tRef.current('cinema.player.hlsUnsupported'));
+          }
+        })
+        .catch((importError: unknown) => {
+          if (!cancelled) setError(tRef.current('cinema.player.loadFailed', { detail: String(importError) }));
+        });
+    } else {
+      video.src = url;
+    }
+
+    return () => {
+      cancelled = true;
+      hls?.destroy();
+      hls = null;
+      video.removeAttribute('src');
+      video.load();
+    };
+  }, [url, type, headersKey]);
+
+  return (
+    <div className="relative aspect-video w-full overflow-hidden rounded-lg bg-black">
+      <video
+        ref={videoRef}
+        data-testid="player-video"
+        className="h-full w-full"
+        controls
+        playsInline
+        preload="auto"
+        onError={() => setError((previous) => previous ?? t('cinema.player.mediaError'))}
+      />
+      {error ? (
+        <div role="alert" className="absolute inset-x-0 top-0 bg-red-600/90 px-3 py-2 text-sm text-white">
+          {error}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+'use client';
+/**
+ * React binding of the sync engine (lib/sync/engine.ts): one engine per <video> element, fed by the
+ * room socket (STATUS, CHECK_STATUS, SYNC, open/close) and by the loaded current movie.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { SyncEngine, type AutoplayOutcome } from '@/lib/sync/engine';
+import { fromWireStatus } from '@/lib/sync/status';
+import { MessageType, type Message } from '@/lib/ws/message';
+import type { PlaybackState, RoomSocket } from '@/lib/ws/room-socket';
+
+/** The room status from `GET /movie/current`, with the local times (ms) it refers to and was requested at. */
+export interface HttpTarget {
+  status: PlaybackState;
+  referenceMs: number;
+  requestedAtMs: number;
+}
+
+export interface PlaybackSyncOptions {
+  video: HTMLVideoElement | null;
+  socket: RoomSocket | null;
+  target: HttpTarget | null;
+  live: boolean;
+  canControl: boolean;
+  onControlDenied: () => void;
+  onManualSynced: () => void;
+}
+
+export interface PlaybackSync {
+  /** 'muted': playing muted after the browser refused sound; 'blocked': not playing at all; null: fine. */
+  autoplay: Exclude<AutoplayOutcome, 'ok'> | null;
+  /** The sync button: resume in the click if the room plays, then SYNC. */
+  manualSync: () => boolean;
+  /** Unmutes after the muted fallback (a click, so the browser allows sound). */
+  unmute: () => void;
+}
+
+export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
+  const { video, socket, target, live, canControl } = options;
+  const [engine, setEngine] = useState<SyncEngine | null>(null);
+  const [autoplay, setAutoplay] = useState<PlaybackSync['autoplay']>(null);
+  // The engine calls the latest callbacks without being rebuilt when they change.
+  const callbacks = useRef({ onControlDenied: options.onControlDenied, onManualSynced: options.onManualSynced });
+  useEffect(() => {
+    callbacks.current = { onControlDenied: options.onControlDenied, onManualSynced: options.onManualSynced };
+  });
+
+  useEffect(() => {
+    if (!video || !socket) return;
+    const created = new SyncEngine({
+      media: video,
+      transport: {
+        sendStatus: (status) => socket.sendStatus(status),
+        sendSync: () => socket.sendSync(),
+      },
+      live,
+      canControl,
+      onAutoplay: (outcome) => setAutoplay((previous) => (outcome === 'ok' ? (previous === 'muted' && video.muted ? 'muted' : null) : outcome)),
+      onControlDenied: () => callbacks.current.onControlDenied(),
+      onManualSynced: () => callbacks.current.onManualSynced(),
+    });
+    const onMessage = (message: Message) => {
+      const payload = message.payload;
+      if (payload.case !== 'playbackStatus') return;
+      const status = fromWireStatus(payload.value);
+      if (message.type === MessageType.SYNC) created.onSyncReply(status);
+      else if (message.type === MessageType.STATUS || message.type === MessageType.CHECK_STATUS) created.onRemoteStatus(status);
+    };
+    const offMessage = socket.on('message', onMessage);
+    const offState = socket.on('state', (state) => {
+      if (state === 'open') created.setConnected(true);
+      else if (state === 'closed') created.setConnected(false);
+    });
+    // The user pressing play after a refusal clears the notice.
+    const onPlaying = () => setAutoplay((previous) => (previous === 'blocked' ? null : previous));
+    const onVolume = () => setAutoplay((previous) => (previous === 'muted' && !video.muted ? null : previous));
+    video.addEventListener('playing', onPlaying);
+    video.addEventListener('volumechange', onVolume);
+    setEngine(created);
+    if (socket.state === 'open') created.setConnected(true);
+    return () => {
+      offMessage();
+      offState();
+      video.removeEventListener('playing', onPlaying);
+      video.removeEventListener('volumechange', onVolume);
+      created.destroy();
+      setEngine(null);
+      setAutoplay(null);
+    };
+    // live and canControl are pushed by the effect below: they must not rebuild the engine.
+  }, [video, socket]);
+
+  useEffect(() => {
+    engine?.setLive(live);
+    engine?.setCanControl(canControl);
+  }, [engine, live, canControl]);
+
+  useEffect(() => {
+    if (engine && target) engine.loadTarget(target.status, target.referenceMs, target.requestedAtMs);
+  }, [engine, target]);
+
+  const manualSync = useCallback(() => (engine ? engine.manualSync() : socket?.sendSync() ?? false), [engine, socket]);
+  const unmute = useCallback(() => {
+    if (video) video.muted = false;
+    setAutoplay((previous) => (previous === 'muted' ? null : previous));
+  }, [video]);
+
+  return { autoplay, manualSync, unmute };
+}

@@ -1,0 +1,132 @@
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startServer } from '../server/app';
+import { SeedApi, uniqueName } from './support/api';
+import { startMediaServer, type MediaServer } from './support/media-server';
+import { collectPageErrors } from './support/page-errors';
+import { webUrl } from './support/urls';
+
+/** Root's password on the e2e companion server (env ROOT_PASSWORD's role, passed to startServer). */
+export const ROOT_PASSWORD = 'rootpass-e2e';
+
+/** Password of every user a test signs up (printable ASCII, within the contract's 32 bytes). */
+export const USER_PASSWORD = 'pw-e2e-123456';
+
+const repoRoot = path.resolve(__dirname, '..');
+
+/** The companion server under test, one per worker, with its own fresh data directory. */
+export interface App {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  origin: string;
+  /**
+   * Absolute URL of a client route, e.g. `url('/cinema/abc')` → `http://127.0.0.1:1234/web/cinema/abc/`.
+   * Adds the `/web` basePath and the trailing slash of the export (a query string is kept after it).
+   */
+  url(route: string): string;
+  api: SeedApi;
+}
+
+/** One person: their own browser context (storage, cookies), one page, and its uncaught errors. */
+export interface Actor {
+  context: BrowserContext;
+  page: Page;
+  /** `pageerror` messages seen so far (hydration errors included). */
+  errors: string[];
+  username: string;
+  password: string;
+  /** Set when the actor was signed up through the API. */
+  token?: string;
+}
+
+export interface Actors {
+  /** A visitor without a session, in a fresh context; `username` is a fresh unused name to register with. */
+  visitor(prefix?: string): Promise<Actor>;
+  /** A user signed up through the API whose token is in localStorage before the first page script runs. */
+  user(prefix?: string): Promise<Actor>;
+  /** Root, logged in through the API with `ROOT_PASSWORD`. */
+  root(): Promise<Actor>;
+}
+
+interface WorkerFixtures {
+  app: App;
+  media: MediaServer;
+}
+
+interface TestFixtures {
+  actors: Actors;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  app: [
+    async ({}, use) => {
+      const webDir = path.join(repoRoot, 'out');
+      if (!existsSync(path.join(webDir, 'index.html'))) {
+        throw new Error('out/index.html is missing: build the client first (`npm run build`; `npm run test:e2e` does it)');
+      }
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'synctv-e2e-'));
+      const server = await startServer({
+        port: 0,
+        host: '127.0.0.1',
+        dataDir,
+        webDir,
+        rootPassword: ROOT_PASSWORD,
+        logger: process.env.E2E_SERVER_LOG === '1',
+      });
+      const origin = `http://127.0.0.1:${server.port}`;
+      await use({ origin, url: (route) => webUrl(origin, route), api: new SeedApi(origin) });
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+
+  media: [
+    async ({}, use) => {
+      const server = await startMediaServer(path.join(repoRoot, 'e2e', 'media'));
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  actors: async ({ browser, app }, use) => {
+    const opened: BrowserContext[] = [];
+    const open = async (username: string, token?: string): Promise<Actor> => {
+      // Playwright applies the project's context options (viewport, locale en-US) to this context too.
+      const context = await browser.newContext();
+      opened.push(context);
+      if (token) await seedToken(context, token);
+      const page = await context.newPage();
+      return { context, page, errors: collectPageErrors(page), username, password: USER_PASSWORD, token };
+    };
+    await use({
+      visitor: (prefix = 'v') => open(uniqueName(prefix)),
+      user: async (prefix = 'u') => {
+        const username = uniqueName(prefix);
+        return open(username, await app.api.signup(username, USER_PASSWORD));
+      },
+      root: async () => {
+        const actor = await open('root', await app.api.login('root', ROOT_PASSWORD));
+        return { ...actor, password: ROOT_PASSWORD };
+      },
+    });
+    for (const context of opened) await context.close();
+  },
+});
+
+export { expect, webUrl };
+
+/**
+ * Puts `token` into localStorage `userToken` before the app's first script runs, once per tab:
+ * a later 401 that clears it must stay cleared across the app's own reloads.
+ */
+export async function seedToken(context: BrowserContext, token: string): Promise<void> {
+  await context.addInitScript((value) => {
+    if (window.sessionStorage.getItem('e2e-token-seeded')) return;
+    window.localStorage.setItem('userToken', value);
+    window.sessionStorage.setItem('e2e-token-seeded', '1');
+  }, token);
+}

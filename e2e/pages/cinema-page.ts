@@ -1,0 +1,96 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { webUrl } from '../support/urls';
+import { sampleMedia, type MediaSample } from '../support/playback';
+
+/** A movie to push: `url` and `name` as in MovieBase (server-contract.md §7.1). */
+export interface MovieInput {
+  url: string;
+  name: string;
+  live?: boolean;
+}
+
+/** `/cinema/{roomId}`: the player, movie list, push form and chat (testids in the team brief). */
+export class CinemaPage {
+  readonly root: Locator;
+  readonly video: Locator;
+  readonly currentMovieName: Locator;
+  readonly viewerCount: Locator;
+  readonly mutedNotice: Locator;
+  readonly chatMessages: Locator;
+
+  constructor(
+    private readonly page: Page,
+    private readonly origin: string,
+  ) {
+    this.root = page.getByTestId('page-cinema');
+    this.video = page.getByTestId('player-video');
+    this.currentMovieName = page.getByTestId('current-movie-name');
+    this.viewerCount = page.getByTestId('viewer-count');
+    this.mutedNotice = page.getByTestId('autoplay-muted-notice');
+    this.chatMessages = page.getByTestId('chat-message');
+  }
+
+  async goto(roomId: string): Promise<void> {
+    await this.page.goto(webUrl(this.origin, `/cinema/${roomId}`));
+    await expect(this.root).toBeVisible();
+  }
+
+  /** Waits until the room's WebSocket is open (`ws-state` data-state=open). */
+  async waitConnected(): Promise<void> {
+    await expect(this.page.getByTestId('ws-state')).toHaveAttribute('data-state', 'open');
+  }
+
+  movieItem(name: string): Locator {
+    return this.page.getByTestId('movie-item').filter({ hasText: name });
+  }
+
+  /** Pushes a movie through the form and waits for it in the movie list. */
+  async pushMovie(movie: MovieInput): Promise<void> {
+    await this.page.getByTestId('movie-push-url').fill(movie.url);
+    await this.page.getByTestId('movie-push-name').fill(movie.name);
+    await this.page.getByTestId('movie-push-live').setChecked(movie.live ?? false);
+    await this.page.getByTestId('movie-push-submit').click();
+    await expect(this.movieItem(movie.name)).toHaveCount(1);
+  }
+
+  /** Clicks "play this" on a listed movie and waits for it to become the current movie. */
+  async playMovie(name: string): Promise<void> {
+    await this.movieItem(name).getByTestId('movie-play').click();
+    await expect(this.currentMovieName).toContainText(name);
+  }
+
+  /** Waits until the player has decoded the current frame (readyState >= HAVE_CURRENT_DATA). */
+  async waitMediaLoaded(): Promise<void> {
+    await expect
+      .poll(async () => (await this.media()).readyState, { message: 'player-video never loaded the movie', timeout: 15_000 })
+      .toBeGreaterThanOrEqual(2);
+  }
+
+  media(): Promise<MediaSample> {
+    return sampleMedia(this.page);
+  }
+
+  /**
+   * Starts playback on the element, as the player's own play button does. Rejects with the
+   * browser's reason (e.g. NotAllowedError from the autoplay policy).
+   */
+  async play(): Promise<void> {
+    await this.video.evaluate((video: HTMLVideoElement) => video.play());
+  }
+
+  async pause(): Promise<void> {
+    await this.video.evaluate((video: HTMLVideoElement) => video.pause());
+  }
+
+  /** Seeks the element, as dragging the progress bar does. */
+  async seek(seconds: number): Promise<void> {
+    await this.video.evaluate((video: HTMLVideoElement, to: number) => {
+      video.currentTime = to;
+    }, seconds);
+  }
+
+  async sendChat(text: string): Promise<void> {
+    await this.page.getByTestId('chat-input').fill(text);
+    await this.page.getByTestId('chat-send').click();
+  }
+}

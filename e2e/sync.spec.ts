@@ -1,0 +1,174 @@
+import { expect, test, type Actor } from './fixtures';
+import { CinemaPage } from './pages/cinema-page';
+import { CreateRoomPage } from './pages/create-room-page';
+import { JoinRoomPage } from './pages/join-room-page';
+import { RegisterPage } from './pages/register-page';
+import { uniqueName } from './support/api';
+import { describe, isPlaying, positionAt, samplePair, type PairSample } from './support/playback';
+import { pollUntil } from './support/poll';
+
+/** Largest position difference between two viewers that counts as "in sync" (issue 2, Part D). */
+const SYNC_TOLERANCE_SEC = 0.3;
+
+const CLIP_NAME = 'Timecode clip';
+
+function pairText(pair: PairSample): string {
+  return `A ${describe(pair.a)} | B ${describe(pair.b)} | A−B ${pair.driftSec.toFixed(3)} s`;
+}
+
+function inSync(pair: PairSample): boolean {
+  return Math.abs(pair.driftSec) < SYNC_TOLERANCE_SEC;
+}
+
+function note(type: string, description: string): void {
+  test.info().annotations.push({ type, description });
+}
+
+/** A muted player is acceptable only as the announced autoplay fallback. */
+async function expectMutedOnlyWithNotice(viewer: Actor, cinema: CinemaPage): Promise<void> {
+  const media = await cinema.media();
+  if (media.muted) {
+    note('autoplay', `${viewer.username} fell back to muted playback`);
+    await expect(cinema.mutedNotice).toBeVisible();
+  }
+}
+
+test('two viewers watch the HLS clip in sync and chat as text', async ({ app, media, actors }) => {
+  test.setTimeout(120_000);
+  const a = await actors.visitor('a');
+  const b = await actors.visitor('b');
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  let roomId = '';
+
+  await test.step('A registers, creates a room and plays the pushed clip, then pauses it', async () => {
+    const register = new RegisterPage(a.page, app.origin);
+    await register.goto();
+    await register.register(a.username, a.password);
+    const createRoom = new CreateRoomPage(a.page, app.origin);
+    await createRoom.goto();
+    roomId = await createRoom.create(uniqueName('room'));
+    await cinemaA.waitConnected();
+    await cinemaA.pushMovie({ url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
+    await cinemaA.playMovie(CLIP_NAME);
+    await cinemaA.waitMediaLoaded();
+    // "Play this" starts the movie for the room (server-contract.md §4.5: isPlaying=true at 0 s).
+    await expect.poll(async () => isPlaying(await cinemaA.media()), { message: 'the clip does not play after "play this"' }).toBe(true);
+    // Paused, so that A's play below is the event under test.
+    await cinemaA.pause();
+  });
+
+  await test.step('B registers and joins by the room id: paused where A paused', async () => {
+    const register = new RegisterPage(b.page, app.origin);
+    await register.goto();
+    await register.register(b.username, b.password);
+    const joinRoom = new JoinRoomPage(b.page, app.origin);
+    await joinRoom.goto();
+    await joinRoom.join(roomId);
+    await cinemaB.waitConnected();
+    await expect(cinemaB.currentMovieName).toContainText(CLIP_NAME);
+    await cinemaB.waitMediaLoaded();
+    await expect(cinemaA.viewerCount).toContainText('2');
+    const joined = await pollUntil(
+      () => samplePair(a.page, b.page),
+      (pair) => pair.a.paused && pair.b.paused && inSync(pair),
+      { timeoutMs: 3000 },
+    );
+    expect(joined.ok, `B did not start paused at A's position: ${pairText(joined.last)}`).toBe(true);
+  });
+
+  await test.step('A plays: B is playing within 1 s, less than 0.3 s apart', async () => {
+    await cinemaA.play();
+    const playedAt = Date.now();
+    let bPlayingAfterMs = -1;
+    const started = await pollUntil(
+      () => samplePair(a.page, b.page),
+      (pair) => {
+        if (bPlayingAfterMs < 0 && isPlaying(pair.b)) bPlayingAfterMs = pair.b.atMs - playedAt;
+        return isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair);
+      },
+      { timeoutMs: 1000, startMs: playedAt },
+    );
+    expect(started.ok, `not playing in sync 1 s after A pressed play: ${pairText(started.last)}`).toBe(true);
+    note(
+      'play',
+      `B playing ${bPlayingAfterMs} ms and in sync ${started.elapsedMs} ms after A's play, A−B ${started.last.driftSec.toFixed(3)} s`,
+    );
+
+    // B must really advance (not just report paused=false), and stay in step while it does.
+    await a.page.waitForTimeout(700);
+    const later = await samplePair(a.page, b.page);
+    expect(later.b.currentTime - started.last.b.currentTime, `B did not advance: ${pairText(later)}`).toBeGreaterThan(0.4);
+    expect(inSync(later), `drifted apart while playing: ${pairText(later)}`).toBe(true);
+    await expectMutedOnlyWithNotice(b, cinemaB);
+  });
+
+  await test.step('A seeks to 20 s: B follows within 2 s', async () => {
+    await cinemaA.seek(20);
+    const seekedAt = Date.now();
+    const followed = await pollUntil(
+      () => samplePair(a.page, b.page),
+      (pair) => isPlaying(pair.a) && isPlaying(pair.b) && positionAt(pair.b, pair.b.atMs) >= 19.5 && inSync(pair),
+      { timeoutMs: 2000, startMs: seekedAt },
+    );
+    expect(followed.ok, `B did not follow A's seek to 20 s: ${pairText(followed.last)}`).toBe(true);
+    note('seek', `B in sync at ~20 s ${followed.elapsedMs} ms after the seek, A−B ${followed.last.driftSec.toFixed(3)} s`);
+  });
+
+  await test.step('A pauses: B pauses at the same position', async () => {
+    await cinemaA.pause();
+    const pausedAt = Date.now();
+    const paused = await pollUntil(
+      () => samplePair(a.page, b.page),
+      (pair) => pair.a.paused && pair.b.paused && inSync(pair),
+      { timeoutMs: 2000, startMs: pausedAt },
+    );
+    expect(paused.ok, `B did not pause with A: ${pairText(paused.last)}`).toBe(true);
+    note('pause', `B paused ${paused.elapsedMs} ms after A, A−B ${paused.last.driftSec.toFixed(3)} s`);
+    // Both frames show the burned-in timecode: a person can compare them in the report.
+    for (const [who, viewer, cinema] of [['A', a, cinemaA], ['B', b, cinemaB]] as const) {
+      // From the top: scrolled down to the push form, the sticky header would cover the timecode.
+      await viewer.page.evaluate(() => window.scrollTo(0, 0));
+      await test.info().attach(`${who} paused`, { body: await cinema.video.screenshot(), contentType: 'image/png' });
+    }
+  });
+
+  await test.step('B sends markup in chat: A sees it as literal text', async () => {
+    const line = '<b>hi</b> & ok';
+    await cinemaB.sendChat(line);
+    const message = cinemaA.chatMessages.filter({ hasText: line });
+    await expect(message).toHaveCount(1);
+    await expect(message.locator('b')).toHaveCount(0);
+  });
+
+  expect(a.errors, 'uncaught errors in A').toEqual([]);
+  expect(b.errors, 'uncaught errors in B').toEqual([]);
+});
+
+test('a late joiner starts where the playing room is', async ({ app, media, actors }) => {
+  const a = await actors.user('a');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('late'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  await cinemaA.goto(roomId);
+  await expect.poll(async () => isPlaying(await cinemaA.media()), { message: 'A never plays the current movie' }).toBe(true);
+  await expectMutedOnlyWithNotice(a, cinemaA);
+  // Let the room run a while, so the joiner has to start mid-clip.
+  await a.page.waitForTimeout(3000);
+
+  const c = await actors.user('c');
+  const cinemaC = new CinemaPage(c.page, app.origin);
+  await cinemaC.goto(roomId);
+  const openedAt = Date.now();
+  const caughtUp = await pollUntil(
+    () => samplePair(a.page, c.page),
+    (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair),
+    { timeoutMs: 5000, startMs: openedAt },
+  );
+  expect(caughtUp.ok, `the late joiner (B below) is not in sync 5 s after opening the room: ${pairText(caughtUp.last)}`).toBe(true);
+  note('late join', `playing in sync ${caughtUp.elapsedMs} ms after opening, A−joiner ${caughtUp.last.driftSec.toFixed(3)} s`);
+  await expectMutedOnlyWithNotice(c, cinemaC);
+  expect([...a.errors, ...c.errors]).toEqual([]);
+});

@@ -1,0 +1,62 @@
+'use client';
+/**
+ * React wrapper of the room socket (lib/ws/room-socket.ts): one socket per room id, opened on mount
+ * (when `roomId` is non-null) and closed for good on unmount. The token is read from storage on every
+ * attempt, so a guest (no token) connects without a subprotocol. Coming back online skips the backoff.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { apiOrigin, readToken } from '@/lib/api/client';
+import { RoomSocket, type RoomSocketEvents, type RoomSocketState } from '@/lib/ws/room-socket';
+
+export interface RoomSocketHandle {
+  /** The socket, or null until it was created (or when `roomId` is null). */
+  socket: RoomSocket | null;
+  state: RoomSocketState;
+}
+
+/** Opens the room's socket. Pass null to wait (e.g. until the membership is known). */
+export function useRoomSocket(roomId: string | null): RoomSocketHandle {
+  const [socket, setSocket] = useState<RoomSocket | null>(null);
+  const [state, setState] = useState<RoomSocketState>('closed');
+
+  useEffect(() => {
+    if (!roomId) return;
+    const created = new RoomSocket({ roomId, origin: apiOrigin, token: readToken });
+    const offState = created.on('state', setState);
+    const onOnline = () => created.reconnectNow();
+    window.addEventListener('online', onOnline);
+    created.connect();
+    setSocket(created);
+    setState(created.state);
+    return () => {
+      offState();
+      window.removeEventListener('online', onOnline);
+      created.close();
+      setSocket(null);
+      setState('closed');
+    };
+  }, [roomId]);
+
+  return { socket, state };
+}
+
+/**
+ * Subscribes `listener` to a socket event for the component's lifetime. The latest listener is always
+ * called, so it may close over fresh state without resubscribing.
+ */
+export function useRoomSocketEvent<K extends keyof RoomSocketEvents>(
+  socket: RoomSocket | null,
+  event: K,
+  listener: RoomSocketEvents[K],
+): void {
+  const latest = useRef(listener);
+  useEffect(() => {
+    latest.current = listener;
+  });
+  useEffect(() => {
+    if (!socket) return;
+    const forward = ((...args: Parameters<RoomSocketEvents[K]>) =>
+      (latest.current as (...a: Parameters<RoomSocketEvents[K]>) => void)(...args)) as RoomSocketEvents[K];
+    return socket.on(event, forward);
+  }, [socket, event]);
+}

@@ -1,0 +1,99 @@
+/**
+ * Movies of a room (server-contract.md §4.5, §7): the root folder's list, the current movie, push,
+ * delete and clear. Every call is room-scoped (`X-Room-Id`); a 401 on `/api/room/movie*` sends the
+ * user to `/joinRoom/<id>` (lib/api/unauthorized.ts). All functions throw `ApiError` on failure.
+ */
+import { apiOrigin, get, post } from './client';
+import type { CurrentMovie, Movie, MovieBase, MovieList, PushedMovie } from './types';
+
+/** Page size of the movie list, as in the reference client. */
+export const MOVIE_PAGE_SIZE = 10;
+
+/** Query of `GET /api/room/movie/movies`: `id` "" is the root folder; `page` from 1; `max` ≤ 100. */
+export interface MovieListQuery {
+  id?: string;
+  page?: number;
+  max?: number;
+  keyword?: string;
+}
+
+/**
+ * `GET /api/room/movie/movies` (needs GetMovieList; 403 `no permission` otherwise).
+ * A v0.9.11 server returns the whole folder on every page with `total` only right on page 1 (§4.5
+ * quirk); the companion server pages correctly (§11 d). `pageOfMovies` hides the difference.
+ */
+export function listMovies(roomId: string, query: MovieListQuery = {}): Promise<MovieList> {
+  return get<MovieList>('/api/room/movie/movies', {
+    roomId,
+    searchParams: { id: query.id ?? '', page: query.page ?? 1, max: query.max ?? MOVIE_PAGE_SIZE, keyword: query.keyword || undefined },
+  });
+}
+
+/**
+ * The rows and total to show for `page` (from 1) of size `max`, whichever paging the server did:
+ * when the server returned more than `max` items it ignored paging, so the page is sliced locally
+ * and the item count is the total.
+ */
+export function pageOfMovies(list: MovieList | undefined, page: number, max: number): { movies: Movie[]; total: number } {
+  const movies = list?.movies ?? [];
+  if (movies.length > max) {
+    return { movies: movies.slice((page - 1) * max, page * max), total: movies.length };
+  }
+  return { movies, total: Math.max(list?.total ?? 0, movies.length) };
+}
+
+/**
+ * `GET /api/room/movie/current` → `{movie, status, expireId}`; no permission needed. `status` is the
+ * room's status extrapolated by the server at read time (§6.7); its boolean/number keys may be
+ * missing (omitempty, §7.3). With nothing playing, `movie.id` is "".
+ */
+export function getCurrentMovie(roomId: string): Promise<CurrentMovie> {
+  return get<CurrentMovie>('/api/room/movie/current', { roomId });
+}
+
+/**
+ * `POST /api/room/movie/current {id, subPath?}` → 204 (needs SetCurrentMovie). The room then plays
+ * that movie from 0 (id "" stops playback) and every connection gets CURRENT.
+ */
+export function setCurrentMovie(roomId: string, id: string, subPath = ''): Promise<void> {
+  return post<void>('/api/room/movie/current', { roomId, json: { id, subPath } });
+}
+
+/** `POST /api/room/movie/push` with a MovieBase (needs AddMovie) → the stored `{id, creatorId, base}`. */
+export function pushMovie(roomId: string, base: MovieBase): Promise<PushedMovie> {
+  return post<PushedMovie>('/api/room/movie/push', { roomId, json: base });
+}
+
+/** `POST /api/room/movie/pushs` with MovieBase[] (needs AddMovie) → the stored records. */
+export function pushMovies(roomId: string, bases: MovieBase[]): Promise<PushedMovie[]> {
+  return post<PushedMovie[]>('/api/room/movie/pushs', { roomId, json: bases });
+}
+
+/**
+ * `POST /api/room/movie/delete {ids}` → 204. Allowed to a movie's creator or with DeleteMovie; the
+ * current movie is refused (`cannot modify current movie`).
+ */
+export function deleteMovies(roomId: string, ids: string[]): Promise<void> {
+  return post<void>('/api/room/movie/delete', { roomId, json: { ids } });
+}
+
+/**
+ * `POST /api/room/movie/clear {parentId}` → 204 (needs DeleteMovie); "" clears the root folder,
+ * which fails with `cannot modify current movie` while a movie plays.
+ */
+export function clearMovies(roomId: string, parentId = ''): Promise<void> {
+  return post<void>('/api/room/movie/clear', { roomId, json: { parentId } });
+}
+
+/**
+ * The URL to play: a server-relative URL (proxied movies, `/api/room/movie/proxy/...`, §7.2) is
+ * prefixed with the API origin, as the reference client does with `location.origin`.
+ */
+export function playableUrl(url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') ? `${apiOrigin()}${url}` : url;
+}
+
+/** True when the current object holds a movie (an empty Movie with id "" means nothing plays, §7.3). */
+export function hasCurrentMovie(current: CurrentMovie | undefined | null): current is CurrentMovie {
+  return Boolean(current?.movie?.id);
+}

@@ -1,0 +1,57 @@
+/**
+ * The part of an HTMLMediaElement the sync engine reads and drives. A real <video> satisfies it;
+ * unit tests pass a fake built on EventTarget. Units: `currentTime` and `duration` in seconds,
+ * `playbackRate` a factor (1 = normal speed).
+ */
+export interface MediaLike {
+  currentTime: number;
+  playbackRate: number;
+  muted: boolean;
+  readonly paused: boolean;
+  readonly ended: boolean;
+  /** NaN until metadata is known; Infinity for live streams. */
+  readonly duration: number;
+  /** HTMLMediaElement.readyState: 0 nothing, 1 metadata, 2 current data, 3 future data, 4 enough data. */
+  readonly readyState: number;
+  /** True while a seek has not completed (the position then does not advance). */
+  readonly seeking: boolean;
+  /** Media ranges (s) already downloaded; a seek inside them completes without the network. */
+  readonly buffered?: { readonly length: number; start(index: number): number; end(index: number): number };
+  play(): Promise<void> | void;
+  pause(): void;
+  addEventListener(type: string, listener: () => void): void;
+  removeEventListener(type: string, listener: () => void): void;
+}
+
+/** readyState at which duration and seeking work (HTMLMediaElement.HAVE_METADATA). */
+export const HAVE_METADATA = 1;
+
+/** True when `position` (s) lies inside the element's buffered ranges. */
+export function isBuffered(media: MediaLike, position: number): boolean {
+  const ranges = media.buffered;
+  if (!ranges) return false;
+  for (let i = 0; i < ranges.length; i += 1) {
+    if (position >= ranges.start(i) && position <= ranges.end(i)) return true;
+  }
+  return false;
+}
+
+/** The local playback state the engine compares with the room's. */
+export interface LocalPlayback {
+  currentTime: number;
+  playbackRate: number;
+  paused: boolean;
+  ended: boolean;
+  duration: number;
+}
+
+/** Reads the local playback state from a media element. */
+export function readLocal(media: MediaLike): LocalPlayback {
+  return {
+    currentTime: media.currentTime,
+    playbackRate: media.playbackRate,
+    paused: media.paused,
+    ended: media.ended,
+    duration: media.duration,
+  };
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+/**
+ * Reads the log of `npm test` (jest, then Playwright's list reporter) and prints the counts of both,
+ * then one closing line `N passed, N failed[, N skipped]` for CI.
+ *
+ *   jest:       "Tests:       1 failed, 2 skipped, 40 passed, 43 total" (and "Test Suites: …")
+ *   Playwright: "  12 passed (41.3s)", "  1 failed", "  1 flaky", "  2 skipped", "  1 did not run", "  1 interrupted"
+ *
+ * A jest suite that fails before running any test (e.g. a syntax error) counts as one failure,
+ * and so does a Playwright test that was interrupted or did not run.
+ * Usage: node scripts/test-summary.mjs <log file>
+ */
+import { readFileSync } from 'node:fs';
+
+const log = readFileSync(process.argv[2], 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+const lines = log.split(/\r?\n/);
+
+function countsOf(text) {
+  const counts = {};
+  for (const [, n, kind] of text.matchAll(/(\d+) (passed|failed|skipped|todo|flaky|did not run|interrupted|total)/g)) {
+    counts[kind] = (counts[kind] ?? 0) + Number(n);
+  }
+  return counts;
+}
+
+const jestTests = countsOf(lines.filter((l) => /^Tests:\s/.test(l)).join('\n'));
+const jestSuites = countsOf(lines.filter((l) => /^Test Suites:\s/.test(l)).join('\n'));
+const playwright = countsOf(
+  lines.filter((l) => /^\s+\d+ (passed|failed|flaky|skipped|did not run|interrupted)( \(.*\))?\s*$/.test(l)).join('\n'),
+);
+
+const jestFailed = Math.max(jestTests.failed ?? 0, jestSuites.failed ?? 0);
+const jest = { passed: jestTests.passed ?? 0, failed: jestFailed, skipped: (jestTests.skipped ?? 0) + (jestTests.todo ?? 0) };
+const e2e = {
+  passed: (playwright.passed ?? 0) + (playwright.flaky ?? 0),
+  failed: (playwright.failed ?? 0) + (playwright.interrupted ?? 0) + (playwright['did not run'] ?? 0),
+  skipped: playwright.skipped ?? 0,
+};
+
+const line = (c) => `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
+console.log(`unit (jest): ${line(jest)}`);
+console.log(`e2e (playwright): ${line(e2e)}${playwright.flaky ? ` (${playwright.flaky} flaky)` : ''}`);
+console.log(line({ passed: jest.passed + e2e.passed, failed: jest.failed + e2e.failed, skipped: jest.skipped + e2e.skipped }));
