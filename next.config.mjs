@@ -1,7 +1,15 @@
+import { fileURLToPath } from 'node:url';
+
 /**
  * Static export served under /web (the path a SyncTV v0.9.x server serves its web UI from).
  * trailingSlash keeps every route's files in one folder (see shared/reference/static-export.md §2),
  * so the placeholder rewrite for /cinema/<id>/ and /joinRoom/<id>/ is one prefix rule.
+ *
+ * Build-time environment:
+ * - NEXT_PUBLIC_API_ORIGIN: API and WebSocket origin for preview hosts that serve the export from
+ *   another origin (empty = the page's own origin);
+ * - NEXT_EXPORT_DIR: where the export goes (default `out`); a preview build uses another folder so
+ *   that it does not replace `out/`. Build artifacts stay in `.next` either way.
  * @type {import('next').NextConfig}
  */
 const nextConfig = {
@@ -10,10 +18,13 @@ const nextConfig = {
   trailingSlash: true,
   images: { unoptimized: true },
   reactStrictMode: true,
+  // With output 'export', a distDir other than `.next` names the export folder (next/dist/export/utils.js).
+  distDir: process.env.NEXT_EXPORT_DIR && process.env.NEXT_EXPORT_DIR !== 'out' ? process.env.NEXT_EXPORT_DIR : '.next',
+  // Writes out/<route>.html next to out/<route>/index.html, for servers that only serve exact file names.
+  adapterPath: fileURLToPath(new URL('./next.adapter.mjs', import.meta.url)),
   // ky is ESM-only; listing it here makes next/jest transform it for unit tests.
   transpilePackages: ['ky'],
   env: {
-    // Optional API origin for preview hosts that serve the export from another origin (empty = same origin).
     NEXT_PUBLIC_API_ORIGIN: process.env.NEXT_PUBLIC_API_ORIGIN ?? '',
   },
 };

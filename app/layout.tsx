@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { AppProviders } from '@/components/layout/app-providers';
 import { Header } from '@/components/layout/header';
+import { RouteBoot } from '@/components/layout/route-boot';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { THEME_INIT_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
@@ -10,9 +11,11 @@ import './globals.css';
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    // The inline script and the language bootstrap change <html> before React hydrates.
+    // The inline scripts and the language bootstrap change <html> and the address before React hydrates.
     <html lang="zh-CN" suppressHydrationWarning>
       <head>
+        {/* First: it may replace the whole document (deep links behind SyncTV's /web handler). */}
+        <RouteBoot />
         <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
       </head>
       <body className="flex min-h-dvh flex-col">

@@ -15,11 +15,14 @@ const PAGES: Record<string, string> = {
   '404.html': '<html>not found page</html>',
   'auth/login/index.html': '<html>login page</html>',
   'cinema/_/index.html': '<html>cinema page</html>',
+  // The alias next.adapter.mjs writes for servers that only serve exact file names.
+  'cinema/_.html': '<html>cinema page</html>',
   'cinema/_/index.txt': 'cinema rsc payload',
   'cinema/_/__next.cinema.$d$roomId.__PAGE__.txt': 'cinema segment payload',
   'joinRoom/index.html': '<html>join page without id</html>',
   'joinRoom/_/index.html': '<html>join page with id</html>',
   '_next/static/chunks/app-123.js': 'console.log("app");',
+  '_next/static/chunks/big-456.js': `console.log(${JSON.stringify('synctv '.repeat(2000))});`,
   'big/index.html': `<html>${'synctv '.repeat(2000)}</html>`,
 };
 
@@ -90,10 +93,41 @@ it('answers unknown paths with the 404 page and status 404, including escapes fr
   }
 });
 
-it('compresses text responses', async () => {
-  const response = await fetch(`${server.url}/web/big/`, { headers: { 'Accept-Encoding': 'gzip' } });
-  expect(response.headers.get('content-encoding')).toBe('gzip');
-  expect(await response.text()).toBe(PAGES['big/index.html']);
+it('compresses text responses: HTML and hashed scripts alike, keeping their cache headers', async () => {
+  const page = await fetch(`${server.url}/web/big/`, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(page.headers.get('content-encoding')).toBe('gzip');
+  expect(page.headers.get('cache-control')).toBe('no-cache');
+  expect(await page.text()).toBe(PAGES['big/index.html']);
+  const script = await fetch(`${server.url}/web/_next/static/chunks/big-456.js`, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect(script.headers.get('content-encoding')).toBe('gzip');
+  expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  expect(await script.text()).toBe(PAGES['_next/static/chunks/big-456.js']);
+});
+
+it('serves the exact-name alias of a route page (what the route boot script loads behind other servers)', async () => {
+  const response = await get(server, `/web/cinema/_.html?_route=${encodeURIComponent('/cinema/abc/')}`);
+  expect(response.status).toBe(200);
+  expect(response.text).toBe(PAGES['cinema/_.html']);
+  expect(response.headers.get('cache-control')).toBe('no-cache');
+});
+
+it('lets a preview host on another origin call the API with the token and room headers (CORS preflight)', async () => {
+  const preflight = await fetch(`${server.url}/api/room/movies`, {
+    method: 'OPTIONS',
+    headers: {
+      Origin: 'http://preview.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization,x-room-id,content-type',
+    },
+  });
+  expect(preflight.status).toBeLessThan(300);
+  expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+  expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+  const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase();
+  for (const header of ['authorization', 'x-room-id', 'content-type']) expect(allowed).toContain(header);
+  const answer = await fetch(`${server.url}/api/public/settings`, { headers: { Origin: 'http://preview.example' } });
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('access-control-allow-origin')).toBe('*');
 });
 
 it('explains how to build the client when the export is missing', async () => {

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { PLACEHOLDER_ROUTES, PLACEHOLDER_SEGMENT } from '../../lib/export-layout';
 
 /** A resolved file, relative to the export directory, and the status to send it with. */
 export interface WebFile {
@@ -13,7 +14,7 @@ export interface WebFile {
 }
 
 /** Routes whose first segment after the prefix is a runtime id, exported once as `_`. */
-const PLACEHOLDER_ROUTE = /^(cinema|joinRoom)\/([^/]+)(\/.*)?$/;
+const PLACEHOLDER_ROUTE = new RegExp(`^(${PLACEHOLDER_ROUTES.join('|')})/([^/]+)(/.*)?$`);
 
 function isFile(file: string): boolean {
   try {
@@ -57,8 +58,8 @@ export function resolveWebFile(webDir: string, requestPath: string): WebFile | n
   const direct = tryFile(webDir, decoded);
   if (direct) return { file: direct, status: 200 };
   const match = PLACEHOLDER_ROUTE.exec(decoded);
-  if (match && match[2] !== '_') {
-    const placeholder = tryFile(webDir, `${match[1]}/_${match[3] ?? ''}`);
+  if (match && match[2] !== PLACEHOLDER_SEGMENT) {
+    const placeholder = tryFile(webDir, `${match[1]}/${PLACEHOLDER_SEGMENT}${match[3] ?? ''}`);
     if (placeholder) return { file: placeholder, status: 200 };
   }
   return isFile(path.join(webDir, '404.html')) ? { file: '404.html', status: 404 } : null;

@@ -1,0 +1,179 @@
+/**
+ * `npm run size`: the JavaScript a browser downloads until each screen is usable, gzip-compressed,
+ * against the budgets of issue 4. Run it after `npm run build` (it measures ./out).
+ *
+ * How: the companion server serves ./out on a random port; Debian's Chromium (never a downloaded
+ * one) opens each route in a fresh context (empty cache) and every script response body is
+ * compressed with zlib gzip level 9 (what `gzip -9` and the usual size tools report), then summed.
+ * "Usable" = the screen's `page-<route>` root is visible and no script has been requested for
+ * QUIET_MS. Link prefetches (Next fetching other routes' payloads and chunks for later clicks) are
+ * refused, since they serve future navigations, not this screen. The viewing hall additionally waits for the first video frame of the committed HLS clip
+ * (e2e/media/clip), so the player and hls.js are included. A route other than the viewing hall that
+ * downloads hls.js fails too: heavy parts must load only where they are used.
+ *
+ * Prints a table (KB = 1024 bytes) and exits 1 when a budget is exceeded or a screen never became
+ * usable. Runs through tsx (`tsx scripts/size.mjs`) so it can start the TypeScript server in-process.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { startServer } from '../server/app.ts';
+import { SeedApi } from '../e2e/support/api.ts';
+import { startMediaServer } from '../e2e/support/media-server.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB_DIR = path.join(ROOT, 'out');
+const KB = 1024;
+/** A screen counts as loaded once no script request has started for this long, ms. */
+const QUIET_MS = 1500;
+/** Longest wait for a screen to become usable, ms. */
+const USABLE_TIMEOUT_MS = 30_000;
+const PASSWORD = 'size-pass-123';
+/** `--verbose`: also list every script of every screen with its gzip size. */
+const VERBOSE = process.argv.includes('--verbose');
+
+/** Budgets in KB of gzip JavaScript (issue 4); routes without one are reported only. */
+const BUDGETS = { home: 140, cinema: 300 };
+
+/** A string every hls.js build contains (a config key kept as a property name by minifiers). */
+const HLS_MARKER = 'manifestLoadingMaxRetry';
+
+if (!existsSync(path.join(WEB_DIR, 'index.html'))) {
+  console.error('out/index.html is missing: run `npm run build` first.');
+  process.exit(1);
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'synctv-size-'));
+const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir: WEB_DIR, rootPassword: PASSWORD, logger: false });
+const media = await startMediaServer(path.join(ROOT, 'e2e', 'media'));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+let failed = false;
+try {
+  const origin = `http://127.0.0.1:${server.port}`;
+  const api = new SeedApi(origin);
+  const userToken = await api.signup(`size-${Date.now().toString(36)}`, PASSWORD);
+  const rootToken = await api.login('root', PASSWORD);
+  const roomId = await api.createRoom(userToken, 'size budget room');
+  const movieId = await api.pushMovie(userToken, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
+  await api.setCurrent(userToken, roomId, movieId);
+
+  /** Route name, path without /web, who opens it. */
+  const screens = [
+    { name: 'home', path: '/', token: null },
+    { name: 'login', path: '/auth/login', token: null },
+    { name: 'rooms', path: '/rooms', token: null },
+    { name: 'search', path: '/search', token: null },
+    { name: 'createRoom', path: '/createRoom', token: userToken },
+    { name: 'joinRoom', path: '/joinRoom', token: userToken },
+    { name: 'myself', path: '/user/me', token: userToken },
+    { name: 'admin', path: '/admin', token: rootToken },
+    { name: 'cinema', path: `/cinema/${roomId}`, token: userToken, firstFrame: true },
+  ];
+
+  const rows = [];
+  for (const screen of screens) {
+    const result = await measure(origin, screen);
+    const budget = BUDGETS[screen.name];
+    const problems = [];
+    if (result.error) problems.push(result.error);
+    if (budget !== undefined && result.gzip > budget * KB) problems.push(`over the ${budget} KB budget`);
+    if (screen.name !== 'cinema' && result.hls) problems.push('downloads hls.js');
+    if (screen.name === 'cinema' && !result.hls) problems.push('did not download hls.js (is the clip still HLS?)');
+    if (problems.length) failed = true;
+    rows.push({ ...screen, ...result, budget, problems });
+  }
+  printTable(rows);
+} finally {
+  await browser.close();
+  await media.close();
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
+
+/**
+ * Opens one screen in a fresh context and sums its scripts.
+ * Returns counts and sizes in bytes, whether hls.js came down, and an error text when the screen
+ * never became usable.
+ */
+async function measure(origin, screen) {
+  const context = await browser.newContext();
+  if (screen.token) {
+    await context.addInitScript((token) => window.localStorage.setItem('userToken', token), screen.token);
+  }
+  // Link prefetches fetch other routes' RSC payloads, which pull in those routes' chunks: code for
+  // a later navigation, not for this screen. They carry `Next-Router-Prefetch: 1`; refuse them.
+  await context.route(/\.txt(\?|$)/, (route) =>
+    route.request().headers()['next-router-prefetch'] ? route.abort() : route.continue(),
+  );
+  const page = await context.newPage();
+  const pending = [];
+  let lastScriptAt = Date.now();
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') lastScriptAt = Date.now();
+  });
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    pending.push(response.body().then((body) => ({ url: response.url(), body }), () => null));
+  });
+  let error = null;
+  try {
+    await page.goto(`${origin}/web${screen.path === '/' ? '/' : `${screen.path}/`}`);
+    await page.getByTestId(`page-${screen.name}`).waitFor({ timeout: USABLE_TIMEOUT_MS });
+    if (screen.firstFrame) {
+      await page.waitForFunction(
+        () => {
+          const video = document.querySelector('video[data-testid="player-video"]');
+          return !!video && video.readyState >= 2;
+        },
+        null,
+        { timeout: USABLE_TIMEOUT_MS },
+      );
+    }
+    const deadline = Date.now() + USABLE_TIMEOUT_MS;
+    while (Date.now() - lastScriptAt < QUIET_MS && Date.now() < deadline) await page.waitForTimeout(100);
+  } catch (caught) {
+    error = `not usable: ${caught instanceof Error ? caught.message.split('\n')[0] : String(caught)}`;
+  }
+  const scripts = (await Promise.all(pending)).filter(Boolean);
+  await context.close();
+  let raw = 0;
+  let gzip = 0;
+  let hls = false;
+  for (const { url, body } of scripts) {
+    const size = gzipSync(body, { level: 9 }).length;
+    raw += body.length;
+    gzip += size;
+    if (body.includes(HLS_MARKER)) hls = true;
+    if (VERBOSE) console.log(`  ${screen.name}: ${(size / KB).toFixed(1).padStart(6)} KB  ${new URL(url).pathname}`);
+  }
+  return { count: scripts.length, raw, gzip, hls, error };
+}
+
+function printTable(rows) {
+  const kb = (bytes) => (bytes / KB).toFixed(1);
+  const header = ['route', 'path', 'scripts', 'raw KB', 'gzip KB', 'budget KB', 'result'];
+  const lines = rows.map((row) => [
+    row.name,
+    row.path.replace(/[0-9a-f]{32}/, '<roomId>'),
+    String(row.count),
+    kb(row.raw),
+    kb(row.gzip),
+    row.budget === undefined ? '-' : String(row.budget),
+    row.problems.length ? `FAIL: ${row.problems.join('; ')}` : 'ok',
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
+  const format = (cells) => cells.map((cell, i) => (i >= 2 && i <= 5 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ');
+  console.log('JavaScript downloaded until usable (gzip -9, fresh cache, companion server):');
+  console.log(format(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(format(line));
+}
