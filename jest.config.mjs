@@ -10,7 +10,7 @@ const createJestConfig = nextJest({ dir: './' });
 const config = {
   testEnvironment: '<rootDir>/jest.environment.cjs',
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/e2e/', '/out/', '/.next/', '/bench/'],
+  testPathIgnorePatterns: ['/node_modules/', '/e2e/', '/out/', '/.next/', '/bench/results/'],
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/$1' },
 };
 

@@ -1,0 +1,651 @@
+/**
+ * `npm run bench:sync`: the playback sync benchmark of issue 3 (not a timed test).
+ *
+ * Starts the companion server over the static export in `out/`, a media server for the committed
+ * HLS clip (`e2e/media/clip/`), a TCP proxy that delays one client's traffic, and N headless Chromium
+ * clients (one browser context and one user each) in one room. It then plays a scripted ~64 s
+ * session (./lib/scenario.ts), samples every page's <video> every 100 ms in the page and the room's
+ * status from the server every 100 ms, and prints per phase the inter-client drift, the time to
+ * converge after each action and the hard seeks and rate changes; then a pass/fail line per target.
+ * Writes `bench/results/sync-latest.json` (figures and run metadata), `sync-latest.svg` (the plot)
+ * and `sync-latest-raw.json` (every sample, for re-analysis).
+ *
+ *   npm run bench:sync [-- --clients N] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000]
+ *   npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json | --markdown
+ *
+ * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error or the hard timeout.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { startServer } from '@/server/app';
+import { DATABASE_FILE } from '@/server/db/database';
+import { SeedApi, uniqueName } from '@/e2e/support/api';
+import { startMediaServer } from '@/e2e/support/media-server';
+import { decodeMessage, MessageType } from '@/lib/ws/message';
+import type { CurrentMovie, Envelope } from '@/lib/api/types';
+import type { RoomSample } from './lib/analysis';
+import { startDelayProxy } from './lib/delay-proxy';
+import { probeScript, type ProbeAction, type ProbeApi } from './lib/page-probe';
+import { analyzeRun, TARGETS, type ClientRecord, type FrameRecord, type Phase, type RunReport } from './lib/report';
+import { actionRecord, assignRoles, scenario, SESSION_END_SEC, type Roles, type ScenarioStep } from './lib/scenario';
+import { figuresMarkdown, type ResultsFile } from './lib/markdown';
+import { renderDriftSvg } from './lib/svg-plot';
+
+const repoRoot = path.resolve(__dirname, '..');
+const resultsDir = path.join(__dirname, 'results');
+const SAMPLE_EVERY_MS = 100;
+const ROOM_POLL_MS = 100;
+const DRAIN_EVERY_MS = 1000;
+/** A gap between a page's 100 ms samples above this (ms) is reported as a freeze of that page. */
+const FREEZE_MS = 250;
+/** Everything, setup included, must finish within this (env BENCH_HARD_TIMEOUT_S); then the bench cleans up and exits 2. */
+const HARD_TIMEOUT_MS = Number(process.env.BENCH_HARD_TIMEOUT_S || 180) * 1000;
+const LOAD_TIMEOUT_MS = 25_000;
+const USER_PASSWORD = 'bench-sync-123';
+/** Every permission bit (server-contract.md §5.4 AllPermissions). */
+const ALL_PERMISSIONS = 0xffffffff;
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+interface Options {
+  clients: number;
+  /** A `sync-latest-raw.json` to analyse again instead of running a session. */
+  reanalyze: string | null;
+  /** Print the README tables of `bench/results/sync-latest.json` and stop. */
+  markdown: boolean;
+  strict: boolean;
+  build: boolean;
+  delayMs: number;
+  skewMs: number;
+}
+
+/** A wrong command line: reported as one line, without a stack. */
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000 };
+  const numberAfter = (i: number, flag: string): number => {
+    const value = Number(argv[i + 1]);
+    if (argv[i + 1] === undefined || !Number.isFinite(value)) throw new UsageError(`${flag} needs a number`);
+    return value;
+  };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--strict') options.strict = true;
+    else if (arg === '--build') options.build = true;
+    else if (arg === '--markdown') options.markdown = true;
+    else if (arg === '--reanalyze') {
+      options.reanalyze = argv[i + 1] ?? '';
+      i += 1;
+      if (!options.reanalyze) throw new UsageError('--reanalyze needs the path of a sync-latest-raw.json');
+    }
+    else if (arg === '--clients') options.clients = numberAfter(i++, arg);
+    else if (arg === '--delay-ms') options.delayMs = numberAfter(i++, arg);
+    else if (arg === '--skew-ms') options.skewMs = numberAfter(i++, arg);
+    else if (arg === '--help' || arg === '-h') {
+      console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000]');
+      console.log('       npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json [--strict]');
+      console.log('       npm run bench:sync -- --markdown    (the README tables of bench/results/sync-latest.json)');
+      process.exit(0);
+    } else throw new UsageError(`unknown argument ${arg} (try --help)`);
+  }
+  if (!Number.isInteger(options.clients) || options.clients < 2) throw new UsageError(`--clients must be an integer >= 2, got ${options.clients}`);
+  if (options.clients > 8) throw new UsageError('--clients above 8 would measure this machine, not the engine');
+  return options;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up: everything started registers how to stop it; Ctrl-C, errors and the hard timeout all
+// run the same list, newest first.
+
+const cleanups: { name: string; run: () => Promise<unknown> }[] = [];
+let cleaning: Promise<void> | null = null;
+
+function onCleanup(name: string, run: () => Promise<unknown>): void {
+  cleanups.push({ name, run });
+}
+
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const { name, run } = cleanups.pop()!;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        // A referenced timer: it also keeps Node alive while a step waits on something unreferenced.
+        await Promise.race([run(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 10 s')), 10_000)))]);
+        if (process.env.BENCH_DEBUG) console.error(`cleaned up ${name}`);
+      } catch (error) {
+        console.error(`clean-up of ${name} failed: ${(error as Error).message}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+function exitAfterCleanup(code: number): void {
+  void cleanup().finally(() => process.exit(code));
+}
+
+process.on('SIGINT', () => {
+  console.error('\ninterrupted: cleaning up');
+  exitAfterCleanup(130);
+});
+process.on('SIGTERM', () => exitAfterCleanup(143));
+
+// ---------------------------------------------------------------------------------------------
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function log(line: string): void {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+}
+
+/** Newest modification time (ms) of the source files under `dirs`, tests left out. */
+function newestSourceMs(dirs: string[]): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.(tsx?|css)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
+    }
+  };
+  for (const dir of dirs) if (existsSync(dir)) walk(dir);
+  return newest;
+}
+
+/** Makes sure `out/` holds the export: builds it when missing or when `--build` asks; warns when older than the sources. */
+function ensureExport(build: boolean): string {
+  const webDir = path.join(repoRoot, 'out');
+  const index = path.join(webDir, 'index.html');
+  if (build || !existsSync(index)) {
+    log(build ? 'building the client (npx next build)' : 'out/index.html is missing: building the client (npx next build)');
+    const result = spawnSync('npx', ['next', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    if (result.status !== 0 || !existsSync(index)) {
+      throw new Error('`npx next build` failed; the benchmark needs the static export in out/ (run `npm run build`)');
+    }
+  }
+  const sourcesMs = newestSourceMs(['lib', 'components', 'app', 'hooks'].map((d) => path.join(repoRoot, d)));
+  if (sourcesMs > statSync(index).mtimeMs) {
+    log('WARNING: out/ is older than the client sources; the figures are for the last build (pass --build to rebuild)');
+  }
+  return webDir;
+}
+
+function gitInfo(): { commit: string | null; dirty: boolean | null } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+    const status = execFileSync('git', ['status', '--porcelain'], { cwd: repoRoot, encoding: 'utf8' });
+    return { commit, dirty: status.trim().length > 0 };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+/**
+ * Lets members of `roomId` set the playback status. The companion server has no room-settings route
+ * (`POST /api/room/admin/settings`), so the bench writes the same setting into the run's own
+ * database, before any other member joins (members copy `user_default_permissions` on joining).
+ */
+function grantMembersAllPermissions(dataDir: string, roomId: string): void {
+  const db = new Database(path.join(dataDir, DATABASE_FILE));
+  try {
+    db.pragma('busy_timeout = 5000');
+    const changed = db.prepare('UPDATE room_settings SET user_default_permissions = ? WHERE room_id = ?').run(ALL_PERMISSIONS, roomId).changes;
+    if (changed !== 1) throw new Error(`room ${roomId} has no settings row`);
+  } finally {
+    db.close();
+  }
+}
+
+/** One client's browser page and what Node records about it. */
+interface Client {
+  record: ClientRecord;
+  page: Page;
+  origin: string;
+  token: string;
+  errors: string[];
+  loadIds: string[];
+  /** The page's `Date.now()` minus real time at the last drain, ms. */
+  dateSkewMs: number | null;
+}
+
+type BenchWindow = Window & { __syncBench?: ProbeApi };
+
+async function drain(client: Client): Promise<void> {
+  let batch: ReturnType<ProbeApi['drain']> | null = null;
+  try {
+    batch = await client.page.evaluate(() => (window as BenchWindow).__syncBench?.drain() ?? null);
+  } catch {
+    return; // navigating or closed: the next drain reads the new document
+  }
+  if (!batch) return;
+  client.dateSkewMs = batch.dateSkewMs;
+  if (!client.loadIds.includes(batch.loadId)) {
+    if (client.loadIds.length > 0) client.record.events.push({ t: Date.now(), type: 'reload', user: false });
+    client.loadIds.push(batch.loadId);
+  }
+  client.record.samples.push(...batch.samples);
+  client.record.events.push(...batch.events);
+}
+
+/** A WebSocket frame as the report keeps it: type name, `timestamp` and playback status when present. */
+function frameRecord(t: number, dir: FrameRecord['dir'], payload: string | Buffer): FrameRecord {
+  if (typeof payload === 'string') return { t, dir, type: 'text' };
+  try {
+    const message = decodeMessage(new Uint8Array(payload));
+    const record: FrameRecord = { t, dir, type: MessageType[message.type] ?? `type${message.type}` };
+    const timestampMs = Number(message.timestamp);
+    if (timestampMs) record.timestampMs = timestampMs;
+    if (message.payload.case === 'playbackStatus') {
+      const { isPlaying, currentTime, playbackRate } = message.payload.value;
+      record.status = { isPlaying, currentTime, playbackRate };
+    }
+    return record;
+  } catch {
+    return { t, dir, type: 'undecodable' };
+  }
+}
+
+async function openClient(browser: Browser, id: string, opts: { origin: string; token: string; conditions: string[]; delayed: boolean; skewMs: number; late: boolean }): Promise<Client> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 760 }, locale: 'en-US' });
+  await context.addInitScript((token) => window.localStorage.setItem('userToken', token), opts.token);
+  await context.addInitScript({ content: probeScript({ skewMs: opts.skewMs, sampleEveryMs: SAMPLE_EVERY_MS }) });
+  const page = await context.newPage();
+  const record: ClientRecord = {
+    id,
+    conditions: opts.conditions,
+    delayed: opts.delayed,
+    skewed: opts.skewMs !== 0,
+    late: opts.late,
+    samples: [],
+    events: [],
+    frames: [],
+  };
+  const client: Client = { record, page, origin: opts.origin, token: opts.token, errors: [], loadIds: [], dateSkewMs: null };
+  page.on('pageerror', (error) => client.errors.push(error.message));
+  page.on('websocket', (ws) => {
+    record.events.push({ t: Date.now(), type: 'ws-open' });
+    ws.on('framesent', (frame) => record.frames.push(frameRecord(Date.now(), 'sent', frame.payload)));
+    ws.on('framereceived', (frame) => record.frames.push(frameRecord(Date.now(), 'received', frame.payload)));
+    ws.on('close', () => record.events.push({ t: Date.now(), type: 'ws-close' }));
+  });
+  return client;
+}
+
+/** Median time (ms) of a few GET round trips to `url`, on a connection already open. */
+async function measureRoundTrip(url: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 4; i += 1) {
+    const started = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (i > 0) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[1]);
+}
+
+function roomUrl(origin: string, roomId: string): string {
+  return `${origin}/web/cinema/${roomId}/`;
+}
+
+/** Waits until the page's player shows a frame and is playing (`playing`) or paused (`paused`). */
+async function waitForPlayer(client: Client, state: 'playing' | 'paused'): Promise<void> {
+  try {
+    await client.page.waitForFunction(
+      (want) => {
+        const video = document.querySelector<HTMLVideoElement>('video[data-testid="player-video"]');
+        const socket = document.querySelector<HTMLElement>('[data-testid="ws-state"]');
+        if (!video || video.readyState < 2 || socket?.dataset.state !== 'open') return false;
+        return want === 'paused' ? video.paused : !video.paused && video.readyState >= 3;
+      },
+      state,
+      { timeout: LOAD_TIMEOUT_MS, polling: 100 },
+    );
+  } catch (error) {
+    throw new Error(`${client.record.id} did not get a ${state} player within ${LOAD_TIMEOUT_MS} ms: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function act(client: Client, action: ProbeAction): Promise<number> {
+  return client.page.evaluate((a) => {
+    const probe = (window as BenchWindow).__syncBench;
+    if (!probe) throw new Error('the bench probe is not installed');
+    return probe.act(a);
+  }, action);
+}
+
+/** Polls `GET /api/room/movie/current` every 100 ms; the envelope's `time` (µs) is the instant the status refers to. */
+function pollRoom(origin: string, token: string, roomId: string, into: RoomSample[]): () => void {
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const res = await fetch(`${origin}/api/room/movie/current`, { headers: { Authorization: token, 'X-Room-Id': roomId } });
+      const body = (await res.json()) as Envelope<CurrentMovie>;
+      if (res.ok && body.data) {
+        const s = body.data.status;
+        into.push({ t: body.time / 1000, isPlaying: Boolean(s.isPlaying), currentTime: s.currentTime ?? 0, playbackRate: s.playbackRate ?? 1 });
+      }
+    } catch {
+      // A missed poll only leaves a gap; the analysis extrapolates across it.
+    } finally {
+      busy = false;
+    }
+  }, ROOM_POLL_MS);
+  return () => clearInterval(timer);
+}
+
+/** Everything a run recorded (`sync-latest-raw.json`); `--reanalyze` reads it back. */
+interface RawRun {
+  meta: Record<string, unknown>;
+  t0Ms: number;
+  phases: Phase[];
+  room: RoomSample[];
+  clients: ClientRecord[];
+}
+
+async function runSession(options: Options, roles: Roles, webDir: string): Promise<{ report: RunReport; meta: Record<string, unknown>; raw: RawRun }> {
+  const loadAtStart = os.loadavg();
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'synctv-bench-'));
+  onCleanup('data dir', () => rm(dataDir, { recursive: true, force: true }));
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir, rootPassword: randomBytes(12).toString('hex'), logger: false });
+  onCleanup('companion server', () => server.close());
+  const media = await startMediaServer(path.join(repoRoot, 'e2e', 'media'));
+  onCleanup('media server', () => media.close());
+  const proxy = await startDelayProxy({ targetPort: server.port, delayMs: options.delayMs });
+  onCleanup('delay proxy', () => proxy.close());
+  const proxyRoundTripMs = await measureRoundTrip(`${proxy.origin}/api/public/settings`);
+  log(`server ${server.url}, media ${media.url}, delayed origin ${proxy.origin} (+${options.delayMs} ms each way; HTTP round trip ${proxyRoundTripMs} ms)`);
+
+  const api = new SeedApi(server.url);
+  const ids = [...roles.initial, roles.late];
+  const tokens: Record<string, string> = {};
+  for (const id of ids) tokens[id] = await api.signup(uniqueName(`b${id}`), USER_PASSWORD);
+  const roomId = await api.createRoom(tokens.c1, uniqueName('bench'));
+  grantMembersAllPermissions(dataDir, roomId);
+  const movieId = await api.pushMovie(tokens.c1, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'Timecode clip' });
+
+  // Playwright's own Ctrl-C handling would exit the process before the clean-up list has run.
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  onCleanup('browser', () => browser.close());
+  const clients: Record<string, Client> = {};
+  for (const id of ids) {
+    const delayed = id === roles.delayed;
+    const skewMs = id === roles.skewed ? options.skewMs : 0;
+    const conditions = [
+      ...(delayed ? [`network +${options.delayMs} ms each way`] : []),
+      ...(skewMs ? [`clock ${skewMs > 0 ? '+' : ''}${skewMs} ms`] : []),
+      ...(id === roles.late ? ['late joiner'] : []),
+    ];
+    clients[id] = await openClient(browser, id, { origin: delayed ? proxy.origin : server.url, token: tokens[id], conditions, delayed, skewMs, late: id === roles.late });
+  }
+
+  // "Play this" starts the room at 0 s; c1 opens it and pauses, then the others join the paused room,
+  // so that the session starts with a remote play.
+  await api.setCurrent(tokens.c1, roomId, movieId);
+  const c1 = clients[roles.initial[0]];
+  await c1.page.goto(roomUrl(c1.origin, roomId));
+  await waitForPlayer(c1, 'playing');
+  await act(c1, { kind: 'pause' });
+  await waitForPlayer(c1, 'paused');
+  for (const id of roles.initial.slice(1)) {
+    const client = clients[id];
+    await client.page.goto(roomUrl(client.origin, roomId));
+    await waitForPlayer(client, 'paused');
+  }
+  log(`${roles.initial.length} clients loaded, room paused; settling 2 s`);
+  await sleep(2000);
+  for (const client of Object.values(clients)) await drain(client);
+
+  const room: RoomSample[] = [];
+  const stopPolling = pollRoom(server.url, tokens.c1, roomId, room);
+  onCleanup('room poller', async () => stopPolling());
+  let draining = true;
+  const drainLoop = (async () => {
+    while (draining) {
+      await Promise.all(Object.values(clients).map(drain));
+      await sleep(DRAIN_EVERY_MS);
+    }
+  })();
+
+  // The room poller's first answers arrive before t0.
+  await sleep(500);
+  const t0Ms = Date.now();
+  const steps: ScenarioStep[] = scenario(roles);
+  const phases: Phase[] = [];
+  let lateOpened: Promise<unknown> = Promise.resolve();
+  for (const step of steps) {
+    const wait = t0Ms + step.atSec * 1000 - Date.now();
+    if (wait > 0) await sleep(wait);
+    let startMs = Date.now();
+    let action: Phase['action'];
+    if (step.action) {
+      const client = clients[step.action.by];
+      if (step.action.kind === 'join') {
+        startMs = Date.now();
+        lateOpened = client.page.goto(roomUrl(client.origin, roomId)).catch((error: Error) => log(`late joiner failed to open: ${error.message}`));
+      } else {
+        const probeAction: ProbeAction = step.action.kind === 'seek' || step.action.kind === 'rate'
+          ? { kind: step.action.kind, value: step.action.value }
+          : { kind: step.action.kind };
+        startMs = await act(client, probeAction);
+      }
+      action = actionRecord(step.action, startMs);
+    }
+    log(`t=${((startMs - t0Ms) / 1000).toFixed(1)} s  ${step.name}${step.action ? ` (${step.action.by})` : ''}`);
+    if (phases.length > 0) phases[phases.length - 1].endMs = startMs;
+    phases.push({ name: step.name, kind: step.kind, startMs, endMs: startMs, action });
+  }
+  const endMs = t0Ms + SESSION_END_SEC * 1000;
+  await sleep(Math.max(0, endMs - Date.now()));
+  phases[phases.length - 1].endMs = endMs;
+  await lateOpened;
+  draining = false;
+  await drainLoop;
+  stopPolling();
+  await Promise.all(Object.values(clients).map(drain));
+  const loadAtEnd = os.loadavg();
+  const chromiumVersion = browser.version();
+  const records = ids.map((id) => clients[id].record);
+  const report = analyzeRun({ clients: records, room, phases, t0Ms, stepMs: SAMPLE_EVERY_MS });
+  const meta = {
+    date: new Date().toISOString(),
+    clients: roles.initial.length,
+    lateJoiner: roles.late,
+    roles: Object.fromEntries(ids.map((id) => [id, clients[id].record.conditions])),
+    actions: { seek: roles.seeker, pauseResume: roles.pauser, rate: roles.rater, play: roles.seeker },
+    delayMs: options.delayMs,
+    skewMs: options.skewMs,
+    proxyRoundTripMs,
+    measuredDateSkewMs: Object.fromEntries(ids.map((id) => [id, clients[id].dateSkewMs])),
+    delayMethod: 'TCP proxy (bench/lib/delay-proxy.ts) in front of the companion server; the client opens the room through it, so its HTTP and WebSocket traffic is delayed each way; media segments are not',
+    loadAverage: { start: loadAtStart.map((v) => Number(v.toFixed(2))), end: loadAtEnd.map((v) => Number(v.toFixed(2))) },
+    cpus: os.cpus().length,
+    node: process.version,
+    chromium: chromiumVersion,
+    ...gitInfo(),
+    targets: TARGETS,
+    pageErrors: Object.fromEntries(ids.map((id) => [id, clients[id].errors])),
+    reloads: Object.fromEntries(ids.map((id) => [id, Math.max(0, clients[id].loadIds.length - 1)])),
+  };
+  const raw: RawRun = { meta, t0Ms, phases, room, clients: records };
+  return { report, meta, raw };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
+const num = (value: number | null | undefined) => (value === null || value === undefined || !Number.isFinite(value) ? '—' : `${Math.round(value)}`);
+
+function printReport(report: RunReport, meta: Record<string, unknown>, ids: string[]): void {
+  const load = meta.loadAverage as { start: number[]; end: number[] };
+  console.log('');
+  console.log(`Sync benchmark: ${meta.clients} clients + late joiner, chromium ${meta.chromium}, ${meta.cpus} cores, load average ${load.start.join(' ')} → ${load.end.join(' ')}`);
+  const skews = (meta.measuredDateSkewMs ?? {}) as Record<string, number | null>;
+  for (const [id, conditions] of Object.entries(meta.roles as Record<string, string[]>)) {
+    const measured = [
+      ...(conditions.some((c) => c.startsWith('clock')) ? [`page Date.now() − real time ${skews[id] ?? '?'} ms`] : []),
+      ...(conditions.some((c) => c.startsWith('network')) ? [`HTTP round trip through the proxy ${meta.proxyRoundTripMs} ms`] : []),
+    ];
+    console.log(`  ${id}: ${conditions.join(', ') || 'plain'}${measured.length ? ` (measured: ${measured.join(', ')})` : ''}`);
+  }
+  const actions = meta.actions as Record<string, string>;
+  console.log(`  actions: play and seek by ${actions.play}, pause and resume by ${actions.pauseResume}, rate changes by ${actions.rate}`);
+  console.log('');
+  console.log('Inter-client drift (largest pairwise |Δ| every 100 ms, ms): whole phase, and from convergence on ("after conv.");');
+  console.log('ms from the action until all clients are within 100 ms holding 1 s / holding to the phase end;');
+  console.log('engine-caused hard seeks and rate changes per client (' + ids.join('/') + ')');
+  console.log(
+    pad('phase', 14) + pad('t (s)', 12) + pad('action', 14) + pad('med/p95/max', 16) + pad('after conv.', 16) + pad('conv/settle', 13) + pad('seeks', 14) + 'rate changes',
+  );
+  for (const p of report.phases) {
+    const action = p.action ? `${p.action.clientId} ${p.action.kind}${p.action.value !== undefined ? ` ${p.action.value}` : ''}` : '';
+    const d = p.drift ? `${num(p.drift.median)}/${num(p.drift.p95)}/${num(p.drift.max)}` : '—';
+    const s = p.driftAfterConvergence ? `${num(p.driftAfterConvergence.median)}/${num(p.driftAfterConvergence.p95)}/${num(p.driftAfterConvergence.max)}` : '';
+    const ms = (value: number | null) => (value === null ? 'never' : num(value));
+    const conv = p.convergence ? `${ms(p.convergence.convergedAfterMs)}/${ms(p.convergence.settledAfterMs)}` : '';
+    const seeks = ids.map((id) => p.clients[id]?.engineSeeks ?? 0).join('/');
+    const rates = ids.map((id) => p.clients[id]?.engineRateChanges ?? 0).join('/');
+    console.log(pad(p.name, 14) + pad(`${p.startSec.toFixed(1)}–${p.endSec.toFixed(1)}`, 12) + pad(action, 14) + pad(d, 16) + pad(s, 16) + pad(conv, 13) + pad(seeks, 14) + rates);
+  }
+  console.log('');
+  console.log('Drift against the room\'s expected position (GET /movie/current): median signed / p95 |Δ| / max |Δ|, ms (+ = ahead)');
+  console.log(pad('phase', 14) + ids.map((id) => pad(id, 18)).join(''));
+  for (const p of report.phases) {
+    const cells = ids.map((id) => {
+      const r = p.clients[id]?.vsRoom;
+      return pad(r ? `${num(r.medianSigned)}/${num(r.p95Abs)}/${num(r.maxAbs)}` : '—', 18);
+    });
+    console.log(pad(p.name, 14) + cells.join(''));
+  }
+  if (report.phases.some((p) => ids.some((id) => p.clients[id]?.indicator))) {
+    console.log('');
+    console.log('Sync indicator (the engine\'s own view): % of the phase in-sync/correcting/out-of-sync, median reported drift ms');
+    console.log(pad('phase', 14) + ids.map((id) => pad(id, 18)).join(''));
+    for (const p of report.phases) {
+      const cells = ids.map((id) => {
+        const c = p.clients[id];
+        if (!c?.indicator) return pad('—', 18);
+        const pct = (state: string) => Math.round((c.indicator?.[state] ?? 0) * 100);
+        return pad(`${pct('in-sync')}/${pct('correcting')}/${pct('out-of-sync')} ${num(c.indicatorDriftMedianMs)}`, 18);
+      });
+      console.log(pad(p.name, 14) + cells.join(''));
+    }
+  }
+  const freezes = report.phases.flatMap((p) =>
+    ids.filter((id) => (p.clients[id]?.longestSampleGapMs ?? 0) > FREEZE_MS).map((id) => `${p.name}/${id} ${p.clients[id].longestSampleGapMs} ms`),
+  );
+  console.log('');
+  console.log(
+    freezes.length
+      ? `Page freezes (a sampler gap over ${FREEZE_MS} ms: the machine starved the renderer, see the load average): ${freezes.join(', ')}`
+      : `Page freezes: none (no sampler gap over ${FREEZE_MS} ms)`,
+  );
+  console.log(
+    'Outgoing timestamps minus real time (median over STATUS/SYNC sent, ms; ~0 = clock offset corrected): ' +
+      ids.map((id) => `${id} ${num(report.outgoingTimestampErrorMs[id])}`).join(', '),
+  );
+  console.log('WebSocket frames sent per minute: ' + ids.map((id) => `${id} ${Object.entries(report.framesPerMinute[id] ?? {}).map(([k, v]) => `${k} ${v}`).join(' ') || '0'}`).join('; '));
+  console.log('STATUS sent per phase (' + ids.join('/') + '): ' + report.phases.map((p) => `${p.name} ${ids.map((id) => p.clients[id]?.sent.STATUS ?? 0).join('/')}`).join(', '));
+  const errors = Object.entries(meta.pageErrors as Record<string, string[]>).filter(([, list]) => list.length > 0);
+  if (errors.length) console.log('Page errors: ' + errors.map(([id, list]) => `${id}: ${list.slice(0, 3).join(' | ')}`).join('; '));
+  console.log('');
+  for (const target of report.targets) console.log(`${target.pass ? 'PASS' : 'FAIL'}  ${target.name}: ${target.detail}`);
+}
+
+async function writeResults(report: RunReport, meta: Record<string, unknown>, raw: RawRun | null, ids: string[]): Promise<void> {
+  await mkdir(resultsDir, { recursive: true });
+  const { series, ...figures } = report;
+  await writeFile(path.join(resultsDir, 'sync-latest.json'), JSON.stringify({ meta, ...figures, series }, null, 1) + '\n');
+  if (raw) await writeFile(path.join(resultsDir, 'sync-latest-raw.json'), JSON.stringify(raw) + '\n');
+  const load = meta.loadAverage as { start: number[] };
+  const roles = meta.roles as Record<string, string[]>;
+  const svg = renderDriftSvg({
+    title: `Sync benchmark ${String(meta.date).slice(0, 16)}Z: drift per client vs the room, and between clients (load ${load.start[0]})`,
+    tSec: series.tSec,
+    clients: ids.map((id) => ({ id, label: `${id}${roles[id]?.length ? ` (${roles[id].join(', ')})` : ''}`, values: series.vsRoomMs[id] })),
+    spreadMs: series.spreadMs,
+    phases: report.phases.map((p) => ({ name: p.name, startSec: p.startSec })),
+  });
+  await writeFile(path.join(resultsDir, 'sync-latest.svg'), svg);
+  log(`wrote ${path.relative(repoRoot, resultsDir)}/sync-latest.json, sync-latest.svg${raw ? ', sync-latest-raw.json' : ''}`);
+}
+
+function verdict(report: RunReport, strict: boolean): number {
+  const failed = report.targets.filter((t) => !t.pass).length;
+  console.log(`\n${report.targets.length - failed} of ${report.targets.length} targets met${strict && failed ? ' (--strict: exit 1)' : ''}`);
+  return strict && failed ? 1 : 0;
+}
+
+/** Re-runs the analysis (and rewrites sync-latest.json and .svg) from a raw file, e.g. after changing the analysis. */
+async function reanalyze(file: string, strict: boolean): Promise<number> {
+  const raw = JSON.parse(await readFile(file, 'utf8')) as RawRun;
+  const report = analyzeRun({ clients: raw.clients, room: raw.room, phases: raw.phases, t0Ms: raw.t0Ms, stepMs: SAMPLE_EVERY_MS });
+  const ids = raw.clients.map((c) => c.id);
+  printReport(report, raw.meta, ids);
+  await writeResults(report, { ...raw.meta, reanalyzedAt: new Date().toISOString() }, null, ids);
+  return verdict(report, strict);
+}
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  if (options.reanalyze) return reanalyze(options.reanalyze, options.strict);
+  if (options.markdown) {
+    const results = JSON.parse(await readFile(path.join(resultsDir, 'sync-latest.json'), 'utf8')) as ResultsFile;
+    process.stdout.write(figuresMarkdown(results));
+    return 0;
+  }
+  const roles = assignRoles(options.clients);
+  // The build (when needed) is not part of the bounded run: under load it alone can take minutes.
+  const webDir = ensureExport(options.build);
+  const hardTimeout = setTimeout(() => {
+    console.error(`hard timeout: the benchmark took more than ${HARD_TIMEOUT_MS / 1000} s; cleaning up`);
+    exitAfterCleanup(2);
+  }, HARD_TIMEOUT_MS);
+  try {
+    const { report, meta, raw } = await runSession(options, roles, webDir);
+    await cleanup();
+    const ids = [...roles.initial, roles.late];
+    printReport(report, meta, ids);
+    await writeResults(report, meta, raw, ids);
+    return verdict(report, options.strict);
+  } finally {
+    clearTimeout(hardTimeout);
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    console.error(error instanceof UsageError ? `bench:sync: ${error.message}` : `bench:sync failed: ${error.stack ?? error.message}`);
+    exitAfterCleanup(2);
+  },
+);
