@@ -3,41 +3,47 @@
  * React wrapper of the room socket (lib/ws/room-socket.ts): one socket per room id, opened on mount
  * (when `roomId` is non-null) and closed for good on unmount. The token is read from storage on every
  * attempt, so a guest (no token) connects without a subprotocol. Coming back online skips the backoff.
+ * Each socket comes with its server clock estimate (lib/sync/clock.ts), which stamps every outgoing
+ * message in server time; the sync engine feeds it with SYNC round trips.
  */
 import { useEffect, useRef, useState } from 'react';
 import { apiOrigin, readToken } from '@/lib/api/client';
+import { ServerClock } from '@/lib/sync/clock';
 import { RoomSocket, type RoomSocketEvents, type RoomSocketState } from '@/lib/ws/room-socket';
 
 export interface RoomSocketHandle {
   /** The socket, or null until it was created (or when `roomId` is null). */
   socket: RoomSocket | null;
+  /** The server clock of this socket's connection (null with the socket). */
+  clock: ServerClock | null;
   state: RoomSocketState;
 }
 
 /** Opens the room's socket. Pass null to wait (e.g. until the membership is known). */
 export function useRoomSocket(roomId: string | null): RoomSocketHandle {
-  const [socket, setSocket] = useState<RoomSocket | null>(null);
+  const [opened, setOpened] = useState<{ socket: RoomSocket; clock: ServerClock } | null>(null);
   const [state, setState] = useState<RoomSocketState>('closed');
 
   useEffect(() => {
     if (!roomId) return;
-    const created = new RoomSocket({ roomId, origin: apiOrigin, token: readToken });
+    const clock = new ServerClock();
+    const created = new RoomSocket({ roomId, origin: apiOrigin, token: readToken, clock: () => clock.serverNow() });
     const offState = created.on('state', setState);
     const onOnline = () => created.reconnectNow();
     window.addEventListener('online', onOnline);
     created.connect();
-    setSocket(created);
+    setOpened({ socket: created, clock });
     setState(created.state);
     return () => {
       offState();
       window.removeEventListener('online', onOnline);
       created.close();
-      setSocket(null);
+      setOpened(null);
       setState('closed');
     };
   }, [roomId]);
 
-  return { socket, state };
+  return { socket: opened?.socket ?? null, clock: opened?.clock ?? null, state };
 }
 
 /**

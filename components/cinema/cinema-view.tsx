@@ -30,6 +30,7 @@ import { useT } from '@/lib/i18n';
 import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
 import { roleOf } from '@/lib/roles';
 import { userAtom } from '@/lib/session';
+import type { HttpStatus } from '@/lib/sync/engine';
 import { fromJsonStatus } from '@/lib/sync/status';
 import { MessageType, type Message } from '@/lib/ws/message';
 import { useRoomSocket, useRoomSocketEvent } from '@/hooks/use-room-socket';
@@ -40,8 +41,8 @@ import { MovieList } from './movie-list';
 import { MoviePushForm } from './movie-push-form';
 import { PlayerPanel } from './player-panel';
 import { useChat } from './use-chat';
-import { usePlaybackSync, type HttpTarget } from './use-playback-sync';
-import { statusReferenceMs, useCurrentMovie, useMovieList, useRoomInfo, useRoomMe } from './use-room-data';
+import { usePlaybackSync } from './use-playback-sync';
+import { useCurrentMovie, useMovieList, useRoomInfo, useRoomMe } from './use-room-data';
 
 /** Each mount gets its own cache; focus and network revalidation are replaced by socket events. */
 const swrConfig: SWRConfiguration = {
@@ -77,7 +78,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
 
   const me = useRoomMe(roomId);
   const info = useRoomInfo(roomId, Boolean(me.data));
-  const { socket, state } = useRoomSocket(info.data ? roomId : null);
+  const { socket, clock, state } = useRoomSocket(info.data ? roomId : null);
   const abilities = useMemo(() => roomAbilities(me.data, roleOf(user)), [me.data, user]);
   const [page, setPage] = useState(1);
   const movies = useMovieList(roomId, socket !== null && abilities.canListMovies, page);
@@ -88,10 +89,10 @@ function CinemaHall({ roomId }: CinemaViewProps) {
 
   const loaded = current.data;
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
-  const httpTarget = useMemo<HttpTarget | null>(
+  const httpTarget = useMemo<HttpStatus | null>(
     () =>
       loaded && hasCurrentMovie(loaded.current)
-        ? { status: fromJsonStatus(loaded.current.status), referenceMs: statusReferenceMs(loaded), requestedAtMs: loaded.requestedAtMs }
+        ? { status: fromJsonStatus(loaded.current.status), requestedAtMs: loaded.requestedAtMs, receivedAtMs: loaded.receivedAtMs }
         : null,
     [loaded],
   );
@@ -108,6 +109,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   const sync = usePlaybackSync({
     video,
     socket,
+    clock,
     target: httpTarget,
     live: Boolean(movie?.base.live),
     canControl: abilities.canSetStatus,

@@ -1,7 +1,7 @@
 'use client';
 /**
- * The player card: the current movie's name, viewer count and sync button above the player, the
- * autoplay notices, or the empty state when nothing plays.
+ * The player card: the current movie's name, viewer count, sync indicator and sync button above the
+ * player, the autoplay notices, or the empty state when nothing plays.
  */
 import { Eye, Film, RefreshCcw, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
@@ -14,6 +14,7 @@ import { playableUrl } from '@/lib/api/movie';
 import type { Movie } from '@/lib/api/types';
 import { useT } from '@/lib/i18n';
 import { Player } from './player';
+import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from './use-playback-sync';
 
 export interface PlayerPanelProps {
@@ -52,6 +53,7 @@ export function PlayerPanel({ movie, loading, viewerCount, canSync, sync, onVide
             <span className="sr-only">{t('cinema.viewers')}: </span>
             {viewerCount ?? '–'}
           </span>
+          {movie ? <SyncIndicator read={sync.readIndicator} /> : null}
           <Button variant="outline" size="sm" data-testid="sync-button" disabled={!canSync} onClick={() => sync.manualSync()} title={t('cinema.sync.hint')}>
             <RefreshCcw className="h-3.5 w-3.5" aria-hidden />
             {t('cinema.sync.button')}

@@ -1,25 +1,24 @@
 'use client';
 /**
  * React binding of the sync engine (lib/sync/engine.ts): one engine per <video> element, fed by the
- * room socket (STATUS, CHECK_STATUS, SYNC, open/close) and by the loaded current movie.
+ * room socket (STATUS, CHECK_STATUS, SYNC, open/close) and by the loaded current movie. The engine
+ * shares the socket's server clock, so the SYNC round trips it measures also correct the timestamps
+ * of everything the socket sends.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { SyncEngine, type AutoplayOutcome } from '@/lib/sync/engine';
+import type { ServerClock } from '@/lib/sync/clock';
+import type { SyncIndicator } from '@/lib/sync/correction';
+import { SyncEngine, type AutoplayOutcome, type HttpStatus } from '@/lib/sync/engine';
 import { fromWireStatus } from '@/lib/sync/status';
-import { MessageType, type Message } from '@/lib/ws/message';
-import type { PlaybackState, RoomSocket } from '@/lib/ws/room-socket';
-
-/** The room status from `GET /movie/current`, with the local times (ms) it refers to and was requested at. */
-export interface HttpTarget {
-  status: PlaybackState;
-  referenceMs: number;
-  requestedAtMs: number;
-}
+import { MessageType, timestampMs, type Message } from '@/lib/ws/message';
+import type { RoomSocket } from '@/lib/ws/room-socket';
 
 export interface PlaybackSyncOptions {
   video: HTMLVideoElement | null;
   socket: RoomSocket | null;
-  target: HttpTarget | null;
+  clock: ServerClock | null;
+  /** The room status from `GET /movie/current` with the local times of its request and response. */
+  target: HttpStatus | null;
   live: boolean;
   canControl: boolean;
   onControlDenied: () => void;
@@ -33,10 +32,14 @@ export interface PlaybackSync {
   manualSync: () => boolean;
   /** Unmutes after the muted fallback (a click, so the browser allows sound). */
   unmute: () => void;
+  /** The sync indicator now (cheap; the indicator polls it). */
+  readIndicator: () => SyncIndicator;
 }
 
+const IDLE: SyncIndicator = { state: 'idle', driftMs: null };
+
 export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
-  const { video, socket, target, live, canControl } = options;
+  const { video, socket, clock, target, live, canControl } = options;
   const [engine, setEngine] = useState<SyncEngine | null>(null);
   const [autoplay, setAutoplay] = useState<PlaybackSync['autoplay']>(null);
   // The engine calls the latest callbacks without being rebuilt when they change.
@@ -46,9 +49,10 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
   });
 
   useEffect(() => {
-    if (!video || !socket) return;
+    if (!video || !socket || !clock) return;
     const created = new SyncEngine({
       media: video,
+      clock,
       transport: {
         sendStatus: (status) => socket.sendStatus(status),
         sendSync: () => socket.sendSync(),
@@ -63,7 +67,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
       const payload = message.payload;
       if (payload.case !== 'playbackStatus') return;
       const status = fromWireStatus(payload.value);
-      if (message.type === MessageType.SYNC) created.onSyncReply(status);
+      if (message.type === MessageType.SYNC) created.onSyncReply(status, timestampMs(message));
       else if (message.type === MessageType.STATUS || message.type === MessageType.CHECK_STATUS) created.onRemoteStatus(status);
     };
     const offMessage = socket.on('message', onMessage);
@@ -88,7 +92,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
       setAutoplay(null);
     };
     // live and canControl are pushed by the effect below: they must not rebuild the engine.
-  }, [video, socket]);
+  }, [video, socket, clock]);
 
   useEffect(() => {
     engine?.setLive(live);
@@ -96,7 +100,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
   }, [engine, live, canControl]);
 
   useEffect(() => {
-    if (engine && target) engine.loadTarget(target.status, target.referenceMs, target.requestedAtMs);
+    if (engine && target) engine.loadTarget(target);
   }, [engine, target]);
 
   const manualSync = useCallback(() => (engine ? engine.manualSync() : socket?.sendSync() ?? false), [engine, socket]);
@@ -104,6 +108,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
     if (video) video.muted = false;
     setAutoplay((previous) => (previous === 'muted' ? null : previous));
   }, [video]);
+  const readIndicator = useCallback(() => (engine ? engine.indicator() : IDLE), [engine]);
 
-  return { autoplay, manualSync, unmute };
+  return { autoplay, manualSync, unmute, readIndicator };
 }

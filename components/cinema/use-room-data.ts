@@ -29,7 +29,8 @@ export function useMovieList(roomId: string, enabled: boolean, page: number) {
 
 /**
  * `GET /api/room/movie/current` with the local times (Unix ms) around the request: the server
- * extrapolated `status` when it handled the request, so the status refers to about the midpoint.
+ * extrapolated `status` when it handled the request, which the sync engine places one one-way
+ * delay before the response.
  */
 export interface LoadedCurrent {
   current: CurrentMovie;
@@ -44,9 +45,4 @@ export function useCurrentMovie(roomId: string, enabled: boolean) {
     const current = await getCurrentMovie(roomId);
     return { current, requestedAtMs, receivedAtMs: Date.now() };
   });
-}
-
-/** Local time (Unix ms) the loaded status refers to: the midpoint of request and response. */
-export function statusReferenceMs(loaded: LoadedCurrent): number {
-  return (loaded.requestedAtMs + loaded.receivedAtMs) / 2;
 }

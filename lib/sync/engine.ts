@@ -1,33 +1,66 @@
 /**
- * The playback sync engine of one media element (issue 2, Part C; server-contract.md §6.4, §6.7).
- * Framework-free: it listens to a MediaLike's events, talks through a SyncTransport (the room socket)
- * and decides with the pure functions of ./correction.ts.
+ * The playback sync engine of one media element (issue 3; server-contract.md §6.4, §6.7).
+ * Framework-free: it listens to a MediaLike's events, talks through a SyncTransport (the room socket),
+ * keeps time with a ServerClock (./clock.ts) and decides with the pure functions of ./correction.ts.
  *
- * - Local user play, pause, seek (on `seeked`) and rate change → STATUS {isPlaying, currentTime, playbackRate}.
- * - Received STATUS / CHECK_STATUS / SYNC → applied: rate, a seek when off by more than the threshold
- *   (0.3 s), then play or pause.
- * - Settling: an element stands still while it starts or seeks (and its clock starts a little after
- *   `playing`), so after each start or seek it is measured once it runs and corrected to within 50 ms,
- *   at most SETTLE_CHECKS times, leading later seeks by the lag it learned. (Issue 3 replaces the
- *   small corrections with playbackRate nudges; ./correction.ts is where they go.)
- * - Never echoes what it applied itself: every programmatic change registers the event it will fire
- *   (./expected-events.ts) and that event is not published.
- * - Late joiner: `loadTarget` takes `GET /movie/current`'s status and seeks there once metadata is loaded.
- * - SYNC after the socket opens, on demand (the sync button) and every `syncIntervalMs`; a reply is
- *   advanced by half the measured round trip × rate.
- * - Live movies only follow play/pause and publish nothing (the server forces live to playing, §6.4).
+ * The room's authoritative status is kept with the time it refers to:
+ * - SYNC reply: the reply's `timestamp` (server ms) — the server extrapolated the status to it;
+ * - STATUS / CHECK_STATUS broadcast (no timestamp): local receipt time − the one-way delay (rtt/2).
+ *   That is only provisional: a busy page runs the message handler tens of ms after the frame
+ *   arrived, so every remote action is confirmed at once with a SYNC, whose reply carries the server
+ *   time; the engine acts on the position only after the confirmation (or CONFIRM_TIMEOUT_MS);
+ * - `GET /movie/current`: the response time − the one-way delay (the server extrapolated at read time).
+ * The expected position at any moment is currentTime + elapsed × rate while playing.
+ *
+ * Correction, every TICK_MS while the room plays and the element runs steadily:
+ * - |drift| under the dead band: nothing; above it: playbackRate nudged proportionally within
+ *   0.95–1.05 × the room rate until the drift is closed, then back to the room rate;
+ * - above the seek threshold (1 s), or above 0.1 s right after a remote action: one hard seek as a
+ *   "scheduled start": pause, seek ahead of the room by a lead that covers the seek (and the
+ *   confirmation's round trip), and play() when the room arrives there, less the element's start
+ *   latency. The start time is computed when the element is ready, from the latest status, so the
+ *   seek's own duration does not matter.
+ * - Latencies are learned, not guessed: after each start the engine measures how long the element's
+ *   clock stood still (wall time elapsed − media time advanced / rate).
+ * The initiator of a play or seek publishes the position its element will have once its clock runs
+ *   (position − learned latency × rate), so the others do not start ahead of it.
+ *
+ * Measured in Chromium 156 on the 30 fps HLS clip (headless): currentTime reads are exact to 0.1 ms;
+ * play() runs the clock 40–75 ms later; a buffered seek while paused completes in 10–20 ms; switching
+ * the rate away from 1 costs a ~25 ms step (time-stretch start-up), changes between non-1 rates and
+ * back to 1 almost nothing; an element paused while playing resumes up to ~80 ms past the currentTime
+ * it reported at the pause, unless it was seeked meanwhile (so every pause is followed by a seek to
+ * the paused position). The rate step is why the dead band is 15 ms and a nudge holds one rate until
+ * the gap is closed. A busy page handles socket messages tens of ms late (up to 170 ms seen under
+ * load), hence the confirming SYNC.
+ *
+ * Never echoes what it applied itself: play/pause/seek register the event they will fire
+ * (./expected-events.ts) and a `ratechange` to the rate the engine set is its own. A user's own
+ * play, pause, seek or rate change is published as STATUS with the room rate (not a nudged one).
+ * Buffering never pauses the room and is not published; a stalled element catches up when it runs
+ * again, like after a remote action (seek from 0.1 s, else nudge). A freeze without any event shows
+ * as a jump of the drift between two measurements and is treated the same; such catch-up seeks are
+ * limited to one per RECOVERY_COOLDOWN_MS. Live movies follow play/pause only.
+ *
+ * SYNC: a burst after each (re)connect, then a slow refresh (./clock.ts DEFAULT_SYNC_SCHEDULE), plus
+ * one confirmation per remote action. Each reply is a clock sample; replies to requests older than
+ * our own last STATUS are ignored.
  */
 import type { PlaybackState } from '@/lib/ws/room-socket';
+import { DEFAULT_SYNC_SCHEDULE, nextSyncDelayMs, ServerClock, type SyncSchedule } from './clock';
 import {
-  compensateSyncReply,
-  decideCorrection,
-  DEFAULT_SEEK_THRESHOLD_SEC,
+  decideTracking,
+  DEFAULT_TUNING,
+  isPastEnd,
+  nudgedRate,
   positionAt,
-  targetAt,
+  seekTarget,
   type RoomTarget,
+  type SyncIndicator,
+  type SyncTuning,
 } from './correction';
 import { ExpectedEvents } from './expected-events';
-import { HAVE_METADATA, isBuffered, readLocal, type MediaLike } from './media';
+import { HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, type MediaLike } from './media';
 
 /** What the engine sends; the room socket implements it. Both return false when the message was dropped. */
 export interface SyncTransport {
@@ -38,19 +71,31 @@ export interface SyncTransport {
 /** Outcome of starting playback: played, played muted after the browser refused sound, or refused. */
 export type AutoplayOutcome = 'ok' | 'muted' | 'blocked';
 
+/** The room status of `GET /api/room/movie/current` with the local times (Unix ms) of its request and response. */
+export interface HttpStatus {
+  status: PlaybackState;
+  requestedAtMs: number;
+  receivedAtMs: number;
+}
+
 export interface SyncEngineOptions {
   media: MediaLike;
   transport: SyncTransport;
-  /** Local clock, Unix ms. */
+  /** The server clock estimate; shared with the socket's outgoing timestamps. Default: a new one on `now`. */
+  clock?: ServerClock;
+  /** Local clock, Unix ms. Default `Date.now`. */
   now?: () => number;
   live?: boolean;
   /** Whether the user may set the room status (SetCurrentStatus, or room/site admin). */
   canControl?: boolean;
-  seekThresholdSec?: number;
-  /** Period of the drift-correcting SYNC (ms); 0 disables it. */
-  syncIntervalMs?: number;
+  tuning?: Partial<SyncTuning>;
+  schedule?: Partial<SyncSchedule>;
+  /** Period (ms) of the correction loop. */
+  tickMs?: number;
   /** Window (ms) in which further `seeked` events (scrubbing) collapse into one trailing STATUS. */
   seekPublishDelayMs?: number;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
   onAutoplay?: (outcome: AutoplayOutcome) => void;
   /** A local play/pause/seek/rate change by a user who may not control playback; the engine restores the room state. */
   onControlDenied?: () => void;
@@ -58,68 +103,138 @@ export interface SyncEngineOptions {
   onManualSynced?: () => void;
 }
 
-export const DEFAULT_SYNC_INTERVAL_MS = 5000;
+export const DEFAULT_TICK_MS = 100;
 /**
- * Drift (s) tolerated once the element really plays after a start, a seek or a stall. The seek
- * threshold decides *whether* to correct; this decides how exact the correction must end up: the
- * element stands still while it starts or seeks, so it resumes behind the room by that time.
+ * After a start, a seek, `playing` or a new rate, the element's clock is not yet steady (Chromium: a
+ * jump, a ~40 ms stand-still, then linear), so drift is measured only this long (ms) afterwards.
  */
-export const SETTLE_TOLERANCE_SEC = 0.05;
-/**
- * Wait (ms) after `playing` before measuring the drift: the media clock starts some time after the
- * event (audio output start-up, ~0.1 s in Chromium), so an earlier reading is not yet the steady offset.
- */
-export const SETTLE_DELAY_MS = 300;
-/** Settling corrections allowed after one start or seek (each may stall again, but less: the data is then buffered). */
-export const SETTLE_CHECKS = 3;
-/** Largest start-up lag (s) the engine learns; anything longer is a stall, not a property of seeks. */
-const MAX_LAG_SEC = 2;
+export const SETTLE_MS = 250;
+/** How long (ms) a remote action waits for its confirming SYNC reply before the engine acts on the provisional position. */
+export const CONFIRM_TIMEOUT_MS = 1000;
 export const DEFAULT_SEEK_PUBLISH_DELAY_MS = 200;
+/** An unexpected seek closer than this (s) to the room while playing is the player's own (hls.js skipping a gap), not the user's. */
+const USER_SEEK_MIN_SEC = 0.3;
+/** A SYNC reply whose position differs from the followed target by more than this (s) reveals a missed remote action. */
+const ACTION_JUMP_SEC = 0.25;
+/** How far (s) a `seeked` may land from a scheduled start's target and still be the engine's. */
+const SCHEDULED_SEEK_TOLERANCE_SEC = 0.5;
+/**
+ * A jump of the drift by this much (s) between two measurements is a stall or freeze (the nudge moves
+ * it by 5 ms per 100 ms at most); like a `waiting` event it may be caught up with a seek, at most once
+ * per RECOVERY_COOLDOWN_MS (a starved machine must not seek over and over).
+ */
+const DRIFT_JUMP_SEC = 0.05;
+const RECOVERY_COOLDOWN_MS = 5000;
+/** Two measurements further apart than this (ms) are not compared for jumps. */
+const JUMP_WINDOW_MS = 600;
 /** SYNC requests kept waiting for a reply; older ones are dropped (their replies then count as plain statuses). */
 const MAX_PENDING_SYNCS = 8;
+
+/**
+ * Latencies (s of wall time), learned per kind:
+ * - start: from play() (or the user's `play` event) on a paused element until its clock runs;
+ * - resume: from the user's `seeked` event while playing (their STATUS goes out then) until it runs;
+ * - readyNear / readyFar: from a seek inside / outside the buffer until the element can play
+ *   (sizes the lead of a scheduled start).
+ * Defaults are about what Chromium showed (40–75 ms to start, with or without sound); the first
+ * observation replaces them.
+ */
+export type LagKind = 'start' | 'resume' | 'readyNear' | 'readyFar';
+const DEFAULT_LAG_SEC: Record<LagKind, number> = { start: 0.06, resume: 0.05, readyNear: 0.03, readyFar: 0.3 };
+/** Weight of a new latency observation after the first. */
+const LAG_WEIGHT = 0.5;
+/** Observations beyond this (s) are stalls, not latencies. */
+const MAX_LAG_SEC = 1;
+/** Lead (s) of a scheduled start inside the buffer, at least; and outside it, between these. */
+const NEAR_LEAD_MIN_SEC = 0.2;
+const FAR_LEAD_MIN_SEC = 0.5;
+const FAR_LEAD_MAX_SEC = 3;
 
 interface PendingSync {
   sentAtMs: number;
   /** Sequence number of outgoing messages at send time (for ordering against our own STATUS). */
   seq: number;
   manual: boolean;
+  /** The reply may re-position the element with a seek (first after connect, manual). */
+  acquire: boolean;
 }
 
-const MEDIA_EVENTS = ['play', 'pause', 'seeked', 'ratechange', 'loadedmetadata', 'playing', 'waiting'] as const;
+/** The followed status and the time it refers to, on the server's clock or (when derived from a local receipt) the local one. */
+interface Target {
+  status: PlaybackState;
+  atMs: number;
+  clock: 'server' | 'local';
+}
+
+/** A start whose outcome teaches a latency: where the element was (s) and when (local ms). */
+interface PendingLearn {
+  kind: 'start' | 'resume';
+  position: number;
+  atMs: number;
+}
+
+/** A scheduled start: paused at `seekTo` (s), waiting until the room arrives there. */
+interface ScheduledStart {
+  seekTo: number;
+  far: boolean;
+  calledAtMs: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+const MEDIA_EVENTS = ['play', 'pause', 'seeked', 'ratechange', 'loadedmetadata', 'playing', 'waiting', 'canplay'] as const;
 type MediaEvent = (typeof MEDIA_EVENTS)[number];
 
 export class SyncEngine {
+  readonly clock: ServerClock;
   private readonly media: MediaLike;
   private readonly transport: SyncTransport;
   private readonly now: () => number;
   private readonly options: SyncEngineOptions;
+  private readonly tuning: SyncTuning;
+  private readonly schedule: SyncSchedule;
   private readonly expected: ExpectedEvents;
   private readonly handlers: Record<MediaEvent, () => void>;
   private live: boolean;
   private canControl: boolean;
-  private target: RoomTarget | null = null;
+  private target: Target | null = null;
   /** Local time (ms) a status last arrived over the socket; an HTTP status requested before that is stale. */
   private socketTargetAtMs = -Infinity;
   private waitingForMetadata = false;
   private connected = false;
+  private everConnected = false;
   private pendingSyncs: PendingSync[] = [];
+  private syncsSinceConnect = 0;
+  private acquireNextSync = false;
   private seq = 0;
   private lastStatusSeq = -1;
-  private syncTimer: ReturnType<typeof setInterval> | null = null;
+  private syncTimer: ReturnType<typeof setTimeout> | null = null;
+  private tickTimer: ReturnType<typeof setInterval> | null = null;
   private seekPublishTimer: ReturnType<typeof setTimeout> | null = null;
   private lastSeekPublishAtMs = -Infinity;
   /** True while the engine's own seek is in flight. */
   private engineSeeking = false;
-  /**
-   * Learned lag (s of wall time) between the engine seeking or starting and the element running again,
-   * for targets inside and outside the buffered ranges. A seek while playing leads by it.
-   */
-  private readonly lagSec = { buffered: 0, unbuffered: 0 };
-  /** The engine's last start or seek, to learn the lag from its outcome: the drift (s) it should give. */
-  private lastCorrection: { kind: 'buffered' | 'unbuffered'; expectedDriftSec: number } | null = null;
-  /** Settling checks left (after a start, seek or stall) to bring the drift under SETTLE_TOLERANCE_SEC. */
-  private settleChecks = 0;
-  private settleTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The room rate followed, and the rate the engine last set on the element (null: none, or the user changed it since). */
+  private roomRate = 1;
+  private engineRate: number | null = null;
+  /** The nudge in force: a signed fraction of the room rate (0 = none). */
+  private nudge = 0;
+  /** One hard seek is allowed from the acquire threshold (set by a remote action, cleared by the next decision). */
+  private acquiring = false;
+  /** The next measurement follows a start or an action: it corrects from the finer settle band. */
+  private fine = false;
+  /** The last steady measurement, to notice a stall that fired no event; null after anything that moves the element. */
+  private lastMeasure: { driftSec: number; atMs: number; jumping: boolean } | null = null;
+  private lastRecoveryAtMs = -Infinity;
+  /** Local time (ms) until which a remote action's position waits for its confirming SYNC reply. */
+  private confirmUntilMs = -Infinity;
+  /** The element stalled for data while the room plays (local ms since; null: not stalled). */
+  private stalledSinceMs: number | null = null;
+  /** Local time (ms) until which the element's clock is not steady yet. */
+  private settleUntilMs = -Infinity;
+  private pendingLearn: PendingLearn | null = null;
+  private readonly lagSec: Record<LagKind, number> = { ...DEFAULT_LAG_SEC };
+  private readonly lagLearned = new Set<LagKind>();
+  private scheduled: ScheduledStart | null = null;
   private destroyed = false;
 
   constructor(options: SyncEngineOptions) {
@@ -127,6 +242,9 @@ export class SyncEngine {
     this.media = options.media;
     this.transport = options.transport;
     this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? new ServerClock(this.now);
+    this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
+    this.schedule = { ...DEFAULT_SYNC_SCHEDULE, ...options.schedule };
     this.live = options.live ?? false;
     this.canControl = options.canControl ?? true;
     this.expected = new ExpectedEvents(this.now);
@@ -138,28 +256,30 @@ export class SyncEngine {
       loadedmetadata: () => this.onLoadedMetadata(),
       playing: () => this.onPlaying(),
       waiting: () => this.onWaiting(),
+      canplay: () => this.maybeStartScheduled(),
     };
     for (const event of MEDIA_EVENTS) this.media.addEventListener(event, this.handlers[event]);
-    const interval = options.syncIntervalMs ?? DEFAULT_SYNC_INTERVAL_MS;
-    if (interval > 0) this.syncTimer = setInterval(() => this.periodicSync(), interval);
+    this.tickTimer = setInterval(() => this.tick(), options.tickMs ?? DEFAULT_TICK_MS);
   }
 
   /** Stops listening and all timers. */
   destroy(): void {
     this.destroyed = true;
     for (const event of MEDIA_EVENTS) this.media.removeEventListener(event, this.handlers[event]);
-    if (this.syncTimer !== null) clearInterval(this.syncTimer);
+    if (this.syncTimer !== null) clearTimeout(this.syncTimer);
+    if (this.tickTimer !== null) clearInterval(this.tickTimer);
     if (this.seekPublishTimer !== null) clearTimeout(this.seekPublishTimer);
-    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
+    if (this.scheduled?.timer) clearTimeout(this.scheduled.timer);
     this.syncTimer = null;
+    this.tickTimer = null;
     this.seekPublishTimer = null;
-    this.settleTimer = null;
+    this.scheduled = null;
     this.expected.clear();
   }
 
-  /** The room status the engine follows, moved to now; null before any status arrived. */
+  /** The room status the engine follows, on the server clock; null before any status arrived. */
   currentTarget(): RoomTarget | null {
-    return this.target ? targetAt(this.target, this.now()) : null;
+    return this.roomTarget();
   }
 
   setLive(live: boolean): void {
@@ -171,132 +291,392 @@ export class SyncEngine {
   }
 
   /**
-   * The socket opened (true) or closed (false). On open the engine asks for the room status (SYNC):
-   * after a reconnect this resyncs before the user notices.
+   * The socket opened (true) or closed (false). On open the SYNC burst starts: after a reconnect it
+   * re-reads the room status (and re-samples the clock) before the user notices.
    */
   setConnected(connected: boolean): void {
+    if (connected === this.connected) return;
     this.connected = connected;
     // Replies to requests of a previous connection will never come.
     this.pendingSyncs = [];
-    if (connected) this.requestSync();
+    this.confirmUntilMs = -Infinity;
+    if (this.syncTimer !== null) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+    if (!connected) return;
+    if (this.everConnected) this.clock.restart();
+    this.everConnected = true;
+    this.acquireNextSync = true;
+    // A clock that already has its samples (a new movie on an open socket) needs no burst.
+    this.syncsSinceConnect = this.clock.sampleCount >= this.schedule.burstCount ? this.schedule.burstCount - 1 : 0;
+    this.runSyncSchedule();
   }
 
   /**
-   * The room status from `GET /api/room/movie/current` (late joiner, re-read after reconnect or CURRENT).
-   * `referenceMs`: local time the status refers to (the server extrapolated it at read time);
-   * `requestedAtMs`: when the request was sent. A socket status that arrived after the request was
-   * sent is newer, so the HTTP one is then ignored.
+   * The room status from `GET /api/room/movie/current` (late joiner, re-read after reconnect or
+   * CURRENT). A socket status that arrived after the request was sent is newer, so it wins.
    */
-  loadTarget(status: PlaybackState, referenceMs: number, requestedAtMs = referenceMs): void {
+  loadTarget({ status, requestedAtMs, receivedAtMs }: HttpStatus): void {
     if (requestedAtMs < this.socketTargetAtMs) return;
-    this.target = { status, referenceMs };
+    // The server extrapolated the status when it handled the request: about one one-way delay before the response.
+    const referenceMs = this.clock.rttMs === null ? (requestedAtMs + receivedAtMs) / 2 : Math.max(requestedAtMs, receivedAtMs - this.clock.oneWayMs);
+    this.setTarget({ status, atMs: referenceMs, clock: 'local' }, true);
     this.apply();
   }
 
-  /** A STATUS (another user's action) or CHECK_STATUS (server correction) received now. */
+  /**
+   * A STATUS (another user's action) or CHECK_STATUS (server correction) received now. Play state,
+   * rate and a paused position apply at once; a playing position is confirmed by a SYNC first.
+   */
   onRemoteStatus(status: PlaybackState): void {
     const now = this.now();
     this.socketTargetAtMs = now;
-    this.target = { status, referenceMs: now };
+    this.pendingLearn = null;
+    this.setTarget({ status, atMs: now - this.clock.oneWayMs, clock: 'local' }, true);
+    if (status.isPlaying && !this.live && this.requestSync()) this.confirmUntilMs = now + CONFIRM_TIMEOUT_MS;
     this.apply();
   }
 
   /**
-   * A SYNC reply: `status` is the room status when the server handled the request. It is advanced by
-   * half the round trip × rate. A reply to a request sent before our own last STATUS describes the room
+   * A SYNC reply: `status` is the room status at `serverTimeMs` (the reply's `timestamp`). The round
+   * trip is a clock sample. A reply to a request sent before our own last STATUS describes the room
    * before that action and is ignored (it would undo the user's action).
    */
-  onSyncReply(status: PlaybackState): void {
+  onSyncReply(status: PlaybackState, serverTimeMs: number): void {
     const now = this.now();
     const request = this.pendingSyncs.shift();
-    if (!request) {
-      this.onRemoteStatus(status);
-      return;
-    }
-    // The reply describes the room before the user's own action (sent or still being debounced).
-    if (request.seq < this.lastStatusSeq || this.seekPublishTimer !== null) return;
+    if (request) this.clock.addSample(request.sentAtMs, now, serverTimeMs);
+    if (request && (request.seq < this.lastStatusSeq || this.seekPublishTimer !== null)) return;
+    const next: Target = serverTimeMs > 0 ? { status, atMs: serverTimeMs, clock: 'server' } : { status, atMs: now - this.clock.oneWayMs, clock: 'local' };
     this.socketTargetAtMs = now;
-    this.target = compensateSyncReply(status, request.sentAtMs, now);
+    // Every reply is at least as new as the STATUS that asked for a confirmation.
+    this.confirmUntilMs = -Infinity;
+    this.setTarget(next, !request || request.acquire || this.differsFromTarget(next));
     this.apply();
-    if (request.manual) this.options.onManualSynced?.();
+    if (request?.manual) this.options.onManualSynced?.();
   }
 
   /**
    * The user pressed the sync button. Inside that click, playback may start even where autoplay is
-   * blocked, so a room known to be playing is resumed right away; then SYNC fetches the exact status.
+   * blocked, so a room known to be playing is resumed right away; then SYNC fetches the exact status
+   * and may re-position the element once.
    */
   manualSync(): boolean {
-    if (this.target?.status.isPlaying && this.media.paused && !this.media.ended && this.media.readyState >= HAVE_METADATA) {
+    if (this.target?.status.isPlaying && this.media.paused && !this.scheduled && this.media.readyState >= HAVE_METADATA && !this.media.ended) {
       this.expected.expect('play');
       void this.startPlayback();
     }
     return this.requestSync(true);
   }
 
-  /** Sends SYNC and remembers when, for the round-trip compensation of its reply. */
+  /** Sends SYNC and remembers when, for the clock sample and the reply's handling. */
   requestSync(manual = false): boolean {
-    if (!this.connected) return false;
+    if (!this.connected || this.destroyed) return false;
     const sentAtMs = this.now();
     if (!this.transport.sendSync()) return false;
     this.seq += 1;
-    this.pendingSyncs.push({ sentAtMs, seq: this.seq, manual });
+    this.pendingSyncs.push({ sentAtMs, seq: this.seq, manual, acquire: manual || this.acquireNextSync });
+    this.acquireNextSync = false;
     if (this.pendingSyncs.length > MAX_PENDING_SYNCS) this.pendingSyncs.shift();
     return true;
   }
 
-  private periodicSync(): void {
-    if (this.destroyed || this.live || !this.target) return;
-    if (this.media.readyState < HAVE_METADATA) return;
+  /** The sync indicator: in sync, correcting or out of sync with the drift (ms), live, or idle (nothing to follow yet). */
+  indicator(): SyncIndicator {
+    const target = this.roomTarget();
+    if (this.destroyed || !target || this.media.readyState < HAVE_METADATA) return { state: 'idle', driftMs: null };
+    if (this.live) return { state: 'live', driftMs: null };
+    const local = readLocal(this.media);
+    const roomAt = positionAt(target, this.clock.serverNow());
+    const pastEnd = isPastEnd(roomAt, local);
+    const drift = local.currentTime - (pastEnd ? local.duration : roomAt);
+    const driftMs = Math.round(drift * 1000);
+    const magnitude = Math.abs(drift);
+    if (!target.status.isPlaying || pastEnd) {
+      const settled = (local.paused || local.ended) && !this.media.seeking && magnitude <= this.tuning.pausedToleranceSec;
+      return { state: settled ? 'in-sync' : 'correcting', driftMs };
+    }
+    if (this.stalledSinceMs !== null || (local.paused && !this.scheduled) || magnitude >= this.tuning.seekThresholdSec) return { state: 'out-of-sync', driftMs };
+    if (this.scheduled || this.media.seeking || this.nudge !== 0 || magnitude >= this.tuning.deadBandSec) return { state: 'correcting', driftMs };
+    return { state: 'in-sync', driftMs };
+  }
+
+  private roomTarget(): RoomTarget | null {
+    const target = this.target;
+    if (!target) return null;
+    return { status: target.status, serverTimeMs: target.clock === 'server' ? target.atMs : target.atMs + this.clock.offsetMs };
+  }
+
+  private setTarget(target: Target, acquire: boolean): void {
+    this.target = target;
+    this.lastMeasure = null;
+    if (acquire) this.acquire();
+  }
+
+  /** The element lost time on its own (a stall or freeze): catch up like after an action, but not over and over. */
+  private recover(): void {
+    this.fine = true;
+    if (this.now() - this.lastRecoveryAtMs < RECOVERY_COOLDOWN_MS) return;
+    this.lastRecoveryAtMs = this.now();
+    this.acquiring = true;
+  }
+
+  /** A remote action (or its like): one seek is allowed, and the next measurement is a fine one. */
+  private acquire(): void {
+    this.acquiring = true;
+    this.fine = true;
+  }
+
+  /** True when `next` changes play state or rate, or moves the position, compared with the followed target. */
+  private differsFromTarget(next: Target): boolean {
+    const current = this.roomTarget();
+    if (!current) return true;
+    const { status } = next;
+    if (status.isPlaying !== current.status.isPlaying || Math.abs(status.playbackRate - current.status.playbackRate) > 1e-3) return true;
+    const serverNow = this.clock.serverNow();
+    const nextTarget: RoomTarget = { status, serverTimeMs: next.clock === 'server' ? next.atMs : next.atMs + this.clock.offsetMs };
+    return Math.abs(positionAt(nextTarget, serverNow) - positionAt(current, serverNow)) > ACTION_JUMP_SEC;
+  }
+
+  private runSyncSchedule(): void {
+    if (!this.connected || this.destroyed) return;
     this.requestSync();
+    this.syncsSinceConnect += 1;
+    const delay = nextSyncDelayMs(this.syncsSinceConnect, this.schedule, this.options.random);
+    if (Number.isFinite(delay)) this.syncTimer = setTimeout(() => this.runSyncSchedule(), delay);
+  }
+
+  /** True while a remote action's playing position waits for its confirming SYNC reply. */
+  private awaitingConfirm(): boolean {
+    return this.now() < this.confirmUntilMs;
   }
 
   /**
-   * Brings the element to the target, or waits for metadata first. Position is not corrected while a
-   * seek is in flight: the element's position stands still until it completes, and settling checks it
-   * afterwards. A correction that seeks or starts playback arms SETTLE_CHECKS settling checks;
-   * `settling` marks one of those (tighter tolerance, arms nothing).
+   * Brings the element to the target right away where that is safe: play state, rate, a seek when
+   * paused. Position corrections of a playing room wait for a steady element and a confirmed status
+   * (the loop makes them); a start from paused happens at once, since waiting would only add delay.
    */
-  private apply(settling = false): void {
-    if (this.destroyed || !this.target) return;
+  private apply(): void {
+    const target = this.roomTarget();
+    if (this.destroyed || !target) return;
     if (this.media.readyState < HAVE_METADATA) {
       this.waitingForMetadata = true;
       return;
     }
     this.waitingForMetadata = false;
-    const now = this.now();
-    const roomPlaying = this.target.status.isPlaying;
-    const roomAt = positionAt(this.target, now);
-    const kind = isBuffered(this.media, roomAt) ? 'buffered' : 'unbuffered';
-    const threshold = settling ? SETTLE_TOLERANCE_SEC : (this.options.seekThresholdSec ?? DEFAULT_SEEK_THRESHOLD_SEC);
-    const correction = decideCorrection(this.target, readLocal(this.media), now, {
-      live: this.live,
-      seekThresholdSec: this.media.seeking ? Infinity : threshold,
-      seekLeadSec: this.lagSec[kind],
-    });
-    if (correction.playbackRate !== undefined) {
-      this.expected.expect('ratechange', correction.playbackRate);
-      this.media.playbackRate = correction.playbackRate;
+    const { status } = target;
+    if (this.live) {
+      this.cancelScheduledStart();
+      if (status.isPlaying && this.media.paused) this.startElement(false);
+      if (!status.isPlaying && !this.media.paused) this.pauseElement();
+      return;
     }
-    if (correction.seekTo !== undefined) {
-      this.expected.expect('seeked', correction.seekTo);
-      this.engineSeeking = true;
-      if (roomPlaying) {
-        this.lastCorrection = { kind, expectedDriftSec: correction.seekTo - roomAt };
-        if (!settling) this.settleChecks = SETTLE_CHECKS;
+    const local = readLocal(this.media);
+    const roomAt = positionAt(target, this.clock.serverNow());
+    const pastEnd = isPastEnd(roomAt, local);
+    if (Math.abs(status.playbackRate - this.roomRate) > 1e-9 || !status.isPlaying || pastEnd) this.nudge = 0;
+    this.roomRate = status.playbackRate;
+    const rate = nudgedRate(this.roomRate, this.nudge);
+    // A new rate shifts the element's clock by a few tens of ms (Chromium's time-stretch restarts):
+    // measure only after that, still allowed the one seek of this action.
+    if (!this.media.paused && Math.abs(this.media.playbackRate - rate) > 1e-9) this.settleUntilMs = this.now() + SETTLE_MS;
+    this.setRate(rate);
+
+    if (pastEnd) {
+      // The room's clock runs on past the end; the element stops there and is not restarted.
+      this.cancelScheduledStart();
+      if (!local.ended && !this.media.seeking && Math.abs(local.duration - local.currentTime) > this.tuning.pausedToleranceSec) this.seekElement(local.duration);
+      if (!local.paused && !local.ended) this.pauseElement();
+      this.acquiring = false;
+      return;
+    }
+
+    if (!status.isPlaying) {
+      this.cancelScheduledStart();
+      // Chromium resumes a paused element from where its pipeline really was, up to ~80 ms past the
+      // currentTime it reported at pause (audio still in flight); a seek while paused re-aligns the two.
+      const wasRunning = !local.paused;
+      if (wasRunning) this.pauseElement();
+      if (wasRunning || (!this.media.seeking && Math.abs(local.currentTime - roomAt) > this.tuning.pausedToleranceSec)) this.seekElement(roomAt);
+      this.acquiring = false;
+      return;
+    }
+
+    if (this.scheduled) {
+      // It already is this action's one seek; its start time is computed from the latest status.
+      const ahead = (this.scheduled.seekTo - roomAt) / this.roomRate;
+      if (ahead >= 0 && ahead <= FAR_LEAD_MAX_SEC) {
+        this.acquiring = false;
+        this.maybeStartScheduled();
+        return;
       }
-      this.media.currentTime = correction.seekTo;
+      this.cancelScheduledStart();
     }
-    if (correction.play) {
-      this.expected.expect('play');
-      // Starting stalls until data arrives; the settling checks make up for it once it really plays.
-      if (correction.seekTo === undefined) this.lastCorrection = { kind, expectedDriftSec: this.media.currentTime - roomAt };
-      if (!settling) this.settleChecks = SETTLE_CHECKS;
-      void this.startPlayback();
+
+    if (local.paused || local.ended) {
+      // Where the element will be once its clock runs, compared with where the room will be.
+      const predicted = local.currentTime - (roomAt + this.lagSec.start * this.roomRate);
+      const magnitude = Math.abs(predicted);
+      if (local.ended || magnitude >= this.tuning.seekThresholdSec || (this.acquiring && magnitude >= this.tuning.acquireThresholdSec)) {
+        this.scheduleStart();
+      } else {
+        this.startElement(true);
+      }
+      return;
     }
-    if (correction.pause) {
-      this.expected.expect('pause');
-      this.media.pause();
+
+    if (this.awaitingConfirm()) {
+      // A remote seek moves the element at once; when it starts is computed after the confirmation.
+      const drift = local.currentTime - roomAt;
+      if (this.acquiring && !this.media.seeking && Math.abs(drift) >= this.tuning.seekThresholdSec) this.scheduleStart();
+      return;
     }
+    if (!this.steady()) return;
+    this.track();
+  }
+
+  /** True when a playing element's clock runs steadily enough to measure. */
+  private steady(): boolean {
+    const media = this.media;
+    return !media.paused && !media.ended && !media.seeking && this.stalledSinceMs === null && media.readyState >= HAVE_FUTURE_DATA && this.now() >= this.settleUntilMs;
+  }
+
+  /** The correction loop: once the element runs steadily while the room plays, measure the drift and correct. */
+  private tick(): void {
+    if (this.destroyed || !this.target || this.live || this.media.readyState < HAVE_METADATA) return;
+    if (this.scheduled) {
+      this.maybeStartScheduled();
+      return;
+    }
+    if (!this.target.status.isPlaying || !this.steady() || this.awaitingConfirm()) return;
+    this.track();
+  }
+
+  private track(): void {
+    const target = this.roomTarget();
+    if (!target?.status.isPlaying) return;
+    const local = readLocal(this.media);
+    const roomAt = positionAt(target, this.clock.serverNow());
+    if (isPastEnd(roomAt, local)) {
+      this.apply();
+      return;
+    }
+    if (this.pendingLearn) {
+      // How long the clock stood still since the start: wall time elapsed − media time advanced / rate.
+      const { kind, position, atMs } = this.pendingLearn;
+      if (this.nudge === 0) this.learn(kind, (this.now() - atMs) / 1000 - (local.currentTime - position) / local.playbackRate);
+      this.pendingLearn = null;
+    }
+    const drift = local.currentTime - roomAt;
+    const now = this.now();
+    const last = this.lastMeasure;
+    this.lastMeasure = { driftSec: drift, atMs: now, jumping: false };
+    if (last && now - last.atMs <= JUMP_WINDOW_MS) {
+      // Frozen (or jumping) right now: decide once the drift holds still again.
+      if (Math.abs(drift - last.driftSec) >= DRIFT_JUMP_SEC) {
+        this.lastMeasure.jumping = true;
+        return;
+      }
+      if (last.jumping) this.recover();
+    }
+    const tuning = this.fine ? { ...this.tuning, deadBandSec: this.tuning.settleBandSec } : this.tuning;
+    const decision = decideTracking({ driftSec: drift, roomRate: this.roomRate, nudge: this.nudge, acquiring: this.acquiring, tuning });
+    this.acquiring = false;
+    this.fine = false;
+    if (decision.kind === 'seek') this.scheduleStart();
+    else if (decision.kind === 'rate') {
+      this.nudge = decision.nudge;
+      this.setRate(decision.playbackRate);
+    }
+  }
+
+  private learn(kind: LagKind, observedSec: number): void {
+    if (!(observedSec > -0.05 && observedSec <= MAX_LAG_SEC)) return;
+    // The first observation replaces the default outright: this browser's value beats a guess.
+    const weight = this.lagLearned.has(kind) ? LAG_WEIGHT : 1;
+    this.lagLearned.add(kind);
+    this.lagSec[kind] = this.lagSec[kind] * (1 - weight) + Math.max(0, observedSec) * weight;
+  }
+
+  /**
+   * The one hard seek of an action while the room plays: pause, seek ahead of the room by a lead that
+   * covers the seek (and a pending confirmation), and play() when the room arrives there, less the
+   * start latency. Exact whatever the seek costs, so the first frame after a join, a remote seek or a
+   * long stall is already in sync.
+   */
+  private scheduleStart(): void {
+    const target = this.roomTarget();
+    if (!target) return;
+    this.cancelScheduledStart();
+    this.acquiring = false;
+    this.nudge = 0;
+    this.setRate(this.roomRate);
+    const roomAt = positionAt(target, this.clock.serverNow());
+    const nearLead = Math.max(NEAR_LEAD_MIN_SEC, 2 * this.lagSec.readyNear + this.lagSec.start);
+    const far = !isBuffered(this.media, roomAt + nearLead * this.roomRate);
+    let leadSec = far ? Math.min(FAR_LEAD_MAX_SEC, Math.max(FAR_LEAD_MIN_SEC, 2 * this.lagSec.readyFar + this.lagSec.start)) : nearLead;
+    // The confirming reply is due in about one round trip; the start should not have to wait for it.
+    if (this.awaitingConfirm()) leadSec = Math.max(leadSec, (this.clock.rttMs ?? 0) / 1000 + 0.05);
+    const seekTo = seekTarget(roomAt, leadSec, target.status, this.media.duration);
+    if (!this.media.paused) this.pauseElement();
+    this.scheduled = { seekTo, far, calledAtMs: this.now(), timer: null };
+    this.pendingLearn = null;
+    this.seekElement(seekTo);
+  }
+
+  /** Once the scheduled seek landed, the element can play and the status is confirmed: wait for the room, then start. */
+  private maybeStartScheduled(): void {
+    const scheduled = this.scheduled;
+    if (!scheduled || scheduled.timer !== null || this.destroyed) return;
+    if (this.media.seeking || this.media.readyState < HAVE_FUTURE_DATA || this.awaitingConfirm()) return;
+    const target = this.roomTarget();
+    if (!target?.status.isPlaying) {
+      this.cancelScheduledStart();
+      return;
+    }
+    const readyKind: LagKind = scheduled.far ? 'readyFar' : 'readyNear';
+    this.learn(readyKind, (this.now() - scheduled.calledAtMs) / 1000);
+    const start = () => {
+      if (this.scheduled !== scheduled) return;
+      this.scheduled = null;
+      if (this.roomTarget()?.status.isPlaying) this.startElement(true);
+    };
+    const roomAt = positionAt(target, this.clock.serverNow());
+    const waitMs = ((this.media.currentTime - roomAt) / this.roomRate - this.lagSec.start) * 1000;
+    if (waitMs <= 1) start();
+    else scheduled.timer = setTimeout(start, waitMs);
+  }
+
+  private cancelScheduledStart(): void {
+    if (this.scheduled?.timer) clearTimeout(this.scheduled.timer);
+    this.scheduled = null;
+  }
+
+  /** play() by the engine; `learn`: measure the start latency once the element runs. */
+  private startElement(learn: boolean): void {
+    this.lastMeasure = null;
+    this.pendingLearn = learn ? { kind: 'start', position: this.media.currentTime, atMs: this.now() } : null;
+    this.fine = true;
+    this.settleUntilMs = this.now() + SETTLE_MS;
+    this.expected.expect('play');
+    void this.startPlayback();
+  }
+
+  private pauseElement(): void {
+    this.expected.expect('pause');
+    this.media.pause();
+  }
+
+  private seekElement(to: number): void {
+    this.lastMeasure = null;
+    this.expected.expect('seeked', to);
+    this.engineSeeking = true;
+    this.settleUntilMs = this.now() + SETTLE_MS;
+    this.media.currentTime = to;
+  }
+
+  private setRate(rate: number): void {
+    this.engineRate = rate;
+    if (Math.abs(this.media.playbackRate - rate) > 1e-9) this.media.playbackRate = rate;
   }
 
   /**
@@ -327,116 +707,104 @@ export class SyncEngine {
 
   private onLoadedMetadata(): void {
     if (this.waitingForMetadata) this.apply();
-    // The HTTP status may be a little stale by now; ask for the exact one.
-    this.requestSync();
   }
 
-  /** The element really plays again (after a start, a seek or a stall): measure once its clock runs. */
+  /** The element runs again (after a start, a seek or a stall). The end of a long stall may re-position it once. */
   private onPlaying(): void {
-    if (this.settleChecks <= 0 || this.live) return;
-    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      this.settle();
-    }, SETTLE_DELAY_MS);
-  }
-
-  /**
-   * A settling check: the element stood still while it started or seeked, so it runs behind the room
-   * by about that time. Learn that lag from the last correction's outcome, then correct to within
-   * SETTLE_TOLERANCE_SEC (leading by the learned lag), a bounded number of times.
-   */
-  private settle(): void {
-    const target = this.target;
-    if (this.destroyed || this.settleChecks <= 0 || !target?.status.isPlaying || this.live) return;
-    // Not running (yet): the next `playing` schedules the check again.
-    if (this.media.paused || this.media.seeking) return;
-    const now = this.now();
-    const driftSec = this.media.currentTime - positionAt(target, now);
-    if (this.lastCorrection) {
-      const { kind, expectedDriftSec } = this.lastCorrection;
-      const lag = Math.min(MAX_LAG_SEC, Math.max(0, (expectedDriftSec - driftSec) / target.status.playbackRate));
-      this.lagSec[kind] = this.lagSec[kind] === 0 ? lag : (this.lagSec[kind] + lag) / 2;
-      this.lastCorrection = null;
+    this.settleUntilMs = this.now() + SETTLE_MS;
+    this.lastMeasure = null;
+    if (this.stalledSinceMs !== null) {
+      this.stalledSinceMs = null;
+      this.recover();
     }
-    // Settled: leftover checks must not fire on some later, unrelated `playing`.
-    this.settleChecks = Math.abs(driftSec) <= SETTLE_TOLERANCE_SEC ? 0 : this.settleChecks - 1;
-    this.apply(true);
   }
 
-  /**
-   * The element stalls for data: it will resume behind the room. Stalls during the engine's own seek
-   * are already covered (and must not re-arm settling, or a slow network could seek forever).
-   */
+  /** The element stalls for data while playing: the room goes on, nothing is published; it catches up when it runs again. */
   private onWaiting(): void {
-    if (!this.engineSeeking) this.settleChecks = Math.max(this.settleChecks, 1);
+    if (this.media.seeking || this.engineSeeking || this.scheduled || this.media.paused || !this.target?.status.isPlaying) return;
+    this.stalledSinceMs ??= this.now();
+    this.pendingLearn = null;
   }
 
   private onPlayOrPause(kind: 'play' | 'pause'): void {
     if (this.expected.consume(kind)) return;
     if (this.media.readyState < HAVE_METADATA) return;
     const isPlaying = kind === 'play';
-    const target = this.target ? targetAt(this.target, this.now()) : null;
+    this.cancelScheduledStart();
+    const target = this.target;
     if (target && target.status.isPlaying === isPlaying) {
       // Nothing to tell the room; a play that resumes a stale element still has to catch up.
-      if (isPlaying) this.apply();
+      if (isPlaying) {
+        this.acquire();
+        this.settleUntilMs = this.now() + SETTLE_MS;
+      }
       return;
     }
-    if (isPlaying) this.settleAfterUserAction();
-    this.publish();
-  }
-
-  /**
-   * The user's own element also stands still for a moment after their play or seek, while the room
-   * (told the position at that instant) moves on: settle it like a correction of the engine's.
-   */
-  private settleAfterUserAction(): void {
-    if (this.live || !this.canControl) return;
-    this.settleChecks = SETTLE_CHECKS;
-    this.lastCorrection = null;
+    this.publish(isPlaying ? 'start' : null);
+    // The user paused a running element: re-align its pipeline with the position just published (see apply()).
+    if (!isPlaying && this.media.paused && !this.media.seeking) this.seekElement(this.media.currentTime);
   }
 
   private onSeeked(): void {
     const position = this.media.currentTime;
     // Any `seeked` ends the seek in flight (a user's seek aborts the engine's).
     this.engineSeeking = false;
-    if (this.expected.consume('seeked', position)) return;
+    this.settleUntilMs = this.now() + SETTLE_MS;
+    // A scheduled start's seek that the player moved a little (hls.js snapping to a fragment) is still ours.
+    const scheduledNear = this.scheduled !== null && Math.abs(position - this.scheduled.seekTo) <= SCHEDULED_SEEK_TOLERANCE_SEC;
+    if (this.expected.consume('seeked', position) || scheduledNear) {
+      this.maybeStartScheduled();
+      return;
+    }
     if (this.media.readyState < HAVE_METADATA) return;
+    this.cancelScheduledStart();
     const now = this.now();
-    if (this.target) {
+    const target = this.roomTarget();
+    if (target) {
       // A seek that lands where the room already is (e.g. the player skipping a gap) changes nothing.
-      const threshold = this.options.seekThresholdSec ?? DEFAULT_SEEK_THRESHOLD_SEC;
-      if (Math.abs(position - positionAt(this.target, now)) <= threshold) return;
+      const tolerance = this.media.paused ? this.tuning.pausedToleranceSec : USER_SEEK_MIN_SEC;
+      if (Math.abs(position - positionAt(target, this.clock.serverNow())) <= tolerance) return;
     }
     if (!this.allowLocalChange()) return;
     // The user's position becomes the target now, so nothing snaps back while the STATUS is delayed
     // (SYNC replies are ignored meanwhile: they describe the room before the seek).
-    this.target = { status: this.localStatus(), referenceMs: now };
-    this.settleAfterUserAction();
+    const status = this.localStatus();
+    this.target = { status, atMs: now, clock: 'local' };
+    this.lastMeasure = null;
+    this.nudge = 0;
+    this.setRate(status.playbackRate);
+    this.acquiring = false;
     const delayMs = this.options.seekPublishDelayMs ?? DEFAULT_SEEK_PUBLISH_DELAY_MS;
     // A single seek goes out at once; further seeks of a burst (scrubbing) collapse into one trailing STATUS.
     if (this.seekPublishTimer === null && now - this.lastSeekPublishAtMs >= delayMs) {
       this.lastSeekPublishAtMs = now;
-      this.publish();
+      this.publish('resume');
       return;
     }
     if (this.seekPublishTimer !== null) clearTimeout(this.seekPublishTimer);
     this.seekPublishTimer = setTimeout(() => {
       this.seekPublishTimer = null;
       this.lastSeekPublishAtMs = this.now();
-      this.publish();
+      this.publish(null);
     }, delayMs);
   }
 
   private onRateChange(): void {
-    if (this.expected.consume('ratechange', this.media.playbackRate)) return;
+    const rate = this.media.playbackRate;
+    if (this.engineRate !== null && Math.abs(rate - this.engineRate) < 1e-9) return;
     if (this.media.readyState < HAVE_METADATA) return;
-    if (this.target && Math.abs(this.target.status.playbackRate - this.media.playbackRate) < 1e-3) return;
-    this.publish();
+    // The user's own rate: no nudge on top of it, and the room hears it unless it is the room's already.
+    this.engineRate = null;
+    this.nudge = 0;
+    if (Math.abs(rate - this.roomRate) < 1e-3) return;
+    this.publish(null);
   }
 
+  /** The element's status with the room rate instead of a nudged one. */
   private localStatus(): PlaybackState {
-    return { isPlaying: !this.media.paused, currentTime: this.media.currentTime, playbackRate: this.media.playbackRate };
+    const rate = this.media.playbackRate;
+    const nominal = this.engineRate !== null && Math.abs(rate - this.engineRate) < 1e-9 ? this.roomRate : rate;
+    return { isPlaying: !this.media.paused, currentTime: this.media.currentTime, playbackRate: nominal };
   }
 
   /**
@@ -447,18 +815,39 @@ export class SyncEngine {
     if (this.live) return false;
     if (this.canControl) return true;
     this.options.onControlDenied?.();
+    this.acquireNextSync = true;
     this.requestSync();
     return false;
   }
 
-  private publish(): void {
+  /**
+   * Sends the user's status. `lag`: the action just started the element's clock (a play, or a seek
+   * while playing); the STATUS then carries the position the element will have when its clock runs,
+   * and the outcome teaches that latency.
+   */
+  private publish(lag: 'start' | 'resume' | null): void {
     if (this.destroyed || !this.allowLocalChange()) return;
     if (this.seekPublishTimer !== null) {
       clearTimeout(this.seekPublishTimer);
       this.seekPublishTimer = null;
     }
     const status = this.localStatus();
-    this.target = { status, referenceMs: this.now() };
+    this.pendingLearn = null;
+    if (lag && status.isPlaying) {
+      this.pendingLearn = { kind: lag, position: status.currentTime, atMs: this.now() };
+      status.currentTime = Math.max(0, status.currentTime - this.lagSec[lag] * status.playbackRate);
+    }
+    this.target = { status, atMs: this.now(), clock: 'local' };
+    this.lastMeasure = null;
+    // The user's element is the reference now: no nudge left on it. Once it runs steadily, it is
+    // measured like everyone else's, and may be re-positioned once if its own latency was misjudged.
+    this.roomRate = status.playbackRate;
+    this.nudge = 0;
+    this.setRate(status.playbackRate);
+    this.acquiring = status.isPlaying;
+    this.fine = status.isPlaying;
+    this.confirmUntilMs = -Infinity;
+    if (status.isPlaying) this.settleUntilMs = this.now() + SETTLE_MS;
     if (!this.transport.sendStatus(status)) return;
     this.seq += 1;
     this.lastStatusSeq = this.seq;

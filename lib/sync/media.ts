@@ -25,6 +25,8 @@ export interface MediaLike {
 
 /** readyState at which duration and seeking work (HTMLMediaElement.HAVE_METADATA). */
 export const HAVE_METADATA = 1;
+/** readyState from which playback can advance (HTMLMediaElement.HAVE_FUTURE_DATA). */
+export const HAVE_FUTURE_DATA = 3;
 
 /** True when `position` (s) lies inside the element's buffered ranges. */
 export function isBuffered(media: MediaLike, position: number): boolean {

@@ -209,13 +209,21 @@ describe('RoomSocket reconnect', () => {
       expect(socket.state).toBe('connecting');
     }
     expect(FakeWebSocket.instances).toHaveLength(11);
-    // 0.5 jitter: 375, 750, 1500, 3000, 6000, then capped at 6000
-    expect(closes).toEqual([375, 750, 1500, 3000, 6000, 6000, 6000, 6000, 6000, 6000]);
+    // 0.5 jitter: 300, 600, 1200, then capped at 2400
+    expect(closes).toEqual([300, 600, 1200, 2400, 2400, 2400, 2400, 2400, 2400, 2400]);
 
     latest().serverOpens();
     expect(opens).toEqual([false, true]);
     latest().serverCloses();
-    expect(closes[closes.length - 1]).toBe(375);
+    expect(closes[closes.length - 1]).toBe(300);
+  });
+
+  it('never waits more than 3.2 s between attempts, so a restarted server has everyone back within seconds', () => {
+    for (const random of [() => 0, () => 0.5, () => 0.999]) {
+      const waits = Array.from({ length: 50 }, (_, i) => reconnectDelayMs(i + 1, undefined, random));
+      expect(Math.max(...waits)).toBeLessThanOrEqual(3200);
+      expect(Math.min(...waits)).toBeGreaterThanOrEqual(200);
+    }
   });
 
   it('reads the token again on every attempt', () => {

@@ -1,7 +1,9 @@
 /**
  * A media element stand-in for sync tests (no browser): it fires the events a real <video> fires,
  * as queued tasks, for both programmatic changes and "user" actions (which are the same calls, as
- * for a real element). Time moves only through `advance(ms)`.
+ * for a real element). Time moves only through `advance(ms)`. It can model the latencies measured in
+ * Chromium: the clock starting after `playing` (`runDelayMs`), seeks (`seekDelayMs`,
+ * `bufferedSeekDelayMs`), the step lost when the rate leaves 1 (`rateStepMs`), and stalls (`stall`).
  */
 import type { MediaLike } from '../media';
 
@@ -19,6 +21,15 @@ export class FakeMedia extends EventTarget implements MediaLike {
   bufferedSeekDelayMs = 0;
   /** How long (ms) after `playing` the position starts to move (a browser's audio output start-up). */
   runDelayMs = 0;
+  /** How long (ms) the clock stands still when the rate changes away from 1 while playing (Chromium's time-stretch start-up). */
+  rateStepMs = 0;
+  /**
+   * How far (ms of playback) the pipeline really ran past the currentTime reported at a pause: the
+   * element resumes from there unless it was seeked while paused (Chromium, audio still in flight).
+   */
+  pauseOvershootMs = 0;
+  /** How fast the media clock runs against the wall clock (0.99: 1 % slow, a drifting audio clock). */
+  clockRate = 1;
   /** Downloaded ranges [start, end] in s; a seek inside them takes `bufferedSeekDelayMs`. */
   bufferedRanges: Array<[number, number]> = [];
   /** Every event fired, in order (for asserting what happened). */
@@ -28,6 +39,10 @@ export class FakeMedia extends EventTarget implements MediaLike {
   private isPaused = true;
   private pendingSeek: ReturnType<typeof setTimeout> | null = null;
   private runsAtMs = 0;
+  private stalledUntilMs = 0;
+  private overshootSec = 0;
+  /** False between play() and its own `playing` (play() already started the delay). */
+  private restartOnPlaying = true;
 
   get seeking(): boolean {
     return this.pendingSeek !== null;
@@ -44,6 +59,10 @@ export class FakeMedia extends EventTarget implements MediaLike {
 
   set currentTime(value: number) {
     this.position = Math.min(Math.max(0, value), this.duration);
+    this.overshootSec = 0;
+    // A seek flushes whatever held the clock (a hiccup); it restarts after the seek's `playing`.
+    this.runsAtMs = 0;
+    this.stalledUntilMs = 0;
     this.fire('seeking');
     // A new seek aborts the pending one: only the last fires `seeked`, as in browsers.
     if (this.pendingSeek !== null) clearTimeout(this.pendingSeek);
@@ -51,6 +70,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
     this.pendingSeek = setTimeout(() => {
       this.pendingSeek = null;
       this.fire('seeked');
+      this.fire('canplay');
       if (!this.isPaused) this.fire('playing');
     }, inBuffer ? this.bufferedSeekDelayMs : this.seekDelayMs);
   }
@@ -61,6 +81,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
 
   set playbackRate(value: number) {
     if (value === this.rate) return;
+    if (this.rate === 1 && !this.isPaused) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.rateStepMs);
     this.rate = value;
     this.queue('ratechange');
   }
@@ -76,6 +97,11 @@ export class FakeMedia extends EventTarget implements MediaLike {
     if (this.isPaused) {
       this.isPaused = false;
       this.ended = false;
+      this.position = Math.min(this.duration, this.position + this.overshootSec);
+      this.overshootSec = 0;
+      // The clock starts `runDelayMs` after play(), whenever the queued events get dispatched.
+      this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.runDelayMs);
+      this.restartOnPlaying = false;
       this.queue('play');
       this.queue('playing');
     }
@@ -85,6 +111,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
   pause(): void {
     if (this.isPaused) return;
     this.isPaused = true;
+    this.overshootSec = (this.pauseOvershootMs / 1000) * this.rate;
     this.queue('pause');
   }
 
@@ -94,15 +121,32 @@ export class FakeMedia extends EventTarget implements MediaLike {
     this.queue('loadedmetadata');
   }
 
+  /** The clock silently stands still for `ms` (a decoder hiccup that fires no event). */
+  hiccup(ms: number): void {
+    this.runsAtMs = Math.max(this.runsAtMs, Date.now()) + ms;
+  }
+
+  /** The element runs out of data for `ms`: `waiting` now, the position stands still, then `playing`. */
+  stall(ms: number): void {
+    this.stalledUntilMs = Date.now() + ms;
+    this.readyState = 2;
+    this.fire('waiting');
+    setTimeout(() => {
+      this.readyState = 4;
+      if (!this.isPaused) this.fire('playing');
+    }, ms);
+  }
+
   /**
    * Playback time passes (call before the clock moves by `ms`): a playing element moves by ms × rate,
-   * except while a seek is pending and during `runDelayMs` after `playing`.
+   * except while a seek is pending, while stalled, and during `runDelayMs` after `playing`.
    */
   advance(ms: number): void {
     if (this.isPaused || this.readyState === 0 || this.pendingSeek !== null) return;
     const now = Date.now();
-    const running = Math.min(ms, Math.max(0, now + ms - Math.max(now, this.runsAtMs)));
-    this.position = Math.min(this.duration, this.position + (running / 1000) * this.rate);
+    const from = Math.max(now, this.runsAtMs, this.stalledUntilMs);
+    const running = Math.max(0, now + ms - from);
+    this.position = Math.min(this.duration, this.position + (running / 1000) * this.rate * this.clockRate);
   }
 
   private queue(type: string): void {
@@ -110,7 +154,11 @@ export class FakeMedia extends EventTarget implements MediaLike {
   }
 
   private fire(type: string): void {
-    if (type === 'playing') this.runsAtMs = Date.now() + this.runDelayMs;
+    // After a seek or a stall the clock restarts with the same delay.
+    if (type === 'playing') {
+      if (this.restartOnPlaying) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.runDelayMs);
+      this.restartOnPlaying = true;
+    }
     this.fired.push(type);
     this.dispatchEvent(new Event(type));
   }
