@@ -1,40 +1,13 @@
 import { routes } from '../config/routes';
-import { expect, test, USER_PASSWORD, type Actor, type Actors } from './fixtures';
+import { expect, test, USER_PASSWORD, type Actor } from './fixtures';
 import { uniqueName } from './support/api';
+import { actorFor, ROUTE_CASES as cases } from './support/route-cases';
 
 /**
  * Every route of config/routes.ts, opened by a direct load (a fresh page, no client navigation),
  * as the audience that may see it. The companion server has to serve the right file for each
  * (placeholder rewrite for ids unknown at build time), and the page must hydrate without errors.
  */
-type Audience = 'visitor' | 'user' | 'root';
-
-interface RouteCase {
-  /** Route name in config/routes.ts; the screen's root is `page-<name>`. */
-  name: string;
-  audience: Audience;
-  /** Path without /web; may need a room id created for the test. */
-  path: (ids: { openRoomId: string; passwordRoomId: string }) => string;
-}
-
-const cases: RouteCase[] = [
-  { name: 'home', audience: 'visitor', path: () => '/' },
-  { name: 'callback', audience: 'visitor', path: () => '/oauth2/callback/github' },
-  { name: 'login', audience: 'visitor', path: () => '/auth/login' },
-  { name: 'register', audience: 'visitor', path: () => '/auth/register' },
-  { name: 'reset', audience: 'visitor', path: () => '/auth/reset' },
-  { name: 'createRoom', audience: 'user', path: () => '/createRoom' },
-  { name: 'joinRoom', audience: 'user', path: () => '/joinRoom' },
-  // A password room: the join screen has to stay and ask, instead of auto-joining into the cinema.
-  { name: 'joinRoom', audience: 'user', path: ({ passwordRoomId }) => `/joinRoom/${passwordRoomId}` },
-  { name: 'rooms', audience: 'visitor', path: () => '/rooms' },
-  { name: 'cinema', audience: 'user', path: ({ openRoomId }) => `/cinema/${openRoomId}` },
-  { name: 'search', audience: 'visitor', path: () => '/search' },
-  { name: 'myself', audience: 'user', path: () => '/user/me' },
-  { name: 'admin', audience: 'root', path: () => '/admin' },
-  { name: '403', audience: 'visitor', path: () => '/403' },
-];
-
 test('every route in the table has a direct-load case here', () => {
   const covered = new Set(cases.map((c) => c.name));
   expect(routes.map((r) => r.name).filter((name) => !covered.has(name))).toEqual([]);
@@ -77,11 +50,6 @@ test.describe('direct load', () => {
     expect(visitor.errors).toEqual([]);
   });
 });
-
-function actorFor(audience: Audience, actors: Actors): Promise<Actor> {
-  if (audience === 'visitor') return actors.visitor();
-  return audience === 'user' ? actors.user() : actors.root();
-}
 
 /**
  * Lets late effects (session fetch, guard, room calls) finish, so their errors are caught too.
