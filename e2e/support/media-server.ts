@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { listenOnLoopback } from './listen';
 
 /** A running test-media server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
 export interface MediaServer {
@@ -57,17 +57,6 @@ export async function startMediaServer(rootDir: string): Promise<MediaServer> {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
+  const { origin, close } = await listenOnLoopback(server);
+  return { url: origin, close };
 }

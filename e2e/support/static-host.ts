@@ -1,7 +1,7 @@
 import { createReadStream, statSync, type Stats } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { listenOnLoopback } from './listen';
 
 /** A running static host. `origin` is `http://127.0.0.1:<port>`, no trailing slash. */
 export interface StaticHost {
@@ -71,19 +71,7 @@ export async function startStaticHost(rootDir: string): Promise<StaticHost> {
     }
     send(res, path.join(root, '404.html'), 404, req.method === 'HEAD');
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 function send(res: ServerResponse, file: string, status: number, headOnly: boolean): void {

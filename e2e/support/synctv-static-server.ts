@@ -1,7 +1,8 @@
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
+import { listenOnLoopback } from './listen';
 
 /**
  * How SyncTV v0.9.x finds files under `/web` (synctv-org/synctv `server/static/static.go`):
@@ -108,19 +109,7 @@ export async function startSyncTvStaticServer(opts: { webDir: string; apiOrigin:
     socket.on('error', () => upstream.destroy());
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 /** `fs.WalkDir(fsys, ".")` keyed as static.go does: `/` + path, so the root is `/.` and folders have no slash. */
