@@ -1,4 +1,4 @@
-import { get, post, setUnauthorizedHandler, TOKEN_STORAGE_KEY, unwrapEnvelope } from './client';
+import { ERROR_BODY_TIMEOUT_MS, get, post, setUnauthorizedHandler, TOKEN_STORAGE_KEY, unwrapEnvelope } from './client';
 import { ApiError } from './error';
 import type { UnauthorizedAction } from './unauthorized';
 
@@ -10,7 +10,7 @@ function json(status: number, body: unknown, statusText = ''): Response {
   return new Response(JSON.stringify(body), { status, statusText, headers: { 'Content-Type': 'application/json' } });
 }
 
-/** The request ky handed to fetch. */
+/** The request the client handed to fetch. */
 function sentRequest(call = 0): Request {
   return fetchMock.mock.calls[call][0];
 }
@@ -21,9 +21,27 @@ beforeEach(() => {
   window.localStorage.clear();
 });
 
+afterEach(() => {
+  jest.useRealTimers();
+  delete process.env.NEXT_PUBLIC_API_ORIGIN;
+});
+
 afterAll(() => {
   global.fetch = realFetch;
 });
+
+/** A fetch that never answers and rejects with the abort reason once the request's signal aborts. */
+function hangUntilAborted(request: Request): Promise<Response> {
+  return new Promise((_, reject) => {
+    request.signal.addEventListener('abort', () => reject(request.signal.reason));
+  });
+}
+
+/** A body whose bytes never arrive. */
+const stalledBody = () => new ReadableStream<Uint8Array>({ start() {} });
+
+/** Fake timers that leave the microtasks fetch/Response rely on alone. */
+const useFakeTimers = () => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
 
 describe('unwrapEnvelope', () => {
   it('returns data whenever the key is present, even when it is falsy', () => {
@@ -85,6 +103,102 @@ describe('get / post', () => {
     expect(url.pathname).toBe('/api/room/login');
     expect(url.search).toBe('?a=1');
     expect(body).toEqual({ roomId: ROOM_ID, password: 'pw' });
+    expect(request.headers.get('Content-Type')).toBe('application/json');
+  });
+
+  it('sends a GET without body or Content-Type, and a POST of a falsy JSON value as JSON', async () => {
+    let posted: unknown;
+    fetchMock.mockImplementationOnce(async () => json(200, { data: [], time: 1 }));
+    fetchMock.mockImplementationOnce(async (request) => {
+      posted = await request.clone().text();
+      return new Response(null, { status: 204 });
+    });
+    await get('/api/room/list', { searchParams: { page: 2, max: 10, sort: 'name', desc: true } });
+    expect(sentRequest(0).method).toBe('GET');
+    expect(sentRequest(0).body).toBeNull();
+    expect(sentRequest(0).headers.get('Content-Type')).toBeNull();
+    expect(new URL(sentRequest(0).url).search).toBe('?page=2&max=10&sort=name&desc=true');
+
+    await post('/api/some/flag', { json: false });
+    expect(posted).toBe('false');
+    expect(sentRequest(1).headers.get('Content-Type')).toBe('application/json');
+  });
+
+  it('prefixes the configured API origin, without a trailing slash', async () => {
+    process.env.NEXT_PUBLIC_API_ORIGIN = 'https://synctv.example.com/';
+    fetchMock.mockResolvedValueOnce(json(200, { data: {}, time: 1 }));
+    await get('/api/public/settings');
+    expect(sentRequest().url).toBe('https://synctv.example.com/api/public/settings');
+  });
+
+  it('sends requests to the page origin when no API origin is configured', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { data: {}, time: 1 }));
+    await get('/api/public/settings');
+    expect(sentRequest().url).toBe(`${window.location.origin}/api/public/settings`);
+  });
+});
+
+describe('timeouts and aborts', () => {
+  it('never times out by default, like the reference client', async () => {
+    useFakeTimers();
+    fetchMock.mockImplementationOnce(hangUntilAborted);
+    let settled = false;
+    const pending = get('/api/room/movie/movies').finally(() => {
+      settled = true;
+    });
+    await jest.advanceTimersByTimeAsync(10 * 60_000);
+    expect(settled).toBe(false);
+    expect(sentRequest().signal.aborted).toBe(false);
+    void pending.catch(() => undefined);
+  });
+
+  it('gives up after timeoutMs with ApiError status 0 and aborts the request', async () => {
+    useFakeTimers();
+    fetchMock.mockImplementationOnce(hangUntilAborted);
+    const pending = get('/api/user/me', { timeoutMs: 5000 }).catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(4999);
+    expect(sentRequest().signal.aborted).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    const error = await pending;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 0, path: '/api/user/me', message: `Request timed out after 5000 ms: GET ${window.location.origin}/api/user/me` });
+    expect(sentRequest().signal.aborted).toBe(true);
+  });
+
+  it('also times out when the body does not arrive in time', async () => {
+    useFakeTimers();
+    fetchMock.mockImplementationOnce(async (request) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          request.signal.addEventListener('abort', () => controller.error(request.signal.reason));
+        },
+      });
+      return new Response(body, { status: 200 });
+    });
+    const pending = get('/api/room/list', { timeoutMs: 1000 }).catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(await pending).toMatchObject({ name: 'ApiError', status: 0, message: expect.stringContaining('timed out after 1000 ms') });
+  });
+
+  it('rejects with ApiError status 0 when the caller aborts, without running the 401 rules', async () => {
+    const actions: UnauthorizedAction[] = [];
+    setUnauthorizedHandler((action) => actions.push(action));
+    fetchMock.mockImplementationOnce(hangUntilAborted);
+    const controller = new AbortController();
+    const pending = get('/api/room/me', { roomId: ROOM_ID, signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort(new DOMException('The room changed', 'AbortError'));
+    expect(await pending).toMatchObject({ name: 'ApiError', status: 0, message: 'The room changed', path: '/api/room/me' });
+    expect(actions).toEqual([]);
+  });
+
+  it('rejects at once for an already aborted signal', async () => {
+    fetchMock.mockImplementationOnce(async (request) => {
+      if (request.signal.aborted) throw request.signal.reason;
+      return json(200, { data: 1, time: 1 });
+    });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(get('/api/room/me', { signal: controller.signal })).rejects.toMatchObject({ status: 0 });
   });
 });
 
@@ -101,9 +215,61 @@ describe('errors', () => {
     await expect(get('/api/room/info')).rejects.toMatchObject({ status: 500, message: 'Internal Server Error' });
   });
 
-  it('turns a network failure into ApiError with status 0', async () => {
+  it('turns a network failure into ApiError with status 0 and a message naming the request', async () => {
+    const failure = new TypeError('Failed to fetch');
+    fetchMock.mockRejectedValueOnce(failure);
+    const error = await get('/api/user/me').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 0,
+      path: '/api/user/me',
+      message: `Request failed due to a network error: GET ${window.location.origin}/api/user/me`,
+    });
+    expect((error as ApiError).cause).toBe(failure);
+  });
+
+  it('does not retry a failed call', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(get('/api/user/me')).rejects.toMatchObject({ name: 'ApiError', status: 0, path: '/api/user/me' });
+    await expect(get('/api/room/list')).rejects.toMatchObject({ status: 0 });
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 503, statusText: 'Service Unavailable' }));
+    await expect(get('/api/room/list')).rejects.toMatchObject({ status: 503 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('reports a non-JSON error body by its status text, or by the status when there is none', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'Content-Type': 'text/html' } }));
+    await expect(get('/api/room/info')).rejects.toMatchObject({ status: 502, message: 'Bad Gateway' });
+
+    // gin's 404 for an unknown route is plain text (server-contract.md §1.2); HTTP/2 has no status text.
+    fetchMock.mockResolvedValueOnce(new Response('404 page not found', { status: 404, headers: { 'Content-Type': 'text/plain' } }));
+    await expect(post('/api/nope')).rejects.toMatchObject({
+      status: 404,
+      path: '/api/nope',
+      message: `Request failed with status code 404: POST ${window.location.origin}/api/nope`,
+    });
+  });
+
+  it('ignores a JSON error body without an error text', async () => {
+    fetchMock.mockResolvedValueOnce(json(500, { data: null, time: 1 }, 'Internal Server Error'));
+    await expect(get('/api/room/info')).rejects.toMatchObject({ status: 500, message: 'Internal Server Error' });
+  });
+
+  it('falls back to the status text when an error body stalls', async () => {
+    useFakeTimers();
+    fetchMock.mockResolvedValueOnce(new Response(stalledBody(), { status: 500, statusText: 'Internal Server Error' }));
+    const pending = get('/api/room/info').catch((e: unknown) => e);
+    await jest.advanceTimersByTimeAsync(ERROR_BODY_TIMEOUT_MS);
+    expect(await pending).toMatchObject({ name: 'ApiError', status: 500, message: 'Internal Server Error' });
+  });
+
+  it('throws ApiError when a successful answer is not JSON (e.g. an HTML page)', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('<!doctype html><html></html>', { status: 200, headers: { 'Content-Type': 'text/html' } }));
+    await expect(get('/api/public/settings')).rejects.toMatchObject({
+      name: 'ApiError',
+      status: 200,
+      path: '/api/public/settings',
+      message: `The server's answer is not JSON: GET ${window.location.origin}/api/public/settings`,
+    });
   });
 });
 
@@ -123,6 +289,20 @@ describe('401 handling', () => {
   it('signs out on a 401 from /api/user/me', async () => {
     fetchMock.mockResolvedValueOnce(json(401, { error: 'authentication failed', time: 1 }));
     await expect(get('/api/user/me')).rejects.toMatchObject({ status: 401, message: 'authentication failed' });
+    expect(actions).toEqual([{ kind: 'signOut' }]);
+  });
+
+  it('runs the 401 rules before the caller sees the error, with the server text in the error', async () => {
+    const order: string[] = [];
+    setUnauthorizedHandler((action) => order.push(`handler ${action.kind}`));
+    fetchMock.mockResolvedValueOnce(json(401, { error: 'authentication token expired', time: 1 }));
+    await get('/api/room/me', { roomId: ROOM_ID }).catch((e: ApiError) => order.push(`caller ${e.status} ${e.message}`));
+    expect(order).toEqual(['handler joinRoom', 'caller 401 authentication token expired']);
+  });
+
+  it('signs out on a 401 from a room path that carries no room id', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('', { status: 401, statusText: 'Unauthorized' }));
+    await expect(get('/api/room/movie/current')).rejects.toMatchObject({ status: 401, message: 'Unauthorized' });
     expect(actions).toEqual([{ kind: 'signOut' }]);
   });
 

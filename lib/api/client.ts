@@ -1,9 +1,9 @@
 /**
- * The one HTTP client (ky) of the web client. It speaks the SyncTV envelope (server-contract.md §2):
- * sends the raw token in `Authorization` (§3.2), never times out, unwraps `data`, throws `ApiError`
- * with the server's `error` text, and applies the 401 rules of `./unauthorized`.
+ * The one HTTP client of the web client, on the platform `fetch`. It speaks the SyncTV envelope
+ * (server-contract.md §2): sends the raw token in `Authorization` (§3.2), never times out unless a
+ * call asks for it, never retries, unwraps `data`, throws `ApiError` with the server's `error` text,
+ * and applies the 401 rules of `./unauthorized`.
  */
-import ky, { isHTTPError, type KyInstance, type Options } from 'ky';
 import { ApiError } from './error';
 import { classifyUnauthorized, SIGN_OUT_REDIRECT_DELAY_MS, type UnauthorizedAction } from './unauthorized';
 
@@ -73,66 +73,147 @@ function pathOf(url: string): string {
   }
 }
 
-function createClient(): KyInstance {
-  return ky.create({
-    timeout: false,
-    retry: 0,
-    hooks: {
-      beforeRequest: [
-        ({ request }) => {
-          const token = readToken();
-          if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', token);
-        },
-      ],
-      afterResponse: [
-        ({ request, response }) => {
-          if (response.status === 401) {
-            onUnauthorized(classifyUnauthorized(pathOf(request.url), request.headers.get('X-Room-Id')));
-          }
-        },
-      ],
-      beforeError: [
-        ({ error, request }) => {
-          const path = pathOf(request.url);
-          if (isHTTPError(error)) {
-            const data = error.data as { error?: unknown } | undefined;
-            const message = data && typeof data.error === 'string' ? data.error : error.response.statusText || error.message;
-            return new ApiError(error.response.status, message, path);
-          }
-          return new ApiError(0, error.message, path);
-        },
-      ],
-    },
-  });
-}
-
-const client = createClient();
+/**
+ * How long (ms) an error response's body may take to arrive before the client gives up on it and
+ * reports the status instead, so a stalled error body cannot hang the caller even though requests
+ * themselves have no timeout.
+ */
+export const ERROR_BODY_TIMEOUT_MS = 10_000;
 
 /** Per-call options: query, JSON body and the room the call is about (sent as `X-Room-Id`, §3.3). */
 export interface RequestOptions {
+  /** Query parameters; `undefined` values are left out. */
   searchParams?: Record<string, string | number | boolean | undefined>;
+  /** Sent as the JSON body (`Content-Type: application/json`) when not undefined. */
   json?: unknown;
   roomId?: string;
+  /** Aborting it rejects the call with `ApiError` status 0. */
   signal?: AbortSignal;
+  /**
+   * Gives up after this many ms (until the whole body has arrived) with `ApiError` status 0. Default:
+   * no timeout, like the reference client; a slow server is not an error by itself.
+   */
+  timeoutMs?: number;
+}
+
+function buildUrl(path: string, searchParams: RequestOptions['searchParams']): string {
+  const url = new URL(`${apiOrigin()}${path}`);
+  for (const [key, value] of Object.entries(searchParams ?? {})) {
+    if (value !== undefined) url.searchParams.append(key, String(value));
+  }
+  return url.toString();
+}
+
+/** Resolves to the text of `response`, or undefined when it does not arrive within `timeoutMs`. */
+async function readTextWithin(response: Response, timeoutMs: number, controller: AbortController): Promise<string | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(undefined);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([response.text().catch(() => undefined), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The server's `error` text from an error body (§2.1), or undefined when the body is not an envelope. */
+function serverErrorText(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
+      return (parsed as { error: string }).error;
+    }
+  } catch {
+    /* not JSON (e.g. gin's text 404 or an HTML error page): the status describes the failure */
+  }
+  return undefined;
 }
 
 /**
  * Sends one request to `path` (origin-absolute, e.g. `/api/user/me`) and returns the unwrapped `data`
- * (undefined for 204). Throws `ApiError` for any non-2xx status or network failure; a 401 also runs
- * the 401 rules before the error reaches the caller.
+ * (undefined for 204 or an empty body). Throws `ApiError` for any non-2xx status (message: the
+ * server's `error` text, else the status text, else "Request failed with status code N: METHOD url"),
+ * for a 2xx body that is not JSON, and with status 0 for a network failure, an abort or a timeout.
+ * A 401 also runs the 401 rules before the error reaches the caller.
  */
 export async function request<T>(method: 'get' | 'post', path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (options.roomId) headers['X-Room-Id'] = options.roomId;
-  const searchParams = options.searchParams
-    ? Object.fromEntries(Object.entries(options.searchParams).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
-    : undefined;
-  const kyOptions: Options = { method, headers, searchParams, json: options.json, signal: options.signal };
-  const response = await client(`${apiOrigin()}${path}`, kyOptions);
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  if (!text) return undefined as T;
-  return unwrapEnvelope<T>(JSON.parse(text));
+  const verb = method.toUpperCase();
+  const url = buildUrl(path, options.searchParams);
+  const apiPath = pathOf(url);
+  const headers = new Headers();
+  const token = readToken();
+  if (token) headers.set('Authorization', token);
+  if (options.roomId) headers.set('X-Room-Id', options.roomId);
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers.set('Content-Type', 'application/json');
+  }
+
+  // One controller carries the caller's signal, the timeout and the error-body limit.
+  const controller = new AbortController();
+  const callerSignal = options.signal;
+  const forwardAbort = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) forwardAbort();
+  else callerSignal?.addEventListener('abort', forwardAbort, { once: true });
+  let timedOut = false;
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, options.timeoutMs);
+
+  const transportError = (error: unknown): ApiError => {
+    if (timedOut) return new ApiError(0, `Request timed out after ${options.timeoutMs} ms: ${verb} ${url}`, apiPath, { cause: error });
+    if (callerSignal?.aborted) {
+      const reason: unknown = callerSignal.reason;
+      return new ApiError(0, reason instanceof Error ? reason.message : 'This operation was aborted', apiPath, { cause: reason });
+    }
+    return new ApiError(0, `Request failed due to a network error: ${verb} ${url}`, apiPath, { cause: error });
+  };
+
+  try {
+    let response: Response;
+    try {
+      response = await fetch(new Request(url, { method: verb, headers, body, signal: controller.signal }));
+    } catch (error) {
+      throw transportError(error);
+    }
+
+    if (response.status === 401) onUnauthorized(classifyUnauthorized(apiPath, options.roomId || null));
+
+    if (!response.ok) {
+      const errorBody = await readTextWithin(response, ERROR_BODY_TIMEOUT_MS, controller);
+      if (timedOut || callerSignal?.aborted) throw transportError(undefined);
+      const statusText = response.statusText;
+      const fallback = `Request failed with status code ${`${response.status} ${statusText}`.trim()}: ${verb} ${url}`;
+      throw new ApiError(response.status, serverErrorText(errorBody) ?? (statusText || fallback), apiPath);
+    }
+
+    if (response.status === 204) return undefined as T;
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw transportError(error);
+    }
+    if (!text) return undefined as T;
+    try {
+      return unwrapEnvelope<T>(JSON.parse(text));
+    } catch (error) {
+      throw new ApiError(response.status, `The server's answer is not JSON: ${verb} ${url}`, apiPath, { cause: error });
+    }
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', forwardAbort);
+  }
 }
 
 /** Shorthands of `request`. */

@@ -1,14 +1,15 @@
 /**
- * The one error type thrown by the API layer. `status` is the HTTP status (0 for a network failure),
- * `message` the server's `error` text (server-contract.md §2.1) or the transport's message, `path` the
- * request path without origin (e.g. `/api/room/me`).
+ * The one error type thrown by the API layer. `status` is the HTTP status (0 when no response arrived:
+ * network failure, abort or timeout), `message` the server's `error` text (server-contract.md §2.1)
+ * or the transport's message, `path` the request path without origin (e.g. `/api/room/me`). `cause`
+ * keeps the underlying failure (e.g. the TypeError of a failed fetch) for debugging.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly path: string;
 
-  constructor(status: number, message: string, path: string) {
-    super(message);
+  constructor(status: number, message: string, path: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'ApiError';
     this.status = status;
     this.path = path;
