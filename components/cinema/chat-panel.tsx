@@ -4,12 +4,12 @@
  * with the local receipt time, and an input that sends on Enter within the 4096-byte limit.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { format } from 'date-fns';
 import { clsx } from 'clsx';
 import { SendHorizontal } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/input';
 import { useT } from '@/lib/i18n';
+import { formatClockTime } from '@/lib/time-format';
 import { byteLength, MAX_CHAT_BYTES, validateChat } from '@/lib/validation';
 import type { ChatLine } from './use-chat';
 
@@ -92,7 +92,7 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
             {': '}
             <span>{line.text}</span>{' '}
             <time dateTime={new Date(line.atMs).toISOString()} className="text-xs text-zinc-500 dark:text-zinc-400">
-              {format(line.atMs, 'HH:mm:ss')}
+              {formatClockTime(line.atMs)}
             </time>
           </li>
         ))}

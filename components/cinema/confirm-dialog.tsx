@@ -1,12 +1,12 @@
 'use client';
 /**
  * A small confirmation dialog (Radix Dialog: focus trap, Escape, screen-reader title) for
- * destructive movie actions.
+ * destructive movie actions. Radix loads the first time the dialog opens, not with the hall.
  */
-import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { lazy, Suspense, useState } from 'react';
 import { useT } from '@/lib/i18n';
+
+const ConfirmDialogPanel = lazy(() => import('./confirm-dialog-panel').then((m) => ({ default: m.ConfirmDialogPanel })));
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -18,9 +18,17 @@ export interface ConfirmDialogProps {
   onOpenChange: (open: boolean) => void;
 }
 
+/**
+ * Asks "really?" before `onConfirm` runs: `confirm-dialog` with `confirm-cancel` and `confirm-ok`.
+ * Nothing is rendered (or downloaded) until `open` first becomes true.
+ */
 export function ConfirmDialog({ open, title, description, confirmLabel, onConfirm, onOpenChange }: ConfirmDialogProps) {
   const t = useT();
   const [busy, setBusy] = useState(false);
+  // Becomes true on the first open and stays: later opens are instant. Adjusted during render so that
+  // the opening render already asks for the panel (no extra effect pass).
+  const [used, setUsed] = useState(open);
+  if (open && !used) setUsed(true);
 
   const confirm = async () => {
     setBusy(true);
@@ -32,28 +40,19 @@ export function ConfirmDialog({ open, title, description, confirmLabel, onConfir
     }
   };
 
+  if (!used) return null;
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/50 animate-fade-in" />
-        <Dialog.Content
-          data-testid="confirm-dialog"
-          className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900"
-        >
-          <Dialog.Title className="text-base font-semibold">{title}</Dialog.Title>
-          <Dialog.Description className="mt-2 break-words text-sm text-zinc-600 dark:text-zinc-400">{description}</Dialog.Description>
-          <div className="mt-5 flex justify-end gap-2">
-            <Dialog.Close asChild>
-              <Button variant="outline" size="sm" data-testid="confirm-cancel" disabled={busy}>
-                {t('cinema.dialog.cancel')}
-              </Button>
-            </Dialog.Close>
-            <Button variant="danger" size="sm" data-testid="confirm-ok" loading={busy} onClick={() => void confirm()}>
-              {confirmLabel}
-            </Button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Suspense fallback={null}>
+      <ConfirmDialogPanel
+        open={open}
+        title={title}
+        description={description}
+        confirmLabel={confirmLabel}
+        cancelLabel={t('cinema.dialog.cancel')}
+        busy={busy}
+        onConfirm={() => void confirm()}
+        onOpenChange={onOpenChange}
+      />
+    </Suspense>
   );
 }

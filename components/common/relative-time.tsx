@@ -1,7 +1,7 @@
 'use client';
-import { formatDistance } from 'date-fns';
 import { useNow } from '@/hooks/use-now';
 import { useDateLocale } from '@/lib/i18n';
+import { formatRelativeTime } from '@/lib/time-format';
 
 export interface RelativeTimeProps {
   /** The moment, Unix ms (the contract's `createdAt`). */
@@ -16,8 +16,9 @@ export function RelativeTime({ timeMs, className }: RelativeTimeProps) {
   const date = new Date(timeMs);
   if (now === null || Number.isNaN(date.getTime())) return null;
   return (
-    <time dateTime={date.toISOString()} title={date.toLocaleString(locale.code)} className={className}>
-      {formatDistance(date, Math.max(now, timeMs), { addSuffix: true, locale })}
+    <time dateTime={date.toISOString()} title={date.toLocaleString(locale)} className={className}>
+      {/* A server clock slightly ahead of ours must not make a new room read "in 1 minute". */}
+      {formatRelativeTime(Math.min(timeMs, now), now, locale)}
     </time>
   );
 }

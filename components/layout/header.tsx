@@ -4,12 +4,15 @@ import { useAtomValue } from 'jotai';
 import { Clapperboard, Menu, UserRound } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { useEffect, useState } from 'react';
-import { Sheet } from '@/components/ui/sheet';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useT } from '@/lib/i18n';
 import { userAtom } from '@/lib/session';
 import { LocaleToggle, ThemeToggle } from './header-controls';
 import { useMenu } from './use-menu';
+
+// The panel (Radix Dialog, focus trap, scroll lock) loads on the first press of the menu button, not
+// with every page: most visitors never open it, and on wide screens it does not exist.
+const Sheet = lazy(() => import('@/components/ui/sheet').then((m) => ({ default: m.Sheet })));
 
 const linkBase = 'whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition-colors';
 const linkIdle = 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white';
@@ -25,6 +28,12 @@ export function Header() {
   const { entries, activeName } = useMenu();
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
+  // Set on the first open and kept, so that reopening is instant (the panel code is already there).
+  const [menuUsed, setMenuUsed] = useState(false);
+  const openMenu = () => {
+    setMenuUsed(true);
+    setMenuOpen(true);
+  };
 
   // Close the mobile menu on every navigation, including back/forward.
   useEffect(() => setMenuOpen(false), [pathname]);
@@ -71,7 +80,7 @@ export function Header() {
             type="button"
             data-testid="menu-toggle"
             className="inline-flex h-9 w-9 cursor-pointer items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
-            onClick={() => setMenuOpen(true)}
+            onClick={openMenu}
             aria-label={t('nav.openMenu')}
             aria-expanded={menuOpen}
           >
@@ -80,22 +89,26 @@ export function Header() {
         </div>
       </div>
 
-      <Sheet open={menuOpen} onOpenChange={setMenuOpen} title={t('nav.menu')} closeLabel={t('nav.closeMenu')}>
-        <nav aria-label={t('nav.main')} className="flex flex-col gap-1">
-          {entries.map((entry) => (
-            <Link
-              key={entry.name}
-              href={entry.href}
-              data-testid={`nav-${entry.name}`}
-              aria-current={entry.name === activeName ? 'page' : undefined}
-              onClick={() => setMenuOpen(false)}
-              className={clsx(linkBase, 'py-3 text-base', entry.name === activeName ? linkActive : linkIdle)}
-            >
-              {t(entry.title)}
-            </Link>
-          ))}
-        </nav>
-      </Sheet>
+      {menuUsed ? (
+        <Suspense fallback={null}>
+          <Sheet open={menuOpen} onOpenChange={setMenuOpen} title={t('nav.menu')} closeLabel={t('nav.closeMenu')}>
+            <nav aria-label={t('nav.main')} className="flex flex-col gap-1">
+              {entries.map((entry) => (
+                <Link
+                  key={entry.name}
+                  href={entry.href}
+                  data-testid={`nav-${entry.name}`}
+                  aria-current={entry.name === activeName ? 'page' : undefined}
+                  onClick={() => setMenuOpen(false)}
+                  className={clsx(linkBase, 'py-3 text-base', entry.name === activeName ? linkActive : linkIdle)}
+                >
+                  {t(entry.title)}
+                </Link>
+              ))}
+            </nav>
+          </Sheet>
+        </Suspense>
+      ) : null}
     </header>
   );
 }

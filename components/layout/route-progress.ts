@@ -1,9 +1,10 @@
 /**
  * The navigation progress bar (issue 2 Part A; static-export.md §3.2): started by
  * `onRouterTransitionStart` in instrumentation-client.ts, finished by `RouteProgressDone` after the
- * new route commits.
+ * new route commits. nprogress itself loads with the first navigation, not with the app (issue 4):
+ * until it arrives, `barWanted` records whether the bar should be running.
  */
-import NProgress from 'nprogress';
+import type { NProgress as NProgressApi } from 'nprogress';
 import { normalizePath } from '@/config/routes';
 import { BASE_PATH } from '@/lib/api/client';
 
@@ -13,7 +14,10 @@ export const PROGRESS_OPTIONS = { minimum: 0.2, speed: 500, trickleSpeed: 200, s
 /** A navigation that never commits (e.g. it failed) must not leave the bar running forever; ms. */
 const SAFETY_TIMEOUT_MS = 10_000;
 
-let configured = false;
+let nprogress: NProgressApi | null = null;
+let nprogressLoading = false;
+/** True between a navigation's start and its finish; applied to nprogress once it has loaded. */
+let barWanted = false;
 let safetyTimer: ReturnType<typeof setTimeout> | null = null;
 let pendingNavigation: NavigationType | null = null;
 
@@ -46,24 +50,45 @@ export function isSameLocation(url: string, currentHref: string): boolean {
   return locationKey(url, currentHref) === locationKey(currentHref, currentHref);
 }
 
-/** Starts the bar for a navigation to `url`, unless it targets the current location. */
+/** Fetches nprogress once, configures it, and starts the bar if a navigation is still running. */
+function loadNProgress(): void {
+  if (nprogressLoading) return;
+  nprogressLoading = true;
+  import('nprogress').then(
+    ({ default: loaded }) => {
+      loaded.configure(PROGRESS_OPTIONS);
+      nprogress = loaded;
+      // A navigation that already finished while the module loaded shows no bar at all.
+      if (barWanted) loaded.start();
+    },
+    (error: unknown) => {
+      // Only the bar is missing (navigation itself is unaffected); the next navigation tries again.
+      nprogressLoading = false;
+      console.warn('route progress bar could not load', error);
+    },
+  );
+}
+
+/**
+ * Starts the bar for a navigation to `url`, unless it targets the current location. The first call
+ * loads nprogress; the bar appears once it has arrived (if the navigation is still running).
+ */
 export function startRouteProgress(url: string, type: NavigationType = 'push'): void {
   if (typeof window === 'undefined' || isSameLocation(url, window.location.href)) return;
   pendingNavigation = type;
-  if (!configured) {
-    NProgress.configure(PROGRESS_OPTIONS);
-    configured = true;
-  }
-  NProgress.start();
+  barWanted = true;
+  if (nprogress) nprogress.start();
+  else loadNProgress();
   if (safetyTimer) clearTimeout(safetyTimer);
   safetyTimer = setTimeout(finishRouteProgress, SAFETY_TIMEOUT_MS);
 }
 
-/** Completes the bar (no-op when it is not running). */
+/** Completes the bar (no-op when it is not running), also one whose module is still loading. */
 export function finishRouteProgress(): void {
   if (safetyTimer) {
     clearTimeout(safetyTimer);
     safetyTimer = null;
   }
-  if (NProgress.isStarted()) NProgress.done();
+  barWanted = false;
+  if (nprogress?.isStarted()) nprogress.done();
 }

@@ -6,7 +6,7 @@
  */
 import { atom, getDefaultStore, useAtom, useAtomValue } from 'jotai';
 import { useCallback, useEffect } from 'react';
-import { enUS, zhCN, type Locale as DateLocale } from 'date-fns/locale';
+import type { DateLocaleTag } from '@/lib/time-format';
 import { translate, type Locale, type MessageKey } from './messages';
 
 export type { Locale, MessageKey };
@@ -69,7 +69,7 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
   return translate(getDefaultStore().get(localeAtom), key, params);
 }
 
-/** The date-fns locale matching the current language. */
-export function useDateLocale(): DateLocale {
-  return useAtomValue(localeAtom) === 'zh' ? zhCN : enUS;
+/** BCP 47 tag of the current language for Intl date formatting: 'zh-CN' or 'en'. */
+export function useDateLocale(): DateLocaleTag {
+  return useAtomValue(localeAtom) === 'zh' ? 'zh-CN' : 'en';
 }
