@@ -1,21 +1,21 @@
 'use client';
 /**
- * Adds a movie to the root folder: `POST /api/room/movie/push` with
- * `{url, name, live, type: '', proxy: false, parentId: ''}` (server-contract.md §4.5, §7.1). Checked
- * with the shared rules (lib/validation.ts) before anything is sent; nothing typed is lost on error.
+ * "Add a movie" on the viewing hall: a card whose title opens the push form. The form
+ * (./movie-push-fields.tsx, with react-hook-form) is downloaded the first time the card is opened,
+ * not with the hall; once open it stays mounted, so closing and reopening keeps what was typed.
+ * Also the push body and its checks (server-contract.md §4.5, §7.1, §8), shared with the form.
  */
-import { useForm } from 'react-hook-form';
-import { Plus } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type ComponentType } from 'react';
+import { clsx } from 'clsx';
+import { ChevronDown, Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
-import { pushMovie } from '@/lib/api/movie';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api/error';
 import type { MovieBase } from '@/lib/api/types';
 import { useT, type MessageKey } from '@/lib/i18n';
-import { notifyError, notifySuccess } from '@/lib/notify';
 import { validateMovieBase } from '@/lib/validation';
+import type { MoviePushFieldsProps } from './movie-push-fields';
 
 export interface PushFields {
   url: string;
@@ -50,67 +50,92 @@ export function pushProblem(base: MovieBase): { field: 'url' | 'name'; key: Mess
   return { field: problem === 'empty name' ? 'name' : 'url', key: MOVIE_ERRORS[problem] ?? 'cinema.push.urlScheme' };
 }
 
-export function MoviePushForm({ roomId }: { roomId: string }) {
-  const t = useT();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    clearErrors,
-    formState: { errors, isSubmitting },
-  } = useForm<PushFields>({ defaultValues: { url: '', name: '', live: false } });
+export interface MoviePushFormProps {
+  roomId: string;
+}
 
-  const onSubmit = async (fields: PushFields) => {
-    const base = movieBaseOf(fields);
-    const problem = pushProblem(base);
-    if (problem) {
-      setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });
-      return;
-    }
-    try {
-      await pushMovie(roomId, base);
-      notifySuccess(t('cinema.push.added', { name: base.name }));
-      reset({ url: '', name: '', live: fields.live });
-    } catch (error) {
-      notifyError(error);
-    }
+/**
+ * The "Add a movie" card (shown only to members who may add movies). Its title is a disclosure
+ * button (`movie-push-open`, aria-expanded); opening it loads the form and focuses the URL field.
+ * If the form cannot be downloaded, the card says why and offers a retry.
+ */
+export function MoviePushForm({ roomId }: MoviePushFormProps) {
+  const t = useT();
+  const bodyId = useId();
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const [open, setOpen] = useState(false);
+  const [Fields, setFields] = useState<ComponentType<MoviePushFieldsProps> | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const loading = useRef(false);
+  // Set when the user opens the card; the URL field takes the focus as soon as it is there.
+  const [wantsFocus, setWantsFocus] = useState(false);
+
+  const loadFields = () => {
+    if (loading.current) return;
+    loading.current = true;
+    setLoadError(null);
+    import('./movie-push-fields')
+      .then((module) => setFields(() => module.MoviePushFields))
+      .catch((error: unknown) => setLoadError(error ?? new Error('import failed')))
+      .finally(() => {
+        loading.current = false;
+      });
   };
 
+  const toggle = () => {
+    const next = !open;
+    setOpen(next);
+    setWantsFocus(next);
+    if (next && !Fields) loadFields();
+  };
+
+  useEffect(() => {
+    if (!open || !Fields || !wantsFocus) return;
+    bodyRef.current?.querySelector<HTMLInputElement>('input')?.focus();
+    setWantsFocus(false);
+  }, [open, Fields, wantsFocus]);
+
   return (
-    <Card className="min-w-0">
+    // Closed, the card keeps its own height instead of stretching beside the movie list.
+    <Card className={clsx('min-w-0', !open && 'self-start')}>
       <section aria-label={t('cinema.push.title')}>
-        <h2 className="border-b border-zinc-200 px-4 py-2.5 text-sm font-semibold dark:border-zinc-800">{t('cinema.push.title')}</h2>
-        <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
-          <Field id="movie-push-url" label={t('cinema.push.url')} error={errors.url?.message}>
-            <Input
-              id="movie-push-url"
-              data-testid="movie-push-url"
-              type="url"
-              inputMode="url"
-              autoComplete="off"
-              placeholder="https://example.com/video.m3u8"
-              aria-invalid={errors.url ? true : undefined}
-              aria-describedby={errors.url ? 'movie-push-url-error' : undefined}
-              {...register('url', { onChange: () => clearErrors('url') })}
-            />
-          </Field>
-          <Field id="movie-push-name" label={t('cinema.push.name')} error={errors.name?.message}>
-            <Input
-              id="movie-push-name"
-              data-testid="movie-push-name"
-              autoComplete="off"
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={errors.name ? 'movie-push-name-error' : undefined}
-              {...register('name', { onChange: () => clearErrors('name') })}
-            />
-          </Field>
-          <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('cinema.push.live')} {...register('live')} />
-          <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
-            {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}
-            {isSubmitting ? t('cinema.push.adding') : t('cinema.push.submit')}
-          </Button>
-        </form>
+        <h2 className="text-sm font-semibold">
+          <button
+            type="button"
+            data-testid="movie-push-open"
+            aria-expanded={open}
+            aria-controls={bodyId}
+            onClick={toggle}
+            className={clsx(
+              'flex w-full cursor-pointer items-center gap-2 px-4 py-2.5 text-left transition-colors hover:bg-zinc-50 dark:hover:bg-zinc-800/60',
+              'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500',
+              open ? 'rounded-t-2xl border-b border-zinc-200 dark:border-zinc-800' : 'rounded-2xl',
+            )}
+          >
+            <Plus className="h-4 w-4 shrink-0 text-zinc-500" aria-hidden />
+            <span className="flex-1">{t('cinema.push.title')}</span>
+            <ChevronDown className={clsx('h-4 w-4 shrink-0 text-zinc-500 transition-transform', open && 'rotate-180')} aria-hidden />
+          </button>
+        </h2>
+        <div id={bodyId} ref={bodyRef} hidden={!open}>
+          {Fields ? (
+            <Fields roomId={roomId} />
+          ) : loadError ? (
+            <div className="space-y-3 p-4">
+              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+                {t('cinema.push.loadFailed', { error: errorMessage(loadError) })}
+              </p>
+              <Button variant="outline" size="sm" data-testid="movie-push-retry" onClick={loadFields}>
+                {t('cinema.error.retry')}
+              </Button>
+            </div>
+          ) : open ? (
+            <p aria-busy="true" className="flex items-center gap-2 p-4 text-sm text-zinc-500 dark:text-zinc-400">
+              <Spinner className="h-4 w-4" />
+              {t('cinema.loading')}
+            </p>
+          ) : null}
+        </div>
       </section>
     </Card>
   );

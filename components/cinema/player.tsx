@@ -1,13 +1,20 @@
 'use client';
 /**
  * The media player: a real <video> with native controls. HLS (m3u8) goes through hls.js, loaded on
- * demand so only the viewing hall pays for it, with Safari's native HLS as the fallback; mp4 and
- * anything else play natively. The parent keys this component by movie, so a new movie gets a
- * fresh element and the old hls.js instance is destroyed.
+ * demand so only the viewing hall pays for it: first the light build (`hls.js/light`), and the full
+ * build only when a playlist the light instance loaded needs it (alternate audio, subtitles/captions,
+ * DRM, EXT-X-DEFINE, interstitials, HEVC/AC-3; see ./hls-build.ts). Playlists are checked as they
+ * arrive, so the switch comes before the first segment is appended (unless a later live reload
+ * brings, say, DRM keys): the light instance is destroyed and the full one plays on the same
+ * <video>, with the same headers and recoveries. Safari's native HLS is the fallback where Media
+ * Source Extensions are missing; mp4 and anything else play natively. The parent keys this component
+ * by movie, so a new movie gets a fresh element and the old hls.js instance is destroyed; an unmount
+ * or URL change also cancels a pending switch to the full build.
  */
 import { useEffect, useRef, useState } from 'react';
 import type Hls from 'hls.js';
 import { useT } from '@/lib/i18n';
+import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
 
 export interface PlayerProps {
   /** Absolute URL to play (server-relative URLs already prefixed with the API origin). */
@@ -55,44 +62,74 @@ export function Player({ url, type, headers, onVideo }: PlayerProps) {
     const requestHeaders = JSON.parse(headersKey) as Record<string, string>;
     setError(null);
 
+    const showImportError = (importError: unknown) => {
+      if (!cancelled) setError(tRef.current('cinema.player.loadFailed', { detail: String(importError) }));
+    };
+
+    /** Plays the URL with one hls.js build; the light one hands over to the full one when needed. */
+    const startHls = (HlsClass: typeof Hls, build: 'light' | 'full') => {
+      let recoveries = 0;
+      const instance = new HlsClass({
+        startLevel: -1,
+        xhrSetup: (xhr) => {
+          for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
+        },
+      });
+      instance.on(HlsClass.Events.ERROR, (_event, data) => {
+        // A light instance being replaced by the full build has nothing more to say.
+        if (!data.fatal || hls !== instance) return;
+        if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
+          recoveries += 1;
+          instance.startLoad();
+        } else if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
+          recoveries += 1;
+          instance.recoverMediaError();
+        } else {
+          setError(tRef.current('cinema.player.loadFailed', { detail: data.details }));
+          instance.destroy();
+          hls = null;
+        }
+      });
+      if (build === 'light') {
+        // The multivariant (or single media) playlist, then each media playlist: both can ask for more.
+        const check = (facts: HlsPlaylistFacts) => {
+          if (hls === instance && needsFullHlsBuild(facts)) switchToFullBuild(instance);
+        };
+        instance.on(HlsClass.Events.MANIFEST_LOADED, (_event, data) => check(data));
+        instance.on(HlsClass.Events.LEVEL_LOADED, (_event, data) => check(data));
+      }
+      hls = instance;
+      instance.loadSource(url);
+      instance.attachMedia(video);
+    };
+
+    const switchToFullBuild = (light: Hls) => {
+      hls = null;
+      // Destroyed after the event that asked for the switch has run through hls.js's own handlers.
+      queueMicrotask(() => {
+        light.destroy();
+        if (cancelled) return;
+        import('hls.js')
+          .then(({ default: FullHls }) => {
+            if (!cancelled) startHls(FullHls, 'full');
+          })
+          .catch(showImportError);
+      });
+    };
+
     if (isHlsSource(url, type)) {
-      import('hls.js')
-        .then(({ default: HlsClass }) => {
+      import('hls.js/light')
+        .then(({ default: LightHls }) => {
           if (cancelled) return;
-          if (HlsClass.isSupported()) {
-            let recoveries = 0;
-            const instance = new HlsClass({
-              startLevel: -1,
-              xhrSetup: (xhr) => {
-                for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
-              },
-            });
-            instance.on(HlsClass.Events.ERROR, (_event, data) => {
-              if (!data.fatal) return;
-              if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
-                recoveries += 1;
-                instance.startLoad();
-              } else if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
-                recoveries += 1;
-                instance.recoverMediaError();
-              } else {
-                setError(tRef.current('cinema.player.loadFailed', { detail: data.details }));
-                instance.destroy();
-                if (hls === instance) hls = null;
-              }
-            });
-            instance.loadSource(url);
-            instance.attachMedia(video);
-            hls = instance;
+          if (LightHls.isSupported()) {
+            startHls(LightHls, 'light');
           } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
             video.src = url;
           } else {
             setError(tRef.current('cinema.player.hlsUnsupported'));
           }
         })
-        .catch((importError: unknown) => {
-          if (!cancelled) setError(tRef.current('cinema.player.loadFailed', { detail: String(importError) }));
-        });
+        .catch(showImportError);
     } else {
       video.src = url;
     }

@@ -44,8 +44,16 @@ export class CinemaPage {
     return this.page.getByTestId('movie-item').filter({ hasText: name });
   }
 
+  /** Opens "Add a movie" if it is closed (the form downloads on first open), and waits for the form. */
+  async openPushForm(): Promise<void> {
+    const open = this.page.getByTestId('movie-push-open');
+    if ((await open.getAttribute('aria-expanded')) !== 'true') await open.click();
+    await expect(this.page.getByTestId('movie-push-url')).toBeVisible();
+  }
+
   /** Pushes a movie through the form and waits for it in the movie list. */
   async pushMovie(movie: MovieInput): Promise<void> {
+    await this.openPushForm();
     await this.page.getByTestId('movie-push-url').fill(movie.url);
     await this.page.getByTestId('movie-push-name').fill(movie.name);
     await this.page.getByTestId('movie-push-live').setChecked(movie.live ?? false);

@@ -89,6 +89,7 @@ export const cinema = {
     'cinema.push.urlTooLong': 'URL 过长（最多 8192 字节）',
     'cinema.push.nameRequired': '请填写影片名称',
     'cinema.push.typeTooLong': '类型过长（最多 32 字节）',
+    'cinema.push.loadFailed': '添加影片的表单加载失败：{error}',
 
     'cinema.dialog.cancel': '取消',
   },
@@ -181,6 +182,7 @@ export const cinema = {
     'cinema.push.urlTooLong': 'The URL is too long (at most 8192 bytes)',
     'cinema.push.nameRequired': 'Enter a name',
     'cinema.push.typeTooLong': 'The type is too long (at most 32 bytes)',
+    'cinema.push.loadFailed': 'Could not load the form to add a movie: {error}',
 
     'cinema.dialog.cancel': 'Cancel',
   },

@@ -1,0 +1,82 @@
+'use client';
+/**
+ * The movie push form itself (react-hook-form), in its own module so the viewing hall downloads it
+ * only when the user opens "Add a movie" (MoviePushForm in ./movie-push-form.tsx). Sends
+ * `POST /api/room/movie/push` with `{url, name, live, type: '', proxy: false, parentId: ''}`
+ * (server-contract.md §4.5, §7.1), checked with the shared rules first; nothing typed is lost on error.
+ */
+import { useForm } from 'react-hook-form';
+import { Plus } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { pushMovie } from '@/lib/api/movie';
+import { useT } from '@/lib/i18n';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { movieBaseOf, pushProblem, type PushFields } from './movie-push-form';
+
+export interface MoviePushFieldsProps {
+  roomId: string;
+}
+
+export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
+  const t = useT();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<PushFields>({ defaultValues: { url: '', name: '', live: false } });
+
+  const onSubmit = async (fields: PushFields) => {
+    const base = movieBaseOf(fields);
+    const problem = pushProblem(base);
+    if (problem) {
+      setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });
+      return;
+    }
+    try {
+      await pushMovie(roomId, base);
+      notifySuccess(t('cinema.push.added', { name: base.name }));
+      reset({ url: '', name: '', live: fields.live });
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
+      <Field id="movie-push-url" label={t('cinema.push.url')} error={errors.url?.message}>
+        <Input
+          id="movie-push-url"
+          data-testid="movie-push-url"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          placeholder="https://example.com/video.m3u8"
+          aria-invalid={errors.url ? true : undefined}
+          aria-describedby={errors.url ? 'movie-push-url-error' : undefined}
+          {...register('url', { onChange: () => clearErrors('url') })}
+        />
+      </Field>
+      <Field id="movie-push-name" label={t('cinema.push.name')} error={errors.name?.message}>
+        <Input
+          id="movie-push-name"
+          data-testid="movie-push-name"
+          autoComplete="off"
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={errors.name ? 'movie-push-name-error' : undefined}
+          {...register('name', { onChange: () => clearErrors('name') })}
+        />
+      </Field>
+      <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('cinema.push.live')} {...register('live')} />
+      <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
+        {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}
+        {isSubmitting ? t('cinema.push.adding') : t('cinema.push.submit')}
+      </Button>
+    </form>
+  );
+}

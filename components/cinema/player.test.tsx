@@ -1,0 +1,211 @@
+/**
+ * Which engine plays a movie: hls.js's light build for HLS, switched to the full build when the
+ * stream needs it, the native element for the rest. hls.js itself is replaced by a stand-in that
+ * records what the player asks of it (jsdom has no Media Source Extensions).
+ */
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { translate } from '@/lib/i18n/messages';
+import { isHlsSource, Player } from './player';
+
+// jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
+jest.mock('@/lib/i18n', () => {
+  const { translate } = jest.requireActual('@/lib/i18n/messages');
+  const t = (key: string, params?: Record<string, string | number>) => translate('zh', key, params);
+  return { useT: () => t, t };
+});
+jest.mock('hls.js/light', () => mockHlsModule('light'));
+jest.mock('hls.js', () => mockHlsModule('full'));
+
+type Listener = (event: string, data: unknown) => void;
+interface FakeConfig {
+  xhrSetup: (xhr: { setRequestHeader(name: string, value: string): void }, url: string) => void;
+}
+
+/** Every hls.js instance the player created, oldest first. */
+const mockInstances: FakeHls[] = [];
+let mockMseSupported = true;
+
+class FakeHls {
+  static Events = { ERROR: 'hlsError', MANIFEST_LOADED: 'hlsManifestLoaded', LEVEL_LOADED: 'hlsLevelLoaded' };
+  static ErrorTypes = { NETWORK_ERROR: 'networkError', MEDIA_ERROR: 'mediaError', OTHER_ERROR: 'otherError' };
+  static isSupported(): boolean {
+    return mockMseSupported;
+  }
+
+  source = '';
+  media: HTMLMediaElement | null = null;
+  destroyed = false;
+  startLoads = 0;
+  private readonly listeners = new Map<string, Listener[]>();
+
+  constructor(
+    readonly build: 'light' | 'full',
+    private readonly config: FakeConfig,
+  ) {
+    mockInstances.push(this);
+  }
+
+  on(event: string, listener: Listener): void {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
+  }
+
+  emit(event: string, data: unknown): void {
+    for (const listener of this.listeners.get(event) ?? []) listener(event, data);
+  }
+
+  loadSource(url: string): void {
+    this.source = url;
+  }
+
+  attachMedia(media: HTMLMediaElement): void {
+    this.media = media;
+  }
+
+  startLoad(): void {
+    this.startLoads += 1;
+  }
+
+  recoverMediaError(): void {}
+
+  destroy(): void {
+    this.destroyed = true;
+    this.listeners.clear();
+  }
+
+  /** The headers this instance's xhrSetup puts on a request. */
+  requestHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    this.config.xhrSetup({ setRequestHeader: (name, value) => (headers[name] = value) }, 'https://cdn.test/seg0.ts');
+    return headers;
+  }
+}
+
+function mockHlsModule(build: 'light' | 'full') {
+  return {
+    __esModule: true,
+    default: class extends FakeHls {
+      constructor(config: FakeConfig) {
+        super(build, config);
+      }
+    },
+  };
+}
+
+/** MANIFEST_LOADED of a plain stream and of one with a subtitle rendition (fields as hls.js reports them). */
+const PLAIN_MANIFEST = { audioTracks: [], subtitles: [], captions: [], levels: [{ videoCodec: 'avc1.64001f', audioCodec: 'mp4a.40.2' }], networkDetails: null };
+const SUBTITLED_MANIFEST = { ...PLAIN_MANIFEST, subtitles: [{ url: 'https://cdn.test/subs.m3u8' }] };
+
+const HLS_URL = 'https://cdn.test/master.m3u8';
+const HEADERS = { Referer: 'https://site.test/' };
+
+/** Lets pending promises (dynamic imports) and microtasks run. */
+const settle = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+
+beforeEach(() => {
+  mockInstances.length = 0;
+  mockMseSupported = true;
+  // jsdom does not implement media loading; the player calls load() when it lets go of a source.
+  jest.spyOn(HTMLMediaElement.prototype, 'load').mockImplementation(() => {});
+});
+
+afterEach(() => jest.restoreAllMocks());
+
+describe('isHlsSource', () => {
+  it('follows the movie type when set', () => {
+    expect(isHlsSource('https://x/a', 'm3u8')).toBe(true);
+    expect(isHlsSource('https://x/a.m3u8', 'mp4')).toBe(false);
+  });
+
+  it('guesses from the URL path otherwise, ignoring the query', () => {
+    expect(isHlsSource('https://x/live/index.m3u8?token=a')).toBe(true);
+    expect(isHlsSource('/api/room/movie/live/hls/list/abc.m3u8?token=&roomId=r')).toBe(true);
+    expect(isHlsSource('https://x/movie.mp4?m3u8=1')).toBe(false);
+  });
+});
+
+describe('Player', () => {
+  it('plays a plain HLS stream with the light build, sending the movie headers', async () => {
+    render(<Player url={HLS_URL} headers={HEADERS} onVideo={() => {}} />);
+    await waitFor(() => expect(mockInstances).toHaveLength(1));
+    const [light] = mockInstances;
+    expect(light.build).toBe('light');
+    expect(light.source).toBe(HLS_URL);
+    expect(light.media).toBe(screen.getByTestId('player-video'));
+    expect(light.requestHeaders()).toEqual(HEADERS);
+
+    act(() => light.emit(FakeHls.Events.MANIFEST_LOADED, PLAIN_MANIFEST));
+    await settle();
+    expect(mockInstances).toHaveLength(1);
+    expect(light.destroyed).toBe(false);
+  });
+
+  it('switches to the full build on the same <video> when the stream has subtitles', async () => {
+    render(<Player url={HLS_URL} headers={HEADERS} onVideo={() => {}} />);
+    await waitFor(() => expect(mockInstances).toHaveLength(1));
+    const [light] = mockInstances;
+
+    act(() => light.emit(FakeHls.Events.MANIFEST_LOADED, SUBTITLED_MANIFEST));
+    await waitFor(() => expect(mockInstances).toHaveLength(2));
+    const full = mockInstances[1];
+    expect(light.destroyed).toBe(true);
+    expect(full.build).toBe('full');
+    expect(full.source).toBe(HLS_URL);
+    expect(full.media).toBe(screen.getByTestId('player-video'));
+    expect(full.requestHeaders()).toEqual(HEADERS);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('drops a pending switch to the full build when the player unmounts', async () => {
+    const { unmount } = render(<Player url={HLS_URL} onVideo={() => {}} />);
+    await waitFor(() => expect(mockInstances).toHaveLength(1));
+    const [light] = mockInstances;
+
+    // The movie changes (or the hall closes) right after the light build asked for the full one.
+    act(() => light.emit(FakeHls.Events.MANIFEST_LOADED, SUBTITLED_MANIFEST));
+    unmount();
+    await settle();
+    expect(light.destroyed).toBe(true);
+    expect(mockInstances).toHaveLength(1);
+  });
+
+  it('retries a failing stream three times, then shows why it failed', async () => {
+    render(<Player url={HLS_URL} onVideo={() => {}} />);
+    await waitFor(() => expect(mockInstances).toHaveLength(1));
+    const [light] = mockInstances;
+    const fatal = { fatal: true, type: FakeHls.ErrorTypes.NETWORK_ERROR, details: 'manifestLoadError' };
+
+    for (let attempt = 0; attempt < 3; attempt += 1) act(() => light.emit(FakeHls.Events.ERROR, fatal));
+    expect(light.startLoads).toBe(3);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    act(() => light.emit(FakeHls.Events.ERROR, fatal));
+    expect(screen.getByRole('alert')).toHaveTextContent(translate('zh', 'cinema.player.loadFailed', { detail: 'manifestLoadError' }));
+    expect(light.destroyed).toBe(true);
+  });
+
+  it("falls back to the browser's own HLS without Media Source Extensions (Safari)", async () => {
+    mockMseSupported = false;
+    jest.spyOn(HTMLMediaElement.prototype, 'canPlayType').mockReturnValue('maybe');
+    render(<Player url={HLS_URL} onVideo={() => {}} />);
+    await waitFor(() => expect(screen.getByTestId('player-video')).toHaveAttribute('src', HLS_URL));
+    expect(mockInstances).toHaveLength(0);
+  });
+
+  it('says so when the browser cannot play HLS at all', async () => {
+    mockMseSupported = false;
+    render(<Player url={HLS_URL} onVideo={() => {}} />);
+    expect(await screen.findByRole('alert')).toHaveTextContent(translate('zh', 'cinema.player.hlsUnsupported'));
+  });
+
+  it('plays mp4 natively and hands the <video> to onVideo', async () => {
+    const onVideo = jest.fn();
+    const { unmount } = render(<Player url="https://cdn.test/movie.mp4" onVideo={onVideo} />);
+    const video = screen.getByTestId('player-video');
+    expect(video).toHaveAttribute('src', 'https://cdn.test/movie.mp4');
+    expect(onVideo).toHaveBeenLastCalledWith(video);
+    await settle();
+    expect(mockInstances).toHaveLength(0);
+    unmount();
+    expect(onVideo).toHaveBeenLastCalledWith(null);
+  });
+});
