@@ -1,4 +1,7 @@
-import { fileURLToPath } from 'node:url';
+// Next 15 tries to "patch" a lockfile that lacks other platforms' @next/swc-* packages by asking the
+// registry for them, and logs a TypeError when the registry has none (this one does not). The build
+// never needs them: the installed platform's binary is present.
+process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= '1';
 
 /**
  * Static export served under /web (the path a SyncTV v0.9.x server serves its web UI from).
@@ -20,8 +23,6 @@ const nextConfig = {
   reactStrictMode: true,
   // With output 'export', a distDir other than `.next` names the export folder (next/dist/export/utils.js).
   distDir: process.env.NEXT_EXPORT_DIR && process.env.NEXT_EXPORT_DIR !== 'out' ? process.env.NEXT_EXPORT_DIR : '.next',
-  // Writes out/<route>.html next to out/<route>/index.html, for servers that only serve exact file names.
-  adapterPath: fileURLToPath(new URL('./next.adapter.mjs', import.meta.url)),
   // ky is ESM-only; listing it here makes next/jest transform it for unit tests.
   transpilePackages: ['ky'],
   env: {

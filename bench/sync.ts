@@ -174,10 +174,10 @@ function ensureExport(build: boolean): string {
   const webDir = path.join(repoRoot, 'out');
   const index = path.join(webDir, 'index.html');
   if (build || !existsSync(index)) {
-    log(build ? 'building the client (npx next build)' : 'out/index.html is missing: building the client (npx next build)');
-    const result = spawnSync('npx', ['next', 'build'], { cwd: repoRoot, stdio: 'inherit' });
+    log(build ? 'building the client (npm run build)' : 'out/index.html is missing: building the client (npm run build)');
+    const result = spawnSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: 'inherit' });
     if (result.status !== 0 || !existsSync(index)) {
-      throw new Error('`npx next build` failed; the benchmark needs the static export in out/ (run `npm run build`)');
+      throw new Error('`npm run build` failed; the benchmark needs the static export in out/ (run `npm run build`)');
     }
   }
   const sourcesMs = newestSourceMs(['lib', 'components', 'app', 'hooks'].map((d) => path.join(repoRoot, d)));

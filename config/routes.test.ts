@@ -1,4 +1,4 @@
-import { matchRoute, normalizePath, notFoundRoute } from './routes';
+import { matchRoute, normalizePath, notFoundRoute, withTrailingSlash } from './routes';
 import { Role } from '@/lib/roles';
 
 describe('normalizePath', () => {
@@ -52,5 +52,15 @@ describe('matchRoute', () => {
     expect(matchRoute('/joinRoom/abc').minRole).toBe(Role.User);
     expect(matchRoute('/cinema/abc').minRole).toBe(Role.User);
     expect(matchRoute('/admin/').minRole).toBe(Role.Admin);
+  });
+});
+
+describe('withTrailingSlash', () => {
+  it('adds the slash to the path part only, once', () => {
+    expect(withTrailingSlash('/')).toBe('/');
+    expect(withTrailingSlash('/rooms')).toBe('/rooms/');
+    expect(withTrailingSlash('/rooms/')).toBe('/rooms/');
+    expect(withTrailingSlash('/cinema/abc?x=1&y=/z')).toBe('/cinema/abc/?x=1&y=/z');
+    expect(withTrailingSlash('/joinRoom/abc#pwd')).toBe('/joinRoom/abc/#pwd');
   });
 });

@@ -40,6 +40,18 @@ export function normalizePath(pathname: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
+/**
+ * The export's canonical form of an in-app href (no basePath): a trailing slash on the path part, as
+ * `trailingSlash: true` writes every route (`/cinema/abc?x=1` → `/cinema/abc/?x=1`). `<Link>` adds it by
+ * itself; `router.push`/`replace` in Next 15 do not, so programmatic navigation passes its target here.
+ */
+export function withTrailingSlash(href: string): string {
+  const cut = href.search(/[?#]/);
+  const path = cut === -1 ? href : href.slice(0, cut);
+  const rest = cut === -1 ? '' : href.slice(cut);
+  return (path.endsWith('/') ? path : `${path}/`) + rest;
+}
+
 /** Finds the route for a pathname (without basePath). Returns `notFoundRoute` when nothing matches. */
 export function matchRoute(pathname: string): RouteDef {
   const segments = normalizePath(pathname).split('/').filter(Boolean);

@@ -99,9 +99,10 @@ describe('loginPath and safeRedirect', () => {
     expect(loginPath('/joinRoom/abc?pwd=a&b')).toBe('/auth/login?redirect=%2FjoinRoom%2Fabc%3Fpwd%3Da%26b');
   });
 
-  it('follows same-site paths only', () => {
-    expect(safeRedirect('/createRoom')).toBe('/createRoom');
-    expect(safeRedirect('/cinema/abc?x=1')).toBe('/cinema/abc?x=1');
+  it('follows same-site paths only, in the export\'s trailing-slash form', () => {
+    expect(safeRedirect('/createRoom')).toBe('/createRoom/');
+    expect(safeRedirect('/cinema/abc?x=1')).toBe('/cinema/abc/?x=1');
+    expect(safeRedirect('/cinema/abc/#chat')).toBe('/cinema/abc/#chat');
     expect(safeRedirect('//evil.example/')).toBe('/');
     expect(safeRedirect('/\\evil.example')).toBe('/');
     expect(safeRedirect('https://evil.example/')).toBe('/');

@@ -3,7 +3,7 @@
  * client `AuthGuard` and the unit tests share one implementation. The guard is UX only: the server
  * still answers 401/403 on every protected call.
  */
-import { matchRoute, normalizePath } from '@/config/routes';
+import { matchRoute, normalizePath, withTrailingSlash } from '@/config/routes';
 import { Role } from '@/lib/roles';
 
 /** What the guard looks at. */
@@ -45,9 +45,9 @@ export function decideGuard({ pathname, search = '', role, guestEnable }: GuardI
 
 /**
  * Validates a `?redirect=` value before the login screen navigates to it: only a same-site path
- * (`/…`, not `//host` or `/\host`) is followed; anything else gives `/`.
+ * (`/…`, not `//host` or `/\host`) is followed, with the export's trailing slash (`withTrailingSlash`); anything else gives `/`.
  */
 export function safeRedirect(value: string | null | undefined): string {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  return value;
+  return withTrailingSlash(value);
 }

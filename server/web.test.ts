@@ -15,7 +15,7 @@ const PAGES: Record<string, string> = {
   '404.html': '<html>not found page</html>',
   'auth/login/index.html': '<html>login page</html>',
   'cinema/_/index.html': '<html>cinema page</html>',
-  // The alias next.adapter.mjs writes for servers that only serve exact file names.
+  // The alias scripts/html-aliases.mjs writes for servers that only serve exact file names.
   'cinema/_.html': '<html>cinema page</html>',
   'cinema/_/index.txt': 'cinema rsc payload',
   'cinema/_/__next.cinema.$d$roomId.__PAGE__.txt': 'cinema segment payload',

@@ -2,7 +2,7 @@
 import { useAtomValue } from 'jotai';
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { matchRoute } from '@/config/routes';
+import { matchRoute, withTrailingSlash } from '@/config/routes';
 import { Spinner } from '@/components/ui/spinner';
 import { decideGuard, type GuardDecision } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
@@ -38,7 +38,7 @@ export function AuthGuard({ children }: { children: ReactNode }) {
       guestEnable: currentSettings?.guestEnable ?? false,
     });
     setDecided({ pathname, decision });
-    if (decision.kind === 'redirect') router.replace(decision.to);
+    if (decision.kind === 'redirect') router.replace(withTrailingSlash(decision.to));
   }, [open, ready, pathname, router]);
 
   if (open) return <>{children}</>;

@@ -3,6 +3,7 @@ import { useSetAtom } from 'jotai';
 import { useRouter } from 'next/navigation';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { clearLocalSession } from '@/components/auth/session';
+import { joinRoomPath } from '@/components/rooms/room-links';
 import { readToken, setUnauthorizedHandler } from '@/lib/api/client';
 import { getPublicSettings } from '@/lib/api/public';
 import { SIGN_OUT_REDIRECT_DELAY_MS } from '@/lib/api/unauthorized';
@@ -33,7 +34,7 @@ export function AppBootstrap() {
     let lastJoin = { path: '', at: 0 };
     setUnauthorizedHandler((action) => {
       if (action.kind === 'joinRoom') {
-        const path = `/joinRoom/${encodeURIComponent(action.roomId)}`;
+        const path = joinRoomPath(action.roomId);
         const now = Date.now();
         if (lastJoin.path === path && now - lastJoin.at < JOIN_ROOM_DEDUPE_MS) return;
         lastJoin = { path, at: now };

@@ -45,6 +45,11 @@ describe('route boot script: the home page served for another route (SyncTV fall
     expect(act('/', '/web/joinRoom/').redirect).toBe(`/web/joinRoom.html?_route=${encodeURIComponent('/joinRoom/')}`);
   });
 
+  it('carries an address typed without the trailing slash back in the canonical form', () => {
+    expect(act('/', `/web/cinema/${ROOM}?t=1`).redirect).toBe(`/web/cinema/_.html?_route=${encodeURIComponent(`/cinema/${ROOM}/?t=1`)}`);
+    expect(act('/', '/web/rooms').redirect).toBe(`/web/rooms.html?_route=${encodeURIComponent('/rooms/')}`);
+  });
+
   it('sends unknown paths to the 404 page', () => {
     expect(act('/', '/web/nope/deeper/').redirect).toBe(`/web/404.html?_route=${encodeURIComponent('/nope/deeper/')}`);
     expect(act('/', '/web/cinema/').redirect).toBe(`/web/404.html?_route=${encodeURIComponent('/cinema/')}`);

@@ -65,7 +65,10 @@ export function routeBootAction(cfg: RouteBootConfig, pathname: string, search: 
 
   var segments = pathname.slice(cfg.base.length).split('/').filter(Boolean);
   var wanted = docOf(segments);
+  // The address comes back in the export's canonical form, with the trailing slash (Next 15 drops it
+  // when a soft navigation falls back to a full load, and a person may type it without).
   var asked = pathname.slice(cfg.base.length) || '/';
+  if (asked.charAt(asked.length - 1) !== '/') asked += '/';
   var last = segments.length - 1;
   if (last > 0 && segments[last] === segments[last - 1]) {
     // Go's FileServer redirected the folder `/a/b/` to `/a/b/b/`: read it as `/a/b/` when `/a/b` is a

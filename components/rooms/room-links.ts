@@ -1,11 +1,13 @@
-/** In-app paths of a room (router paths: no /web basePath; the router adds it and the trailing slash). */
+/** In-app paths of a room (router paths: no /web basePath, which the router adds), in the export's canonical form with a trailing slash. */
 
+/** The viewing hall of `roomId`: `/cinema/<id>/`. */
 export function cinemaPath(roomId: string): string {
-  return `/cinema/${encodeURIComponent(roomId)}`;
+  return `/cinema/${encodeURIComponent(roomId)}/`;
 }
 
+/** The join screen for `roomId`: `/joinRoom/<id>/`. */
 export function joinRoomPath(roomId: string): string {
-  return `/joinRoom/${encodeURIComponent(roomId)}`;
+  return `/joinRoom/${encodeURIComponent(roomId)}/`;
 }
 
 /** localStorage key of a room's cached password, as in the reference client (`room-<id>-pwd`). */
