@@ -23,8 +23,6 @@ const nextConfig = {
   reactStrictMode: true,
   // With output 'export', a distDir other than `.next` names the export folder (next/dist/export/utils.js).
   distDir: process.env.NEXT_EXPORT_DIR && process.env.NEXT_EXPORT_DIR !== 'out' ? process.env.NEXT_EXPORT_DIR : '.next',
-  // ky is ESM-only; listing it here makes next/jest transform it for unit tests.
-  transpilePackages: ['ky'],
   env: {
     NEXT_PUBLIC_API_ORIGIN: process.env.NEXT_PUBLIC_API_ORIGIN ?? '',
   },
