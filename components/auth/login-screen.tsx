@@ -21,6 +21,7 @@ import { notifyError, notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
 import { loginSchema, type LoginForm } from './schemas';
 import { useCompleteSignIn } from './use-complete-sign-in';
+import '@/lib/i18n/messages/auth';
 
 /**
  * `/auth/login` (reference-client.md §1.3): username and password, `POST /api/user/login`, then

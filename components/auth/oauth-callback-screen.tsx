@@ -1,6 +1,7 @@
 'use client';
 import { ComingSoonScreen } from '@/components/common/coming-soon-screen';
 import { usePathSegment } from '@/hooks/use-path-segment';
+import '@/lib/i18n/messages/auth';
 
 /** `/oauth2/callback/{platform}`: third-party login arrives in a later release; this page says so plainly. */
 export function OAuthCallbackScreen() {

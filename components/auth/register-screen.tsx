@@ -19,6 +19,7 @@ import { notifyError, notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
 import { registerSchema, type RegisterForm } from './schemas';
 import { useCompleteSignIn } from './use-complete-sign-in';
+import '@/lib/i18n/messages/auth';
 
 /**
  * `/auth/register` (reference-client.md §1.3, password method): `POST /api/user/signup`, then the

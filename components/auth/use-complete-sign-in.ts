@@ -8,6 +8,7 @@ import { notifyError, notifyWarning } from '@/lib/notify';
 import { Role } from '@/lib/roles';
 import { userAtom } from '@/lib/session';
 import { storeToken } from './session';
+import '@/lib/i18n/messages/auth';
 
 /**
  * Finishes a login or signup answer (server-contract.md §3.1): with a token, stores it and loads

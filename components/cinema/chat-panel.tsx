@@ -12,6 +12,7 @@ import { useT } from '@/lib/i18n';
 import { formatClockTime } from '@/lib/time-format';
 import { byteLength, MAX_CHAT_BYTES, validateChat } from '@/lib/validation';
 import type { ChatLine } from './use-chat';
+import '@/lib/i18n/messages/cinema';
 
 export interface ChatPanelProps {
   lines: ChatLine[];

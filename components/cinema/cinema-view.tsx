@@ -43,6 +43,7 @@ import { PlayerPanel } from './player-panel';
 import { useChat } from './use-chat';
 import { usePlaybackSync } from './use-playback-sync';
 import { useCurrentMovie, useMovieList, useRoomInfo, useRoomMe } from './use-room-data';
+import '@/lib/i18n/messages/cinema';
 
 /** Each mount gets its own cache; focus and network revalidation are replaced by socket events. */
 const swrConfig: SWRConfiguration = {

@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, useState } from 'react';
 import { useT } from '@/lib/i18n';
+import '@/lib/i18n/messages/cinema';
 
 const ConfirmDialogPanel = lazy(() => import('./confirm-dialog-panel').then((m) => ({ default: m.ConfirmDialogPanel })));
 

@@ -4,6 +4,7 @@ import { clsx } from 'clsx';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { useT, type MessageKey } from '@/lib/i18n';
 import type { RoomSocketState } from '@/lib/ws/room-socket';
+import '@/lib/i18n/messages/cinema';
 
 const view: Record<RoomSocketState, { tone: BadgeTone; label: MessageKey; dot: string }> = {
   open: { tone: 'green', label: 'cinema.ws.open', dot: 'bg-emerald-500' },

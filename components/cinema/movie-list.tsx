@@ -21,6 +21,7 @@ import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import type { RoomAbilities } from './abilities';
 import { ConfirmDialog } from './confirm-dialog';
+import '@/lib/i18n/messages/cinema';
 
 export interface MovieListProps {
   roomId: string;

@@ -15,6 +15,7 @@ import { pushMovie } from '@/lib/api/movie';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { movieBaseOf, pushProblem, type PushFields } from './movie-push-form';
+import '@/lib/i18n/messages/cinema';
 
 export interface MoviePushFieldsProps {
   roomId: string;

@@ -16,6 +16,7 @@ import type { MovieBase } from '@/lib/api/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { validateMovieBase } from '@/lib/validation';
 import type { MoviePushFieldsProps } from './movie-push-fields';
+import '@/lib/i18n/messages/cinema';
 
 export interface PushFields {
   url: string;

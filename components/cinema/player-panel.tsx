@@ -16,6 +16,7 @@ import { useT } from '@/lib/i18n';
 import { Player } from './player';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from './use-playback-sync';
+import '@/lib/i18n/messages/cinema';
 
 export interface PlayerPanelProps {
   movie: Movie | null;

@@ -15,6 +15,7 @@ import { useEffect, useRef, useState } from 'react';
 import type Hls from 'hls.js';
 import { useT } from '@/lib/i18n';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
+import '@/lib/i18n/messages/cinema';
 
 export interface PlayerProps {
   /** Absolute URL to play (server-relative URLs already prefixed with the API origin). */

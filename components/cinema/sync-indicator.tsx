@@ -10,6 +10,7 @@ import { clsx } from 'clsx';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import type { SyncIndicator as Indicator, SyncState } from '@/lib/sync/correction';
 import { useT } from '@/lib/i18n';
+import '@/lib/i18n/messages/cinema';
 
 /** How often (ms) the indicator reads the engine. */
 const POLL_MS = 250;

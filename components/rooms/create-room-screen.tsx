@@ -19,6 +19,7 @@ import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
 import { RoomStatus } from '@/lib/roles';
 import { validateRoomName, validateRoomPassword } from '@/lib/validation';
 import { cinemaPath, saveRoomPassword } from './room-links';
+import '@/lib/i18n/messages/rooms';
 
 const schema = z.object({
   roomName: contractString(validateRoomName),

@@ -5,6 +5,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { useHotRooms } from '@/hooks/use-hot-rooms';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';
+import '@/lib/i18n/messages/rooms';
 
 /** Home `/`: what the app is, ways to create or join a room, and the hot rooms (`GET /api/room/hot`). */
 export function HomeScreen() {

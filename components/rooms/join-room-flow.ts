@@ -7,6 +7,7 @@ import * as roomApi from '@/lib/api/room';
 import type { RoomCheck, UserInfo } from '@/lib/api/types';
 import type { MessageKey } from '@/lib/i18n';
 import { MemberStatus, RoomStatus } from '@/lib/roles';
+import '@/lib/i18n/messages/rooms';
 
 /** What the join screen does next. */
 export type JoinOutcome =

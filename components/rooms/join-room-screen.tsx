@@ -25,6 +25,7 @@ import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { isId, validateRoomPassword } from '@/lib/validation';
 import { runJoinFlow } from './join-room-flow';
 import { cinemaPath, readRoomPassword, saveRoomPassword } from './room-links';
+import '@/lib/i18n/messages/rooms';
 
 const schema = z.object({
   roomId: z

@@ -8,6 +8,7 @@ import { buttonClasses } from '@/components/ui/button';
 import type { RoomListItem } from '@/lib/api/types';
 import { useT } from '@/lib/i18n';
 import { joinRoomPath } from './room-links';
+import '@/lib/i18n/messages/rooms';
 
 export interface RoomCardProps {
   room: RoomListItem;

@@ -6,6 +6,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { RoomListItem } from '@/lib/api/types';
 import { RoomCard } from './room-card';
+import '@/lib/i18n/messages/rooms';
 
 export interface RoomGridProps {
   rooms: RoomListItem[] | null | undefined;

@@ -10,6 +10,7 @@ import { useRoomList } from '@/hooks/use-room-list';
 import type { RoomListQuery } from '@/lib/api/types';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';
+import '@/lib/i18n/messages/rooms';
 
 /** Rooms per page of the list screens. */
 export const ROOMS_PAGE_SIZE = 12;

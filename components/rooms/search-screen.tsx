@@ -12,6 +12,7 @@ import type { RoomListQuery } from '@/lib/api/types';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';
 import { ROOMS_PAGE_SIZE } from './rooms-screen';
+import '@/lib/i18n/messages/rooms';
 
 type Scope = NonNullable<RoomListQuery['search']>;
 const scopes: Scope[] = ['all', 'name', 'creator', 'id'];

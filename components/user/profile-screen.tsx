@@ -18,6 +18,7 @@ import { notifySuccess } from '@/lib/notify';
 import { Role } from '@/lib/roles';
 import { userAtom } from '@/lib/session';
 import { roleNameKey } from './role-name';
+import '@/lib/i18n/messages/user';
 
 const MY_ROOMS_PAGE_SIZE = 6;
 

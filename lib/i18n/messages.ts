@@ -1,26 +1,45 @@
 /**
- * The one message catalogue: Simplified Chinese and English. Feature files under `messages/` each
- * hold `{zh, en}` with the same keys; TypeScript checks that English covers every Chinese key.
- * Texts may hold `{name}` placeholders, filled by `translate`.
+ * The message catalogue: Simplified Chinese and English, one namespace file per feature under
+ * `messages/` (`{zh, en}` with the same keys; `registerMessages` checks that English covers every
+ * Chinese key). Texts may hold `{name}` placeholders, filled by `translate`.
+ *
+ * Only `common` (shell, navigation, route titles) is built in. A feature namespace registers itself
+ * when its module is imported, and every component that uses its keys imports it
+ * (`import '@/lib/i18n/messages/cinema';`), so a screen downloads the texts of the features it shows
+ * and no others (issue 4 size budgets). `namespaces.test.ts` checks those imports.
  */
-import { auth } from './messages/auth';
-import { cinema } from './messages/cinema';
+import type { auth } from './messages/auth';
+import type { cinema } from './messages/cinema';
 import { common } from './messages/common';
-import { rooms } from './messages/rooms';
-import { user } from './messages/user';
+import type { rooms } from './messages/rooms';
+import type { user } from './messages/user';
 
-const zh = { ...common.zh, ...auth.zh, ...rooms.zh, ...cinema.zh, ...user.zh };
+type AllTexts = typeof common.zh & typeof auth.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh;
 
-type Catalogue = { [K in keyof typeof zh]: string };
-
-const en: Catalogue = { ...common.en, ...auth.en, ...rooms.en, ...cinema.en, ...user.en };
-
-export type MessageKey = keyof typeof zh;
+/** Every key of every namespace (type only: the texts themselves load with their feature). */
+export type MessageKey = keyof AllTexts;
 export type Locale = 'zh' | 'en';
 export const locales: readonly Locale[] = ['zh', 'en'];
-export const catalogues: Record<Locale, Catalogue> = { zh, en };
 
-/** Looks up `key` in `locale` and fills `{name}` placeholders from `params`. Unknown placeholders stay as written. */
+/** One feature's texts: `en` must have every key of `zh`. */
+export interface MessageNamespace<Texts extends Record<string, string>> {
+  zh: Texts;
+  en: { readonly [K in keyof Texts]: string };
+}
+
+const catalogues: Record<Locale, Partial<Record<MessageKey, string>>> = { zh: { ...common.zh }, en: { ...common.en } };
+
+/** Adds a namespace's texts to the catalogue (idempotent; called at the bottom of each namespace module). */
+export function registerMessages<Texts extends Record<string, string>>(namespace: MessageNamespace<Texts>): void {
+  Object.assign(catalogues.zh, namespace.zh);
+  Object.assign(catalogues.en, namespace.en);
+}
+
+/**
+ * Looks up `key` in `locale` (then in Chinese) and fills `{name}` placeholders from `params`.
+ * Unknown placeholders stay as written; a key whose namespace was never imported comes back as the
+ * key itself, which the namespace test and the screens' tests catch.
+ */
 export function translate(locale: Locale, key: MessageKey, params?: Record<string, string | number>): string {
   const text = catalogues[locale][key] ?? catalogues.zh[key] ?? key;
   if (!params) return text;

@@ -1,4 +1,6 @@
-/** Texts of the auth screens. Keys in `zh` and `en` must match. */
+import { registerMessages } from '../messages';
+
+/** Texts of the auth screens. Keys in `zh` and `en` must match; importing this module registers them (../messages.ts). */
 export const auth = {
   zh: {
     'auth.username': '用户名',
@@ -22,7 +24,6 @@ export const auth = {
     'register.disabled': '此服务器已关闭用户名密码注册',
     'register.disabledBody': '请使用已有账号登录，或联系站点管理员开通账号。',
     'register.success': '注册成功',
-    'reset.body': '通过邮箱找回密码将在后续版本中提供。如果你忘记了密码，请联系站点管理员。',
     'callback.body': '使用第三方平台（{platform}）登录将在后续版本中提供。请先使用用户名和密码登录。',
   },
   en: {
@@ -47,7 +48,8 @@ export const auth = {
     'register.disabled': 'This server does not allow registering with a username and password',
     'register.disabledBody': 'Log in with an existing account, or ask the site administrator for one.',
     'register.success': 'Registered',
-    'reset.body': 'Resetting a password by email comes in a later release. If you forgot your password, ask the site administrator.',
     'callback.body': 'Logging in with a third-party platform ({platform}) comes in a later release. Please log in with your username and password.',
   },
 } as const;
+
+registerMessages(auth);

@@ -1,4 +1,6 @@
-/** Texts of the cinema screens. Keys in `zh` and `en` must match. */
+import { registerMessages } from '../messages';
+
+/** Texts of the cinema screens. Keys in `zh` and `en` must match; importing this module registers them (../messages.ts). */
 export const cinema = {
   zh: {
     'cinema.loading': '加载中…',
@@ -187,3 +189,5 @@ export const cinema = {
     'cinema.dialog.cancel': 'Cancel',
   },
 } as const;
+
+registerMessages(cinema);

@@ -1,4 +1,6 @@
-/** Texts of the rooms screens. Keys in `zh` and `en` must match. */
+import { registerMessages } from '../messages';
+
+/** Texts of the rooms screens. Keys in `zh` and `en` must match; importing this module registers them (../messages.ts). */
 export const rooms = {
   zh: {
     'home.heroTitle': '和朋友一起，同步看视频',
@@ -143,3 +145,5 @@ export const rooms = {
     'joinRoom.room': 'Room: {name} (created by {creator})',
   },
 } as const;
+
+registerMessages(rooms);

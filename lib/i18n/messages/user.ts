@@ -1,4 +1,6 @@
-/** Texts of the user screens. Keys in `zh` and `en` must match. */
+import { registerMessages } from '../messages';
+
+/** Texts of the user screens. Keys in `zh` and `en` must match; importing this module registers them (../messages.ts). */
 export const user = {
   zh: {
     'profile.username': '用户名',
@@ -12,7 +14,6 @@ export const user = {
     'profile.myRooms': '我创建的房间',
     'profile.myRoomsEmpty': '你还没有创建房间',
     'profile.createFirst': '创建房间',
-    'admin.body': '用户、房间和站点设置的管理功能将在后续版本中提供。',
   },
   en: {
     'profile.username': 'Username',
@@ -26,6 +27,7 @@ export const user = {
     'profile.myRooms': 'My rooms',
     'profile.myRoomsEmpty': "You haven't created a room yet",
     'profile.createFirst': 'Create a room',
-    'admin.body': 'Managing users, rooms and site settings comes in a later release.',
   },
 } as const;
+
+registerMessages(user);

@@ -1,0 +1,86 @@
+/**
+ * The feature namespaces load with the components that use them (lib/i18n/messages.ts): this checks,
+ * from the sources, that every file naming a key of a feature namespace imports that namespace's
+ * module, so no screen can show a raw key because its texts were never loaded.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { auth } from './messages/auth';
+import { cinema } from './messages/cinema';
+import { common } from './messages/common';
+import { rooms } from './messages/rooms';
+import { user } from './messages/user';
+import { translate } from './messages';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const features = { auth, cinema, rooms, user } as const;
+
+/** First key segment → namespace, derived from the catalogues themselves. */
+function prefixOwners(): Map<string, string> {
+  const owners = new Map<string, string>();
+  const all: Record<string, { zh: object }> = { common, ...features };
+  for (const [name, namespace] of Object.entries(all)) {
+    for (const key of Object.keys(namespace.zh)) {
+      const prefix = key.split('.')[0];
+      const owner = owners.get(prefix);
+      if (owner !== undefined && owner !== name) throw new Error(`key prefix "${prefix}" is used by both ${owner} and ${name}`);
+      owners.set(prefix, name);
+    }
+  }
+  return owners;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** The code without comments (a rough strip: enough for string literals that look like keys). */
+function withoutComments(code: string): string {
+  return code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+describe('message namespaces', () => {
+  const owners = prefixOwners();
+
+  it('give each key prefix to exactly one namespace', () => {
+    expect(owners.get('route')).toBe('common');
+    expect(owners.get('cinema')).toBe('cinema');
+    expect(owners.get('login')).toBe('auth');
+  });
+
+  it('are imported by every file that uses their keys', () => {
+    const missing: string[] = [];
+    const files = ['app', 'components', 'hooks', 'lib', 'config'].flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+    expect(files.length).toBeGreaterThan(40);
+    for (const file of files) {
+      const relative = path.relative(ROOT, file);
+      if (relative.startsWith(`lib${path.sep}i18n${path.sep}`)) continue;
+      const code = withoutComments(readFileSync(file, 'utf8'));
+      const needed = new Set<string>();
+      for (const match of code.matchAll(/['"`]([a-zA-Z]+)\.[a-zA-Z]/g)) {
+        const owner = owners.get(match[1]);
+        if (owner && owner !== 'common') needed.add(owner);
+      }
+      // A server component's imports never reach the browser: registering a namespace there would
+      // translate the prerendered HTML but not the hydrating client (a hydration mismatch). Pages and
+      // layouts under app/ that are not client modules may pass common keys only.
+      const serverComponent = relative.startsWith(`app${path.sep}`) && !/^\s*['"]use client['"]/.test(code);
+      for (const namespace of needed) {
+        if (serverComponent) missing.push(`${relative} is a server component: its ${namespace} keys must come from a client component or from common`);
+        else if (!code.includes(`import '@/lib/i18n/messages/${namespace}';`)) missing.push(`${relative} needs import '@/lib/i18n/messages/${namespace}';`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('translate a registered key in both languages and fall back to the key otherwise', () => {
+    expect(translate('en', 'cinema.player.mediaError')).toBe(cinema.en['cinema.player.mediaError']);
+    expect(translate('zh', 'cinema.player.mediaError')).toBe(cinema.zh['cinema.player.mediaError']);
+    expect(translate('en', 'route.home')).toBe(common.en['route.home']);
+    expect(translate('en', 'no.such.key' as never)).toBe('no.such.key');
+  });
+});
