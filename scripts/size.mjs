@@ -7,12 +7,13 @@
  * compressed with zlib gzip level 9 (what `gzip -9` and the usual size tools report), then summed.
  * "Usable" = the screen's `page-<route>` root is visible and no script has been requested for
  * QUIET_MS. Link prefetches (Next fetching other routes' payloads and chunks for later clicks) are
- * refused, since they serve future navigations, not this screen. The viewing hall additionally waits for the first video frame of the committed HLS clip
- * (e2e/media/clip), so the player and hls.js are included. A route other than the viewing hall that
- * downloads hls.js fails too: heavy parts must load only where they are used.
+ * refused, since they serve future navigations, not this screen. The viewing hall additionally
+ * waits for the first video frame of the committed HLS clip (e2e/media/clip), so the player and
+ * hls.js are included. Heavy parts must load only where they are used: a screen that downloads one
+ * of LAZY_PARTS it does not need (hls.js outside the hall, sonner, Radix Dialog, nprogress) fails.
  *
- * Prints a table (KB = 1024 bytes) and exits 1 when a budget is exceeded or a screen never became
- * usable. Runs through tsx (`tsx scripts/size.mjs`) so it can start the TypeScript server in-process.
+ * Prints a table (KB = 1024 bytes) and a `Size checks: N passed, N failed` line, and exits 1 when a
+ * budget is exceeded, a lazy part came down early, or a screen never became usable. Runs through tsx (`tsx scripts/size.mjs`) so it can start the TypeScript server in-process.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -39,8 +40,18 @@ const VERBOSE = process.argv.includes('--verbose');
 /** Budgets in KB of gzip JavaScript (issue 4); routes without one are reported only. */
 const BUDGETS = { home: 140, cinema: 300 };
 
-/** A string every hls.js build contains (a config key kept as a property name by minifiers). */
-const HLS_MARKER = 'manifestLoadingMaxRetry';
+/**
+ * Heavy parts that must load only when used (issue 4): a string each part's minified code keeps
+ * (property names, attribute names, display names), and the screens that need the part before they
+ * are usable. A screen that downloads a part it does not need fails, and so does one that needs a
+ * part and did not download it.
+ */
+const LAZY_PARTS = [
+  { name: 'hls.js', marker: 'manifestLoadingMaxRetry', neededOn: ['cinema'] },
+  { name: 'sonner', marker: 'data-sonner-toaster', neededOn: [] },
+  { name: 'Radix Dialog', marker: 'DialogContent', neededOn: [] },
+  { name: 'nprogress', marker: 'nprogress-custom-parent', neededOn: [] },
+];
 
 if (!existsSync(path.join(WEB_DIR, 'index.html'))) {
   console.error('out/index.html is missing: run `npm run build` first.');
@@ -85,12 +96,18 @@ try {
     const problems = [];
     if (result.error) problems.push(result.error);
     if (budget !== undefined && result.gzip > budget * KB) problems.push(`over the ${budget} KB budget`);
-    if (screen.name !== 'cinema' && result.hls) problems.push('downloads hls.js');
-    if (screen.name === 'cinema' && !result.hls) problems.push('did not download hls.js (is the clip still HLS?)');
+    for (const part of LAZY_PARTS) {
+      const needed = part.neededOn.includes(screen.name);
+      if (!needed && result.parts.has(part.name)) problems.push(`downloads ${part.name}`);
+      if (needed && !result.parts.has(part.name)) problems.push(`did not download ${part.name}`);
+    }
     if (problems.length) failed = true;
     rows.push({ ...screen, ...result, budget, problems });
   }
   printTable(rows);
+  const failures = rows.filter((row) => row.problems.length).length;
+  // One line for scripts/test-summary.mjs (CI's closing counts): a screen is one check.
+  console.log(`Size checks: ${rows.length - failures} passed, ${failures} failed`);
 } finally {
   await browser.close();
   await media.close();
@@ -101,8 +118,8 @@ process.exit(failed ? 1 : 0);
 
 /**
  * Opens one screen in a fresh context and sums its scripts.
- * Returns counts and sizes in bytes, whether hls.js came down, and an error text when the screen
- * never became usable.
+ * Returns counts and sizes in bytes, the names of the LAZY_PARTS that came down, and an error text
+ * when the screen never became usable.
  */
 async function measure(origin, screen) {
   const context = await browser.newContext();
@@ -147,15 +164,15 @@ async function measure(origin, screen) {
   await context.close();
   let raw = 0;
   let gzip = 0;
-  let hls = false;
+  const parts = new Set();
   for (const { url, body } of scripts) {
     const size = gzipSync(body, { level: 9 }).length;
     raw += body.length;
     gzip += size;
-    if (body.includes(HLS_MARKER)) hls = true;
+    for (const part of LAZY_PARTS) if (body.includes(part.marker)) parts.add(part.name);
     if (VERBOSE) console.log(`  ${screen.name}: ${(size / KB).toFixed(1).padStart(6)} KB  ${new URL(url).pathname}`);
   }
-  return { count: scripts.length, raw, gzip, hls, error };
+  return { count: scripts.length, raw, gzip, parts, error };
 }
 
 function printTable(rows) {

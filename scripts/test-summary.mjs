@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * Reads the log of `npm test` (jest, then Playwright's list reporter) and prints the counts of both,
- * then one closing line `N passed, N failed[, N skipped]` for CI.
+ * Reads the log of `npm test` (jest, then Playwright's list reporter, then `npm run size`) and prints
+ * the counts of each, then one closing line `N passed, N failed[, N skipped]` for CI.
  *
  *   jest:       "Tests:       1 failed, 2 skipped, 40 passed, 43 total" (and "Test Suites: …")
  *   Playwright: "  12 passed (41.3s)", "  1 failed", "  1 flaky", "  2 skipped", "  1 did not run", "  1 interrupted"
+ *   size:       "Size checks: 9 passed, 0 failed" (one check per screen)
  *
  * A jest suite that fails before running any test (e.g. a syntax error) counts as one failure,
  * and so does a Playwright test that was interrupted or did not run.
@@ -37,7 +38,20 @@ const e2e = {
   skipped: playwright.skipped ?? 0,
 };
 
+// `npm run size` runs last; its line is missing when an earlier step failed (the && chain stopped).
+const sizeLines = lines.filter((l) => /^Size checks:\s/.test(l));
+const sizeCounts = countsOf(sizeLines.join('\n'));
+const size = sizeLines.length ? { passed: sizeCounts.passed ?? 0, failed: sizeCounts.failed ?? 0, skipped: 0 } : null;
+
 const line = (c) => `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
 console.log(`unit (jest): ${line(jest)}`);
 console.log(`e2e (playwright): ${line(e2e)}${playwright.flaky ? ` (${playwright.flaky} flaky)` : ''}`);
-console.log(line({ passed: jest.passed + e2e.passed, failed: jest.failed + e2e.failed, skipped: jest.skipped + e2e.skipped }));
+console.log(`size (npm run size): ${size ? line(size) : 'did not run'}`);
+const sizeOrNone = size ?? { passed: 0, failed: 0, skipped: 0 };
+console.log(
+  line({
+    passed: jest.passed + e2e.passed + sizeOrNone.passed,
+    failed: jest.failed + e2e.failed + sizeOrNone.failed,
+    skipped: jest.skipped + e2e.skipped,
+  }),
+);
