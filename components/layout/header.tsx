@@ -5,6 +5,7 @@ import { Clapperboard, Menu, UserRound } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import type { MenuEntry } from '@/config/menu';
 import { useT } from '@/lib/i18n';
 import { userAtom } from '@/lib/session';
 import { LocaleToggle, ThemeToggle } from './header-controls';
@@ -49,17 +50,7 @@ export function Header() {
         </Link>
 
         <nav aria-label={t('nav.main')} className="hidden min-w-0 flex-1 items-center gap-0.5 lg:flex xl:gap-1">
-          {entries.map((entry) => (
-            <Link
-              key={entry.name}
-              href={entry.href}
-              data-testid={`nav-${entry.name}`}
-              aria-current={entry.name === activeName ? 'page' : undefined}
-              className={clsx(linkBase, 'lg:px-2 xl:px-3', entry.name === activeName ? linkActive : linkIdle)}
-            >
-              {t(entry.title)}
-            </Link>
-          ))}
+          <MenuLinks entries={entries} activeName={activeName} sizeClass="lg:px-2 xl:px-3" />
         </nav>
 
         <div className="ml-auto flex items-center gap-1">
@@ -93,22 +84,38 @@ export function Header() {
         <Suspense fallback={null}>
           <Sheet open={menuOpen} onOpenChange={setMenuOpen} title={t('nav.menu')} closeLabel={t('nav.closeMenu')}>
             <nav aria-label={t('nav.main')} className="flex flex-col gap-1">
-              {entries.map((entry) => (
-                <Link
-                  key={entry.name}
-                  href={entry.href}
-                  data-testid={`nav-${entry.name}`}
-                  aria-current={entry.name === activeName ? 'page' : undefined}
-                  onClick={() => setMenuOpen(false)}
-                  className={clsx(linkBase, 'py-3 text-base', entry.name === activeName ? linkActive : linkIdle)}
-                >
-                  {t(entry.title)}
-                </Link>
-              ))}
+              <MenuLinks entries={entries} activeName={activeName} sizeClass="py-3 text-base" onNavigate={() => setMenuOpen(false)} />
             </nav>
           </Sheet>
         </Suspense>
       ) : null}
     </header>
   );
+}
+
+interface MenuLinksProps {
+  entries: MenuEntry[];
+  /** The current route's name; its link is highlighted and marked `aria-current="page"`. */
+  activeName: string;
+  /** Spacing and text size of the links in this place (top bar or slide-in panel). */
+  sizeClass: string;
+  /** Runs when a link is followed (the panel closes itself). */
+  onNavigate?: () => void;
+}
+
+/** The menu's links (config/menu.ts), as `nav-<name>` test ids: in the top bar and in the panel. */
+function MenuLinks({ entries, activeName, sizeClass, onNavigate }: MenuLinksProps) {
+  const t = useT();
+  return entries.map((entry) => (
+    <Link
+      key={entry.name}
+      href={entry.href}
+      data-testid={`nav-${entry.name}`}
+      aria-current={entry.name === activeName ? 'page' : undefined}
+      onClick={onNavigate}
+      className={clsx(linkBase, sizeClass, entry.name === activeName ? linkActive : linkIdle)}
+    >
+      {t(entry.title)}
+    </Link>
+  ));
 }
