@@ -27,6 +27,7 @@ import { startServer } from '@/server/app';
 import { DATABASE_FILE } from '@/server/db/database';
 import { SeedApi, uniqueName } from '@/e2e/support/api';
 import { startMediaServer } from '@/e2e/support/media-server';
+import { chromiumLaunchOptions } from '@/e2e/support/chromium';
 import { decodeMessage, MessageType } from '@/lib/ws/message';
 import type { CurrentMovie, Envelope } from '@/lib/api/types';
 import type { RoomSample } from './lib/analysis';
@@ -50,15 +51,6 @@ const LOAD_TIMEOUT_MS = 25_000;
 const USER_PASSWORD = 'bench-sync-123';
 /** Every permission bit (server-contract.md §5.4 AllPermissions). */
 const ALL_PERMISSIONS = 0xffffffff;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
 
 interface Options {
   clients: number;
@@ -386,8 +378,7 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
 
   // Playwright's own Ctrl-C handling would exit the process before the clean-up list has run.
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    ...chromiumLaunchOptions,
     headless: true,
     handleSIGINT: false,
     handleSIGTERM: false,

@@ -25,6 +25,7 @@ import { chromium } from '@playwright/test';
 import { startServer } from '../server/app.ts';
 import { SeedApi } from '../e2e/support/api.ts';
 import { startMediaServer } from '../e2e/support/media-server.ts';
+import { chromiumLaunchOptions } from '../e2e/support/chromium.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB_DIR = path.join(ROOT, 'out');
@@ -62,8 +63,7 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), 'synctv-size-'));
 const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir: WEB_DIR, rootPassword: PASSWORD, logger: false });
 const media = await startMediaServer(path.join(ROOT, 'e2e', 'media'));
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  ...chromiumLaunchOptions,
 });
 
 let failed = false;

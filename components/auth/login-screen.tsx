@@ -10,8 +10,7 @@ import { FormCard } from '@/components/common/form-card';
 import { formErrorText } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { TextField } from '@/components/ui/field';
 import { signupAllowed } from '@/config/menu';
 import { errorMessage } from '@/lib/api/error';
 import { login } from '@/lib/api/user';
@@ -81,28 +80,22 @@ export function LoginScreen() {
         </Notice>
       ) : null}
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <Field id="login-username" label={t('auth.username')} error={formErrorText(t, errors.username?.message)}>
-          <Input
-            id="login-username"
-            data-testid="login-username"
-            autoComplete="username"
-            autoFocus
-            aria-invalid={errors.username ? true : undefined}
-            aria-describedby={errors.username ? 'login-username-error' : undefined}
-            {...register('username')}
-          />
-        </Field>
-        <Field id="login-password" label={t('auth.password')} error={formErrorText(t, errors.password?.message)}>
-          <Input
-            id="login-password"
-            data-testid="login-password"
-            type="password"
-            autoComplete="current-password"
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? 'login-password-error' : undefined}
-            {...register('password')}
-          />
-        </Field>
+        <TextField
+          id="login-username"
+          label={t('auth.username')}
+          error={formErrorText(t, errors.username?.message)}
+          autoComplete="username"
+          autoFocus
+          {...register('username')}
+        />
+        <TextField
+          id="login-password"
+          label={t('auth.password')}
+          error={formErrorText(t, errors.password?.message)}
+          type="password"
+          autoComplete="current-password"
+          {...register('password')}
+        />
         {failure ? <Notice tone="error">{failure}</Notice> : null}
         <Button type="submit" data-testid="login-submit" className="w-full" size="lg" loading={isSubmitting}>
           {t('login.submit')}

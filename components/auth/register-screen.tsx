@@ -10,8 +10,7 @@ import { FormCard } from '@/components/common/form-card';
 import { formErrorText } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { TextField } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api/error';
 import { signup } from '@/lib/api/user';
 import { useT } from '@/lib/i18n';
@@ -82,48 +81,31 @@ export function RegisterScreen() {
   return (
     <FormCard testId="page-register" icon={<UserPlus />} title={t('route.register')} subtitle={t('register.subtitle')} footer={footer}>
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <Field
+        <TextField
           id="register-username"
           label={t('auth.username')}
           hint={t('auth.inputLimit')}
           error={formErrorText(t, errors.username?.message)}
-        >
-          <Input
-            id="register-username"
-            data-testid="register-username"
-            autoComplete="username"
-            autoFocus
-            aria-invalid={errors.username ? true : undefined}
-            aria-describedby={errors.username ? 'register-username-error' : undefined}
-            {...register('username')}
-          />
-        </Field>
-        <Field id="register-password" label={t('auth.password')} error={formErrorText(t, errors.password?.message)}>
-          <Input
-            id="register-password"
-            data-testid="register-password"
-            type="password"
-            autoComplete="new-password"
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? 'register-password-error' : undefined}
-            {...register('password')}
-          />
-        </Field>
-        <Field
+          autoComplete="username"
+          autoFocus
+          {...register('username')}
+        />
+        <TextField
+          id="register-password"
+          label={t('auth.password')}
+          error={formErrorText(t, errors.password?.message)}
+          type="password"
+          autoComplete="new-password"
+          {...register('password')}
+        />
+        <TextField
           id="register-password-confirm"
           label={t('auth.passwordConfirm')}
           error={formErrorText(t, errors.passwordConfirm?.message)}
-        >
-          <Input
-            id="register-password-confirm"
-            data-testid="register-password-confirm"
-            type="password"
-            autoComplete="new-password"
-            aria-invalid={errors.passwordConfirm ? true : undefined}
-            aria-describedby={errors.passwordConfirm ? 'register-password-confirm-error' : undefined}
-            {...register('passwordConfirm')}
-          />
-        </Field>
+          type="password"
+          autoComplete="new-password"
+          {...register('passwordConfirm')}
+        />
         {failure ? <Notice tone="error">{failure}</Notice> : null}
         <Button type="submit" data-testid="register-submit" className="w-full" size="lg" loading={isSubmitting}>
           {t('register.submit')}

@@ -9,8 +9,7 @@ import { useForm } from 'react-hook-form';
 import { Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { TextField } from '@/components/ui/field';
 import { pushMovie } from '@/lib/api/movie';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
@@ -50,29 +49,23 @@ export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
 
   return (
     <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
-      <Field id="movie-push-url" label={t('cinema.push.url')} error={errors.url?.message}>
-        <Input
-          id="movie-push-url"
-          data-testid="movie-push-url"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
-          placeholder="https://example.com/video.m3u8"
-          aria-invalid={errors.url ? true : undefined}
-          aria-describedby={errors.url ? 'movie-push-url-error' : undefined}
-          {...register('url', { onChange: () => clearErrors('url') })}
-        />
-      </Field>
-      <Field id="movie-push-name" label={t('cinema.push.name')} error={errors.name?.message}>
-        <Input
-          id="movie-push-name"
-          data-testid="movie-push-name"
-          autoComplete="off"
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? 'movie-push-name-error' : undefined}
-          {...register('name', { onChange: () => clearErrors('name') })}
-        />
-      </Field>
+      <TextField
+        id="movie-push-url"
+        label={t('cinema.push.url')}
+        error={errors.url?.message}
+        type="url"
+        inputMode="url"
+        autoComplete="off"
+        placeholder="https://example.com/video.m3u8"
+        {...register('url', { onChange: () => clearErrors('url') })}
+      />
+      <TextField
+        id="movie-push-name"
+        label={t('cinema.push.name')}
+        error={errors.name?.message}
+        autoComplete="off"
+        {...register('name', { onChange: () => clearErrors('name') })}
+      />
       <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('cinema.push.live')} {...register('live')} />
       <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
         {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}

@@ -10,8 +10,7 @@ import { contractString, formErrorText } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { TextField } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api/error';
 import { createRoom } from '@/lib/api/room';
 import { useT, type MessageKey } from '@/lib/i18n';
@@ -69,33 +68,23 @@ export function CreateRoomScreen() {
   return (
     <FormCard testId="page-createRoom" icon={<Plus />} title={t('route.createRoom')} subtitle={t('createRoom.subtitle')}>
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <Field id="create-room-name" label={t('createRoom.name')} error={formErrorText(t, errors.roomName?.message)}>
-          <Input
-            id="create-room-name"
-            data-testid="create-room-name"
-            autoComplete="off"
-            autoFocus
-            aria-invalid={errors.roomName ? true : undefined}
-            aria-describedby={errors.roomName ? 'create-room-name-error' : undefined}
-            {...register('roomName')}
-          />
-        </Field>
-        <Field
+        <TextField
+          id="create-room-name"
+          label={t('createRoom.name')}
+          error={formErrorText(t, errors.roomName?.message)}
+          autoComplete="off"
+          autoFocus
+          {...register('roomName')}
+        />
+        <TextField
           id="create-room-password"
           label={t('createRoom.password')}
           hint={t('createRoom.passwordHint')}
           error={formErrorText(t, errors.password?.message)}
-        >
-          <Input
-            id="create-room-password"
-            data-testid="create-room-password"
-            type="password"
-            autoComplete="new-password"
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? 'create-room-password-error' : undefined}
-            {...register('password')}
-          />
-        </Field>
+          type="password"
+          autoComplete="new-password"
+          {...register('password')}
+        />
         <Checkbox
           id="create-room-hidden"
           data-testid="create-room-hidden"

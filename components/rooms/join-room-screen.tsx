@@ -11,8 +11,7 @@ import { FormCard } from '@/components/common/form-card';
 import { contractString, formErrorText } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { TextField } from '@/components/ui/field';
 import { normalizePath } from '@/config/routes';
 import { useMounted } from '@/hooks/use-mounted';
 import { usePathSegment } from '@/hooks/use-path-segment';
@@ -133,35 +132,25 @@ export function JoinRoomScreen() {
 
       {showForm ? (
         <form onSubmit={onSubmit} noValidate className="space-y-5">
-          <Field id="join-room-id" label={t('joinRoom.roomId')} error={formErrorText(t, errors.roomId?.message)}>
-            <Input
-              id="join-room-id"
-              data-testid="join-room-id"
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={t('joinRoom.roomIdPlaceholder')}
-              className="font-mono"
-              aria-invalid={errors.roomId ? true : undefined}
-              aria-describedby={errors.roomId ? 'join-room-id-error' : undefined}
-              {...register('roomId')}
-            />
-          </Field>
-          <Field
+          <TextField
+            id="join-room-id"
+            label={t('joinRoom.roomId')}
+            error={formErrorText(t, errors.roomId?.message)}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={t('joinRoom.roomIdPlaceholder')}
+            className="font-mono"
+            {...register('roomId')}
+          />
+          <TextField
             id="join-room-password"
             label={t('joinRoom.password')}
             hint={t('joinRoom.passwordHint')}
             error={formErrorText(t, errors.password?.message)}
-          >
-            <Input
-              id="join-room-password"
-              data-testid="join-room-password"
-              type="password"
-              autoComplete="off"
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={errors.password ? 'join-room-password-error' : undefined}
-              {...register('password')}
-            />
-          </Field>
+            type="password"
+            autoComplete="off"
+            {...register('password')}
+          />
           {room ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="join-room-info">
               {t('joinRoom.room', { name: room.name, creator: room.creator })}

@@ -1,7 +1,7 @@
 /**
  * The one HTTP client of the web client, on the platform `fetch`. It speaks the SyncTV envelope
- * (server-contract.md §2): sends the raw token in `Authorization` (§3.2), never times out unless a
- * call asks for it, never retries, unwraps `data`, throws `ApiError` with the server's `error` text,
+ * (server-contract.md §2): sends the raw token in `Authorization` (§3.2), never times out (like the
+ * reference client: a slow server is not an error by itself), never retries, unwraps `data`, throws `ApiError` with the server's `error` text,
  * and applies the 401 rules of `./unauthorized`.
  */
 import { ApiError } from './error';
@@ -89,11 +89,6 @@ export interface RequestOptions {
   roomId?: string;
   /** Aborting it rejects the call with `ApiError` status 0. */
   signal?: AbortSignal;
-  /**
-   * Gives up after this many ms (until the whole body has arrived) with `ApiError` status 0. Default:
-   * no timeout, like the reference client; a slow server is not an error by itself.
-   */
-  timeoutMs?: number;
 }
 
 function buildUrl(path: string, searchParams: RequestOptions['searchParams']): string {
@@ -138,7 +133,7 @@ function serverErrorText(body: string | undefined): string | undefined {
  * Sends one request to `path` (origin-absolute, e.g. `/api/user/me`) and returns the unwrapped `data`
  * (undefined for 204 or an empty body). Throws `ApiError` for any non-2xx status (message: the
  * server's `error` text, else the status text, else "Request failed with status code N: METHOD url"),
- * for a 2xx body that is not JSON, and with status 0 for a network failure, an abort or a timeout.
+ * for a 2xx body that is not JSON, and with status 0 for a network failure or an abort.
  * A 401 also runs the 401 rules before the error reaches the caller.
  */
 export async function request<T>(method: 'get' | 'post', path: string, options: RequestOptions = {}): Promise<T> {
@@ -155,23 +150,13 @@ export async function request<T>(method: 'get' | 'post', path: string, options: 
     headers.set('Content-Type', 'application/json');
   }
 
-  // One controller carries the caller's signal, the timeout and the error-body limit.
+  // One controller carries the caller's signal and the error-body limit.
   const controller = new AbortController();
   const callerSignal = options.signal;
   const forwardAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) forwardAbort();
   else callerSignal?.addEventListener('abort', forwardAbort, { once: true });
-  let timedOut = false;
-  const timer =
-    options.timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, options.timeoutMs);
-
   const transportError = (error: unknown): ApiError => {
-    if (timedOut) return new ApiError(0, `Request timed out after ${options.timeoutMs} ms: ${verb} ${url}`, apiPath, { cause: error });
     if (callerSignal?.aborted) {
       const reason: unknown = callerSignal.reason;
       return new ApiError(0, reason instanceof Error ? reason.message : 'This operation was aborted', apiPath, { cause: reason });
@@ -191,7 +176,7 @@ export async function request<T>(method: 'get' | 'post', path: string, options: 
 
     if (!response.ok) {
       const errorBody = await readTextWithin(response, ERROR_BODY_TIMEOUT_MS, controller);
-      if (timedOut || callerSignal?.aborted) throw transportError(undefined);
+      if (callerSignal?.aborted) throw transportError(undefined);
       const statusText = response.statusText;
       const fallback = `Request failed with status code ${`${response.status} ${statusText}`.trim()}: ${verb} ${url}`;
       throw new ApiError(response.status, serverErrorText(errorBody) ?? (statusText || fallback), apiPath);
@@ -211,7 +196,6 @@ export async function request<T>(method: 'get' | 'post', path: string, options: 
       throw new ApiError(response.status, `The server's answer is not JSON: ${verb} ${url}`, apiPath, { cause: error });
     }
   } finally {
-    clearTimeout(timer);
     callerSignal?.removeEventListener('abort', forwardAbort);
   }
 }

@@ -2,8 +2,7 @@
  * Room memberships (server-contract.md §5.3). A row exists only for joined users; NotJoined is
  * reported, never stored. `joinAt` is Unix ms; permissions are uint32 masks (§5.4).
  */
-import type { Statement } from 'better-sqlite3';
-import type { Sqlite } from './database';
+import { StatementCache, type Sqlite } from './database';
 import { likePattern } from './users';
 
 /** A stored membership. */
@@ -60,14 +59,13 @@ function toRecord(row: MemberRow): MemberRecord {
 
 /** Prepared statements over `room_members`. */
 export class MemberRepository {
-  private readonly db: Sqlite;
   private readonly findStmt;
   private readonly insertStmt;
   private readonly deleteStmt;
-  private readonly listCache = new Map<string, Statement<unknown[], unknown>>();
+  private readonly listStatements: StatementCache;
 
   constructor(db: Sqlite) {
-    this.db = db;
+    this.listStatements = new StatementCache(db);
     this.findStmt = db.prepare<[string, string], MemberRow>('SELECT * FROM room_members WHERE room_id = ? AND user_id = ?');
     this.insertStmt = db.prepare(
       'INSERT OR IGNORE INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -122,21 +120,12 @@ export class MemberRepository {
     }
     const from = ` FROM room_members m JOIN users u ON u.id = m.user_id WHERE ${where.join(' AND ')}`;
     const order = `${filter.sort === 'join' ? 'u.created_at' : 'u.username'} ${filter.desc ? 'DESC' : 'ASC'}, u.id`;
-    const total = (this.prepared(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
-    const rows = this.prepared(`SELECT m.*, u.username AS username${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+    const total = (this.listStatements.get(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
+    const rows = this.listStatements.get(`SELECT m.*, u.username AS username${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
       ...params,
       filter.limit,
       filter.offset,
     ) as MemberRow[];
     return { total, rows: rows.map((row) => ({ ...toRecord(row), username: row.username ?? '' })) };
-  }
-
-  private prepared(sql: string) {
-    let stmt = this.listCache.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare<unknown[], unknown>(sql);
-      this.listCache.set(sql, stmt);
-    }
-    return stmt;
   }
 }

@@ -3,8 +3,7 @@
  * (`rooms.current`, §6.7). Times are Unix ms.
  */
 import type { RoomSettings } from '@/lib/api/types';
-import type { Statement } from 'better-sqlite3';
-import type { Sqlite } from './database';
+import { StatementCache, type Sqlite } from './database';
 import { likePattern } from './users';
 
 /** A stored room. `hashedPassword` is a bcrypt hash or "" (no password); `createdAt` is Unix ms. */
@@ -116,10 +115,11 @@ export class RoomRepository {
   private readonly currentStmt;
   private readonly setCurrentStmt;
   private readonly setPasswordStmt;
-  private readonly listCache = new Map<string, Statement<unknown[], unknown>>();
+  private readonly listStatements: StatementCache;
 
   constructor(db: Sqlite) {
     this.db = db;
+    this.listStatements = new StatementCache(db);
     this.byId = db.prepare<[string], RoomRow>(`${ROOM_SELECT} WHERE r.id = ?`);
     this.byName = db.prepare<[string], RoomRow>(`${ROOM_SELECT} WHERE r.name = ?`);
     this.insertRoomStmt = db.prepare(
@@ -250,8 +250,8 @@ export class RoomRepository {
     }
     const from = ` FROM rooms r LEFT JOIN users u ON u.id = r.creator_id${join}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const order = `${filter.sort === 'createdAt' ? 'r.created_at' : 'r.name'} ${filter.desc ? 'DESC' : 'ASC'}, r.id`;
-    const total = (this.prepared(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
-    const rows = this.prepared(`${select}${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+    const total = (this.listStatements.get(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
+    const rows = this.listStatements.get(`${select}${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
       ...params,
       filter.limit,
       filter.offset,
@@ -269,7 +269,7 @@ export class RoomRepository {
 
   /** Rooms by id, with their `hidden` flag (for the hot list). Unknown ids are skipped. */
   findManyWithVisibility(ids: string[]): RoomListRow[] {
-    const stmt = this.prepared(
+    const stmt = this.listStatements.get(
       'SELECT r.*, u.username AS creator, s.hidden AS hidden FROM rooms r LEFT JOIN users u ON u.id = r.creator_id' +
         ' JOIN room_settings s ON s.room_id = r.id WHERE r.id = ?',
     );
@@ -279,16 +279,6 @@ export class RoomRepository {
       if (row) rows.push({ ...toRecord(row), hidden: Boolean(row.hidden) });
     }
     return rows;
-  }
-
-  /** Statements built from a few fixed shapes are compiled once and reused. */
-  private prepared(sql: string) {
-    let stmt = this.listCache.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare<unknown[], unknown>(sql);
-      this.listCache.set(sql, stmt);
-    }
-    return stmt;
   }
 }
 

@@ -227,7 +227,18 @@ export interface RoomListQuery {
   desc: boolean;
 }
 
-function listFilter(query: RoomListQuery) {
+/**
+ * The repository filter of a parsed list query (rooms or members): no search scope means no keyword,
+ * `max`/`offset` become `limit`/`offset`.
+ */
+function listFilter<Sort extends string, Search extends string>(query: {
+  keyword: string;
+  search: Search | null;
+  sort: Sort;
+  desc: boolean;
+  max: number;
+  offset: number;
+}) {
   return {
     keyword: query.search === null ? '' : query.keyword,
     search: query.search ?? 'all',
@@ -319,12 +330,7 @@ export function listMembers(
   const { total, rows } = store.members.list({
     roomId: access.room.id,
     role: query.role ? ROLE_FILTER[query.role] : undefined,
-    keyword: query.search === null ? '' : query.keyword,
-    search: query.search ?? 'all',
-    sort: query.sort,
-    desc: query.desc,
-    limit: query.max,
-    offset: query.offset,
+    ...listFilter(query),
   });
   return {
     total,
