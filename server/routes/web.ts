@@ -17,7 +17,6 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string): P
     root: webDir,
     serve: false,
     cacheControl: false,
-    suppressWarning: true,
   });
 
   app.get('/', async (_request, reply) => reply.redirect('/web/', 301));
