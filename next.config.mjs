@@ -21,6 +21,8 @@ const nextConfig = {
   trailingSlash: true,
   images: { unoptimized: true },
   reactStrictMode: true,
+  // ky ships only ES modules; listing it here also lets next/jest transform it for the unit tests.
+  transpilePackages: ['ky'],
   // With output 'export', a distDir other than `.next` names the export folder (hasCustomExportOutput in next/dist/build/index.js).
   distDir: process.env.NEXT_EXPORT_DIR && process.env.NEXT_EXPORT_DIR !== 'out' ? process.env.NEXT_EXPORT_DIR : '.next',
   webpack(config, { isServer, dev }) {

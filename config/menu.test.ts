@@ -1,6 +1,6 @@
 import { buildMenu, signupAllowed, type MenuContext } from './menu';
-import { Role } from '@/lib/roles';
-import type { PublicSettings } from '@/lib/api/types';
+import { Role } from '@/lib/contract/roles';
+import type { PublicSettings } from '@/lib/contract/types';
 
 const names = (ctx: MenuContext) => buildMenu(ctx).map((entry) => entry.name);
 const base: MenuContext = { role: Role.Visitor, guestEnable: false, signupAllowed: false, cinemaPath: null };

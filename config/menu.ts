@@ -3,8 +3,8 @@
  * visitor, a guest or a signed-in user sees. The header renders whatever `buildMenu` returns.
  */
 import type { MessageKey } from '@/lib/i18n/messages';
-import type { PublicSettings } from '@/lib/api/types';
-import { Role } from '@/lib/roles';
+import type { PublicSettings } from '@/lib/contract/types';
+import { Role } from '@/lib/contract/roles';
 import { routes } from './routes';
 
 /** What the menu depends on. */

@@ -1,5 +1,5 @@
 import { matchRoute, normalizePath, notFoundRoute, withTrailingSlash } from './routes';
-import { Role } from '@/lib/roles';
+import { Role } from '@/lib/contract/roles';
 
 describe('normalizePath', () => {
   it('drops the trailing slash that trailingSlash export keeps, but not the root', () => {

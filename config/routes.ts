@@ -2,7 +2,7 @@
  * The route table: one source of truth for paths, titles and minimum roles, read by the guard,
  * the header and the document title (reference-client.md §1.1). Paths exclude the /web basePath.
  */
-import { Role } from '@/lib/roles';
+import { Role } from '@/lib/contract/roles';
 import type { MessageKey } from '@/lib/i18n/messages';
 
 export interface RouteDef {
@@ -69,4 +69,14 @@ function segmentsMatch(pattern: string[], segments: string[]): boolean {
     if (p.startsWith(':')) return p.endsWith('?') || segments[i] !== undefined;
     return segments[i] === p;
   });
+}
+
+/** The viewing hall of `roomId` as a router path: `/cinema/<id>/`. */
+export function cinemaPath(roomId: string): string {
+  return `/cinema/${encodeURIComponent(roomId)}/`;
+}
+
+/** The join screen for `roomId` as a router path: `/joinRoom/<id>/`. */
+export function joinRoomPath(roomId: string): string {
+  return `/joinRoom/${encodeURIComponent(roomId)}/`;
 }

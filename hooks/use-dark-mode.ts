@@ -1,7 +1,7 @@
 'use client';
 import { atom, useAtom } from 'jotai';
 import { useCallback, useEffect } from 'react';
-import { DARK_MODE_STORAGE_KEY } from '@/components/layout/theme-script';
+import { writeDarkMode } from '@/lib/storage';
 
 /** Dark mode on/off; null until read from <html> after mount (the prerender cannot know it). */
 export const darkModeAtom = atom<boolean | null>(null);
@@ -20,11 +20,7 @@ export function useDarkMode(): [boolean | null, () => void] {
   const toggle = useCallback(() => {
     const next = !document.documentElement.classList.contains('dark');
     document.documentElement.classList.toggle('dark', next);
-    try {
-      window.localStorage.setItem(DARK_MODE_STORAGE_KEY, String(next));
-    } catch {
-      /* storage blocked: the switch still applies to this page */
-    }
+    writeDarkMode(next);
     setIsDark(next);
   }, [setIsDark]);
 

@@ -1,7 +1,7 @@
 'use client';
 import useSWR from 'swr';
 import { getMyRooms } from '@/lib/api/user';
-import type { RoomListQuery } from '@/lib/api/types';
+import type { RoomListQuery } from '@/lib/contract/types';
 
 /** `GET /api/user/rooms` (rooms the caller created) through SWR; `query` null skips the fetch. */
 export function useMyRooms(query: RoomListQuery | null) {

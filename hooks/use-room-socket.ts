@@ -7,7 +7,8 @@
  * message in server time; the sync engine feeds it with SYNC round trips.
  */
 import { useEffect, useRef, useState } from 'react';
-import { apiOrigin, readToken } from '@/lib/api/client';
+import { apiOrigin } from '@/lib/api/client';
+import { readToken } from '@/lib/storage';
 import { ServerClock } from '@/lib/sync/clock';
 import { RoomSocket, type RoomSocketEvents, type RoomSocketState } from '@/lib/ws/room-socket';
 

@@ -1,5 +1,5 @@
 import { decideGuard, loginPath, safeRedirect } from './guard';
-import { Role } from './roles';
+import { Role } from '@/lib/contract/roles';
 
 const visitor = { role: Role.Visitor, guestEnable: false };
 const guestSite = { role: Role.Visitor, guestEnable: true };

@@ -4,7 +4,7 @@
  * still answers 401/403 on every protected call.
  */
 import { matchRoute, normalizePath, withTrailingSlash } from '@/config/routes';
-import { Role } from '@/lib/roles';
+import { Role } from '@/lib/contract/roles';
 
 /** What the guard looks at. */
 export interface GuardInput {

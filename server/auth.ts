@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { jwtVerify, SignJWT } from 'jose';
-import { Role } from '@/lib/roles';
+import { Role } from '@/lib/contract/roles';
 import type { Store, UserRecord } from './db';
-import { unauthorized } from './http/envelope';
+import { unauthorized } from './errors';
 import { GUEST_USER_ID } from './rules/users';
 
 /** Token lifetime in seconds (`jwt.expire` default 48 h). */

@@ -5,7 +5,7 @@
  * root password is random and printed once.
  */
 import fs from 'node:fs';
-import { MessageType } from '@/lib/ws/message';
+import { MessageType } from '@/lib/contract/message';
 import { createRoom, get, launch, post, signUpUser, tempDir, TestSocket } from './test-support/harness';
 
 jest.setTimeout(40_000);

@@ -4,7 +4,7 @@
  * and that bad frames close only the offending socket.
  */
 import zlib from 'node:zlib';
-import { MessageType } from '@/lib/ws/message';
+import { MessageType } from '@/lib/contract/message';
 import {
   createRoom,
   get,
@@ -15,6 +15,7 @@ import {
   type TestServer,
   type TestUser,
 } from './test-support/harness';
+import type { PlaybackState } from '@/lib/contract/playback';
 
 jest.setTimeout(30_000);
 
@@ -145,7 +146,7 @@ describe('playback', () => {
       expect(status.sender).toMatchObject({ userId: owner.id, username: owner.username });
       expect(status.timestamp).toBe(BigInt(0));
       expect(status.payload.case).toBe('playbackStatus');
-      const value = status.payload.value as { isPlaying: boolean; currentTime: number; playbackRate: number };
+      const value = status.payload.value as PlaybackState;
       expect(value.isPlaying).toBe(true);
       expect(value.playbackRate).toBe(1);
       expect(value.currentTime).toBeGreaterThanOrEqual(11);
@@ -191,7 +192,7 @@ describe('playback', () => {
     b.send({ type: MessageType.SYNC });
     const sync = await b.next(MessageType.SYNC);
     expect(Math.abs(Number(sync.timestamp) - sentAt)).toBeLessThan(2000);
-    const synced = sync.payload.value as { isPlaying: boolean; currentTime: number; playbackRate: number };
+    const synced = sync.payload.value as PlaybackState;
     expect(synced.isPlaying).toBe(true);
     expect(synced.currentTime).toBeGreaterThan(100.25);
     expect(synced.currentTime).toBeLessThan(102);

@@ -6,6 +6,7 @@
  * Units: times are real Unix ms (the machine's wall clock, the same for every page and for Node),
  * positions are seconds (as `HTMLMediaElement.currentTime`), drifts are ms.
  */
+import type { PlaybackState } from '@/lib/contract/playback';
 
 /** One reading of a client's `player-video`, taken in the page every 100 ms. */
 export interface MediaSample {
@@ -28,12 +29,9 @@ export interface MediaSample {
 }
 
 /** The room's authoritative status as `GET /api/room/movie/current` reported it at `t` (server time, Unix ms). */
-export interface RoomSample {
+export interface RoomSample extends PlaybackState {
+  /** Server time, Unix ms; `currentTime` is already extrapolated by the server to it. */
   t: number;
-  isPlaying: boolean;
-  /** s, already extrapolated by the server to `t`. */
-  currentTime: number;
-  playbackRate: number;
 }
 
 /** A media event seen in a page (`seeking`, `ratechange`, ...) or a note the bench added (`action`). */

@@ -21,6 +21,7 @@ import {
   type RoomSample,
   type Summary,
 } from './analysis';
+import type { PlaybackState } from '@/lib/contract/playback';
 
 /** The targets of issue 3 (loopback, 30 fps clip). */
 export const TARGETS = {
@@ -53,7 +54,7 @@ export interface FrameRecord {
   /** The frame's `timestamp` (the sender's clock, Unix ms), when set. */
   timestampMs?: number;
   /** The playback status it carries, when it carries one. */
-  status?: { isPlaying: boolean; currentTime: number; playbackRate: number };
+  status?: PlaybackState;
 }
 
 /** Everything recorded about one client (one browser context, one user). */

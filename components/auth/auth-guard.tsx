@@ -6,7 +6,7 @@ import { matchRoute, withTrailingSlash } from '@/config/routes';
 import { Spinner } from '@/components/ui/spinner';
 import { decideGuard, type GuardDecision } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
-import { Role, roleOf } from '@/lib/roles';
+import { Role, roleOf } from '@/lib/contract/roles';
 import { publicSettingsAtom, sessionReadyAtom, userAtom } from '@/lib/session';
 
 /**

@@ -17,7 +17,7 @@ import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
 import { registerSchema, type RegisterForm } from './schemas';
-import { useCompleteSignIn } from './use-complete-sign-in';
+import { useCompleteSignIn } from '@/hooks/use-complete-sign-in';
 import '@/lib/i18n/messages/auth';
 
 /**

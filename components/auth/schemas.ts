@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contractString } from '@/components/common/form-rules';
-import { validateUserPassword, validateUsername } from '@/lib/validation';
+import { validateUserPassword, validateUsername } from '@/lib/contract/validation';
 import '@/lib/i18n/messages/auth';
 
 /** Login form: the contract's username and password rules (server-contract.md §8). */

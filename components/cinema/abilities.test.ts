@@ -1,6 +1,6 @@
 /** Which controls a member sees (server-contract.md §5.4). */
-import type { Movie, RoomMe } from '@/lib/api/types';
-import { DefaultPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/roles';
+import type { Movie, RoomMe } from '@/lib/contract/types';
+import { DefaultPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
 import { roomAbilities } from './abilities';
 
 const me = (overrides: Partial<RoomMe> = {}): RoomMe => ({

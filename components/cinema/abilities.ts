@@ -4,8 +4,8 @@
  * the member's own bits. (The room-wide `can_*` switches are not visible to members; the server's
  * error covers them.)
  */
-import type { Movie, RoomMe } from '@/lib/api/types';
-import { hasPermission, MemberRole, Permission, Role } from '@/lib/roles';
+import type { Movie, RoomMe } from '@/lib/contract/types';
+import { hasPermission, MemberRole, Permission, Role } from '@/lib/contract/roles';
 
 export interface RoomAbilities {
   canListMovies: boolean;

@@ -1,7 +1,7 @@
 /** The chat as a user sees it: text only, Enter to send, the 4096-byte limit, nothing typed lost. */
 import { fireEvent, render, screen } from '@testing-library/react';
 import { ChatPanel } from './chat-panel';
-import { appendLine, type ChatLine } from './use-chat';
+import { appendLine, type ChatLine } from '@/hooks/use-chat';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {

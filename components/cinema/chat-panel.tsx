@@ -10,8 +10,8 @@ import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/input';
 import { useT } from '@/lib/i18n';
 import { formatClockTime } from '@/lib/time-format';
-import { byteLength, MAX_CHAT_BYTES, validateChat } from '@/lib/validation';
-import type { ChatLine } from './use-chat';
+import { byteLength, MAX_CHAT_BYTES, validateChat } from '@/lib/contract/validation';
+import type { ChatLine } from '@/hooks/use-chat';
 import '@/lib/i18n/messages/cinema';
 
 export interface ChatPanelProps {

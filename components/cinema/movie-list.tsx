@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { clsx } from 'clsx';
 import { ListVideo, Play, RefreshCw, Square, Trash2 } from 'lucide-react';
-import { usePaginationLabels } from '@/components/common/use-pagination-labels';
+import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -16,7 +16,7 @@ import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api/error';
 import { clearMovies, deleteMovies, MOVIE_PAGE_SIZE, pageOfMovies, setCurrentMovie } from '@/lib/api/movie';
-import type { Movie, MovieList as MovieListData } from '@/lib/api/types';
+import type { Movie, MovieList as MovieListData } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import type { RoomAbilities } from './abilities';

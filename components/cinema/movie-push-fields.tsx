@@ -13,12 +13,8 @@ import { TextField } from '@/components/ui/field';
 import { pushMovie } from '@/lib/api/movie';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import { movieBaseOf, pushProblem, type PushFields } from './movie-push-form';
+import { movieBaseOf, pushProblem, type MoviePushFieldsProps, type PushFields } from './movie-push';
 import '@/lib/i18n/messages/cinema';
-
-export interface MoviePushFieldsProps {
-  roomId: string;
-}
 
 export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
   const t = useT();

@@ -6,7 +6,8 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { pushMovie } from '@/lib/api/movie';
 import type { MessageKey } from '@/lib/i18n';
 import { translate } from '@/lib/i18n/messages';
-import { movieBaseOf, MoviePushForm, pushProblem } from './movie-push-form';
+import { movieBaseOf, pushProblem } from './movie-push';
+import { MoviePushForm } from './movie-push-form';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {

@@ -3,7 +3,6 @@
  * "Add a movie" on the viewing hall: a card whose title opens the push form. The form
  * (./movie-push-fields.tsx, with react-hook-form) is downloaded the first time the card is opened,
  * not with the hall; once open it stays mounted, so closing and reopening keeps what was typed.
- * Also the push body and its checks (server-contract.md §4.5, §7.1, §8), shared with the form.
  */
 import { useEffect, useId, useRef, useState, type ComponentType } from 'react';
 import { clsx } from 'clsx';
@@ -12,44 +11,9 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api/error';
-import type { MovieBase } from '@/lib/api/types';
-import { useT, type MessageKey } from '@/lib/i18n';
-import { validateMovieBase } from '@/lib/validation';
-import type { MoviePushFieldsProps } from './movie-push-fields';
+import { useT } from '@/lib/i18n';
+import type { MoviePushFieldsProps } from './movie-push';
 import '@/lib/i18n/messages/cinema';
-
-export interface PushFields {
-  url: string;
-  name: string;
-  live: boolean;
-}
-
-/** URL schemes a SyncTV server plays directly (§7.1). */
-const PLAYABLE_URL = /^(https?:\/\/|magnet:)/i;
-
-/** The contract's movie validation texts (§8), shown in the user's language. */
-const MOVIE_ERRORS: Record<string, MessageKey> = {
-  'url too long': 'cinema.push.urlTooLong',
-  'empty name': 'cinema.push.nameRequired',
-  'type too long': 'cinema.push.typeTooLong',
-};
-
-/** The push body for the form's values (trimmed), as the reference client's "direct link" type sends it. */
-export function movieBaseOf(fields: PushFields): MovieBase {
-  return { url: fields.url.trim(), name: fields.name.trim(), live: fields.live, type: '', proxy: false, parentId: '' };
-}
-
-/**
- * Checks a push body: a URL is required and must be http(s) or magnet, then the contract's rules.
- * Returns the field and message key of the first problem, or null.
- */
-export function pushProblem(base: MovieBase): { field: 'url' | 'name'; key: MessageKey } | null {
-  if (!base.url) return { field: 'url', key: 'cinema.push.urlRequired' };
-  if (!PLAYABLE_URL.test(base.url)) return { field: 'url', key: 'cinema.push.urlScheme' };
-  const problem = validateMovieBase(base);
-  if (!problem) return null;
-  return { field: problem === 'empty name' ? 'name' : 'url', key: MOVIE_ERRORS[problem] ?? 'cinema.push.urlScheme' };
-}
 
 export interface MoviePushFormProps {
   roomId: string;

@@ -11,11 +11,11 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { playableUrl } from '@/lib/api/movie';
-import type { Movie } from '@/lib/api/types';
+import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { Player } from './player';
 import { SyncIndicator } from './sync-indicator';
-import type { PlaybackSync } from './use-playback-sync';
+import type { PlaybackSync } from '@/hooks/use-playback-sync';
 import '@/lib/i18n/messages/cinema';
 
 export interface PlayerPanelProps {

@@ -3,7 +3,7 @@ import { contractText } from './contract-text';
 import type { MessageKey } from '@/lib/i18n';
 
 /**
- * A zod string checked by one of lib/validation.ts's validators, so that forms and the server share
+ * A zod string checked by one of lib/contract/validation.ts's validators, so that forms and the server share
  * one rule set; the issue message is the contract's error string (translated by `formErrorText`).
  */
 export function contractString(validate: (value: string) => string | null) {

@@ -2,23 +2,19 @@
 import { useSetAtom } from 'jotai';
 import { useRouter } from 'next/navigation';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { clearLocalSession } from '@/components/auth/session';
-import { joinRoomPath } from '@/components/rooms/room-links';
-import { readToken, setUnauthorizedHandler } from '@/lib/api/client';
 import { getPublicSettings } from '@/lib/api/public';
-import { SIGN_OUT_REDIRECT_DELAY_MS } from '@/lib/api/unauthorized';
+import { resetUnauthorizedState, setNavigator } from '@/lib/api/unauthorized';
 import { getMe } from '@/lib/api/user';
 import { useLocaleBootstrap } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';
-import { publicSettingsAtom, sessionReadyAtom, userAtom } from '@/lib/session';
-
-/** Repeated 401s from one burst of requests (a page fires several) lead to one navigation; ms. */
-const JOIN_ROOM_DEDUPE_MS = 1000;
+import { loadStoredToken, publicSettingsAtom, sessionReadyAtom, userAtom } from '@/lib/session';
 
 /**
- * Start-up (issue 2 Part A; reference-client.md §6): the user (`GET /api/user/me`, only with a stored
- * token), then the public settings, then `sessionReadyAtom`, which lets the guard decide. Failures are
- * notified and the app keeps working as a visitor. Also installs the router-aware 401 rules.
+ * Start-up (reference-client.md §6 "Start-up"): the user (`GET /api/user/me`, only with a stored
+ * token), then the public settings, then `sessionReadyAtom`. Nothing else calls the API before: the
+ * route guard waits for it and the SWR hooks' keys stay null until then (app-providers.tsx). Failures
+ * are notified and the app keeps working as a visitor. Also lets the API client's 401 rules navigate
+ * with the app router instead of full page loads.
  */
 export function AppBootstrap() {
   useLocaleBootstrap();
@@ -28,28 +24,12 @@ export function AppBootstrap() {
   const setReady = useSetAtom(sessionReadyAtom);
   const started = useRef(false);
 
-  // A layout effect, so the handler is in place before any page's SWR fetch (SWR revalidates in layout effects too).
+  // A layout effect, so that the router is in place before any page's effects can send a request.
   useLayoutEffect(() => {
-    let homeTimer: ReturnType<typeof setTimeout> | null = null;
-    let lastJoin = { path: '', at: 0 };
-    setUnauthorizedHandler((action) => {
-      if (action.kind === 'joinRoom') {
-        const path = joinRoomPath(action.roomId);
-        const now = Date.now();
-        if (lastJoin.path === path && now - lastJoin.at < JOIN_ROOM_DEDUPE_MS) return;
-        lastJoin = { path, at: now };
-        router.push(path);
-        return;
-      }
-      clearLocalSession();
-      if (homeTimer) return;
-      homeTimer = setTimeout(() => {
-        homeTimer = null;
-        router.replace('/');
-      }, SIGN_OUT_REDIRECT_DELAY_MS);
-    });
+    setNavigator({ push: (path) => router.push(path), replace: (path) => router.replace(path) });
     return () => {
-      if (homeTimer) clearTimeout(homeTimer);
+      setNavigator(null);
+      resetUnauthorizedState();
     };
   }, [router]);
 
@@ -57,7 +37,7 @@ export function AppBootstrap() {
     if (started.current) return;
     started.current = true;
     void (async () => {
-      if (readToken()) {
+      if (loadStoredToken()) {
         try {
           setUser(await getMe());
         } catch (error) {

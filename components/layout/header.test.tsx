@@ -18,7 +18,7 @@ const mockEntries: MenuEntry[] = [
   { name: 'home', href: '/', title: 'route.home' },
   { name: 'rooms', href: '/rooms', title: 'route.rooms' },
 ];
-jest.mock('./use-menu', () => ({ useMenu: () => ({ entries: mockEntries, activeName: 'home' }) }));
+jest.mock('@/hooks/use-menu', () => ({ useMenu: () => ({ entries: mockEntries, activeName: 'home' }) }));
 
 // Counts evaluations of the panel module, i.e. whether the page has downloaded its code yet.
 let mockSheetLoads = 0;

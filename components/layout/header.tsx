@@ -9,7 +9,7 @@ import type { MenuEntry } from '@/config/menu';
 import { useT } from '@/lib/i18n';
 import { userAtom } from '@/lib/session';
 import { LocaleToggle, ThemeToggle } from './header-controls';
-import { useMenu } from './use-menu';
+import { useMenu } from '@/hooks/use-menu';
 
 // The panel (Radix Dialog, focus trap, scroll lock) loads on the first press of the menu button, not
 // with every page: most visitors never open it, and on wide screens it does not exist.

@@ -15,8 +15,8 @@
  * folder URL `/web/a/b/` into `/web/a/b/b/` (301); the script undoes that doubling.
  */
 import { normalizePath, routes } from '@/config/routes';
-import { BASE_PATH } from '@/lib/api/client';
-import { NOT_FOUND_ROUTE, PLACEHOLDER_ROUTES, PLACEHOLDER_SEGMENT, ROUTE_QUERY_KEY } from '@/lib/export-layout';
+import { BASE_PATH } from '@/lib/contract/export-layout';
+import { NOT_FOUND_ROUTE, PLACEHOLDER_ROUTES, PLACEHOLDER_SEGMENT, ROUTE_QUERY_KEY } from '@/lib/contract/export-layout';
 
 /** What the boot script knows at build time. Paths are without basePath and trailing slash. */
 export interface RouteBootConfig {

@@ -6,7 +6,7 @@
  */
 import type { NProgress as NProgressApi } from 'nprogress';
 import { normalizePath } from '@/config/routes';
-import { BASE_PATH } from '@/lib/api/client';
+import { BASE_PATH } from '@/lib/contract/export-layout';
 
 /** nprogress settings of the reference client (reference-client.md §1.1, §7); `speed` and `trickleSpeed` in ms. */
 export const PROGRESS_OPTIONS = { minimum: 0.2, speed: 500, trickleSpeed: 200, showSpinner: false, easing: 'ease' } as const;

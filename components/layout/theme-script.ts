@@ -3,9 +3,8 @@
  * client) wins; without one the OS preference decides. Runs as an inline script in <head>, so the
  * page never flashes light before React hydrates.
  */
+import { STORAGE_KEYS } from '@/lib/storage';
 
-/** localStorage key of the dark-mode flag ("true" or "false"). */
-export const DARK_MODE_STORAGE_KEY = 'isDarkMode';
 
 /** Whether dark mode is on, from the stored flag or else the OS preference. */
 export function resolveDarkMode(stored: string | null, prefersDark: boolean): boolean {
@@ -14,6 +13,6 @@ export function resolveDarkMode(stored: string | null, prefersDark: boolean): bo
   return prefersDark;
 }
 
-export const THEME_INIT_SCRIPT = `(function(){try{var s=localStorage.getItem(${JSON.stringify(DARK_MODE_STORAGE_KEY)});` +
+export const THEME_INIT_SCRIPT = `(function(){try{var s=localStorage.getItem(${JSON.stringify(STORAGE_KEYS.darkMode)});` +
   `var d=s==='true'||(s!=='false'&&window.matchMedia('(prefers-color-scheme: dark)').matches);` +
   `document.documentElement.classList.toggle('dark',d);}catch(e){}})();`;

@@ -15,9 +15,10 @@ import { errorMessage } from '@/lib/api/error';
 import { createRoom } from '@/lib/api/room';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
-import { RoomStatus } from '@/lib/roles';
-import { validateRoomName, validateRoomPassword } from '@/lib/validation';
-import { cinemaPath, saveRoomPassword } from './room-links';
+import { RoomStatus } from '@/lib/contract/roles';
+import { validateRoomName, validateRoomPassword } from '@/lib/contract/validation';
+import { cinemaPath } from '@/config/routes';
+import { writeRoomPassword } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';
 
 const schema = z.object({
@@ -46,7 +47,7 @@ export function CreateRoomScreen() {
     try {
       const created = await createRoom({ roomName, password, settings: { hidden } });
       if (created?.status === RoomStatus.Active) {
-        saveRoomPassword(created.roomId, password);
+        writeRoomPassword(created.roomId, password);
         notifySuccess(t('createRoom.success'));
         router.push(cinemaPath(created.roomId));
         return;

@@ -1,6 +1,6 @@
 import { ApiError } from '@/lib/api/error';
-import type { RoomCheck, UserInfo } from '@/lib/api/types';
-import { MemberRole, MemberStatus, RoomStatus } from '@/lib/roles';
+import type { RoomCheck, UserInfo } from '@/lib/contract/types';
+import { MemberRole, MemberStatus, RoomStatus } from '@/lib/contract/roles';
 import { runJoinFlow, type JoinApi } from './join-room-flow';
 
 const ROOM_ID = '0123456789abcdef0123456789abcdef';

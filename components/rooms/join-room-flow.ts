@@ -4,9 +4,9 @@
  * room. Kept free of React so that the join screen and the tests share it.
  */
 import * as roomApi from '@/lib/api/room';
-import type { RoomCheck, UserInfo } from '@/lib/api/types';
+import type { RoomCheck, UserInfo } from '@/lib/contract/types';
 import type { MessageKey } from '@/lib/i18n';
-import { MemberStatus, RoomStatus } from '@/lib/roles';
+import { MemberStatus, RoomStatus } from '@/lib/contract/roles';
 import '@/lib/i18n/messages/rooms';
 
 /** What the join screen does next. */

@@ -12,18 +12,18 @@ import { contractString, formErrorText } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
-import { normalizePath } from '@/config/routes';
+import { cinemaPath, normalizePath } from '@/config/routes';
 import { useMounted } from '@/hooks/use-mounted';
 import { usePathSegment } from '@/hooks/use-path-segment';
 import { ApiError, errorMessage } from '@/lib/api/error';
-import type { RoomCheck } from '@/lib/api/types';
+import type { RoomCheck } from '@/lib/contract/types';
 import { loginPath } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
-import { isId, validateRoomPassword } from '@/lib/validation';
+import { isId, validateRoomPassword } from '@/lib/contract/validation';
 import { runJoinFlow } from './join-room-flow';
-import { cinemaPath, readRoomPassword, saveRoomPassword } from './room-links';
+import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';
 
 const schema = z.object({
@@ -71,7 +71,7 @@ export function JoinRoomScreen() {
         const { outcome } = result;
         switch (outcome.kind) {
           case 'enter':
-            saveRoomPassword(roomId, password);
+            writeRoomPassword(roomId, password);
             notifySuccess(t('joinRoom.success'));
             router.push(cinemaPath(roomId));
             return;

@@ -5,9 +5,9 @@ import Link from 'next/link';
 import { RelativeTime } from '@/components/common/relative-time';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
-import type { RoomListItem } from '@/lib/api/types';
+import type { RoomListItem } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
-import { joinRoomPath } from './room-links';
+import { joinRoomPath } from '@/config/routes';
 import '@/lib/i18n/messages/rooms';
 
 export interface RoomCardProps {

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { LoadError } from '@/components/common/load-error';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import type { RoomListItem } from '@/lib/api/types';
+import type { RoomListItem } from '@/lib/contract/types';
 import { RoomCard } from './room-card';
 import '@/lib/i18n/messages/rooms';
 

@@ -2,13 +2,13 @@
 import { Search, SearchX } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { PageHeading } from '@/components/common/page-heading';
-import { usePaginationLabels } from '@/components/common/use-pagination-labels';
+import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input, Select } from '@/components/ui/input';
 import { Pagination } from '@/components/ui/pagination';
 import { useRoomList } from '@/hooks/use-room-list';
-import type { RoomListQuery } from '@/lib/api/types';
+import type { RoomListQuery } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';
 import { ROOMS_PAGE_SIZE } from './rooms-screen';

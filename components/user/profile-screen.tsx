@@ -4,10 +4,9 @@ import { LogOut, Plus, ShieldCheck, UserRound } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { clearLocalSession } from '@/components/auth/session';
 import { PageHeading } from '@/components/common/page-heading';
 import { RelativeTime } from '@/components/common/relative-time';
-import { usePaginationLabels } from '@/components/common/use-pagination-labels';
+import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { RoomGrid } from '@/components/rooms/room-grid';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -15,8 +14,8 @@ import { Pagination } from '@/components/ui/pagination';
 import { useMyRooms } from '@/hooks/use-my-rooms';
 import { useLocale, useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
-import { Role } from '@/lib/roles';
-import { userAtom } from '@/lib/session';
+import { Role } from '@/lib/contract/roles';
+import { signOutLocally, userAtom } from '@/lib/session';
 import { roleNameKey } from './role-name';
 import '@/lib/i18n/messages/user';
 
@@ -36,7 +35,7 @@ export function ProfileScreen() {
   const rooms = useMyRooms(user ? { page, max: MY_ROOMS_PAGE_SIZE, sort: 'createdAt', order: 'desc' } : null);
 
   const signOut = () => {
-    clearLocalSession();
+    signOutLocally();
     notifySuccess(t('profile.signedOut'));
     router.replace('/');
   };

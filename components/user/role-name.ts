@@ -1,5 +1,5 @@
 import type { MessageKey } from '@/lib/i18n';
-import { Role } from '@/lib/roles';
+import { Role } from '@/lib/contract/roles';
 
 const roleKeys: Record<number, MessageKey> = {
   [Role.Visitor]: 'role.visitor',

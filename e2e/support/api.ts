@@ -1,4 +1,4 @@
-import type { CreateRoomResponse, Envelope, ErrorEnvelope, MovieBase, PushedMovie, TokenResponse } from '../../lib/api/types';
+import type { CreateRoomResponse, Envelope, ErrorEnvelope, MovieBase, PushedMovie, TokenResponse } from '../../lib/contract/types';
 
 /**
  * Seeds state through the companion server's HTTP API (server-contract.md §2, §4), for tests whose

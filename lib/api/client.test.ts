@@ -1,286 +1,330 @@
-import { ERROR_BODY_TIMEOUT_MS, get, post, setUnauthorizedHandler, TOKEN_STORAGE_KEY, unwrapEnvelope } from './client';
+/**
+ * The real ky instance (./client.ts) against a real local HTTP server: what it sends (token, room,
+ * query, body), how it unwraps the envelope, the one error shape, the 401 rules, and that it never
+ * times out or retries. jsdom runs the client; the requests go through Node's fetch to the server.
+ */
+import http from 'node:http';
+import nodeTimers from 'node:timers/promises';
+import type { AddressInfo } from 'node:net';
+import { getDefaultStore } from 'jotai';
+import type { UserInfo } from '@/lib/contract/types';
+import { tokenAtom, userAtom } from '@/lib/session';
+import { STORAGE_KEYS } from '@/lib/storage';
 import { ApiError } from './error';
-import type { UnauthorizedAction } from './unauthorized';
+import { resetUnauthorizedState, setNavigator, SIGN_OUT_REDIRECT_DELAY_MS } from './unauthorized';
 
 const ROOM_ID = '0123456789abcdef0123456789abcdef';
-const fetchMock = jest.fn<Promise<Response>, [Request]>();
-const realFetch = global.fetch;
 
-function json(status: number, body: unknown, statusText = ''): Response {
-  return new Response(JSON.stringify(body), { status, statusText, headers: { 'Content-Type': 'application/json' } });
+/** One request as the server saw it. */
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
 }
 
-/** The request the client handed to fetch. */
-function sentRequest(call = 0): Request {
-  return fetchMock.mock.calls[call][0];
+/** What the server answers: status, body (a string as is, anything else as JSON), headers. */
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sent as the HTTP reason phrase. */
+  statusText?: string;
 }
+
+let server: http.Server;
+let origin = '';
+const seen: Seen[] = [];
+/** Answers by path; a function may hold the answer back until the test lets it go, or drop the connection. */
+let answer: (request: Seen) => Answer | 'drop' | Promise<Answer> = () => ({ status: 404, body: '404 page not found' });
+let client: typeof import('./client');
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      seen.push(request);
+      void Promise.resolve(answer(request)).then((answered) => {
+        if (answered === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        const { status, body, headers, statusText } = answered;
+        const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+        res.writeHead(status, statusText ?? http.STATUS_CODES[status], {
+          'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json; charset=utf-8',
+          ...headers,
+        });
+        res.end(text);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The instance takes the API origin as its prefix when the module loads.
+  process.env.NEXT_PUBLIC_API_ORIGIN = `${origin}/`;
+  client = await import('./client');
+});
+
+afterAll(async () => {
+  delete process.env.NEXT_PUBLIC_API_ORIGIN;
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const navigations: string[] = [];
 
 beforeEach(() => {
-  fetchMock.mockReset();
-  global.fetch = fetchMock as unknown as typeof fetch;
+  seen.length = 0;
+  navigations.length = 0;
   window.localStorage.clear();
+  setNavigator({ push: (path) => navigations.push(`push ${path}`), replace: (path) => navigations.push(`replace ${path}`) });
+  resetUnauthorizedState();
+  getDefaultStore().set(tokenAtom, null);
+  getDefaultStore().set(userAtom, null);
 });
 
 afterEach(() => {
   jest.useRealTimers();
-  delete process.env.NEXT_PUBLIC_API_ORIGIN;
+  resetUnauthorizedState();
 });
 
-afterAll(() => {
-  global.fetch = realFetch;
-});
+const envelope = (data: unknown) => ({ data, time: 1_700_000_000_000_000 });
+const failure = (error: string) => ({ error, time: 1_700_000_000_000_000 });
 
-/** A fetch that never answers and rejects with the abort reason once the request's signal aborts. */
-function hangUntilAborted(request: Request): Promise<Response> {
-  return new Promise((_, reject) => {
-    request.signal.addEventListener('abort', () => reject(request.signal.reason));
-  });
-}
-
-/** A body whose bytes never arrive. */
-const stalledBody = () => new ReadableStream<Uint8Array>({ start() {} });
-
-/** Fake timers that leave the microtasks fetch/Response rely on alone. */
-const useFakeTimers = () => jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
-
-describe('unwrapEnvelope', () => {
-  it('returns data whenever the key is present, even when it is falsy', () => {
-    expect(unwrapEnvelope({ data: { a: 1 }, time: 1 })).toEqual({ a: 1 });
-    expect(unwrapEnvelope({ data: 0, time: 1 })).toBe(0);
-    expect(unwrapEnvelope({ data: false, time: 1 })).toBe(false);
-    expect(unwrapEnvelope({ data: '', time: 1 })).toBe('');
-    expect(unwrapEnvelope({ data: null, time: 1 })).toBeNull();
+describe('the envelope', () => {
+  it('unwraps data, also when it is 0, false, "" or null', async () => {
+    answer = ({ url }) => ({ status: 200, body: envelope(url.includes('list') ? { total: 1, list: [] } : url.includes('zero') ? 0 : url.includes('no') ? false : url.includes('empty') ? '' : null) });
+    await expect(client.get('/api/room/list')).resolves.toEqual({ total: 1, list: [] });
+    await expect(client.get('/api/zero')).resolves.toBe(0);
+    await expect(client.get('/api/no')).resolves.toBe(false);
+    await expect(client.get('/api/empty')).resolves.toBe('');
+    await expect(client.get('/api/null')).resolves.toBeNull();
   });
 
-  it('returns bodies without an envelope as they are', () => {
-    expect(unwrapEnvelope({ enabled: ['github'] })).toEqual({ enabled: ['github'] });
-    expect(unwrapEnvelope([1, 2])).toEqual([1, 2]);
-    expect(unwrapEnvelope(null)).toBeNull();
+  it('returns bodies without an envelope as they are (/oauth2/enabled, /api/user/providers)', async () => {
+    answer = () => ({ status: 200, body: { enabled: ['github'] } });
+    await expect(client.get('/oauth2/enabled')).resolves.toEqual({ enabled: ['github'] });
+  });
+
+  it('resolves to undefined for 204 No Content and for an empty 200', async () => {
+    answer = ({ url }) => (url.includes('username') ? { status: 204 } : { status: 200 });
+    await expect(client.post('/api/user/username', { json: { username: 'x' } })).resolves.toBeUndefined();
+    await expect(client.get('/api/empty')).resolves.toBeUndefined();
+  });
+
+  it('keeps the status of 201 Created answers and unwraps them too', async () => {
+    answer = () => ({ status: 201, body: envelope({ roomId: ROOM_ID, status: 3 }) });
+    await expect(client.post('/api/room/create', { json: {} })).resolves.toEqual({ roomId: ROOM_ID, status: 3 });
   });
 });
 
-describe('get / post', () => {
-  it('unwraps data from the envelope', async () => {
-    fetchMock.mockResolvedValueOnce(json(200, { data: { total: 1, list: [] }, time: 1700000000000000 }));
-    await expect(get('/api/room/list')).resolves.toEqual({ total: 1, list: [] });
+describe('what is sent', () => {
+  beforeEach(() => {
+    answer = () => ({ status: 200, body: envelope({}) });
   });
 
-  it('keeps a data of 0 or false instead of returning the whole envelope', async () => {
-    fetchMock.mockResolvedValueOnce(json(200, { data: 0, time: 1 }));
-    await expect(get('/api/some/count')).resolves.toBe(0);
-    fetchMock.mockResolvedValueOnce(json(200, { data: false, time: 1 }));
-    await expect(get('/api/some/flag')).resolves.toBe(false);
+  it('sends the stored token raw in Authorization, and no Authorization without one', async () => {
+    await client.get('/api/public/settings');
+    expect(seen[0].headers.authorization).toBeUndefined();
+
+    window.localStorage.setItem(STORAGE_KEYS.token, 'raw.jwt.value');
+    await client.get('/api/user/me');
+    expect(seen[1].headers.authorization).toBe('raw.jwt.value');
   });
 
-  it('resolves to undefined for 204 No Content and for an empty body', async () => {
-    fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
-    await expect(post('/api/user/username', { json: { username: 'x' } })).resolves.toBeUndefined();
-    fetchMock.mockResolvedValueOnce(new Response('', { status: 200 }));
-    await expect(get('/api/empty')).resolves.toBeUndefined();
+  it('sends X-Room-Id on room calls only', async () => {
+    await client.get('/api/room/me', { roomId: ROOM_ID });
+    await client.get('/api/room/list');
+    expect(seen[0].headers['x-room-id']).toBe(ROOM_ID);
+    expect(seen[1].headers['x-room-id']).toBeUndefined();
   });
 
-  it('sends the stored token raw in Authorization, and none without a token', async () => {
-    fetchMock.mockImplementation(async () => json(200, { data: {}, time: 1 }));
-    await get('/api/public/settings');
-    expect(sentRequest(0).headers.get('Authorization')).toBeNull();
-
-    window.localStorage.setItem(TOKEN_STORAGE_KEY, 'raw.jwt.value');
-    await get('/api/user/me');
-    expect(sentRequest(1).headers.get('Authorization')).toBe('raw.jwt.value');
+  it('sends the query without undefined values and the JSON body of a POST', async () => {
+    await client.post('/api/room/login', { json: { roomId: ROOM_ID, password: 'pw' }, searchParams: { a: 1, b: undefined, c: true } });
+    expect(seen[0]).toMatchObject({ method: 'POST', url: '/api/room/login?a=1&c=true' });
+    expect(seen[0].headers['content-type']).toBe('application/json');
+    expect(JSON.parse(seen[0].body)).toEqual({ roomId: ROOM_ID, password: 'pw' });
   });
 
-  it('sends X-Room-Id, the query without undefined values, and the JSON body', async () => {
-    let body: unknown;
-    fetchMock.mockImplementationOnce(async (request) => {
-      body = await request.clone().json();
-      return json(200, { data: { status: 3 }, time: 1 });
-    });
-    await post('/api/room/login', { roomId: ROOM_ID, json: { roomId: ROOM_ID, password: 'pw' }, searchParams: { a: 1, b: undefined } });
-    const request = sentRequest();
-    expect(request.method).toBe('POST');
-    expect(request.headers.get('X-Room-Id')).toBe(ROOM_ID);
-    const url = new URL(request.url);
-    expect(url.pathname).toBe('/api/room/login');
-    expect(url.search).toBe('?a=1');
-    expect(body).toEqual({ roomId: ROOM_ID, password: 'pw' });
-    expect(request.headers.get('Content-Type')).toBe('application/json');
+  it('sends a GET without a body or Content-Type, and a POST of a falsy JSON value as JSON', async () => {
+    await client.get('/api/room/list', { searchParams: { page: 2, max: 10, sort: 'name' } });
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/api/room/list?page=2&max=10&sort=name', body: '' });
+    expect(seen[0].headers['content-type']).toBeUndefined();
+
+    await client.post('/api/some/flag', { json: false });
+    expect(seen[1].body).toBe('false');
+    expect(seen[1].headers['content-type']).toBe('application/json');
   });
 
-  it('sends a GET without body or Content-Type, and a POST of a falsy JSON value as JSON', async () => {
-    let posted: unknown;
-    fetchMock.mockImplementationOnce(async () => json(200, { data: [], time: 1 }));
-    fetchMock.mockImplementationOnce(async (request) => {
-      posted = await request.clone().text();
-      return new Response(null, { status: 204 });
-    });
-    await get('/api/room/list', { searchParams: { page: 2, max: 10, sort: 'name', desc: true } });
-    expect(sentRequest(0).method).toBe('GET');
-    expect(sentRequest(0).body).toBeNull();
-    expect(sentRequest(0).headers.get('Content-Type')).toBeNull();
-    expect(new URL(sentRequest(0).url).search).toBe('?page=2&max=10&sort=name&desc=true');
-
-    await post('/api/some/flag', { json: false });
-    expect(posted).toBe('false');
-    expect(sentRequest(1).headers.get('Content-Type')).toBe('application/json');
-  });
-
-  it('prefixes the configured API origin, without a trailing slash', async () => {
-    process.env.NEXT_PUBLIC_API_ORIGIN = 'https://synctv.example.com/';
-    fetchMock.mockResolvedValueOnce(json(200, { data: {}, time: 1 }));
-    await get('/api/public/settings');
-    expect(sentRequest().url).toBe('https://synctv.example.com/api/public/settings');
-  });
-
-  it('sends requests to the page origin when no API origin is configured', async () => {
-    fetchMock.mockResolvedValueOnce(json(200, { data: {}, time: 1 }));
-    await get('/api/public/settings');
-    expect(sentRequest().url).toBe(`${window.location.origin}/api/public/settings`);
-  });
-});
-
-describe('no timeout, and aborts', () => {
-  it('never times out by default, like the reference client', async () => {
-    useFakeTimers();
-    fetchMock.mockImplementationOnce(hangUntilAborted);
-    let settled = false;
-    const pending = get('/api/room/movie/movies').finally(() => {
-      settled = true;
-    });
-    await jest.advanceTimersByTimeAsync(10 * 60_000);
-    expect(settled).toBe(false);
-    expect(sentRequest().signal.aborted).toBe(false);
-    void pending.catch(() => undefined);
-  });
-
-  it('rejects with ApiError status 0 when the caller aborts, without running the 401 rules', async () => {
-    const actions: UnauthorizedAction[] = [];
-    setUnauthorizedHandler((action) => actions.push(action));
-    fetchMock.mockImplementationOnce(hangUntilAborted);
-    const controller = new AbortController();
-    const pending = get('/api/room/me', { roomId: ROOM_ID, signal: controller.signal }).catch((e: unknown) => e);
-    controller.abort(new DOMException('The room changed', 'AbortError'));
-    expect(await pending).toMatchObject({ name: 'ApiError', status: 0, message: 'The room changed', path: '/api/room/me' });
-    expect(actions).toEqual([]);
-  });
-
-  it('rejects at once for an already aborted signal', async () => {
-    fetchMock.mockImplementationOnce(async (request) => {
-      if (request.signal.aborted) throw request.signal.reason;
-      return json(200, { data: 1, time: 1 });
-    });
-    const controller = new AbortController();
-    controller.abort();
-    await expect(get('/api/room/me', { signal: controller.signal })).rejects.toMatchObject({ status: 0 });
+  it('prefixes the API origin (configured with a trailing slash) to the origin-absolute path', async () => {
+    expect(client.apiOrigin()).toBe(origin);
+    await client.get('/api/public/settings');
+    expect(seen[0].url).toBe('/api/public/settings');
   });
 });
 
 describe('errors', () => {
-  it('throws ApiError with the status, the server error text and the path', async () => {
-    fetchMock.mockResolvedValueOnce(json(400, { error: 'not support sort', time: 1 }));
-    const error = await get('/api/room/list', { searchParams: { sort: 'x' } }).catch((e: unknown) => e);
+  it('throws one ApiError with the status, the server error text and the path', async () => {
+    answer = () => ({ status: 400, body: failure('not support sort') });
+    const error = await client.get('/api/room/list', { searchParams: { sort: 'x' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, message: 'not support sort', path: '/api/room/list' });
   });
 
-  it('falls back to the status text when the error body is not an envelope', async () => {
-    fetchMock.mockResolvedValueOnce(new Response('', { status: 500, statusText: 'Internal Server Error' }));
-    await expect(get('/api/room/info')).rejects.toMatchObject({ status: 500, message: 'Internal Server Error' });
-  });
-
-  it('turns a network failure into ApiError with status 0 and a message naming the request', async () => {
-    const failure = new TypeError('Failed to fetch');
-    fetchMock.mockRejectedValueOnce(failure);
-    const error = await get('/api/user/me').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({
-      status: 0,
-      path: '/api/user/me',
-      message: `Request failed due to a network error: GET ${window.location.origin}/api/user/me`,
-    });
-    expect((error as ApiError).cause).toBe(failure);
-  });
-
-  it('does not retry a failed call', async () => {
-    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
-    await expect(get('/api/room/list')).rejects.toMatchObject({ status: 0 });
-    fetchMock.mockResolvedValueOnce(new Response('', { status: 503, statusText: 'Service Unavailable' }));
-    await expect(get('/api/room/list')).rejects.toMatchObject({ status: 503 });
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-  });
-
-  it('reports a non-JSON error body by its status text, or by the status when there is none', async () => {
-    fetchMock.mockResolvedValueOnce(new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway', headers: { 'Content-Type': 'text/html' } }));
-    await expect(get('/api/room/info')).rejects.toMatchObject({ status: 502, message: 'Bad Gateway' });
+  it('reports a body that is not an envelope by its status text, or by the status and request', async () => {
+    answer = () => ({ status: 502, body: '<html>Bad gateway</html>', headers: { 'Content-Type': 'text/html' } });
+    await expect(client.get('/api/room/info')).rejects.toMatchObject({ status: 502, message: 'Bad Gateway' });
 
     // gin's 404 for an unknown route is plain text (server-contract.md §1.2); HTTP/2 has no status text.
-    fetchMock.mockResolvedValueOnce(new Response('404 page not found', { status: 404, headers: { 'Content-Type': 'text/plain' } }));
-    await expect(post('/api/nope')).rejects.toMatchObject({
+    answer = () => ({ status: 404, body: '404 page not found', statusText: '' });
+    await expect(client.post('/api/nope')).rejects.toMatchObject({
       status: 404,
       path: '/api/nope',
-      message: `Request failed with status code 404: POST ${window.location.origin}/api/nope`,
+      message: `Request failed with status code 404: POST ${origin}/api/nope`,
     });
   });
 
   it('ignores a JSON error body without an error text', async () => {
-    fetchMock.mockResolvedValueOnce(json(500, { data: null, time: 1 }, 'Internal Server Error'));
-    await expect(get('/api/room/info')).rejects.toMatchObject({ status: 500, message: 'Internal Server Error' });
-  });
-
-  it('falls back to the status text when an error body stalls', async () => {
-    useFakeTimers();
-    fetchMock.mockResolvedValueOnce(new Response(stalledBody(), { status: 500, statusText: 'Internal Server Error' }));
-    const pending = get('/api/room/info').catch((e: unknown) => e);
-    await jest.advanceTimersByTimeAsync(ERROR_BODY_TIMEOUT_MS);
-    expect(await pending).toMatchObject({ name: 'ApiError', status: 500, message: 'Internal Server Error' });
+    answer = () => ({ status: 500, body: envelope(null) });
+    await expect(client.get('/api/room/info')).rejects.toMatchObject({ status: 500, message: 'Internal Server Error' });
   });
 
   it('throws ApiError when a successful answer is not JSON (e.g. an HTML page)', async () => {
-    fetchMock.mockResolvedValueOnce(new Response('<!doctype html><html></html>', { status: 200, headers: { 'Content-Type': 'text/html' } }));
-    await expect(get('/api/public/settings')).rejects.toMatchObject({
+    answer = () => ({ status: 200, body: '<!doctype html><html></html>', headers: { 'Content-Type': 'text/html' } });
+    await expect(client.get('/api/public/settings')).rejects.toMatchObject({
       name: 'ApiError',
       status: 200,
       path: '/api/public/settings',
-      message: `The server's answer is not JSON: GET ${window.location.origin}/api/public/settings`,
+      message: `The server's answer is not JSON: GET ${origin}/api/public/settings`,
     });
   });
+
+  it('turns a dropped connection into ApiError status 0 naming the request, and retries nothing', async () => {
+    answer = () => 'drop';
+    const error = await client.get('/api/user/me').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 0, path: '/api/user/me', message: `Request failed due to a network error: GET ${origin}/api/user/me` });
+    // fetch's TypeError, from Node's realm (the page's `TypeError` is jsdom's).
+    expect((error as ApiError).cause).toMatchObject({ name: 'TypeError' });
+
+    answer = () => ({ status: 503, body: '', statusText: 'Service Unavailable' });
+    await expect(client.get('/api/room/list')).rejects.toMatchObject({ status: 503, message: 'Service Unavailable' });
+    await expect(client.post('/api/room/create', { json: {} })).rejects.toMatchObject({ status: 503 });
+    expect(seen.map((request) => request.url)).toEqual(['/api/user/me', '/api/room/list', '/api/room/create']);
+  });
+
+  it('rejects with ApiError status 0 when the caller aborts', async () => {
+    let release: () => void = () => undefined;
+    answer = () => new Promise<Answer>((resolve) => (release = () => resolve({ status: 200, body: envelope(1) })));
+    const controller = new AbortController();
+    const pending = client.get('/api/room/me', { roomId: ROOM_ID, signal: controller.signal }).catch((e: unknown) => e);
+    await waitFor(() => seen.length === 1);
+    controller.abort(new DOMException('The room changed', 'AbortError'));
+    expect(await pending).toMatchObject({ name: 'ApiError', status: 0, message: 'The room changed', path: '/api/room/me' });
+    release();
+    expect(navigations).toEqual([]);
+  });
 });
 
-describe('401 handling', () => {
-  const actions: UnauthorizedAction[] = [];
+describe('no timeout', () => {
+  it('waits for a slow answer however long it takes (ky would give up after 10 s by default)', async () => {
+    let release: () => void = () => undefined;
+    answer = () => new Promise<Answer>((resolve) => (release = () => resolve({ status: 200, body: envelope('late') })));
+    // Fake timers in the page: ky's timeout would be one of them. Node's fetch keeps real timers.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+    let settled = false;
+    const pending = client.get('/api/room/movie/movies').finally(() => {
+      settled = true;
+    });
+    await waitFor(() => seen.length === 1);
+    await jest.advanceTimersByTimeAsync(10 * 60_000);
+    expect(settled).toBe(false);
+    jest.useRealTimers();
+    release();
+    await expect(pending).resolves.toBe('late');
+  });
+});
+
+describe('the 401 rules', () => {
+  const user: UserInfo = { id: 'u'.repeat(32), username: 'ann', email: '', createdAt: 0, role: 3 };
+
   beforeEach(() => {
-    actions.length = 0;
-    setUnauthorizedHandler((action) => actions.push(action));
+    window.localStorage.setItem(STORAGE_KEYS.token, 'raw.jwt.value');
+    window.localStorage.setItem(STORAGE_KEYS.darkMode, 'true');
+    window.localStorage.setItem(STORAGE_KEYS.locale, 'en');
+    window.localStorage.setItem(`room-${ROOM_ID}-pwd`, 'secret');
+    getDefaultStore().set(tokenAtom, 'raw.jwt.value');
+    getDefaultStore().set(userAtom, user);
   });
 
-  it('sends a 401 on a movie route to the room join screen and still rejects', async () => {
-    fetchMock.mockResolvedValueOnce(json(401, { error: 'user is not a member', time: 1 }));
-    await expect(get('/api/room/movie/movies', { roomId: ROOM_ID })).rejects.toMatchObject({ status: 401 });
-    expect(actions).toEqual([{ kind: 'joinRoom', roomId: ROOM_ID }]);
+  it.each(['/api/room/movie/movies', '/api/room/movie/push', '/api/room/admin/delete', '/api/room/admin/pwd', '/api/room/delete', '/api/room/pwd', '/api/room/me'])(
+    'a 401 on %s sends the user to /joinRoom/<X-Room-Id> and keeps the session',
+    async (path) => {
+      answer = () => ({ status: 401, body: failure('user is not a member') });
+      await expect(client.post(path, { roomId: ROOM_ID })).rejects.toMatchObject({ status: 401, message: 'user is not a member', path });
+      expect(navigations).toEqual([`push /joinRoom/${ROOM_ID}/`]);
+      expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBe('raw.jwt.value');
+      expect(getDefaultStore().get(userAtom)).toEqual(user);
+    },
+  );
+
+  it('navigates once for a burst of room 401s', async () => {
+    answer = () => ({ status: 401, body: failure('user is not a member') });
+    await Promise.all([
+      client.get('/api/room/me', { roomId: ROOM_ID }).catch(() => undefined),
+      client.get('/api/room/movie/current', { roomId: ROOM_ID }).catch(() => undefined),
+      client.get('/api/room/movie/movies', { roomId: ROOM_ID }).catch(() => undefined),
+    ]);
+    expect(navigations).toEqual([`push /joinRoom/${ROOM_ID}/`]);
   });
 
-  it('signs out on a 401 from /api/user/me', async () => {
-    fetchMock.mockResolvedValueOnce(json(401, { error: 'authentication failed', time: 1 }));
-    await expect(get('/api/user/me')).rejects.toMatchObject({ status: 401, message: 'authentication failed' });
-    expect(actions).toEqual([{ kind: 'signOut' }]);
-  });
-
-  it('runs the 401 rules before the caller sees the error, with the server text in the error', async () => {
+  it('any other 401 clears the session from storage at once and goes home after 1000 ms', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+    answer = () => ({ status: 401, body: failure('authentication token expired') });
     const order: string[] = [];
-    setUnauthorizedHandler((action) => order.push(`handler ${action.kind}`));
-    fetchMock.mockResolvedValueOnce(json(401, { error: 'authentication token expired', time: 1 }));
-    await get('/api/room/me', { roomId: ROOM_ID }).catch((e: ApiError) => order.push(`caller ${e.status} ${e.message}`));
-    expect(order).toEqual(['handler joinRoom', 'caller 401 authentication token expired']);
+    await client.get('/api/room/info', { roomId: ROOM_ID }).catch((e: ApiError) => {
+      order.push(`caller ${e.status} ${e.message}`);
+      // The rules ran before the caller saw the error.
+      order.push(`token ${window.localStorage.getItem(STORAGE_KEYS.token)}`);
+    });
+    expect(order).toEqual(['caller 401 authentication token expired', 'token null']);
+    expect(window.localStorage.getItem(`room-${ROOM_ID}-pwd`)).toBeNull();
+    expect(window.localStorage.getItem(STORAGE_KEYS.darkMode)).toBe('true');
+    expect(window.localStorage.getItem(STORAGE_KEYS.locale)).toBe('en');
+    expect(getDefaultStore().get(userAtom)).toBeNull();
+    expect(getDefaultStore().get(tokenAtom)).toBeNull();
+
+    jest.advanceTimersByTime(SIGN_OUT_REDIRECT_DELAY_MS - 1);
+    expect(navigations).toEqual([]);
+    jest.advanceTimersByTime(1);
+    expect(navigations).toEqual(['replace /']);
   });
 
-  it('signs out on a 401 from a room path that carries no room id', async () => {
-    fetchMock.mockResolvedValueOnce(new Response('', { status: 401, statusText: 'Unauthorized' }));
-    await expect(get('/api/room/movie/current')).rejects.toMatchObject({ status: 401, message: 'Unauthorized' });
-    expect(actions).toEqual([{ kind: 'signOut' }]);
+  it('signs out for a 401 on /api/user/me, and for a room path without X-Room-Id, with one trip home', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+    answer = () => ({ status: 401, body: '', statusText: 'Unauthorized' });
+    await expect(client.get('/api/user/me')).rejects.toMatchObject({ status: 401, message: 'Unauthorized' });
+    await expect(client.get('/api/room/movie/current')).rejects.toMatchObject({ status: 401 });
+    expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+    jest.advanceTimersByTime(SIGN_OUT_REDIRECT_DELAY_MS);
+    expect(navigations).toEqual(['replace /']);
   });
 
-  it('does not run the 401 rules for other errors', async () => {
-    fetchMock.mockResolvedValueOnce(json(403, { error: 'password error', time: 1 }));
-    await expect(post('/api/room/login', { json: {} })).rejects.toMatchObject({ status: 403 });
-    expect(actions).toEqual([]);
+  it('leaves the session alone for other errors, 403 included', async () => {
+    answer = () => ({ status: 403, body: failure('password error') });
+    await expect(client.post('/api/room/login', { json: {} })).rejects.toMatchObject({ status: 403 });
+    answer = () => ({ status: 500, body: failure('get room member failed: room or member not found') });
+    await expect(client.get('/api/room/me', { roomId: ROOM_ID })).rejects.toMatchObject({ status: 500 });
+    expect(navigations).toEqual([]);
+    expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBe('raw.jwt.value');
   });
 });
+
+/** Waits until `condition` holds (at most 2 s), on Node's own timers (the page's may be faked). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i += 1) await nodeTimers.setTimeout(10);
+  if (!condition()) throw new Error('condition not met');
+}

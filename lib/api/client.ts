@@ -1,17 +1,18 @@
 /**
- * The one HTTP client of the web client, on the platform `fetch`. It speaks the SyncTV envelope
- * (server-contract.md §2): sends the raw token in `Authorization` (§3.2), never times out (like the
- * reference client: a slow server is not an error by itself), never retries, unwraps `data`, throws `ApiError` with the server's `error` text,
- * and applies the 401 rules of `./unauthorized`.
+ * The one HTTP client of the web client: a ky instance whose hooks speak the SyncTV envelope
+ * (server-contract.md §2). Every call to the API goes through it (the room WebSocket aside).
+ *
+ * - No timeout (a slow server is not an error by itself, as in the reference client) and no retries:
+ *   a write is never sent twice, and a failed read is the caller's (SWR's) to repeat.
+ * - `beforeRequest`: the stored token, raw, in `Authorization` (§3.2); the call's room in `X-Room-Id` (§3.3).
+ * - `afterResponse`: a 401 runs the 401 rules (./unauthorized.ts, the only place they live); any
+ *   other non-2xx answer becomes one `ApiError` with the server's `error` text and the status; a
+ *   2xx envelope is unwrapped to its `data` (§2.1).
  */
+import ky, { type KyInstance } from 'ky';
+import { readToken } from '@/lib/storage';
 import { ApiError } from './error';
-import { classifyUnauthorized, SIGN_OUT_REDIRECT_DELAY_MS, type UnauthorizedAction } from './unauthorized';
-
-/** localStorage key of the raw JWT, as in the reference client. */
-export const TOKEN_STORAGE_KEY = 'userToken';
-
-/** The exported client's basePath. */
-export const BASE_PATH = '/web';
+import { handleUnauthorized } from './unauthorized';
 
 /**
  * Origin of the API and WebSocket. Empty means the page's own origin; a preview build sets
@@ -24,39 +25,17 @@ export function apiOrigin(): string {
   return 'http://localhost';
 }
 
-/** Reads the stored token, or null (also during prerender, where there is no localStorage). */
-export function readToken(): string | null {
-  if (typeof window === 'undefined') return null;
-  try {
-    return window.localStorage.getItem(TOKEN_STORAGE_KEY) || null;
-  } catch {
-    return null;
-  }
+/** What a call tells the hooks (ky's `context`). */
+interface CallContext {
+  /** The room the call is about, sent as `X-Room-Id`. */
+  roomId?: string;
 }
 
 /**
- * What the client does on a 401, set by the app shell (it owns the router and the session atom).
- * The default performs the reference behaviour with full page loads.
- */
-let onUnauthorized: (action: UnauthorizedAction) => void = (action) => {
-  if (typeof window === 'undefined') return;
-  if (action.kind === 'joinRoom') {
-    window.location.assign(`${BASE_PATH}/joinRoom/${action.roomId}/`);
-    return;
-  }
-  window.localStorage.clear();
-  window.setTimeout(() => window.location.assign(`${BASE_PATH}/`), SIGN_OUT_REDIRECT_DELAY_MS);
-};
-
-/** Replaces the 401 handler (called once by the app shell). */
-export function setUnauthorizedHandler(handler: (action: UnauthorizedAction) => void): void {
-  onUnauthorized = handler;
-}
-
-/**
- * Returns `data` when the body is an envelope carrying it, else the body itself (204 gives undefined).
- * The reference client takes `data` only when truthy; we take it whenever the key is present, so a
- * legitimate `0`, `false` or `""` is not mistaken for the envelope.
+ * Returns `data` when the body is an envelope carrying it, else the body itself. The reference
+ * client takes `data` only when truthy; we take it whenever the key is present, so a legitimate
+ * `0`, `false` or `""` is not mistaken for the envelope. Bodies without an envelope (`/oauth2/enabled`,
+ * `/api/user/providers`, §2.1) come back as they are.
  */
 export function unwrapEnvelope<T>(body: unknown): T {
   if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body) {
@@ -73,12 +52,71 @@ function pathOf(url: string): string {
   }
 }
 
+/** The server's `error` text from an error body (§2.1), or undefined when the body is not an envelope. */
+function serverErrorText(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
+      return (parsed as { error: string }).error;
+    }
+  } catch {
+    /* not JSON (gin's text 404, a proxy's HTML error page): the status describes the failure */
+  }
+  return undefined;
+}
+
 /**
- * How long (ms) an error response's body may take to arrive before the client gives up on it and
- * reports the status instead, so a stalled error body cannot hang the caller even though requests
- * themselves have no timeout.
+ * The ApiError of a non-2xx answer: the server's `error` text, else the status text, else
+ * "Request failed with status code N: METHOD url".
  */
-export const ERROR_BODY_TIMEOUT_MS = 10_000;
+async function errorOf(request: Request, response: Response): Promise<ApiError> {
+  const body = await response.text().catch(() => '');
+  const fallback = `Request failed with status code ${response.status}: ${request.method} ${request.url}`;
+  return new ApiError(response.status, serverErrorText(body) ?? (response.statusText || fallback), pathOf(request.url));
+}
+
+/** The answer with its envelope removed: a response whose JSON body is `data` (empty answers stay empty). */
+async function unwrapped(request: Request, response: Response): Promise<Response> {
+  if (response.status === 204) return response;
+  const text = await response.text();
+  if (!text) return new Response(null, { status: response.status, headers: response.headers });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(response.status, `The server's answer is not JSON: ${request.method} ${request.url}`, pathOf(request.url), { cause: error });
+  }
+  return new Response(JSON.stringify(unwrapEnvelope(body) ?? null), { status: response.status, headers: response.headers });
+}
+
+function createApi(): KyInstance {
+  return ky.create({
+    prefixUrl: apiOrigin(),
+    timeout: false,
+    retry: 0,
+    throwHttpErrors: false,
+    hooks: {
+      beforeRequest: [
+        (request, options) => {
+          const token = readToken();
+          if (token) request.headers.set('Authorization', token);
+          const { roomId } = options.context as CallContext;
+          if (roomId) request.headers.set('X-Room-Id', roomId);
+        },
+      ],
+      afterResponse: [
+        async (request, _options, response) => {
+          if (response.status === 401) handleUnauthorized(pathOf(request.url), request.headers.get('X-Room-Id'));
+          if (!response.ok) throw await errorOf(request, response);
+          return unwrapped(request, response);
+        },
+      ],
+    },
+  });
+}
+
+/** The ky instance, prefixed with the API origin (paths without the leading slash: `api/user/me`). */
+export const api = createApi();
 
 /** Per-call options: query, JSON body and the room the call is about (sent as `X-Room-Id`, §3.3). */
 export interface RequestOptions {
@@ -91,112 +129,43 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-function buildUrl(path: string, searchParams: RequestOptions['searchParams']): string {
-  const url = new URL(`${apiOrigin()}${path}`);
-  for (const [key, value] of Object.entries(searchParams ?? {})) {
-    if (value !== undefined) url.searchParams.append(key, String(value));
-  }
-  return url.toString();
+function definedParams(params: RequestOptions['searchParams']): Record<string, string | number | boolean> | undefined {
+  if (!params) return undefined;
+  const defined: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) defined[key] = value;
+  return defined;
 }
 
-/** Resolves to the text of `response`, or undefined when it does not arrive within `timeoutMs`. */
-async function readTextWithin(response: Response, timeoutMs: number, controller: AbortController): Promise<string | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve(undefined);
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([response.text().catch(() => undefined), timedOut]);
-  } finally {
-    clearTimeout(timer);
+/** Any failure of a call as an ApiError: status 0 when no answer arrived (network failure, abort). */
+function asApiError(error: unknown, method: string, path: string, signal: AbortSignal | undefined): ApiError {
+  if (error instanceof ApiError) return error;
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    return new ApiError(0, reason instanceof Error ? reason.message : 'This operation was aborted', path, { cause: reason });
   }
-}
-
-/** The server's `error` text from an error body (§2.1), or undefined when the body is not an envelope. */
-function serverErrorText(body: string | undefined): string | undefined {
-  if (!body) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') {
-      return (parsed as { error: string }).error;
-    }
-  } catch {
-    /* not JSON (e.g. gin's text 404 or an HTML error page): the status describes the failure */
-  }
-  return undefined;
+  return new ApiError(0, `Request failed due to a network error: ${method.toUpperCase()} ${apiOrigin()}${path}`, path, { cause: error });
 }
 
 /**
- * Sends one request to `path` (origin-absolute, e.g. `/api/user/me`) and returns the unwrapped `data`
- * (undefined for 204 or an empty body). Throws `ApiError` for any non-2xx status (message: the
- * server's `error` text, else the status text, else "Request failed with status code N: METHOD url"),
- * for a 2xx body that is not JSON, and with status 0 for a network failure or an abort.
- * A 401 also runs the 401 rules before the error reaches the caller.
+ * Sends one request to `path` (origin-absolute, e.g. `/api/user/me`) through the ky instance and
+ * returns the unwrapped `data` (undefined for 204 or an empty body). Throws `ApiError`: the status and
+ * the server's text for a non-2xx answer (a 401 has run the 401 rules first), the status for a 2xx
+ * body that is not JSON, status 0 for a network failure or an abort.
  */
 export async function request<T>(method: 'get' | 'post', path: string, options: RequestOptions = {}): Promise<T> {
-  const verb = method.toUpperCase();
-  const url = buildUrl(path, options.searchParams);
-  const apiPath = pathOf(url);
-  const headers = new Headers();
-  const token = readToken();
-  if (token) headers.set('Authorization', token);
-  if (options.roomId) headers.set('X-Room-Id', options.roomId);
-  let body: string | undefined;
-  if (options.json !== undefined) {
-    body = JSON.stringify(options.json);
-    headers.set('Content-Type', 'application/json');
-  }
-
-  // One controller carries the caller's signal and the error-body limit.
-  const controller = new AbortController();
-  const callerSignal = options.signal;
-  const forwardAbort = () => controller.abort(callerSignal?.reason);
-  if (callerSignal?.aborted) forwardAbort();
-  else callerSignal?.addEventListener('abort', forwardAbort, { once: true });
-  const transportError = (error: unknown): ApiError => {
-    if (callerSignal?.aborted) {
-      const reason: unknown = callerSignal.reason;
-      return new ApiError(0, reason instanceof Error ? reason.message : 'This operation was aborted', apiPath, { cause: reason });
-    }
-    return new ApiError(0, `Request failed due to a network error: ${verb} ${url}`, apiPath, { cause: error });
-  };
-
+  const context: CallContext = { roomId: options.roomId };
   try {
-    let response: Response;
-    try {
-      response = await fetch(new Request(url, { method: verb, headers, body, signal: controller.signal }));
-    } catch (error) {
-      throw transportError(error);
-    }
-
-    if (response.status === 401) onUnauthorized(classifyUnauthorized(apiPath, options.roomId || null));
-
-    if (!response.ok) {
-      const errorBody = await readTextWithin(response, ERROR_BODY_TIMEOUT_MS, controller);
-      if (callerSignal?.aborted) throw transportError(undefined);
-      const statusText = response.statusText;
-      const fallback = `Request failed with status code ${`${response.status} ${statusText}`.trim()}: ${verb} ${url}`;
-      throw new ApiError(response.status, serverErrorText(errorBody) ?? (statusText || fallback), apiPath);
-    }
-
-    if (response.status === 204) return undefined as T;
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw transportError(error);
-    }
-    if (!text) return undefined as T;
-    try {
-      return unwrapEnvelope<T>(JSON.parse(text));
-    } catch (error) {
-      throw new ApiError(response.status, `The server's answer is not JSON: ${verb} ${url}`, apiPath, { cause: error });
-    }
-  } finally {
-    callerSignal?.removeEventListener('abort', forwardAbort);
+    const response = await api(path.replace(/^\//, ''), {
+      method,
+      searchParams: definedParams(options.searchParams),
+      json: options.json,
+      signal: options.signal,
+      context: context as Record<string, unknown>,
+    });
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  } catch (error) {
+    throw asApiError(error, method, path, options.signal);
   }
 }
 

@@ -1,5 +1,5 @@
 /** Movie list paging on both servers (server-contract.md §4.5, §11 d) and playable URLs (§7.2). */
-import type { Movie, MovieList } from './types';
+import type { Movie, MovieList } from '@/lib/contract/types';
 import { pageOfMovies, playableUrl } from './movie';
 
 const movies = (n: number): Movie[] =>

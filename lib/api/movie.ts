@@ -4,7 +4,7 @@
  * user to `/joinRoom/<id>` (lib/api/unauthorized.ts). All functions throw `ApiError` on failure.
  */
 import { apiOrigin, get, post } from './client';
-import type { CurrentMovie, Movie, MovieBase, MovieList, PushedMovie } from './types';
+import type { CurrentMovie, Movie, MovieBase, MovieList, PushedMovie } from '@/lib/contract/types';
 
 /** Page size of the movie list, as in the reference client. */
 export const MOVIE_PAGE_SIZE = 10;

@@ -1,6 +1,6 @@
 /** Public endpoints (server-contract.md §4.1). */
 import { get } from './client';
-import type { PublicSettings } from './types';
+import type { PublicSettings } from '@/lib/contract/types';
 
 /**
  * `GET /api/public/settings` (§4.1): signup switches, `guestEnable`, email whitelist, `p2pZone`.

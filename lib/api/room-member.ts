@@ -3,7 +3,7 @@
  * travels as `X-Room-Id` (§3.3) and a visitor without a token is a guest (§3.5).
  */
 import { get } from './client';
-import type { RoomInfo, RoomMe } from './types';
+import type { RoomInfo, RoomMe } from '@/lib/contract/types';
 
 /**
  * `GET /api/room/me` → `{userId, roomId, joinAt (ms), role, status, permissions, adminPermissions}`.

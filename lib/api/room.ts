@@ -9,7 +9,7 @@ import type {
   RoomListItem,
   RoomListQuery,
   RoomLoginResponse,
-} from './types';
+} from '@/lib/contract/types';
 
 /**
  * `GET /api/room/hot?page&max` (§4.3, public): active, non-hidden rooms someone is connected to, by

@@ -1,8 +1,13 @@
 /**
- * The client's 401 rules (issue 2, Part A; server-contract.md §2.2 and §11 c). A 401 on a call that
- * proves only that the user is not (yet) a member of the room sends them to /joinRoom/{roomId}; any
- * other 401 means the session itself is invalid.
+ * The client's 401 rules (server-contract.md §2.2, §11 c; reference-client.md §2.1), applied by the
+ * API client's `afterResponse` hook (./client.ts) and nowhere else. A 401 on a call that proves only
+ * that the user is not (yet) a member of the room sends them to `/joinRoom/<X-Room-Id>`; any other
+ * 401 means the session itself is invalid: it is cleared from this device and, after 1000 ms, the
+ * user is taken home. The rules look at the request's path and `X-Room-Id`, never at the error text.
  */
+import { joinRoomPath } from '@/config/routes';
+import { BASE_PATH } from '@/lib/contract/export-layout';
+import { signOutLocally } from '@/lib/session';
 
 /**
  * Path prefixes whose 401 means "join the room first". Beyond the reference client's list, the
@@ -43,3 +48,61 @@ function matchesRoomPath(path: string, prefix: string): boolean {
 
 /** Delay (ms) between clearing the session and going home after a session 401, as in the reference client. */
 export const SIGN_OUT_REDIRECT_DELAY_MS = 1000;
+
+/**
+ * A burst of 401s for one room (a screen fires several calls at once) leads to one navigation if
+ * they arrive within this many ms.
+ */
+export const JOIN_ROOM_DEDUPE_MS = 1000;
+
+/** How the 401 rules move the user: router paths without the basePath (`/joinRoom/<id>/`, `/`). */
+export interface Navigator {
+  push(path: string): void;
+  replace(path: string): void;
+}
+
+/** Until the app shell installs the router (`setNavigator`), full page loads under the basePath. */
+const pageLoads: Navigator = {
+  push: (path) => window.location.assign(`${BASE_PATH}${path}`),
+  replace: (path) => window.location.replace(`${BASE_PATH}${path}`),
+};
+
+let navigator: Navigator = pageLoads;
+let homeTimer: ReturnType<typeof setTimeout> | null = null;
+let lastJoin = { path: '', atMs: 0 };
+
+/** Installs the app router as the way to navigate (components/layout/app-bootstrap.tsx); null restores page loads. */
+export function setNavigator(next: Navigator | null): void {
+  navigator = next ?? pageLoads;
+}
+
+/**
+ * Applies the 401 rules to a 401 answer for `path` sent with `X-Room-Id` `roomId` (or null): see the
+ * module comment. Repeated session 401s share one pending redirect home; repeated join 401s for the
+ * same room within JOIN_ROOM_DEDUPE_MS navigate once.
+ */
+export function handleUnauthorized(path: string, roomId: string | null): void {
+  if (typeof window === 'undefined') return;
+  const action = classifyUnauthorized(path, roomId);
+  if (action.kind === 'joinRoom') {
+    const target = joinRoomPath(action.roomId);
+    const now = Date.now();
+    if (lastJoin.path === target && now - lastJoin.atMs < JOIN_ROOM_DEDUPE_MS) return;
+    lastJoin = { path: target, atMs: now };
+    navigator.push(target);
+    return;
+  }
+  signOutLocally();
+  if (homeTimer) return;
+  homeTimer = setTimeout(() => {
+    homeTimer = null;
+    navigator.replace('/');
+  }, SIGN_OUT_REDIRECT_DELAY_MS);
+}
+
+/** Forgets pending redirects and the join dedupe (tests, and an app shell that unmounts). */
+export function resetUnauthorizedState(): void {
+  if (homeTimer) clearTimeout(homeTimer);
+  homeTimer = null;
+  lastJoin = { path: '', atMs: 0 };
+}

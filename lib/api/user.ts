@@ -1,6 +1,6 @@
 /** User endpoints (server-contract.md §4.2). Every function throws `ApiError` with the server's text on failure. */
 import { get, post } from './client';
-import type { JoinedRoomListItem, ListResponse, RoomListItem, RoomListQuery, TokenResponse, UserInfo } from './types';
+import type { JoinedRoomListItem, ListResponse, RoomListItem, RoomListQuery, TokenResponse, UserInfo } from '@/lib/contract/types';
 
 /** Username and password of the login and signup forms (§8: 1–32 bytes each). */
 export interface Credentials {

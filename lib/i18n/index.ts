@@ -6,13 +6,11 @@
  */
 import { atom, getDefaultStore, useAtom, useAtomValue } from 'jotai';
 import { useCallback, useEffect } from 'react';
+import { readLocale, writeLocale } from '@/lib/storage';
 import type { DateLocaleTag } from '@/lib/time-format';
 import { translate, type Locale, type MessageKey } from './messages';
 
 export type { Locale, MessageKey };
-
-/** localStorage key of the chosen language. */
-export const LOCALE_STORAGE_KEY = 'locale';
 
 /** The current language. */
 export const localeAtom = atom<Locale>('zh');
@@ -28,13 +26,7 @@ export function detectLocale(stored: string | null, browserLanguages: readonly s
 export function useLocaleBootstrap(): void {
   const [, setLocale] = useAtom(localeAtom);
   useEffect(() => {
-    let stored: string | null = null;
-    try {
-      stored = window.localStorage.getItem(LOCALE_STORAGE_KEY);
-    } catch {
-      /* storage blocked: fall back to the browser language */
-    }
-    const locale = detectLocale(stored, navigator.languages?.length ? navigator.languages : [navigator.language]);
+    const locale = detectLocale(readLocale(), navigator.languages?.length ? navigator.languages : [navigator.language]);
     setLocale(locale);
     document.documentElement.lang = locale === 'zh' ? 'zh-CN' : 'en';
   }, [setLocale]);
@@ -46,11 +38,7 @@ export function useLocale(): [Locale, (locale: Locale) => void] {
   const setLocale = useCallback(
     (next: Locale) => {
       setLocaleAtom(next);
-      try {
-        window.localStorage.setItem(LOCALE_STORAGE_KEY, next);
-      } catch {
-        /* not persisted; still switched for this page */
-      }
+      writeLocale(next);
       document.documentElement.lang = next === 'zh' ? 'zh-CN' : 'en';
     },
     [setLocaleAtom],

@@ -6,7 +6,7 @@
  * Units: positions and drifts in seconds of media, times in Unix ms, rates as factors.
  * Drift is always local − room: positive means the local element is ahead.
  */
-import type { PlaybackState } from '@/lib/ws/room-socket';
+import type { PlaybackState } from '@/lib/contract/playback';
 import type { LocalPlayback } from './media';
 
 /** The room's authoritative status and the server time (Unix ms) it refers to. */

@@ -7,7 +7,7 @@ import { ServerClock } from './clock';
 import { SyncEngine, type AutoplayOutcome, type SyncEngineOptions, type SyncTransport } from './engine';
 import { FakeMedia } from './testing/fake-media';
 import { FakeRoom, type FakeConnection } from './testing/fake-room';
-import type { PlaybackState } from '@/lib/ws/room-socket';
+import type { PlaybackState } from '@/lib/contract/playback';
 
 class RecordingTransport implements SyncTransport {
   statuses: PlaybackState[] = [];

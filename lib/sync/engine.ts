@@ -46,7 +46,7 @@
  * one confirmation per remote action. Each reply is a clock sample; replies to requests older than
  * our own last STATUS are ignored.
  */
-import type { PlaybackState } from '@/lib/ws/room-socket';
+import type { PlaybackState } from '@/lib/contract/playback';
 import { DEFAULT_SYNC_SCHEDULE, nextSyncDelayMs, ServerClock, type SyncSchedule } from './clock';
 import {
   decideTracking,

@@ -4,8 +4,8 @@
  * the protobuf `Status` of STATUS / SYNC / CHECK_STATUS (§6.3). A rate of 0 is never valid playback,
  * so it is read as 1.
  */
-import type { PlaybackStatus } from '@/lib/api/types';
-import type { PlaybackState } from '@/lib/ws/room-socket';
+import type { PlaybackStatus } from '@/lib/contract/types';
+import type { PlaybackState } from '@/lib/contract/playback';
 
 /** JSON status (missing keys default to false / 0 / 1) → PlaybackState. */
 export function fromJsonStatus(status: Partial<PlaybackStatus> | null | undefined): PlaybackState {
@@ -17,7 +17,7 @@ export function fromJsonStatus(status: Partial<PlaybackStatus> | null | undefine
 }
 
 /** Protobuf Status (proto3 defaults) → PlaybackState. */
-export function fromWireStatus(status: { isPlaying: boolean; currentTime: number; playbackRate: number }): PlaybackState {
+export function fromWireStatus(status: PlaybackState): PlaybackState {
   return {
     isPlaying: status.isPlaying,
     currentTime: finiteOr(status.currentTime, 0),

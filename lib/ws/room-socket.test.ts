@@ -2,7 +2,7 @@
  * The room socket client: URL and subprotocol (server-contract.md §6.1), binary decoding with
  * reported (not thrown) failures, timestamp stamping, and reconnects that never give up.
  */
-import { decodeMessage, encodeMessage, MessageType, type Message } from './message';
+import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
 import { reconnectDelayMs, RoomSocket, roomSocketUrl, type RoomSocketState, type WebSocketLike } from './room-socket';
 
 class FakeWebSocket implements WebSocketLike {

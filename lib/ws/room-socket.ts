@@ -14,17 +14,12 @@
  */
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { MessageSchema } from '@/lib/proto/message_pb';
-import { decodeMessage, encodeMessage, MessageType, type Message } from './message';
+import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
+import type { PlaybackState } from '@/lib/contract/playback';
 
 /** Connection state shown to the user: a socket is opening, open, or closed (waiting to retry, or stopped). */
 export type RoomSocketState = 'connecting' | 'open' | 'closed';
 
-/** Playback status as carried by STATUS / CHECK_STATUS (§6.3): seconds and a rate factor. */
-export interface PlaybackState {
-  isPlaying: boolean;
-  currentTime: number;
-  playbackRate: number;
-}
 
 /** Events of a RoomSocket and their listener signatures. */
 export interface RoomSocketEvents {

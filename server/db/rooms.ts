@@ -2,7 +2,8 @@
  * Rooms, their per-room settings (server-contract.md §5.5) and their persisted playback status
  * (`rooms.current`, §6.7). Times are Unix ms.
  */
-import type { RoomSettings } from '@/lib/api/types';
+import type { RoomPlayback } from '@/lib/contract/playback';
+import type { RoomSettings } from '@/lib/contract/types';
 import { StatementCache, type Sqlite } from './database';
 import { likePattern } from './users';
 
@@ -22,13 +23,9 @@ export interface RoomRecord {
  * The room's current movie and playback status as persisted in `rooms.current` (§6.7).
  * `currentTime` is seconds, `lastUpdateMs` the server wall clock in Unix ms.
  */
-export interface StoredCurrent {
+export interface StoredCurrent extends RoomPlayback {
   movieId: string;
   subPath: string;
-  isPlaying: boolean;
-  currentTime: number;
-  playbackRate: number;
-  lastUpdateMs: number;
 }
 
 /** Filters of the room list queries (§4.2, §4.3). */

@@ -4,10 +4,7 @@
  * missing or empty body is 400 `EOF`; a field of the wrong JSON type is 400.
  */
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from './envelope';
-
-/** A decoded JSON object body. */
-export type JsonObject = Record<string, unknown>;
+import { badRequest } from '../errors';
 
 /**
  * Installs the JSON parser for every content type. An empty body parses to `undefined` so that
@@ -27,65 +24,4 @@ export function installJsonParser(app: FastifyInstance): void {
       done(badRequest(error instanceof Error ? error.message : 'invalid JSON'), undefined);
     }
   });
-}
-
-function jsonKind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value === 'object' ? 'object' : typeof value;
-}
-
-/** The body as an object. Throws 400 `EOF` when absent and 400 when it is not an object (`null` reads as `{}`). */
-export function objectBody(body: unknown): JsonObject {
-  if (body === undefined) throw badRequest('EOF');
-  if (body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest(`json: cannot unmarshal ${jsonKind(body)} into an object`);
-  }
-  return body as JsonObject;
-}
-
-/** The body as an array. Throws 400 `EOF` when absent and 400 when it is not an array (`null` reads as `[]`). */
-export function arrayBody(body: unknown): unknown[] {
-  if (body === undefined) throw badRequest('EOF');
-  if (body === null) return [];
-  if (!Array.isArray(body)) throw badRequest(`json: cannot unmarshal ${jsonKind(body)} into an array`);
-  return body;
-}
-
-function mismatch(key: string, value: unknown, expected: string): never {
-  throw badRequest(`json: cannot unmarshal ${jsonKind(value)} into field ${key} of type ${expected}`);
-}
-
-/** A string field; "" when missing or null. */
-export function stringField(body: JsonObject, key: string): string {
-  const value = body[key];
-  if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') mismatch(key, value, 'string');
-  return value;
-}
-
-/** A boolean field; false when missing or null. */
-export function boolField(body: JsonObject, key: string): boolean {
-  const value = body[key];
-  if (value === undefined || value === null) return false;
-  if (typeof value !== 'boolean') mismatch(key, value, 'bool');
-  return value;
-}
-
-/** An object field; undefined when missing or null. */
-export function objectField(body: JsonObject, key: string): JsonObject | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) mismatch(key, value, 'object');
-  return value as JsonObject;
-}
-
-/** An array-of-strings field; [] when missing or null. */
-export function stringArrayField(body: JsonObject, key: string): string[] {
-  const value = body[key];
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) mismatch(key, value, '[]string');
-  for (const item of value) if (typeof item !== 'string') mismatch(key, item, 'string');
-  return value as string[];
 }

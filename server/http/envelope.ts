@@ -1,28 +1,9 @@
 /**
  * The response envelope of server-contract.md §2.1: `{data, time}` on success, `{error, time}` on
- * failure, `time` in Unix µs. Rules throw `HttpError`; the error handler turns it into an envelope.
+ * failure, `time` in Unix µs. Rules throw `HttpError` (../errors.ts); the error handler turns it into an envelope.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-
-/** A failure with the contract's status code and error text (§2.2, §8). */
-export class HttpError extends Error {
-  readonly status: number;
-
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-    this.name = 'HttpError';
-  }
-}
-
-/** 400 with the contract's text. */
-export const badRequest = (message: string) => new HttpError(400, message);
-/** 401 with the contract's text. */
-export const unauthorized = (message: string) => new HttpError(401, message);
-/** 403 with the contract's text. */
-export const forbidden = (message: string) => new HttpError(403, message);
-/** 404 with the contract's text. */
-export const notFound = (message: string) => new HttpError(404, message);
+import { HttpError } from '../errors';
 
 const timeOriginUs = performance.timeOrigin * 1000;
 

@@ -7,7 +7,7 @@ import { authenticateToken, readCredentials, type TokenService } from '../auth';
 import type { Store, UserRecord } from '../db';
 import type { HubRegistry } from '../hub/registry';
 import { resolveRoomAccess, type RoomAccess, type RoomLevel } from '../rules/room-access';
-import { unauthorized } from './envelope';
+import { unauthorized } from '../errors';
 import { queryValue } from './query';
 
 /** What every route module needs. */

@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { HttpError } from './envelope';
+import { HttpError } from '../errors';
 import { parseDesc, parsePaging, parseSearch, parseSort } from './query';
 
 function errorOf(run: () => unknown): string {

@@ -2,7 +2,7 @@
  * Query-string parsing shared by the list routes (server-contract.md §4 conventions):
  * `page` (default 1, ≤0 → 1), `max` (default 10, ≤0 → 10, capped at 100), `sort`, `order`.
  */
-import { badRequest } from './envelope';
+import { badRequest } from '../errors';
 
 /** Fastify's parsed query: a repeated key arrives as an array. */
 export type Query = Record<string, string | string[] | undefined>;

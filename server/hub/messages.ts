@@ -4,10 +4,11 @@
  * anything else. Permissions are re-read from the database for every message, so a change made
  * over HTTP applies to open sockets at once.
  */
-import { MemberStatus, Permission } from '@/lib/roles';
-import { applyClientStatus, isOutOfSync, latencySec } from '@/lib/sync/playback-time';
-import { validateChat } from '@/lib/validation';
-import { encodeMessage, MessageType, timestampMs, type Message } from '@/lib/ws/message';
+import { MemberStatus, Permission } from '@/lib/contract/roles';
+import { applyClientStatus, isOutOfSync, latencySec } from '@/lib/contract/playback';
+import type { PlaybackState } from '@/lib/contract/playback';
+import { validateChat } from '@/lib/contract/validation';
+import { encodeMessage, MessageType, timestampMs, type Message } from '@/lib/contract/message';
 import type { Store } from '../db';
 import { expireIdOf, roomStatusAt } from '../rules/movies';
 import { hasMemberPermission, type PermissionSubject } from '../rules/permissions';
@@ -53,7 +54,7 @@ function errorFrame(text: string): Uint8Array {
   return encodeMessage({ type: MessageType.ERROR, payload: { case: 'errorMessage', value: text } });
 }
 
-function statusPayload(status: { isPlaying: boolean; currentTime: number; playbackRate: number }) {
+function statusPayload(status: PlaybackState) {
   return {
     case: 'playbackStatus' as const,
     value: { isPlaying: status.isPlaying, currentTime: status.currentTime, playbackRate: status.playbackRate },

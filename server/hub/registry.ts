@@ -2,7 +2,7 @@
  * All live room hubs. A hub is created lazily by the first socket of a room and dropped when its
  * last socket closes, so `/api/room/hot` lists only rooms someone is watching (§4.3, §6.5).
  */
-import { encodeMessage, MessageType } from '@/lib/ws/message';
+import { encodeMessage, MessageType } from '@/lib/contract/message';
 import { HUB_TICK_MS, RoomHub } from './room-hub';
 
 export class HubRegistry {

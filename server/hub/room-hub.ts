@@ -4,7 +4,7 @@
  * and otherwise pings every socket.
  */
 import { WebSocket } from 'ws';
-import { encodeMessage, MessageType } from '@/lib/ws/message';
+import { encodeMessage, MessageType } from '@/lib/contract/message';
 
 /** One open room socket. `id` is a per-connection UUID (36 characters with dashes, §6.3). */
 export interface Connection {

@@ -3,9 +3,10 @@
  * Changes to the list broadcast MOVIES and a new current movie broadcasts CURRENT (§6.5).
  */
 import type { FastifyInstance } from 'fastify';
-import { MessageType } from '@/lib/ws/message';
-import { arrayBody, objectBody, stringArrayField, stringField, type JsonObject } from '../http/body';
-import { badRequest, sendData, sendNoContent } from '../http/envelope';
+import { MessageType } from '@/lib/contract/message';
+import { arrayBody, objectBody, stringArrayField, stringField, type JsonObject } from '../json';
+import { sendData, sendNoContent } from '../http/envelope';
+import { badRequest } from '../errors';
 import { requireRoom, type ServerContext } from '../http/guards';
 import { parsePaging, queryOr } from '../http/query';
 import type { RoomAccess } from '../rules/room-access';

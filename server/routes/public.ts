@@ -2,7 +2,7 @@
  * Public routes (server-contract.md §4.1).
  */
 import type { FastifyInstance } from 'fastify';
-import type { PublicSettings } from '@/lib/api/types';
+import type { PublicSettings } from '@/lib/contract/types';
 import type { SiteSettings } from '../db';
 import { sendData } from '../http/envelope';
 import type { ServerContext } from '../http/guards';

@@ -3,7 +3,7 @@
  * `./ws` on the HTTP server's upgrade event.
  */
 import type { FastifyInstance } from 'fastify';
-import { boolField, objectBody, objectField, stringField } from '../http/body';
+import { boolField, objectBody, objectField, stringField } from '../json';
 import { sendData } from '../http/envelope';
 import { requireRoom, requireUser, roomIdOf, type ServerContext } from '../http/guards';
 import { parseDesc, parsePaging, parseSearch, parseSort, queryOr } from '../http/query';

@@ -3,10 +3,10 @@
  * rule, answer with the envelope.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TokenResponse } from '@/lib/api/types';
-import { RoomStatus } from '@/lib/roles';
+import type { TokenResponse } from '@/lib/contract/types';
+import { RoomStatus } from '@/lib/contract/roles';
 import type { UserRecord } from '../db';
-import { objectBody, stringField } from '../http/body';
+import { objectBody, stringField } from '../json';
 import { sendData, sendNoContent } from '../http/envelope';
 import { requireUser, roomIdOf, type ServerContext } from '../http/guards';
 import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';

@@ -5,13 +5,14 @@
  * movies are refused with a clear 400 instead of being stored unplayable.
  */
 import zlib from 'node:zlib';
-import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStatus, PushedMovie } from '@/lib/api/types';
-import { Permission } from '@/lib/roles';
-import { extrapolate } from '@/lib/sync/playback-time';
-import { byteLength, validateMovieBase } from '@/lib/validation';
+import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStatus, PushedMovie } from '@/lib/contract/types';
+import { Permission } from '@/lib/contract/roles';
+import { extrapolate } from '@/lib/contract/playback';
+import type { PlaybackState } from '@/lib/contract/playback';
+import { byteLength, validateMovieBase } from '@/lib/contract/validation';
 import type { MovieListRow, MovieRecord, Store, StoredCurrent } from '../db';
-import { badRequest, forbidden } from '../http/envelope';
-import { boolField, objectField, stringField, type JsonObject } from '../http/body';
+import { badRequest, forbidden } from '../errors';
+import { boolField, objectField, stringField, type JsonObject } from '../json';
 import { hasMemberPermission } from './permissions';
 import { subjectOf, type RoomAccess } from './room-access';
 import { newId } from './users';
@@ -182,7 +183,7 @@ export function expireIdOf(movieId: string): number {
 }
 
 /** A status as JSON (§7.3): `isPlaying`, `currentTime`, `playbackRate` omitted when zero; `lastUpdate` RFC 3339. */
-export function statusJson(status: { isPlaying: boolean; currentTime: number; playbackRate: number }, lastUpdateMs: number): PlaybackStatus {
+export function statusJson(status: PlaybackState, lastUpdateMs: number): PlaybackStatus {
   const json: PlaybackStatus = { lastUpdate: new Date(lastUpdateMs).toISOString() };
   if (status.isPlaying) json.isPlaying = true;
   if (status.currentTime) json.currentTime = status.currentTime;

@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { MemberRole, MemberStatus, Permission, Role } from '@/lib/roles';
+import { MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
 import { DEFAULT_ROOM_SETTINGS } from '../db/rooms';
 import { effectivePermissions, hasAdminPermission, hasMemberPermission, type PermissionSubject } from './permissions';
 

@@ -1,8 +1,8 @@
 /**
  * Permission evaluation of server-contract.md §5.4, with the room-wide `can_*` switches of §5.5.
  */
-import type { RoomSettings } from '@/lib/api/types';
-import { AllAdminPermissions, AllPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/roles';
+import type { RoomSettings } from '@/lib/contract/types';
+import { AllAdminPermissions, AllPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
 
 /** The caller as the evaluation needs it. */
 export interface PermissionSubject {

@@ -3,10 +3,10 @@
  * as a plain function: it decides who may use a room, creating memberships for rooms without a
  * password. The companion server answers 401 to a logged-in non-member of a password room (§11 c).
  */
-import type { RoomSettings } from '@/lib/api/types';
-import { MemberRole, MemberStatus, Role, RoomStatus } from '@/lib/roles';
+import type { RoomSettings } from '@/lib/contract/types';
+import { MemberRole, MemberStatus, Role, RoomStatus } from '@/lib/contract/roles';
 import type { MemberRecord, RoomRecord, Store, UserRecord } from '../db';
-import { forbidden, unauthorized } from '../http/envelope';
+import { forbidden, unauthorized } from '../errors';
 import type { PermissionSubject } from './permissions';
 import { GUEST_USER_ID, GUEST_USERNAME } from './users';
 

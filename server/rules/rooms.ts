@@ -15,13 +15,13 @@ import type {
   RoomMe,
   RoomMember,
   RoomSettings,
-} from '@/lib/api/types';
-import { MemberRole, MemberStatus, Role, RoomStatus } from '@/lib/roles';
-import { validateRoomName, validateRoomPassword } from '@/lib/validation';
+} from '@/lib/contract/types';
+import { MemberRole, MemberStatus, Role, RoomStatus } from '@/lib/contract/roles';
+import { validateRoomName, validateRoomPassword } from '@/lib/contract/validation';
 import type { RoomListRow, RoomRecord, Store, UserRecord } from '../db';
 import { emptyCurrent, DEFAULT_ROOM_SETTINGS } from '../db/rooms';
 import { isUniqueViolation } from '../db/users';
-import { badRequest, forbidden, notFound, unauthorized } from '../http/envelope';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors';
 import { hashPassword, verifyPassword } from '../passwords';
 import { effectivePermissions } from './permissions';
 import { creatorMember, type RoomAccess } from './room-access';

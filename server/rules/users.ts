@@ -3,12 +3,12 @@
  * rename, password change and account deletion. Token issuing stays in the transport layer.
  */
 import crypto from 'node:crypto';
-import type { UserInfo } from '@/lib/api/types';
-import { Role } from '@/lib/roles';
-import { validateUsername, validateUserPassword } from '@/lib/validation';
+import type { UserInfo } from '@/lib/contract/types';
+import { Role } from '@/lib/contract/roles';
+import { validateUsername, validateUserPassword } from '@/lib/contract/validation';
 import type { Store, UserRecord } from '../db';
 import { isUniqueViolation } from '../db/users';
-import { badRequest, forbidden, notFound } from '../http/envelope';
+import { badRequest, forbidden, notFound } from '../errors';
 import { hashPassword, verifyPassword } from '../passwords';
 
 /** The one built-in guest user shared by every visitor without a token (§3.4). */

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { PLACEHOLDER_ROUTES, PLACEHOLDER_SEGMENT } from '../../lib/export-layout';
+import { PLACEHOLDER_ROUTES, PLACEHOLDER_SEGMENT } from '@/lib/contract/export-layout';
 
 /** A resolved file, relative to the export directory, and the status to send it with. */
 export interface WebFile {

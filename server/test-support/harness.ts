@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/ws/message';
+import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
 import type { StartServerOptions } from '../app';
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -51,7 +51,7 @@ export const common = {
     'role.user': '用户',
     'role.admin': '管理员',
     'role.root': '超级管理员',
-    // Client-side form checks return the contract's error strings (lib/validation.ts); these are their translations.
+    // Client-side form checks return the contract's error strings (lib/contract/validation.ts); these are their translations.
     'contract.username is empty': '请输入用户名',
     'contract.username too long': '用户名太长（最多 32 字节，一个汉字占 3 字节）',
     'contract.username has invalid char': '用户名只能包含可打印的 ASCII 字符和汉字',

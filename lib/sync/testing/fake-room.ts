@@ -1,14 +1,14 @@
 /**
  * A room server stand-in for sync tests: it keeps the authoritative status with the contract's math
- * (server-contract.md §6.4, §6.7, through ../playback-time) on its own clock (`Date.now`, which jest's
+ * (server-contract.md §6.4, §6.7, through lib/contract/playback.ts) on its own clock (`Date.now`, which jest's
  * fake timers drive) and relays like the real hub: STATUS to every other connection, SYNC replies
  * with `timestamp` = server now to the sender. Every message travels with the client's one-way
  * delays (`upMs` client → server, `downMs` server → client) as a queued task.
  */
-import type { PlaybackState } from '@/lib/ws/room-socket';
+import type { PlaybackState } from '@/lib/contract/playback';
 import type { ServerClock } from '../clock';
 import type { SyncEngine, SyncTransport } from '../engine';
-import { applyClientStatus, extrapolate, type RoomPlayback } from '../playback-time';
+import { applyClientStatus, extrapolate, type RoomPlayback } from '@/lib/contract/playback';
 
 export interface FakeConnection {
   /** The client's server clock: its STATUS timestamps are `clock.serverNow()`, like RoomSocket's. Default: the true server time. */

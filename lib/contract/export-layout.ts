@@ -7,10 +7,13 @@
  * - Route `/a/b` is `out/a/b/index.html` plus its RSC payloads `out/a/b/index.txt` and `__next.*.txt`.
  * - Room ids are unknown at build time: `/cinema/<id>` and `/joinRoom/<id>` are exported once, with the
  *   id segment `_`, and a server (or the boot script) maps every real id onto it.
- * - Every route's HTML also exists as `out/a/b.html` (written by deploy/export-aliases.mjs), because
+ * - Every route's HTML also exists as `out/a/b.html` (written by scripts/html-aliases.mjs), because
  *   SyncTV v0.9.x's `/web` handler cannot serve `…/index.html` by name: Go's FileServer redirects that
  *   to `./`, and a folder URL falls back to the home page (server-contract.md §1.3).
  */
+
+/** The export's basePath: where a SyncTV server serves its web UI (server-contract.md §1), and next.config.mjs's `basePath`. */
+export const BASE_PATH = '/web';
 
 /** The id segment the export holds for routes whose id is only known at run time. */
 export const PLACEHOLDER_SEGMENT = '_';

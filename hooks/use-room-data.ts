@@ -8,7 +8,7 @@
 import useSWR from 'swr';
 import { getCurrentMovie, listMovies, MOVIE_PAGE_SIZE } from '@/lib/api/movie';
 import { getRoomInfo, getRoomMe } from '@/lib/api/room-member';
-import type { CurrentMovie } from '@/lib/api/types';
+import type { CurrentMovie } from '@/lib/contract/types';
 
 /** `GET /api/room/me`, the first room call. */
 export function useRoomMe(roomId: string) {

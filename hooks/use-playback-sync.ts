@@ -10,7 +10,7 @@ import type { ServerClock } from '@/lib/sync/clock';
 import type { SyncIndicator } from '@/lib/sync/correction';
 import { SyncEngine, type AutoplayOutcome, type HttpStatus } from '@/lib/sync/engine';
 import { fromWireStatus } from '@/lib/sync/status';
-import { MessageType, timestampMs, type Message } from '@/lib/ws/message';
+import { MessageType, timestampMs, type Message } from '@/lib/contract/message';
 import type { RoomSocket } from '@/lib/ws/room-socket';
 
 export interface PlaybackSyncOptions {

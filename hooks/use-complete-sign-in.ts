@@ -1,13 +1,12 @@
 'use client';
 import { useSetAtom } from 'jotai';
 import { useCallback } from 'react';
-import type { TokenResponse } from '@/lib/api/types';
+import type { TokenResponse } from '@/lib/contract/types';
 import { getMe } from '@/lib/api/user';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifyWarning } from '@/lib/notify';
-import { Role } from '@/lib/roles';
-import { userAtom } from '@/lib/session';
-import { storeToken } from './session';
+import { Role } from '@/lib/contract/roles';
+import { storeToken, userAtom } from '@/lib/session';
 import '@/lib/i18n/messages/auth';
 
 /**

@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import { buildMenu, signupAllowed, type MenuEntry } from '@/config/menu';
 import { matchRoute, normalizePath } from '@/config/routes';
 import { useMounted } from '@/hooks/use-mounted';
-import { roleOf } from '@/lib/roles';
+import { roleOf } from '@/lib/contract/roles';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 
 /** The header's links for the current session and page, plus the name of the active route. */

@@ -4,7 +4,8 @@
  * envelope `time` is Unix µs; `createdAt`, `joinAt`, `createAt` are Unix ms; `currentTime` is seconds.
  * Used by the client's API functions and by the companion server's handlers.
  */
-import type { MemberRole, MemberStatus, RoomStatus } from '@/lib/roles';
+import type { PlaybackState } from './playback';
+import type { MemberRole, MemberStatus, RoomStatus } from './roles';
 
 /** Success envelope `{data, time}`; `data` is omitted when nil (§2.1). `time` is Unix µs. */
 export interface Envelope<T> {
@@ -240,12 +241,10 @@ export interface MovieList {
 
 /**
  * Playback status in JSON (§7.3). The first three keys are omitempty on the wire, so a client must
- * default them to false/0. `currentTime` is seconds; `lastUpdate` is an RFC 3339 server time.
+ * default them to false/0 (lib/sync/status.ts turns it into a PlaybackState). `currentTime` is
+ * seconds; `lastUpdate` is an RFC 3339 server time.
  */
-export interface PlaybackStatus {
-  isPlaying?: boolean;
-  currentTime?: number;
-  playbackRate?: number;
+export interface PlaybackStatus extends Partial<PlaybackState> {
   lastUpdate: string;
 }
 

@@ -2,7 +2,7 @@
  * The room playback time math (server-contract.md §6.4, §6.7): what a late joiner and the server
  * compute from a status, a client timestamp and the clock.
  */
-import { applyClientStatus, extrapolate, isOutOfSync, latencySec, MAX_LATENCY_SEC, type RoomPlayback } from './playback-time';
+import { applyClientStatus, extrapolate, isOutOfSync, latencySec, MAX_LATENCY_SEC, type RoomPlayback } from './playback';
 
 const T0 = 1_700_000_000_000;
 

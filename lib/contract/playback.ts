@@ -4,11 +4,20 @@
  * Units: `currentTime` seconds, `playbackRate` a factor, times in Unix milliseconds.
  */
 
-/** The room's authoritative status at `lastUpdateMs` (server wall clock, Unix ms). */
-export interface RoomPlayback {
+/**
+ * A playback status: playing or paused, the position `currentTime` in seconds and `playbackRate` as a
+ * factor (1 = normal speed). The one shape of the protobuf `Status` (§6.3), of what the client
+ * publishes as STATUS / CHECK_STATUS (§6.4) and of the room status the server keeps (§6.7); the JSON of
+ * `GET /api/room/movie/current` omits its zero keys (`PlaybackStatus` in ./types.ts, §7.3).
+ */
+export interface PlaybackState {
   isPlaying: boolean;
   currentTime: number;
   playbackRate: number;
+}
+
+/** The room's authoritative status at `lastUpdateMs` (server wall clock, Unix ms). */
+export interface RoomPlayback extends PlaybackState {
   lastUpdateMs: number;
 }
 
@@ -40,7 +49,7 @@ export function latencySec(timestampMs: number, nowMs: number): number {
  * currentTime = seek + latency × rate while playing, else seek; lastUpdate = now.
  */
 export function applyClientStatus(
-  seek: { isPlaying: boolean; currentTime: number; playbackRate: number },
+  seek: PlaybackState,
   timestampMs: number,
   nowMs: number,
   live = false,
@@ -63,8 +72,8 @@ export const CHECK_STATUS_MAX_INTERVAL_SEC = 10;
  * client's position plus latency is more than 10 s away from the room's extrapolated position.
  */
 export function isOutOfSync(
-  room: { isPlaying: boolean; currentTime: number; playbackRate: number },
-  client: { isPlaying: boolean; currentTime: number; playbackRate: number },
+  room: PlaybackState,
+  client: PlaybackState,
   latency: number,
 ): boolean {
   if (room.isPlaying !== client.isPlaying) return true;

@@ -5,7 +5,8 @@
  * of the tab keeps the conversation (as the reference client does).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { MessageType, type Message } from '@/lib/ws/message';
+import { MessageType, type Message } from '@/lib/contract/message';
+import { readChatLines, writeChatLines } from '@/lib/storage';
 
 /** One chat line. `atMs` is the local receipt time (Unix ms), `text` the raw content (shown as text). */
 export interface ChatLine {
@@ -17,22 +18,14 @@ export interface ChatLine {
 
 export const MAX_CHAT_LINES = 200;
 
-function storageKey(roomId: string): string {
-  return `cinema-chat-${roomId}`;
-}
-
+/** The lines saved for the room in this tab that are well-formed, newest MAX_CHAT_LINES. */
 function restore(roomId: string): ChatLine[] {
-  try {
-    const raw = window.sessionStorage.getItem(storageKey(roomId));
-    const parsed: unknown = raw ? JSON.parse(raw) : [];
-    if (!Array.isArray(parsed)) return [];
-    return parsed
-      .filter((line): line is ChatLine =>
-        typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.username === 'string' && typeof line.atMs === 'number' && typeof line.id === 'string')
-      .slice(-MAX_CHAT_LINES);
-  } catch {
-    return [];
-  }
+  const saved = readChatLines(roomId);
+  if (!Array.isArray(saved)) return [];
+  return saved
+    .filter((line): line is ChatLine =>
+      typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.username === 'string' && typeof line.atMs === 'number' && typeof line.id === 'string')
+    .slice(-MAX_CHAT_LINES);
 }
 
 /** Appends `line`, keeping the newest `max` lines. */
@@ -52,11 +45,7 @@ export function useChat(roomId: string): { lines: ChatLine[]; receive: (message:
   const [lines, setLines] = useState<ChatLine[]>(() => (typeof window === 'undefined' ? [] : restore(roomId)));
 
   useEffect(() => {
-    try {
-      window.sessionStorage.setItem(storageKey(roomId), JSON.stringify(lines));
-    } catch {
-      /* storage full or blocked: the history just is not kept */
-    }
+    writeChatLines(roomId, lines);
   }, [roomId, lines]);
 
   const receive = useCallback((message: Message) => {

@@ -1,0 +1,138 @@
+/**
+ * Every key this client keeps in the browser's storage, and the only code that reads or writes them.
+ *
+ * localStorage (kept across visits), with the reference client's names where it has them
+ * (reference-client.md §6):
+ * - `userToken`: the raw JWT (server-contract.md §3.2), sent as `Authorization` by lib/api/client.ts;
+ * - `isDarkMode`: "true" or "false" (read before first paint by components/layout/theme-script.ts);
+ * - `locale`: "zh" or "en";
+ * - `room-<roomId>-pwd`: a room's password as typed, to prefill the join form.
+ *
+ * sessionStorage (this tab only):
+ * - `cinema-chat-<roomId>`: the room's recent chat lines (JSON), so that a reload keeps the conversation.
+ *
+ * Storage may be unavailable (private browsing with storage blocked, quota exceeded, the prerender in
+ * Node): reads then give null and writes are dropped, and the app keeps working for this page.
+ */
+
+/** The fixed localStorage keys. */
+export const STORAGE_KEYS = {
+  token: 'userToken',
+  darkMode: 'isDarkMode',
+  locale: 'locale',
+} as const;
+
+/** Keys that signing out keeps: display preferences, not part of anyone's session. */
+const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale];
+
+type Area = 'localStorage' | 'sessionStorage';
+
+function storage(area: Area): Storage | null {
+  try {
+    return typeof window === 'undefined' ? null : window[area];
+  } catch {
+    return null;
+  }
+}
+
+function read(key: string, area: Area = 'localStorage'): string | null {
+  try {
+    return storage(area)?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `value`, or removes the key when `value` is null. */
+function write(key: string, value: string | null, area: Area = 'localStorage'): void {
+  try {
+    if (value === null) storage(area)?.removeItem(key);
+    else storage(area)?.setItem(key, value);
+  } catch {
+    /* quota exceeded or storage blocked: this value is just not kept */
+  }
+}
+
+/** The stored raw JWT, or null (none, or no storage). */
+export function readToken(): string | null {
+  return read(STORAGE_KEYS.token) || null;
+}
+
+/** Stores the raw JWT; null removes it. */
+export function writeToken(token: string | null): void {
+  write(STORAGE_KEYS.token, token || null);
+}
+
+/** The stored dark-mode choice: true, false, or null when the user never chose (the OS decides). */
+export function readDarkMode(): boolean | null {
+  const value = read(STORAGE_KEYS.darkMode);
+  return value === 'true' ? true : value === 'false' ? false : null;
+}
+
+/** Stores the dark-mode choice ("true"/"false", as the reference client). */
+export function writeDarkMode(on: boolean): void {
+  write(STORAGE_KEYS.darkMode, String(on));
+}
+
+/** The stored UI language as written ("zh" or "en" when valid), or null. */
+export function readLocale(): string | null {
+  return read(STORAGE_KEYS.locale);
+}
+
+/** Stores the UI language. */
+export function writeLocale(locale: string): void {
+  write(STORAGE_KEYS.locale, locale);
+}
+
+/** localStorage key of a room's cached password, as in the reference client. */
+export function roomPasswordKey(roomId: string): string {
+  return `room-${roomId}-pwd`;
+}
+
+/** The cached password of a room, or "". */
+export function readRoomPassword(roomId: string): string {
+  return read(roomPasswordKey(roomId)) ?? '';
+}
+
+/** Remembers a room password for this device; "" forgets it. */
+export function writeRoomPassword(roomId: string, password: string): void {
+  write(roomPasswordKey(roomId), password || null);
+}
+
+function chatKey(roomId: string): string {
+  return `cinema-chat-${roomId}`;
+}
+
+/** The chat lines saved for a room in this tab, parsed but unchecked, or null. */
+export function readChatLines(roomId: string): unknown {
+  const raw = read(chatKey(roomId), 'sessionStorage');
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Saves a room's chat lines for this tab (as JSON). */
+export function writeChatLines(roomId: string, lines: unknown): void {
+  write(chatKey(roomId), JSON.stringify(lines), 'sessionStorage');
+}
+
+/**
+ * Ends the session on this device: removes the token, every cached room password and whatever else
+ * localStorage holds (a reference client served from the same origin leaves `uname`, `email` and a
+ * plain-text `password` behind), and keeps only the theme and language choices, so that signing out
+ * does not also flip them. The reference client clears everything, preferences included.
+ */
+export function clearSession(): void {
+  const local = storage('localStorage');
+  if (!local) return;
+  try {
+    const kept = PREFERENCE_KEYS.map((key) => [key, local.getItem(key)] as const);
+    local.clear();
+    for (const [key, value] of kept) if (value !== null) local.setItem(key, value);
+  } catch {
+    /* storage blocked: nothing stored to clear */
+  }
+}
