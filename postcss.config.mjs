@@ -1,1 +1,4 @@
-export default { plugins: { '@tailwindcss/postcss': {} } };
+/** Tailwind CSS 4 through PostCSS, as Next.js runs it. */
+const config = { plugins: { '@tailwindcss/postcss': {} } };
+
+export default config;

@@ -92,6 +92,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
       setAutoplay(null);
     };
     // live and canControl are pushed by the effect below: they must not rebuild the engine.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [video, socket, clock]);
 
   useEffect(() => {

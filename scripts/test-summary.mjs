@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /**
- * Reads the log of `npm test` (jest, then Playwright's list reporter, then `npm run size`) and prints
- * the counts of each, then one closing line `N passed, N failed[, N skipped]` for CI.
+ * Reads the log of `npm test` (`npm run lint`, jest, then Playwright's list reporter, then
+ * `npm run size`) and prints the outcome of each, then one closing line `N passed, N failed[, N skipped]`
+ * for CI.
+ *
+ *   lint:       "Lint: eslint and tsc passed" (printed only when both passed; the lint counts as one check)
  *
  *   jest:       "Tests:       1 failed, 2 skipped, 40 passed, 43 total" (and "Test Suites: …")
  *   Playwright: "  12 passed (41.3s)", "  1 failed", "  1 flaky", "  2 skipped", "  1 did not run", "  1 interrupted"
@@ -43,15 +46,20 @@ const sizeLines = lines.filter((l) => /^Size checks:\s/.test(l));
 const sizeCounts = countsOf(sizeLines.join('\n'));
 const size = sizeLines.length ? { passed: sizeCounts.passed ?? 0, failed: sizeCounts.failed ?? 0, skipped: 0 } : null;
 
+// `npm run lint` runs first and prints its line only when ESLint and tsc both passed.
+const lintPassed = lines.some((l) => /^Lint: eslint and tsc passed/.test(l));
+const lint = { passed: lintPassed ? 1 : 0, failed: lintPassed ? 0 : 1, skipped: 0 };
+
 const line = (c) => `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`;
+console.log(`lint (eslint, tsc): ${lintPassed ? 'passed' : 'failed or did not run'}`);
 console.log(`unit (jest): ${line(jest)}`);
 console.log(`e2e (playwright): ${line(e2e)}${playwright.flaky ? ` (${playwright.flaky} flaky)` : ''}`);
 console.log(`size (npm run size): ${size ? line(size) : 'did not run'}`);
 const sizeOrNone = size ?? { passed: 0, failed: 0, skipped: 0 };
 console.log(
   line({
-    passed: jest.passed + e2e.passed + sizeOrNone.passed,
-    failed: jest.failed + e2e.failed + sizeOrNone.failed,
+    passed: lint.passed + jest.passed + e2e.passed + sizeOrNone.passed,
+    failed: lint.failed + jest.failed + e2e.failed + sizeOrNone.failed,
     skipped: jest.skipped + e2e.skipped,
   }),
 );

@@ -49,6 +49,7 @@ export interface RouteBootAction {
  * Runs inline in the browser through `Function.prototype.toString`, so it is self-contained ES5
  * with no imports and no helpers.
  */
+/* eslint-disable no-var -- ES5 on purpose (see above) */
 export function routeBootAction(cfg: RouteBootConfig, pathname: string, search: string, hash: string): RouteBootAction {
   var restore: string | null = null;
   var carried = new URLSearchParams(search).get(cfg.key);
@@ -115,6 +116,7 @@ export function routeBootAction(cfg: RouteBootConfig, pathname: string, search: 
     return cfg.notFoundDoc;
   }
 }
+/* eslint-enable no-var */
 
 /** The build-time facts for a document prerendered for `doc` (a `usePathname()` value). */
 export function routeBootConfig(doc: string): RouteBootConfig {
