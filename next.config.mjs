@@ -21,6 +21,8 @@ const nextConfig = {
   trailingSlash: true,
   images: { unoptimized: true },
   reactStrictMode: true,
+  // `npm run lint` runs ESLint (npm test runs it first); the build does not run it a second time.
+  eslint: { ignoreDuringBuilds: true },
   // ky ships only ES modules; listing it here also lets next/jest transform it for the unit tests.
   transpilePackages: ['ky'],
   // With output 'export', a distDir other than `.next` names the export folder (hasCustomExportOutput in next/dist/build/index.js).
