@@ -2,25 +2,26 @@
 import { useAtomValue } from 'jotai';
 import { usePathname } from 'next/navigation';
 import { buildMenu, signupAllowed, type MenuEntry } from '@/config/menu';
-import { matchRoute, normalizePath } from '@/config/routes';
-import { useMounted } from '@/hooks/use-mounted';
+import { cinemaPath, matchRoute } from '@/config/routes';
 import { roleOf } from '@/lib/contract/roles';
+import { roomIdAtom } from '@/lib/room/atoms';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 
-/** The header's links for the current session and page, plus the name of the active route. */
+/**
+ * The header's links for the session and the open room (`roomIdAtom`: the cinema link while the
+ * viewing hall is open), plus the name of the active route.
+ */
 export function useMenu(): { entries: MenuEntry[]; activeName: string } {
   const pathname = usePathname();
-  const mounted = useMounted();
   const user = useAtomValue(userAtom);
   const settings = useAtomValue(publicSettingsAtom);
+  const roomId = useAtomValue(roomIdAtom);
   const activeName = matchRoute(pathname).name;
-  // The cinema link carries the real room id, which only exists after mount (the HTML was prerendered for `_`).
-  const cinemaPath = mounted && activeName === 'cinema' ? normalizePath(pathname) : null;
   const entries = buildMenu({
     role: roleOf(user),
     guestEnable: settings?.guestEnable ?? false,
     signupAllowed: signupAllowed(settings),
-    cinemaPath,
+    cinemaPath: roomId ? cinemaPath(roomId) : null,
   });
   return { entries, activeName };
 }

@@ -1,48 +1,41 @@
 'use client';
 /**
- * The viewing hall `/cinema/<roomId>` (issue 2, Part C; reference-client.md §1.5).
- *
- * Mount order (each step waits for the one before):
- * 1. `GET /api/room/me`: the first room call, because its 401 sends a non-member to /joinRoom/<id>;
- *    a 401 on `/api/room/info` would sign the user out (lib/api/unauthorized.ts, contract §11 c).
- * 2. `GET /api/room/info` for the room name.
- * 3. The WebSocket (token as subprotocol, none for a guest).
- * 4. The movie list (with GetMovieList) and the current movie.
+ * The viewing hall `/cinema/<roomId>` (reference-client.md §1.5): the player with the sync engine,
+ * the chat, the movie list and the push form. `useRoom` opens the room and keeps the room atoms
+ * (lib/room/atoms.ts) current; the hall and its panels read them.
  *
  * The route renders this after mount, keyed by room id (static-export.md §1.3), so every room starts
- * with a fresh socket, player and SWR cache.
+ * with fresh atoms, socket, player and SWR cache.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useAtomValue } from 'jotai';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { CircleExclamationPoint, Copy, DoorOpen, RotateCw } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
-import { joinRoomPath } from '@/config/routes';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
+import { joinRoomPath } from '@/config/routes';
+import { useChat } from '@/hooks/use-chat';
+import { useMovieList } from '@/hooks/use-movie-list';
+import { usePlaybackSync } from '@/hooks/use-playback-sync';
+import { useRoom } from '@/hooks/use-room';
+import { useRoomSocketEvent } from '@/hooks/use-room-socket';
 import { ApiError, errorMessage } from '@/lib/api/error';
-import { BASE_PATH } from '@/lib/contract/export-layout';
 import { hasCurrentMovie } from '@/lib/api/movie';
+import { MessageType, type Message } from '@/lib/contract/message';
+import { BASE_PATH } from '@/lib/contract/export-layout';
 import { useT } from '@/lib/i18n';
-import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
-import { roleOf } from '@/lib/contract/roles';
-import { userAtom } from '@/lib/session';
+import { notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
+import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
 import type { HttpStatus } from '@/lib/sync/engine';
 import { fromJsonStatus } from '@/lib/sync/status';
-import { MessageType, type Message } from '@/lib/contract/message';
-import { useRoomSocket, useRoomSocketEvent } from '@/hooks/use-room-socket';
-import { roomAbilities } from './abilities';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBadge } from './connection-badge';
 import { MovieList } from './movie-list';
 import { MoviePushForm } from './movie-push-form';
 import { PlayerPanel } from './player-panel';
-import { useChat } from '@/hooks/use-chat';
-import { usePlaybackSync } from '@/hooks/use-playback-sync';
-import { useCurrentMovie, useMovieList, useRoomInfo, useRoomMe } from '@/hooks/use-room-data';
 import '@/lib/i18n/messages/cinema';
 
 /** Each mount gets its own cache; focus and network revalidation are replaced by socket events. */
@@ -53,10 +46,6 @@ const swrConfig: SWRConfiguration = {
   shouldRetryOnError: false,
 };
 
-/** How often (ms) the current movie's link expiry is checked (EXPIRED, reference-client.md §4). */
-const EXPIRY_CHECK_MS = 10_000;
-/** After this many failed reconnects in a row, membership is re-checked (a kicked user gets /joinRoom). */
-const RECHECK_MEMBERSHIP_EVERY = 3;
 /** Minimum gap (ms) between two "you may not control playback" warnings. */
 const DENIED_NOTICE_GAP_MS = 5000;
 
@@ -74,21 +63,18 @@ export function CinemaView({ roomId }: CinemaViewProps) {
 
 function CinemaHall({ roomId }: CinemaViewProps) {
   const t = useT();
-  const router = useRouter();
-  const user = useAtomValue(userAtom);
-
-  const me = useRoomMe(roomId);
-  const info = useRoomInfo(roomId, Boolean(me.data));
-  const { socket, clock, state } = useRoomSocket(info.data ? roomId : null);
-  const abilities = useMemo(() => roomAbilities(me.data, roleOf(user)), [me.data, user]);
+  const room = useRoom(roomId);
+  const { socket, clock } = room;
+  const member = useAtomValue(roomMemberAtom);
+  const info = useAtomValue(roomInfoAtom);
+  const abilities = useAtomValue(roomAbilitiesAtom);
+  const connection = useAtomValue(roomConnectionAtom);
+  const loaded = useAtomValue(currentMovieAtom);
   const [page, setPage] = useState(1);
   const movies = useMovieList(roomId, socket !== null && abilities.canListMovies, page);
-  const current = useCurrentMovie(roomId, socket !== null);
   const chat = useChat(roomId);
-  const [viewerCount, setViewerCount] = useState<number | null>(null);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
 
-  const loaded = current.data;
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
   const httpTarget = useMemo<HttpStatus | null>(
     () =>
@@ -119,115 +105,50 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   });
 
   useRoomSocketEvent(socket, 'message', (message: Message) => {
-    const { payload } = message;
-    switch (message.type) {
-      case MessageType.CHAT:
-        chat.receive(message);
-        break;
-      case MessageType.ERROR:
-        notifyError(payload.case === 'errorMessage' ? payload.value : t('cinema.ws.unknownError'));
-        break;
-      case MessageType.VIEWER_COUNT:
-        if (payload.case === 'viewerCount') setViewerCount(Number(payload.value));
-        break;
-      case MessageType.CURRENT:
-        void current.mutate();
-        break;
-      case MessageType.MOVIES:
-        void movies.mutate();
-        break;
-      case MessageType.MY_STATUS:
-        void me.mutate();
-        break;
-      case MessageType.EXPIRED:
-        notifyInfo(t('cinema.expired'));
-        void current.mutate();
-        break;
-      default:
-        // STATUS, CHECK_STATUS and SYNC belong to the sync engine (usePlaybackSync).
-        break;
-    }
+    if (message.type === MessageType.CHAT) chat.receive(message);
+    else if (message.type === MessageType.MOVIES) void movies.mutate();
   });
 
   useRoomSocketEvent(socket, 'open', ({ reconnected }) => {
-    // Anything may have changed while offline; the engine resyncs itself with SYNC.
-    if (!reconnected) return;
-    void current.mutate();
-    void movies.mutate();
-    void me.mutate();
+    if (reconnected) void movies.mutate();
   });
-
-  useRoomSocketEvent(socket, 'close', ({ failures }) => {
-    if (failures > 0 && failures % RECHECK_MEMBERSHIP_EVERY === 0) void me.mutate();
-  });
-
-  useRoomSocketEvent(socket, 'decodeError', (error) => notifyError(t('cinema.ws.decodeError', { error: error.message })));
-
-  const expireId = loaded?.current.expireId ?? 0;
-  useEffect(() => {
-    if (!socket || !expireId) return;
-    const timer = setInterval(() => socket.sendExpired(expireId), EXPIRY_CHECK_MS);
-    return () => clearInterval(timer);
-  }, [socket, expireId]);
-
-  // A v0.9.11 server answers a non-member of a password room with 500 instead of 401 (contract §4.3, §9).
-  const notMember = me.error instanceof ApiError && me.error.status === 500 && me.error.message.includes('room or member not found');
-  useEffect(() => {
-    if (notMember) router.replace(joinRoomPath(roomId));
-  }, [notMember, router, roomId]);
 
   const sendChat = useCallback((text: string) => socket?.sendChat(text) ?? false, [socket]);
 
-  const roomError = !me.data ? me.error : !info.data ? info.error : undefined;
-  const ready = Boolean(me.data && info.data);
+  const ready = Boolean(member && info);
 
   return (
     <div data-testid="page-cinema" data-room-id={roomId} className="mx-auto w-full max-w-7xl space-y-4 px-3 py-4 md:px-6">
-      {roomError ? (
-        <RoomError
-          roomId={roomId}
-          error={roomError}
-          redirecting={notMember}
-          onRetry={() => {
-            void me.mutate();
-            void info.mutate();
-          }}
-        />
+      {room.error && !ready ? (
+        <RoomError roomId={roomId} error={room.error} redirecting={room.redirecting} onRetry={room.retry} />
       ) : !ready ? (
         <HallSkeleton />
       ) : (
         <>
           <header className="flex flex-wrap items-center gap-x-3 gap-y-2">
             <h1 data-testid="room-name" className="min-w-0 truncate text-xl font-semibold">
-              {info.data?.name}
+              {info?.name}
             </h1>
-            <ConnectionBadge state={state} />
+            <ConnectionBadge />
             <ShareButton roomId={roomId} />
           </header>
 
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-            <PlayerPanel
-              movie={movie}
-              loading={!loaded && !current.error}
-              viewerCount={viewerCount}
-              canSync={state === 'open'}
-              sync={sync}
-              onVideo={setVideo}
-            />
+            <PlayerPanel loading={!loaded && !room.currentError} sync={sync} onVideo={setVideo} />
             <ChatPanel
               className="h-80 sm:h-96 lg:h-auto lg:max-h-[calc(100vh-8rem)]"
               lines={chat.lines}
               canChat={abilities.canChat}
-              connected={state === 'open'}
+              connected={connection === 'open'}
               onSend={sendChat}
             />
           </div>
 
-          {current.error && !loaded ? (
+          {room.currentError && !loaded ? (
             <Notice tone="error">
               <div className="flex flex-wrap items-center gap-2">
-                <span className="flex-1">{t('cinema.currentFailed', { error: errorMessage(current.error) })}</span>
-                <Button size="sm" variant="outline" onClick={() => void current.mutate()}>
+                <span className="flex-1">{t('cinema.currentFailed', { error: errorMessage(room.currentError) })}</span>
+                <Button size="sm" variant="outline" onClick={room.reloadCurrent}>
                   {t('cinema.error.retry')}
                 </Button>
               </div>
@@ -238,8 +159,6 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             {abilities.canListMovies ? (
               <MovieList
                 roomId={roomId}
-                abilities={abilities}
-                currentMovieId={movie?.id ?? null}
                 page={page}
                 onPageChange={setPage}
                 data={movies.data}

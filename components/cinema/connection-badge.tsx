@@ -1,8 +1,10 @@
 'use client';
 /** The room socket's state for the user: connected, connecting, or disconnected (retrying). */
 import { clsx } from 'clsx';
+import { useAtomValue } from 'jotai';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { useT, type MessageKey } from '@/lib/i18n';
+import { roomConnectionAtom } from '@/lib/room/atoms';
 import type { RoomSocketState } from '@/lib/ws/room-socket';
 import '@/lib/i18n/messages/cinema';
 
@@ -12,8 +14,10 @@ const view: Record<RoomSocketState, { tone: BadgeTone; label: MessageKey; dot: s
   closed: { tone: 'red', label: 'cinema.ws.closed', dot: 'bg-red-500' },
 };
 
-export function ConnectionBadge({ state }: { state: RoomSocketState }) {
+/** The open room's socket state (`roomConnectionAtom`). */
+export function ConnectionBadge() {
   const t = useT();
+  const state = useAtomValue(roomConnectionAtom);
   const { tone, label, dot } = view[state];
   return (
     <span data-testid="ws-state" data-state={state} role="status">

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { clsx } from 'clsx';
+import { useAtomValue } from 'jotai';
 import { ListVideo, Play, RefreshCw, Square, Trash2 } from 'lucide-react';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Badge } from '@/components/ui/badge';
@@ -15,18 +16,16 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api/error';
-import { clearMovies, deleteMovies, MOVIE_PAGE_SIZE, pageOfMovies, setCurrentMovie } from '@/lib/api/movie';
+import { clearMovies, deleteMovies, hasCurrentMovie, MOVIE_PAGE_SIZE, pageOfMovies, setCurrentMovie } from '@/lib/api/movie';
 import type { Movie, MovieList as MovieListData } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import type { RoomAbilities } from './abilities';
+import { currentMovieAtom, roomAbilitiesAtom } from '@/lib/room/atoms';
 import { ConfirmDialog } from './confirm-dialog';
 import '@/lib/i18n/messages/cinema';
 
 export interface MovieListProps {
   roomId: string;
-  abilities: RoomAbilities;
-  currentMovieId: string | null;
   /** Page shown, from 1. */
   page: number;
   onPageChange: (page: number) => void;
@@ -39,8 +38,12 @@ export interface MovieListProps {
 
 type Pending = { kind: 'delete'; movie: Movie } | { kind: 'clear' } | { kind: 'stop' };
 
-export function MovieList({ roomId, abilities, currentMovieId, page, onPageChange, data, error, isLoading, refresh }: MovieListProps) {
+/** The list of the open room; what the member may do and which movie plays come from the room atoms. */
+export function MovieList({ roomId, page, onPageChange, data, error, isLoading, refresh }: MovieListProps) {
   const t = useT();
+  const abilities = useAtomValue(roomAbilitiesAtom);
+  const loaded = useAtomValue(currentMovieAtom);
+  const currentMovieId = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie.id : null;
   const paginationLabels = usePaginationLabels();
   const [pending, setPending] = useState<Pending | null>(null);
   // Kept while the dialog closes, so its text does not change under the user.

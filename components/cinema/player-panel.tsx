@@ -1,8 +1,11 @@
 'use client';
 /**
- * The player card: the current movie's name, viewer count, sync indicator and sync button above the
- * player, the autoplay notices, or the empty state when nothing plays.
+ * The player card: the current movie's name, what the room is doing (paused, a speed other than 1×),
+ * the viewer count, the sync indicator and the sync button above the player, the autoplay notices,
+ * or the empty state when nothing plays. The movie, the room's status, the viewer count and the
+ * socket state come from the room atoms.
  */
+import { useAtomValue } from 'jotai';
 import { Eye, Film, RefreshCcw, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
 import { Badge } from '@/components/ui/badge';
@@ -10,26 +13,29 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { playableUrl } from '@/lib/api/movie';
-import type { Movie } from '@/lib/contract/types';
+import { hasCurrentMovie, playableUrl } from '@/lib/api/movie';
 import { useT } from '@/lib/i18n';
+import { currentMovieAtom, playbackStatusAtom, roomConnectionAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { Player } from './player';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
 import '@/lib/i18n/messages/cinema';
 
 export interface PlayerPanelProps {
-  movie: Movie | null;
+  /** The current movie is still loading. */
   loading: boolean;
-  viewerCount: number | null;
-  /** The sync button works only while the socket is open. */
-  canSync: boolean;
   sync: PlaybackSync;
   onVideo: (video: HTMLVideoElement | null) => void;
 }
 
-export function PlayerPanel({ movie, loading, viewerCount, canSync, sync, onVideo }: PlayerPanelProps) {
+export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
   const t = useT();
+  const loaded = useAtomValue(currentMovieAtom);
+  const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
+  const viewerCount = useAtomValue(viewerCountAtom);
+  const roomStatus = useAtomValue(playbackStatusAtom)?.status;
+  // The sync button works only while the socket is open.
+  const canSync = useAtomValue(roomConnectionAtom) === 'open';
   return (
     <Card className="min-w-0 overflow-hidden">
       <section aria-label={t('cinema.player.title')}>
@@ -44,6 +50,12 @@ export function PlayerPanel({ movie, loading, viewerCount, canSync, sync, onVide
               <h2 className="truncate text-sm font-semibold text-zinc-500 dark:text-zinc-400">{t('cinema.player.nothing')}</h2>
             )}
             {movie?.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
+            {movie && roomStatus && !movie.base.live ? (
+              <span data-testid="room-playback" className="flex shrink-0 gap-1">
+                {roomStatus.isPlaying ? null : <Badge>{t('cinema.room.paused')}</Badge>}
+                {roomStatus.playbackRate !== 1 ? <Badge tone="brand">{t('cinema.room.rate', { rate: roomStatus.playbackRate })}</Badge> : null}
+              </span>
+            ) : null}
           </div>
           <span
             data-testid="viewer-count"

@@ -1,6 +1,6 @@
-/** Which controls a member sees (server-contract.md §5.4). */
+/** Which controls a member sees (server-contract.md §3.4, §5.4). */
 import type { Movie, RoomMe } from '@/lib/contract/types';
-import { DefaultPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
+import { AdminPermission, DefaultPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
 import { roomAbilities } from './abilities';
 
 const me = (overrides: Partial<RoomMe> = {}): RoomMe => ({
@@ -43,5 +43,30 @@ describe('roomAbilities', () => {
     const can = roomAbilities(me({ permissions: Permission.AddMovie }), Role.User);
     expect(can.canDelete(movie('u'.repeat(32)))).toBe(true);
     expect(can.canDelete(movie('o'.repeat(32)))).toBe(false);
+  });
+
+  it('gives nobody but room admins and the creator the admin abilities, a site admin included', () => {
+    const adminAbilities = ['canApproveMembers', 'canBanMembers', 'canSetMemberPermissions', 'canSetRoomSettings', 'canSetRoomPassword', 'canDeleteRoom'] as const;
+    const none = Object.fromEntries(adminAbilities.map((name) => [name, false]));
+    const all = Object.fromEntries(adminAbilities.map((name) => [name, true]));
+    expect(roomAbilities(me({ adminPermissions: 0xffffffff }), Role.User)).toMatchObject({ ...none, isRoomAdmin: false });
+    expect(roomAbilities(me(), Role.Root)).toMatchObject({ ...none, isRoomAdmin: false, canSetStatus: true });
+    expect(roomAbilities(me({ role: MemberRole.Creator, adminPermissions: 0 }), Role.User)).toMatchObject({ ...all, isCreator: true, isRoomAdmin: true });
+    expect(roomAbilities(me({ role: MemberRole.Admin, adminPermissions: 0 }), Role.Admin)).toMatchObject(all);
+  });
+
+  it('gives a room admin exactly the admin bits it holds, and none while it is not active', () => {
+    const admin = me({ role: MemberRole.Admin, adminPermissions: AdminPermission.BanRoomMember | AdminPermission.SetRoomSettings });
+    expect(roomAbilities(admin, Role.User)).toMatchObject({
+      isRoomAdmin: true,
+      isCreator: false,
+      canApproveMembers: false,
+      canBanMembers: true,
+      canSetMemberPermissions: false,
+      canSetRoomSettings: true,
+      canSetRoomPassword: false,
+      canDeleteRoom: false,
+    });
+    expect(roomAbilities({ ...admin, status: MemberStatus.Pending }, Role.User)).toMatchObject({ canBanMembers: false, canSetRoomSettings: false });
   });
 });

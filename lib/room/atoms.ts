@@ -1,0 +1,69 @@
+/**
+ * The open room (jotai atoms in the default store): which room, its info, my membership and what it
+ * lets me do, the current movie and the room's playback status, the viewer count and the socket's
+ * state. The viewing hall fills them (hooks/use-room.ts) and clears them when it closes; the header,
+ * the hall and its panels read them. Lists (the movie list, members) stay in SWR.
+ */
+import { atom, getDefaultStore } from 'jotai';
+import type { PlaybackState } from '@/lib/contract/playback';
+import { roleOf } from '@/lib/contract/roles';
+import type { CurrentMovie, RoomInfo, RoomMe } from '@/lib/contract/types';
+import { userAtom } from '@/lib/session';
+import type { RoomSocketState } from '@/lib/ws/room-socket';
+import { roomAbilities } from './abilities';
+
+/** The id of the room open in the viewing hall (32 hex characters), or null outside a room. */
+export const roomIdAtom = atom<string | null>(null);
+
+/** `GET /api/room/info` (name, creator, `needPassword`, `enabledGuest`, …), or null until loaded. */
+export const roomInfoAtom = atom<RoomInfo | null>(null);
+
+/** My membership, `GET /api/room/me` (role, status, `permissions`, `adminPermissions`), or null until loaded. */
+export const roomMemberAtom = atom<RoomMe | null>(null);
+
+/** What my membership and site role let me do in the open room (./abilities.ts); nothing until loaded. */
+export const roomAbilitiesAtom = atom((get) => roomAbilities(get(roomMemberAtom) ?? undefined, roleOf(get(userAtom))));
+
+/**
+ * `GET /api/room/movie/current` with the local times (Unix ms) around the request: the server
+ * extrapolated `status` when it handled the request, which the sync engine places one one-way
+ * delay before the response (lib/sync/engine.ts).
+ */
+export interface LoadedCurrent {
+  current: CurrentMovie;
+  requestedAtMs: number;
+  receivedAtMs: number;
+}
+
+/** The current movie as last loaded, or null until loaded. `current.movie.id` "" means nothing plays. */
+export const currentMovieAtom = atom<LoadedCurrent | null>(null);
+
+/**
+ * The room's playback status as last heard (server-contract.md §6.7): from `GET /movie/current`,
+ * or a STATUS, CHECK_STATUS or SYNC frame; `receivedAtMs` is the local time (Unix ms) it arrived.
+ * What the room does, not what this viewer's player does (the sync engine reconciles the two).
+ */
+export interface RoomPlaybackStatus {
+  status: PlaybackState;
+  receivedAtMs: number;
+}
+
+export const playbackStatusAtom = atom<RoomPlaybackStatus | null>(null);
+
+/** Distinct users with an open socket in the room (VIEWER_COUNT, §6.5), or null before the first count. */
+export const viewerCountAtom = atom<number | null>(null);
+
+/** The room socket's state: connecting, open, or closed (waiting to reconnect). */
+export const roomConnectionAtom = atom<RoomSocketState>('closed');
+
+/** Sets every room atom back to "no room" (the hall closing), then `roomIdAtom` to `roomId`. */
+export function resetRoomAtoms(roomId: string | null = null): void {
+  const store = getDefaultStore();
+  store.set(roomInfoAtom, null);
+  store.set(roomMemberAtom, null);
+  store.set(currentMovieAtom, null);
+  store.set(playbackStatusAtom, null);
+  store.set(viewerCountAtom, null);
+  store.set(roomConnectionAtom, 'closed');
+  store.set(roomIdAtom, roomId);
+}
