@@ -1,72 +1,50 @@
 /**
- * Time texts for the UI on the platform's Intl API (no date library on the critical path):
- * "5 minutes ago" / "5分钟前" for list timestamps and HH:mm:ss for chat lines.
+ * Every date and time the UI shows, through date-fns with its `zh-CN` and `en-US` locales, following
+ * the UI language: relative times ("5 minutes ago", "5 分钟前") for list timestamps, a full date and
+ * time for tooltips, a long date for the profile, and HH:mm:ss for chat lines. Inputs are Unix ms.
  */
+import { formatDistance } from 'date-fns/formatDistance';
+import { intlFormat } from 'date-fns/intlFormat';
+import { lightFormat } from 'date-fns/lightFormat';
+import type { Locale as DateFnsLocale } from 'date-fns/locale';
+import { enUS } from 'date-fns/locale/en-US';
+import { zhCN } from 'date-fns/locale/zh-CN';
+import type { Locale } from '@/lib/i18n/messages';
 
-/** BCP 47 tag of a UI language, as Intl and `toLocaleString` take it. */
-export type DateLocaleTag = 'zh-CN' | 'en';
+const dateFnsLocales: Record<Locale, DateFnsLocale> = { zh: zhCN, en: enUS };
 
-/** A relative distance ready for `Intl.RelativeTimeFormat#format`: negative = in the past. */
-export interface RelativeTimeParts {
-  value: number;
-  unit: Intl.RelativeTimeFormatUnit;
+/** BCP 47 tag of a UI language, for Intl formatting and `<html lang>`. */
+export function localeTag(locale: Locale): 'zh-CN' | 'en-US' {
+  return locale === 'zh' ? 'zh-CN' : 'en-US';
 }
 
-const MINUTE_SEC = 60;
-const HOUR_MIN = 60;
-const DAY_MIN = 1440;
-const MONTH_MIN = 43_200; // 30 days, as date-fns's formatDistance counts a month
-const YEAR_DAYS = 365.25;
+function valid(timeMs: number): boolean {
+  return Number.isFinite(timeMs) && Number.isFinite(new Date(timeMs).getTime());
+}
 
 /**
- * Picks the unit and rounded amount for the distance from `nowMs` to `timeMs` (both Unix ms), with
- * the thresholds of date-fns's `formatDistance`: under 30 s → 0 seconds ("now"; the display refreshes
- * every 30 s, so counting seconds would be stale), under 45 min → minutes, under 24 h → hours (45–89
- * min is 1 hour), under 30 days → days (24–41 h is 1 day), under 12 months (of 30 days) → months,
- * else years. The sign follows the direction: past times give negative values, future ones positive.
- * Non-finite input gives `{value: 0, unit: 'second'}`.
+ * "5 minutes ago", "about 3 hours ago", "in 2 days", "3 天前": the distance from `nowMs` to `timeMs`
+ * (Unix ms) in the UI language (date-fns `formatDistance` with a suffix). An invalid time gives "".
  */
-export function relativeTimeParts(timeMs: number, nowMs: number): RelativeTimeParts {
-  const diffSec = (timeMs - nowMs) / 1000;
-  if (!Number.isFinite(diffSec)) return { value: 0, unit: 'second' };
-  const sign = diffSec < 0 ? -1 : 1;
-  const seconds = Math.abs(diffSec);
-  const minutes = Math.round(seconds / MINUTE_SEC);
-  const signed = (value: number, unit: Intl.RelativeTimeFormatUnit): RelativeTimeParts => ({ value: sign * value, unit });
-
-  if (minutes === 0) return { value: 0, unit: 'second' };
-  if (minutes < 45) return signed(minutes, 'minute');
-  if (minutes < 90) return signed(1, 'hour');
-  if (minutes < DAY_MIN) return signed(Math.round(minutes / HOUR_MIN), 'hour');
-  if (minutes < 2520) return signed(1, 'day');
-  if (minutes < MONTH_MIN) return signed(Math.round(minutes / DAY_MIN), 'day');
-  const months = Math.round(minutes / MONTH_MIN);
-  if (months < 12) return signed(months, 'month');
-  return signed(Math.max(1, Math.round(minutes / DAY_MIN / YEAR_DAYS)), 'year');
+export function formatRelativeTime(timeMs: number, nowMs: number, locale: Locale): string {
+  if (!valid(timeMs) || !valid(nowMs)) return '';
+  return formatDistance(timeMs, nowMs, { addSuffix: true, locale: dateFnsLocales[locale] });
 }
 
-// One formatter per language: a room list formats dozens of times on every 30 s tick.
-const relativeFormatters = new Map<DateLocaleTag, Intl.RelativeTimeFormat>();
-
-/**
- * "5 minutes ago", "yesterday", "in 3 hours", "现在", "上个月": the distance from `nowMs` to `timeMs`
- * (Unix ms) in language `locale`, with the units of {@link relativeTimeParts} and Intl's
- * `numeric: 'auto'` wording (1 day ago → "yesterday", 0 seconds → "now").
- */
-export function formatRelativeTime(timeMs: number, nowMs: number, locale: DateLocaleTag): string {
-  let formatter = relativeFormatters.get(locale);
-  if (!formatter) {
-    formatter = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-    relativeFormatters.set(locale, formatter);
-  }
-  const { value, unit } = relativeTimeParts(timeMs, nowMs);
-  return formatter.format(value, unit);
+/** Date and time with the language's conventions ("Jun 15, 2025, 12:00:00 PM", "2025年6月15日 12:00:00"), for tooltips. */
+export function formatDateTime(timeMs: number, locale: Locale): string {
+  if (!valid(timeMs)) return '';
+  return intlFormat(timeMs, { dateStyle: 'medium', timeStyle: 'medium' }, { locale: localeTag(locale) });
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
+/** A long date ("June 15, 2025", "2025年6月15日"). */
+export function formatLongDate(timeMs: number, locale: Locale): string {
+  if (!valid(timeMs)) return '';
+  return intlFormat(timeMs, { dateStyle: 'long' }, { locale: localeTag(locale) });
+}
 
 /** Local wall-clock time of `timeMs` (Unix ms) as 24-hour "HH:mm:ss", the same in every language. */
 export function formatClockTime(timeMs: number): string {
-  const date = new Date(timeMs);
-  return `${pad2(date.getHours())}:${pad2(date.getMinutes())}:${pad2(date.getSeconds())}`;
+  if (!valid(timeMs)) return '';
+  return lightFormat(timeMs, 'HH:mm:ss');
 }

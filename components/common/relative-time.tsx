@@ -1,7 +1,7 @@
 'use client';
 import { useNow } from '@/hooks/use-now';
-import { useDateLocale } from '@/lib/i18n';
-import { formatRelativeTime } from '@/lib/time-format';
+import { useLocale } from '@/lib/i18n';
+import { formatDateTime, formatRelativeTime } from '@/lib/time-format';
 
 export interface RelativeTimeProps {
   /** The moment, Unix ms (the contract's `createdAt`). */
@@ -9,14 +9,14 @@ export interface RelativeTimeProps {
   className?: string;
 }
 
-/** "5 minutes ago" in the current language, refreshed every 30 s; the full date is in the tooltip. */
+/** "5 minutes ago" in the UI language (date-fns), refreshed every 30 s; the full date and time is in the tooltip. */
 export function RelativeTime({ timeMs, className }: RelativeTimeProps) {
   const now = useNow();
-  const locale = useDateLocale();
+  const [locale] = useLocale();
   const date = new Date(timeMs);
   if (now === null || Number.isNaN(date.getTime())) return null;
   return (
-    <time dateTime={date.toISOString()} title={date.toLocaleString(locale)} className={className}>
+    <time dateTime={date.toISOString()} title={formatDateTime(timeMs, locale)} className={className}>
       {/* A server clock slightly ahead of ours must not make a new room read "in 1 minute". */}
       {formatRelativeTime(Math.min(timeMs, now), now, locale)}
     </time>

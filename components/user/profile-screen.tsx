@@ -13,6 +13,7 @@ import { Card } from '@/components/ui/card';
 import { Pagination } from '@/components/ui/pagination';
 import { useMyRooms } from '@/hooks/use-my-rooms';
 import { useLocale, useT } from '@/lib/i18n';
+import { formatLongDate } from '@/lib/time-format';
 import { notifySuccess } from '@/lib/notify';
 import { Role } from '@/lib/contract/roles';
 import { signOutLocally, userAtom } from '@/lib/session';
@@ -72,11 +73,7 @@ export function ProfileScreen() {
                 <div className="flex justify-between gap-4">
                   <dt className="text-zinc-500 dark:text-zinc-400">{t('profile.createdAt')}</dt>
                   <dd data-testid="profile-created" className="text-right font-medium">
-                    {new Date(user.createdAt).toLocaleDateString(locale === 'zh' ? 'zh-CN' : 'en', {
-                      year: 'numeric',
-                      month: 'long',
-                      day: 'numeric',
-                    })}
+                    {formatLongDate(user.createdAt, locale)}
                     <span className="block text-xs font-normal text-zinc-500 dark:text-zinc-400">
                       <RelativeTime timeMs={user.createdAt} />
                     </span>

@@ -7,7 +7,6 @@
 import { atom, getDefaultStore, useAtom, useAtomValue } from 'jotai';
 import { useCallback, useEffect } from 'react';
 import { readLocale, writeLocale } from '@/lib/storage';
-import type { DateLocaleTag } from '@/lib/time-format';
 import { translate, type Locale, type MessageKey } from './messages';
 
 export type { Locale, MessageKey };
@@ -55,9 +54,4 @@ export function useT(): (key: MessageKey, params?: Record<string, string | numbe
 /** Translates outside React (toasts from non-component code), with the current language. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
   return translate(getDefaultStore().get(localeAtom), key, params);
-}
-
-/** BCP 47 tag of the current language for Intl date formatting: 'zh-CN' or 'en'. */
-export function useDateLocale(): DateLocaleTag {
-  return useAtomValue(localeAtom) === 'zh' ? 'zh-CN' : 'en';
 }
