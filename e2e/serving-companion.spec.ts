@@ -55,6 +55,7 @@ test('in-app navigation never reloads the page, from screen to screen and from r
     await page.getByTestId('nav-rooms').first().click();
     await expect(page.getByTestId('page-rooms')).toBeVisible();
     await page.getByTestId('header-username').click();
+    await page.getByTestId('user-menu-profile').click();
     await expect(page.getByTestId('page-myself')).toBeVisible();
     await page.getByTestId('nav-home').first().click();
     await expect(page.getByTestId('page-home')).toBeVisible();

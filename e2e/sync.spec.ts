@@ -59,7 +59,10 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
     await cinemaA.waitMediaLoaded();
     // "Play this" starts the movie for the room (server-contract.md §4.5: isPlaying=true at 0 s).
     await expect.poll(async () => isPlaying(await cinemaA.media()), { message: 'the clip does not play after "play this"' }).toBe(true);
-    // Paused, so that A's play below is the event under test.
+    // Paused, so that A's play below is the event under test. Not before A's engine has finished its
+    // first start (a scheduled start pauses the element for a moment, and a script's pause() of a
+    // paused element fires no event, something no person can do).
+    await expect(a.page.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
     await cinemaA.pause();
   });
 

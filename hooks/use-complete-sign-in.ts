@@ -1,18 +1,18 @@
 'use client';
 import { useSetAtom } from 'jotai';
 import { useCallback } from 'react';
-import type { TokenResponse } from '@/lib/contract/types';
 import { getMe } from '@/lib/api/user';
-import { useT } from '@/lib/i18n';
-import { notifyError, notifyWarning } from '@/lib/notify';
 import { Role } from '@/lib/contract/roles';
+import type { TokenResponse } from '@/lib/contract/types';
+import { useT } from '@/lib/i18n';
 import { storeToken, userAtom } from '@/lib/session';
 import '@/lib/i18n/messages/auth';
 
 /**
  * Finishes a login or signup answer (server-contract.md §3.1): with a token, stores it and loads
- * `GET /api/user/me` into the session; without one (banned or pending account) notifies why.
- * Resolves to null when signed in, or to the refusal text. Throws `ApiError` if `/me` fails.
+ * `GET /api/user/me` into the session; without one (banned or pending account) resolves to the
+ * words that say why, for the form to show (it does not toast them). Resolves to null when signed
+ * in. Throws `ApiError` if `/me` fails.
  */
 export function useCompleteSignIn(): (answer: TokenResponse | undefined) => Promise<string | null> {
   const t = useT();
@@ -20,14 +20,8 @@ export function useCompleteSignIn(): (answer: TokenResponse | undefined) => Prom
   return useCallback(
     async (answer) => {
       if (!answer?.token) {
-        if (answer?.role === Role.Pending) {
-          const text = t('login.pending');
-          notifyWarning(text);
-          return text;
-        }
-        const text = answer?.role === Role.Banned ? t('login.banned') : answer?.message || t('login.failed');
-        notifyError(new Error(text));
-        return text;
+        if (answer?.role === Role.Pending) return t('login.pending');
+        return answer?.role === Role.Banned ? t('login.banned') : answer?.message || t('login.failed');
       }
       storeToken(answer.token);
       setUser(await getMe());

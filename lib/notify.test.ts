@@ -1,24 +1,26 @@
 /**
- * lib/notify loads sonner on first use (issue 4 size budgets). These tests use a stand-in sonner
- * module to see when it is imported and which toasts reach it, in which order.
+ * lib/notify loads sonner (and the error catalogue) on first use (size budgets). These tests use a
+ * stand-in sonner module to see when it is imported and which toasts reach it, in which order, in
+ * which words, and that a repeated toast replaces the one shown instead of stacking.
  */
 import { ApiError } from '@/lib/api/error';
 
 // jotai (behind lib/i18n) ships ESM only, which this jest setup does not transform; the catalogue is real.
 jest.mock('@/lib/i18n', () => {
   const { translate } = jest.requireActual('@/lib/i18n/messages');
-  return { t: (key: string) => translate('zh', key) };
+  return { t: (key: string, params?: Record<string, string | number>) => translate('zh', key, params) };
 });
 
 type NotifyModule = typeof import('./notify');
 
 const shown: string[] = [];
-const fakeToast = {
-  error: (title: string, options: unknown) => shown.push(`error ${title} ${JSON.stringify(options)}`),
-  success: (title: string, options: unknown) => shown.push(`success ${title} ${JSON.stringify(options)}`),
-  info: (title: string, options: unknown) => shown.push(`info ${title} ${JSON.stringify(options)}`),
-  warning: (title: string, options: unknown) => shown.push(`warning ${title} ${JSON.stringify(options)}`),
+const ids: string[] = [];
+/** Records `kind title {description, duration}`, and the toast id apart. */
+const record = (kind: string) => (title: string, { id, ...options }: { id: string }) => {
+  ids.push(id);
+  shown.push(`${kind} ${title} ${JSON.stringify(options)}`);
 };
+const fakeToast = { error: record('error'), success: record('success'), info: record('info'), warning: record('warning') };
 const FakeToaster = () => null;
 let sonnerImports = 0;
 let failNextImport = false;
@@ -42,6 +44,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 beforeEach(() => {
   shown.length = 0;
+  ids.length = 0;
   sonnerImports = 0;
   failNextImport = false;
 });
@@ -71,7 +74,7 @@ describe('notify*: sonner on first use', () => {
     expect(shown).toEqual([
       'info Room created {"description":"Share the link","duration":4500}',
       'success Joined {"duration":4500}',
-      'error 错误 {"description":"room not found","duration":4500}',
+      'error 错误 {"description":"房间不存在","duration":4500}',
       'warning Paused by host {"duration":4500}',
     ]);
     expect(sonnerImports).toBe(1);
@@ -122,5 +125,48 @@ describe('notify*: sonner on first use', () => {
     } finally {
       consoleError.mockRestore();
     }
+  });
+});
+
+describe('notifyError: words for people, once', () => {
+  it('reads a contract text from the catalogue, a wrapped one too, and an unknown text as it is', async () => {
+    const notify = freshNotify();
+    notify.notifyError(new ApiError(403, 'password error', '/api/room/login'));
+    notify.notifyError(new ApiError(403, 'push movie error: no permission', '/api/room/movie/push'));
+    notify.notifyError(new ApiError(400, 'unsupported scheme: ftp', '/api/room/movie/push'));
+    notify.notifyError(new ApiError(500, 'disk on fire', '/api/room/info'));
+    await settle();
+    expect(shown).toEqual([
+      'error 错误 {"description":"房间密码错误","duration":4500}',
+      'error 错误 {"description":"你没有添加影片的权限","duration":4500}',
+      'error 错误 {"description":"不支持这种链接协议（可用 http、https 或 magnet）","duration":4500}',
+      'error 错误 {"description":"disk on fire","duration":4500}',
+    ]);
+  });
+
+  it('says what happened when there is no server text: no connection, an HTTP status', async () => {
+    const notify = freshNotify();
+    // The ApiError class of the fresh module registry, which lib/notify's error texts check against.
+    const { ApiError } = jest.requireActual<typeof import('@/lib/api/error')>('@/lib/api/error');
+    notify.notifyError(new ApiError(0, 'Request failed due to a network error: GET /api/room/hot', '/api/room/hot', { source: 'network' }));
+    notify.notifyError(new ApiError(502, 'Bad Gateway', '/api/room/hot', { source: 'status' }));
+    await settle();
+    expect(shown).toEqual([
+      'error 错误 {"description":"无法连接服务器，请检查网络后重试","duration":4500}',
+      'error 错误 {"description":"服务器出错了（HTTP 502），请稍后再试","duration":4500}',
+    ]);
+  });
+
+  it('gives a repeat of the same notification the same toast id, so it replaces the shown one', async () => {
+    const notify = freshNotify();
+    const { ApiError } = jest.requireActual<typeof import('@/lib/api/error')>('@/lib/api/error');
+    notify.notifyError(new ApiError(0, 'x', '/api/a', { source: 'network' }));
+    notify.notifyError(new ApiError(0, 'y', '/api/b', { source: 'network' }));
+    notify.notifyError(new ApiError(404, 'room not found', '/api/room/check'));
+    notify.notifySuccess('Joined');
+    notify.notifySuccess('Joined');
+    await settle();
+    expect(ids[0]).toBe(ids[1]);
+    expect(new Set(ids).size).toBe(3);
   });
 });

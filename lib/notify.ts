@@ -1,14 +1,17 @@
 /**
- * Notifications (sonner). Errors carry the title "错误"/"Error" and the server's `error` text or the
- * error's message; every notification lasts 4500 ms (reference-client.md §7).
+ * Notifications (sonner). Errors carry the title "错误"/"Error" and the failure in words for people
+ * (lib/api/error-text.ts: the catalogue's message for a contract text, the raw text only when it is
+ * unknown); every notification lasts 4500 ms (reference-client.md §7). The same notification asked
+ * for again while it is shown does not stack: it replaces the one on screen (one toast id per
+ * kind, title and text). Forms show their errors at the field instead and do not call notifyError.
  *
- * sonner is loaded on first use: it is not needed until something goes wrong or succeeds, so it stays
- * off the JavaScript a screen downloads before it is usable (issue 4 size budgets). The first notify*
- * call starts `import('sonner')`; calls made while the import runs are queued and shown in call
+ * sonner and the error catalogue are loaded on first use: they are not needed until something goes
+ * wrong or succeeds, so they stay off the JavaScript a screen downloads before it is usable (size
+ * budgets). The first notify* call starts `import('sonner')` and the catalogue's import; calls made while the import runs are queued and shown in call
  * order once it resolves, later calls show at once. `AppToaster` mounts sonner's Toaster when the
  * module has loaded.
  */
-import { errorMessage } from '@/lib/api/error';
+import { describeError, loadErrorCatalogue } from '@/lib/api/error-text';
 import { t } from '@/lib/i18n';
 
 /** How long a notification stays, in ms. */
@@ -32,8 +35,8 @@ const listeners = new Set<() => void>();
  */
 function loadSonner(): Promise<SonnerModule> {
   if (!loading) {
-    loading = import('sonner').then(
-      (module) => {
+    loading = Promise.all([import('sonner'), loadErrorCatalogue()]).then(
+      ([module]) => {
         sonner = module;
         for (const showToast of queue.splice(0)) showToast(module.toast);
         for (const listener of listeners) listener();
@@ -76,24 +79,31 @@ function show(showToast: ShowToast): void {
   loadSonner().catch(() => undefined);
 }
 
-/** Shows an error notification for any thrown value. */
+type Kind = 'error' | 'success' | 'info' | 'warning';
+
+/** Shows one toast; the id makes a repeat of the same toast replace it instead of stacking. */
+function toastOf(kind: Kind, title: string, description: string | undefined): ShowToast {
+  const id = `${kind}\n${title}\n${description ?? ''}`;
+  return (toast) => toast[kind](title, { id, description, duration: NOTIFY_DURATION_MS });
+}
+
+/** Shows an error notification for any thrown value, in words for people (see the module comment). */
 export function notifyError(error: unknown): void {
-  const title = t('notify.errorTitle');
-  const description = errorMessage(error);
-  show((toast) => toast.error(title, { description, duration: NOTIFY_DURATION_MS }));
+  // Described when shown: the catalogue arrives with sonner.
+  show((toast) => toastOf('error', t('notify.errorTitle'), describeError(error).message)(toast));
 }
 
 /** Shows a success notification. */
 export function notifySuccess(title: string, description?: string): void {
-  show((toast) => toast.success(title, { description, duration: NOTIFY_DURATION_MS }));
+  show(toastOf('success', title, description));
 }
 
-/** Shows a warning or informational notification. */
+/** Shows an informational notification. */
 export function notifyInfo(title: string, description?: string): void {
-  show((toast) => toast.info(title, { description, duration: NOTIFY_DURATION_MS }));
+  show(toastOf('info', title, description));
 }
 
 /** Shows a warning notification. */
 export function notifyWarning(title: string, description?: string): void {
-  show((toast) => toast.warning(title, { description, duration: NOTIFY_DURATION_MS }));
+  show(toastOf('warning', title, description));
 }

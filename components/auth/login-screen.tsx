@@ -7,16 +7,15 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormCard } from '@/components/common/form-card';
-import { formErrorText } from '@/components/common/form-rules';
+import { formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { signupAllowed } from '@/config/menu';
-import { errorMessage } from '@/lib/api/error';
 import { login } from '@/lib/api/user';
 import { safeRedirect } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
-import { notifyError, notifySuccess } from '@/lib/notify';
+import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
 import { loginSchema, type LoginForm } from './schemas';
 import { useCompleteSignIn } from '@/hooks/use-complete-sign-in';
@@ -38,6 +37,7 @@ export function LoginScreen() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<LoginForm>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
 
@@ -52,8 +52,7 @@ export function LoginScreen() {
       notifySuccess(t('login.success'));
       router.replace(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
     } catch (error) {
-      notifyError(error);
-      setFailure(errorMessage(error));
+      setFailure(placeFormError(error, { username: 'username', password: 'password' }, setError));
     }
   });
 

@@ -7,14 +7,13 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormCard } from '@/components/common/form-card';
-import { formErrorText } from '@/components/common/form-rules';
+import { formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
-import { errorMessage } from '@/lib/api/error';
 import { signup } from '@/lib/api/user';
 import { useT } from '@/lib/i18n';
-import { notifyError, notifySuccess } from '@/lib/notify';
+import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
 import { registerSchema, type RegisterForm } from './schemas';
 import { useCompleteSignIn } from '@/hooks/use-complete-sign-in';
@@ -33,6 +32,7 @@ export function RegisterScreen() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<RegisterForm>({
     resolver: zodResolver(registerSchema),
@@ -50,8 +50,7 @@ export function RegisterScreen() {
       notifySuccess(t('register.success'));
       router.replace('/');
     } catch (error) {
-      notifyError(error);
-      setFailure(errorMessage(error));
+      setFailure(placeFormError(error, { username: 'username', password: 'password' }, setError));
     }
   });
 

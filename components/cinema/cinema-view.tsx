@@ -22,7 +22,8 @@ import { useMovieList } from '@/hooks/use-movie-list';
 import { usePlaybackSync } from '@/hooks/use-playback-sync';
 import { useRoom } from '@/hooks/use-room';
 import { useRoomSocketEvent } from '@/hooks/use-room-socket';
-import { ApiError, errorMessage } from '@/lib/api/error';
+import { ApiError } from '@/lib/api/error';
+import { describeError } from '@/lib/api/error-text';
 import { hasCurrentMovie } from '@/lib/api/movie';
 import { MessageType, type Message } from '@/lib/contract/message';
 import { BASE_PATH } from '@/lib/contract/export-layout';
@@ -37,6 +38,7 @@ import { MovieList } from './movie-list';
 import { MoviePushForm } from './movie-push-form';
 import { PlayerPanel } from './player-panel';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/errors';
 
 /** Each mount gets its own cache; focus and network revalidation are replaced by socket events. */
 const swrConfig: SWRConfiguration = {
@@ -147,7 +149,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
           {room.currentError && !loaded ? (
             <Notice tone="error">
               <div className="flex flex-wrap items-center gap-2">
-                <span className="flex-1">{t('cinema.currentFailed', { error: errorMessage(room.currentError) })}</span>
+                <span className="flex-1">{t('cinema.currentFailed', { error: describeError(room.currentError).message })}</span>
                 <Button size="sm" variant="outline" onClick={room.reloadCurrent}>
                   {t('cinema.error.retry')}
                 </Button>
@@ -207,7 +209,7 @@ function RoomError({ roomId, error, redirecting, onRetry }: RoomErrorProps) {
       <EmptyState
         icon={<CircleExclamationPoint className="text-red-500" />}
         title={t('cinema.error.title')}
-        description={<span className="break-words">{unauthorized || redirecting ? t('cinema.error.redirecting') : errorMessage(error)}</span>}
+        description={<span className="break-words">{unauthorized || redirecting ? t('cinema.error.redirecting') : describeError(error).message}</span>}
         action={
           <div className="flex flex-wrap justify-center gap-2">
             <Button variant="outline" onClick={onRetry}>

@@ -1,21 +1,24 @@
 'use client';
 /**
- * The root folder's movies (server-contract.md §4.5): name, URL, live tag, "play this" and delete
- * (confirmed first), stop playback and clear, with pagination that works with both the companion
+ * The root folder's movies (server-contract.md §4.5): name, URL, live tag, and a row menu (Radix
+ * dropdown) with "play this" and delete (confirmed first), each disabled with the reason when the
+ * member may not; stop playback and clear, with pagination that works with both the companion
  * server's paging and v0.9.11's unpaged list.
  */
 import { useState } from 'react';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { ListVideo, Play, RefreshCw, Square, Trash2 } from 'lucide-react';
+import { ListVideo, MoreHorizontal, Play, RefreshCw, Square, Trash2 } from 'lucide-react';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
+import { ActionMenu } from '@/components/ui/action-menu';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/api/error';
+import { Spinner } from '@/components/ui/spinner';
+import { describeError } from '@/lib/api/error-text';
 import { clearMovies, deleteMovies, hasCurrentMovie, MOVIE_PAGE_SIZE, pageOfMovies, setCurrentMovie } from '@/lib/api/movie';
 import type { Movie, MovieList as MovieListData } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
@@ -23,6 +26,7 @@ import { notifyError, notifySuccess } from '@/lib/notify';
 import { currentMovieAtom, roomAbilitiesAtom } from '@/lib/room/atoms';
 import { ConfirmDialog } from './confirm-dialog';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/errors';
 
 export interface MovieListProps {
   roomId: string;
@@ -125,7 +129,7 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
 
         {error && !data ? (
           <p role="alert" className="px-4 py-6 text-sm text-red-600 dark:text-red-400">
-            {t('cinema.movies.loadFailed', { error: errorMessage(error) })}
+            {t('cinema.movies.loadFailed', { error: describeError(error).message })}
           </p>
         ) : isLoading && !data ? (
           <div className="space-y-2 p-4" aria-busy="true">
@@ -146,7 +150,7 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
                   key={movie.id}
                   data-testid="movie-item"
                   data-movie-id={movie.id}
-                  className={clsx('flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center', isCurrent && 'bg-brand-50/60 dark:bg-brand-500/10')}
+                  className={clsx('flex items-center gap-2 px-4 py-3', isCurrent && 'bg-brand-50/60 dark:bg-brand-500/10')}
                 >
                   <div className="min-w-0 flex-1">
                     <div className="flex flex-wrap items-center gap-2">
@@ -163,33 +167,42 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
                       {movie.creator ? ` · ${movie.creator}` : ''}
                     </p>
                   </div>
-                  <div className="flex shrink-0 gap-2">
-                    {abilities.canSetCurrentMovie && !movie.base.isFolder ? (
-                      <Button
-                        variant={isCurrent ? 'secondary' : 'primary'}
-                        size="sm"
-                        data-testid="movie-play"
-                        disabled={isCurrent}
-                        loading={busyId === movie.id}
-                        onClick={() => void play(movie)}
-                      >
-                        <Play className="h-3.5 w-3.5" aria-hidden />
-                        {isCurrent ? t('cinema.movies.playing') : t('cinema.movies.play')}
-                      </Button>
-                    ) : null}
-                    {abilities.canDelete(movie) ? (
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        data-testid="movie-delete"
-                        onClick={() => ask({ kind: 'delete', movie })}
-                        className="text-red-600 dark:text-red-400"
-                      >
-                        <Trash2 className="h-3.5 w-3.5" aria-hidden />
-                        {t('cinema.movies.delete')}
-                      </Button>
-                    ) : null}
-                  </div>
+                  <ActionMenu
+                    label={t('cinema.movies.actions', { name: movie.base.name })}
+                    testId="movie-actions"
+                    className={buttonClasses('ghost', 'icon', 'shrink-0')}
+                    items={[
+                      {
+                        id: 'play',
+                        testId: 'movie-play',
+                        icon: <Play />,
+                        label: t('cinema.movies.play'),
+                        onSelect: () => void play(movie),
+                        disabledReason: isCurrent
+                          ? t('cinema.movies.playing')
+                          : !abilities.canSetCurrentMovie
+                            ? t('cinema.movies.playNoPermission')
+                            : movie.base.isFolder
+                              ? t('cinema.movies.folderNotPlayable')
+                              : undefined,
+                      },
+                      {
+                        id: 'delete',
+                        testId: 'movie-delete',
+                        icon: <Trash2 />,
+                        tone: 'danger',
+                        label: t('cinema.movies.delete'),
+                        onSelect: () => ask({ kind: 'delete', movie }),
+                        disabledReason: !abilities.canDelete(movie)
+                          ? t('cinema.movies.deleteNoPermission')
+                          : isCurrent
+                            ? t('cinema.movies.deleteCurrent')
+                            : undefined,
+                      },
+                    ]}
+                  >
+                    {busyId === movie.id ? <Spinner className="h-4 w-4" /> : <MoreHorizontal className="h-4 w-4" aria-hidden />}
+                  </ActionMenu>
                 </li>
               );
             })}

@@ -5,6 +5,7 @@
  * `POST /api/room/movie/push` with `{url, name, live, type: '', proxy: false, parentId: ''}`
  * (server-contract.md §4.5, §7.1), checked with the shared rules first; nothing typed is lost on error.
  */
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -12,7 +13,9 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
 import { pushMovie } from '@/lib/api/movie';
 import { useT } from '@/lib/i18n';
-import { notifyError, notifySuccess } from '@/lib/notify';
+import { notifySuccess } from '@/lib/notify';
+import { placeFormError } from '@/components/common/form-rules';
+import { Notice } from '@/components/common/notice';
 import { movieBaseOf, pushProblem, type MoviePushFieldsProps, type PushFields } from './movie-push';
 import '@/lib/i18n/messages/cinema';
 
@@ -27,7 +30,11 @@ export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
     formState: { errors, isSubmitting },
   } = useForm<PushFields>({ defaultValues: { url: '', name: '', live: false } });
 
+  // A failure that belongs to no field (a permission, the server), shown above the button.
+  const [failure, setFailure] = useState<string | null>(null);
+
   const onSubmit = async (fields: PushFields) => {
+    setFailure(null);
     const base = movieBaseOf(fields);
     const problem = pushProblem(base);
     if (problem) {
@@ -39,7 +46,7 @@ export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
       notifySuccess(t('cinema.push.added', { name: base.name }));
       reset({ url: '', name: '', live: fields.live });
     } catch (error) {
-      notifyError(error);
+      setFailure(placeFormError(error, { url: 'url', name: 'name' }, setError));
     }
   };
 
@@ -63,6 +70,11 @@ export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
         {...register('name', { onChange: () => clearErrors('name') })}
       />
       <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('cinema.push.live')} {...register('live')} />
+      {failure ? (
+        <Notice tone="error" testId="movie-push-failure">
+          {failure}
+        </Notice>
+      ) : null}
       <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
         {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}
         {isSubmitting ? t('cinema.push.adding') : t('cinema.push.submit')}

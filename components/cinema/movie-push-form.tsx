@@ -10,7 +10,6 @@ import { ChevronDown, Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api/error';
 import { useT } from '@/lib/i18n';
 import type { MoviePushFieldsProps } from './movie-push';
 import '@/lib/i18n/messages/cinema';
@@ -88,7 +87,7 @@ export function MoviePushForm({ roomId }: MoviePushFormProps) {
           ) : loadError ? (
             <div className="space-y-3 p-4">
               <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {t('cinema.push.loadFailed', { error: errorMessage(loadError) })}
+                {t('cinema.push.loadFailed')}
               </p>
               <Button variant="outline" size="sm" data-testid="movie-push-retry" onClick={loadFields}>
                 {t('cinema.error.retry')}

@@ -1,10 +1,13 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { z } from 'zod';
-import { contractText } from './contract-text';
+import { describeError, type ErrorField } from '@/lib/api/error-text';
 import type { MessageKey } from '@/lib/i18n';
+import { isRegistered } from '@/lib/i18n/messages';
+import '@/lib/i18n/messages/errors';
 
 /**
- * A zod string checked by one of lib/contract/validation.ts's validators, so that forms and the server share
- * one rule set; the issue message is the contract's error string (translated by `formErrorText`).
+ * A zod string checked by one of lib/contract/validation.ts's validators, so that forms and the
+ * server share one rule set; the issue message is the contract's error string (translated by `formErrorText`).
  */
 export function contractString(validate: (value: string) => string | null) {
   return z.string().superRefine((value, ctx) => {
@@ -15,11 +18,30 @@ export function contractString(validate: (value: string) => string | null) {
 
 /**
  * The text to show for a form error message: a catalogue key set by a form's own rule
- * (e.g. `register.mismatch`), a contract validation string, or the message as is.
+ * (e.g. `register.mismatch`), a contract error text (from the error catalogue), or the message as
+ * it is (already in words: a server error placed by `placeFormError`).
  */
 export function formErrorText(t: (key: MessageKey) => string, message: string | undefined): string | undefined {
   if (!message) return undefined;
-  const direct = t(message as MessageKey);
-  if (direct !== message) return direct;
-  return contractText(t, message);
+  if (isRegistered(message)) return t(message as MessageKey);
+  if (isRegistered(`contract.${message}`)) return t(`contract.${message}` as MessageKey);
+  return message;
+}
+
+/**
+ * Shows a failed submit's error once, where it belongs (lib/api/error-text.ts): on the form field it
+ * is about, focused (`fields` maps the error's field onto the form's own, e.g. `{ roomPassword:
+ * 'password' }`), or else as the form's own message, which this returns (null when a field took it).
+ * A form never also toasts it.
+ */
+export function placeFormError<F extends FieldValues>(
+  error: unknown,
+  fields: Partial<Record<ErrorField, Path<F>>>,
+  setError: UseFormSetError<F>,
+): string | null {
+  const { message, field } = describeError(error);
+  const target = field ? fields[field] : undefined;
+  if (!target) return message;
+  setError(target, { type: 'server', message }, { shouldFocus: true });
+  return null;
 }

@@ -2,7 +2,7 @@
 import { CircleExclamationPoint } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { errorMessage } from '@/lib/api/error';
+import { useErrorDescription } from '@/hooks/use-error-description';
 import { useT, type MessageKey } from '@/lib/i18n';
 
 export interface LoadErrorProps {
@@ -11,14 +11,15 @@ export interface LoadErrorProps {
   onRetry: () => void;
 }
 
-/** An inline error state with the server's text and a retry button. */
+/** An inline error state: what failed, why in words for people, and a retry button. */
 export function LoadError({ title, error, onRetry }: LoadErrorProps) {
   const t = useT();
+  const reason = useErrorDescription(error);
   return (
     <EmptyState
       icon={<CircleExclamationPoint className="text-red-500" />}
       title={t(title)}
-      description={errorMessage(error)}
+      description={reason?.message}
       action={
         <Button variant="outline" onClick={onRetry}>
           {t('action.retry')}

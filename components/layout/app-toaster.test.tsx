@@ -22,8 +22,20 @@ const renderToaster = () => render(<AppToaster />);
 
 const toaster = () => document.querySelector<HTMLElement>('[data-sonner-toaster]');
 
+/** The viewport jsdom pretends to have: a phone (sonner's phone layout) or not. */
+let phone = false;
+const queryListeners = new Set<() => void>();
+
 beforeEach(() => {
   mockIsDark = false;
+  phone = false;
+  window.matchMedia = ((query: string) => ({
+    get matches() {
+      return query === '(max-width: 600px)' && phone;
+    },
+    addEventListener: (_type: string, listener: () => void) => queryListeners.add(listener),
+    removeEventListener: (_type: string, listener: () => void) => queryListeners.delete(listener),
+  })) as unknown as typeof window.matchMedia;
 });
 
 describe('AppToaster', () => {
@@ -37,14 +49,15 @@ describe('AppToaster', () => {
     expect(mockSonnerImports).toBe(0);
   });
 
-  it('loads sonner on the first notifications and shows all of them, newest on top, top right', async () => {
+  it('loads sonner on the first notifications and shows all of them, newest on top, centred below the header', async () => {
     renderToaster();
     act(() => {
       notifyInfo('Room created', 'Share the link');
       notifyError(new Error('room not found'));
     });
 
-    expect(await screen.findByText('room not found')).toBeInTheDocument();
+    // In words for people, from the error catalogue that loads with sonner.
+    expect(await screen.findByText('房间不存在')).toBeInTheDocument();
     expect(screen.getByText('错误')).toBeInTheDocument();
     expect(screen.getByText('Room created')).toBeInTheDocument();
     expect(screen.getByText('Share the link')).toBeInTheDocument();
@@ -52,11 +65,9 @@ describe('AppToaster', () => {
 
     const list = toaster();
     expect(list).toHaveAttribute('data-y-position', 'top');
-    expect(list).toHaveAttribute('data-x-position', 'right');
+    expect(list).toHaveAttribute('data-x-position', 'center');
     expect(list).toHaveAttribute('data-sonner-theme', 'light');
     expect(list?.style.getPropertyValue('--offset-top')).toBe('68px');
-    expect(list?.style.getPropertyValue('--offset-right')).toBe('16px');
-    expect(list?.style.getPropertyValue('--mobile-offset-top')).toBe('64px');
 
     const toasts = Array.from(document.querySelectorAll<HTMLElement>('[data-sonner-toast]'));
     expect(toasts.map((toast) => [toast.dataset.type, toast.dataset.index, toast.dataset.richColors])).toEqual([
@@ -82,5 +93,18 @@ describe('AppToaster', () => {
     mockIsDark = false;
     rerender(<AppToaster />);
     await waitFor(() => expect(toaster()).toHaveAttribute('data-sonner-theme', 'light'));
+  });
+
+  it('moves to the bottom on a phone, clear of the header and the title row', async () => {
+    renderToaster();
+    act(() => notifyInfo('Copied'));
+    expect(await screen.findByText('Copied')).toBeInTheDocument();
+    expect(toaster()).toHaveAttribute('data-y-position', 'top');
+    act(() => {
+      phone = true;
+      queryListeners.forEach((listener) => listener());
+    });
+    expect(toaster()).toHaveAttribute('data-y-position', 'bottom');
+    expect(toaster()?.style.getPropertyValue('--mobile-offset-bottom')).toBe('16px');
   });
 });

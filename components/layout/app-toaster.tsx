@@ -6,6 +6,16 @@ import { loadedSonner, NOTIFY_DURATION_MS, subscribeLoadedSonner } from '@/lib/n
 // The prerender and the hydration pass never have a notification yet.
 const noSonnerOnServer = () => null;
 
+/** sonner's own phone layout (full-width toasts) starts below this width. */
+const PHONE_QUERY = '(max-width: 600px)';
+const isPhone = () => window.matchMedia(PHONE_QUERY).matches;
+const notPhoneOnServer = () => false;
+function subscribePhone(onChange: () => void): () => void {
+  const query = window.matchMedia(PHONE_QUERY);
+  query.addEventListener('change', onChange);
+  return () => query.removeEventListener('change', onChange);
+}
+
 /**
  * sonner's toaster, following the app's dark mode. Renders nothing until the first notify* call has
  * loaded sonner (lib/notify), so sonner is downloaded with the first notification instead of with
@@ -14,15 +24,18 @@ const noSonnerOnServer = () => null;
 export function AppToaster() {
   const [isDark] = useDarkMode();
   const sonner = useSyncExternalStore(subscribeLoadedSonner, loadedSonner, noSonnerOnServer);
+  const phone = useSyncExternalStore(subscribePhone, isPhone, notPhoneOnServer);
   if (!sonner) return null;
   const { Toaster } = sonner;
   return (
     <Toaster
       duration={NOTIFY_DURATION_MS}
-      position="top-right"
-      // Below the sticky header, so a toast never covers the header's buttons.
-      offset={{ top: 68, right: 16 }}
-      mobileOffset={{ top: 64 }}
+      // Wide screens: centred below the sticky header, clear of the header's buttons on the right and
+      // of the page's own top-right controls (the hall's share button). Phones: at the bottom, clear
+      // of the header and the hall's title row, and away from the fields of the forms above it.
+      position={phone ? 'bottom-center' : 'top-center'}
+      offset={{ top: 68 }}
+      mobileOffset={{ bottom: 16 }}
       theme={isDark ? 'dark' : 'light'}
       richColors
       closeButton

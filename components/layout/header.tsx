@@ -1,7 +1,7 @@
 'use client';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { Clapperboard, Menu, UserRound } from 'lucide-react';
+import { Clapperboard, Menu } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
@@ -14,14 +14,17 @@ import { useMenu } from '@/hooks/use-menu';
 // The panel (Radix Dialog, focus trap, scroll lock) loads on the first press of the menu button, not
 // with every page: most visitors never open it, and on wide screens it does not exist.
 const Sheet = lazy(() => import('@/components/ui/sheet').then((m) => ({ default: m.Sheet })));
+// The user menu exists only once someone is signed in, which start-up learns after the first render:
+// visitors never download it.
+const UserMenu = lazy(() => import('./user-menu').then((m) => ({ default: m.UserMenu })));
 
 const linkBase = 'whitespace-nowrap rounded-lg px-3 py-2 text-sm font-medium transition-colors';
 const linkIdle = 'text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 dark:text-zinc-300 dark:hover:bg-zinc-800 dark:hover:text-white';
 const linkActive = 'bg-brand-50 text-brand-700 dark:bg-brand-500/15 dark:text-brand-300';
 
 /**
- * The top bar: logo, the menu from config/menu.ts, language and theme switches, and the username
- * (a link to /user/me). Below `lg` the links move into a slide-in panel.
+ * The top bar: logo, the menu from config/menu.ts, language and theme switches, and the username,
+ * which opens the user menu. Below `lg` the links move into a slide-in panel.
  */
 export function Header() {
   const t = useT();
@@ -54,18 +57,15 @@ export function Header() {
         </nav>
 
         <div className="ml-auto flex items-center gap-1">
-          <LocaleToggle />
-          <ThemeToggle />
+          {/* Signed in, the language and theme are also in the user menu: phones keep the bar short. */}
+          <div className={clsx('items-center gap-1', user ? 'hidden sm:flex' : 'flex')}>
+            <LocaleToggle />
+            <ThemeToggle />
+          </div>
           {user ? (
-            <Link
-              href="/user/me"
-              data-testid="header-username"
-              aria-label={t('nav.userMenu', { name: user.username })}
-              className="ml-1 flex max-w-28 items-center sm:max-w-40 gap-1.5 rounded-lg px-2 py-1.5 text-sm font-medium text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800"
-            >
-              <UserRound className="h-4.5 w-4.5 shrink-0" aria-hidden />
-              <span className="truncate">{user.username}</span>
-            </Link>
+            <Suspense fallback={<span className="ml-1 max-w-32 truncate px-2 text-sm font-medium sm:max-w-44">{user.username}</span>}>
+              <UserMenu user={user} />
+            </Suspense>
           ) : null}
           <button
             type="button"

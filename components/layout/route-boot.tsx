@@ -14,7 +14,9 @@ import { routeBootScript } from './route-boot-script';
 export function RouteBoot() {
   const pathname = usePathname();
   // Fixed at the first render: a later navigation must not rewrite a script that has already run.
-  const [script] = useState(() => routeBootScript(pathname));
+  // Only the prerender writes it; the client build drops the generator (Next.js replaces `typeof
+  // window` there), since the browser keeps the prerendered text anyway.
+  const [script] = useState(() => (typeof window === 'undefined' ? routeBootScript(pathname) : ''));
   if (process.env.NODE_ENV !== 'production') return null;
   return <script suppressHydrationWarning dangerouslySetInnerHTML={{ __html: script }} />;
 }

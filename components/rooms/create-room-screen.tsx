@@ -6,15 +6,14 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormCard } from '@/components/common/form-card';
-import { contractString, formErrorText } from '@/components/common/form-rules';
+import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
-import { errorMessage } from '@/lib/api/error';
 import { createRoom } from '@/lib/api/room';
 import { useT, type MessageKey } from '@/lib/i18n';
-import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
+import { notifySuccess } from '@/lib/notify';
 import { RoomStatus } from '@/lib/contract/roles';
 import { validateRoomName, validateRoomPassword } from '@/lib/contract/validation';
 import { cinemaPath } from '@/config/routes';
@@ -39,6 +38,7 @@ export function CreateRoomScreen() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<CreateRoomForm>({ resolver: zodResolver(schema), defaultValues: { roomName: '', password: '', hidden: false } });
 
@@ -53,16 +53,14 @@ export function CreateRoomScreen() {
         return;
       }
       if (created?.status === RoomStatus.Pending) {
-        notifyInfo(t('createRoom.success'), t('createRoom.pending'));
         setNotice({ tone: 'warning', text: t('createRoom.pending') });
         return;
       }
       const reason: MessageKey = created?.status === RoomStatus.Banned ? 'createRoom.banned' : 'createRoom.unknown';
-      notifyError(new Error(t(reason)));
       setNotice({ tone: 'error', text: `${t('createRoom.failed')}: ${t(reason)}` });
     } catch (error) {
-      notifyError(error);
-      setNotice({ tone: 'error', text: errorMessage(error) });
+      const text = placeFormError(error, { roomName: 'roomName', roomPassword: 'password', password: 'password' }, setError);
+      setNotice(text === null ? null : { tone: 'error', text });
     }
   });
 

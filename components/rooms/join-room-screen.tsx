@@ -8,18 +8,17 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { FormCard } from '@/components/common/form-card';
-import { contractString, formErrorText } from '@/components/common/form-rules';
+import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { cinemaPath, normalizePath } from '@/config/routes';
 import { useMounted } from '@/hooks/use-mounted';
 import { usePathSegment } from '@/hooks/use-path-segment';
-import { ApiError, errorMessage } from '@/lib/api/error';
 import type { RoomCheck } from '@/lib/contract/types';
 import { loginPath } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
-import { notifyError, notifySuccess, notifyWarning } from '@/lib/notify';
+import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { isId, validateRoomPassword } from '@/lib/contract/validation';
 import { runJoinFlow } from './join-room-flow';
@@ -59,6 +58,7 @@ export function JoinRoomScreen() {
     handleSubmit,
     reset,
     setFocus,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<JoinRoomForm>({ resolver: zodResolver(schema), defaultValues: { roomId: '', password: '' } });
 
@@ -81,23 +81,18 @@ export function JoinRoomScreen() {
             return;
           case 'needLogin':
             setNeedsLogin(true);
-            notifyWarning(t('joinRoom.loginFirst'), t('joinRoom.loginFirstBody'));
             return;
           case 'refused': {
-            const text = t(outcome.message);
-            setNotice({ tone: outcome.tone, text });
-            if (outcome.tone === 'error') notifyError(new Error(text));
-            else notifyWarning(text);
+            setNotice({ tone: outcome.tone, text: t(outcome.message) });
             return;
           }
         }
       } catch (error) {
-        notifyError(error);
-        setNotice({ tone: 'error', text: errorMessage(error) });
-        if (error instanceof ApiError && error.message === 'password error') setFocus('password');
+        const text = placeFormError(error, { roomId: 'roomId', roomPassword: 'password', password: 'password' }, setError);
+        setNotice(text === null ? null : { tone: 'error', text });
       }
     },
-    [user, router, setFocus, t],
+    [user, router, setFocus, setError, t],
   );
   const onSubmit = handleSubmit(join);
 

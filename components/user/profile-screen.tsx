@@ -2,11 +2,11 @@
 import { useAtomValue } from 'jotai';
 import { LogOut, Plus, ShieldCheck, UserRound } from 'lucide-react';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { PageHeading } from '@/components/common/page-heading';
 import { RelativeTime } from '@/components/common/relative-time';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
+import { useSignOut } from '@/hooks/use-sign-out';
 import { RoomGrid } from '@/components/rooms/room-grid';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -14,9 +14,8 @@ import { Pagination } from '@/components/ui/pagination';
 import { useMyRooms } from '@/hooks/use-my-rooms';
 import { useLocale, useT } from '@/lib/i18n';
 import { formatLongDate } from '@/lib/time-format';
-import { notifySuccess } from '@/lib/notify';
 import { Role } from '@/lib/contract/roles';
-import { signOutLocally, userAtom } from '@/lib/session';
+import { userAtom } from '@/lib/session';
 import { roleNameKey } from './role-name';
 import '@/lib/i18n/messages/user';
 
@@ -29,17 +28,12 @@ const MY_ROOMS_PAGE_SIZE = 6;
 export function ProfileScreen() {
   const t = useT();
   const [locale] = useLocale();
-  const router = useRouter();
+  const signOut = useSignOut();
   const user = useAtomValue(userAtom);
   const [page, setPage] = useState(1);
   const labels = usePaginationLabels();
   const rooms = useMyRooms(user ? { page, max: MY_ROOMS_PAGE_SIZE, sort: 'createdAt', order: 'desc' } : null);
 
-  const signOut = () => {
-    signOutLocally();
-    notifySuccess(t('profile.signedOut'));
-    router.replace('/');
-  };
 
   return (
     <div data-testid="page-myself" className="space-y-8">
@@ -92,7 +86,7 @@ export function ProfileScreen() {
               <p className="mb-4 text-sm text-zinc-500 dark:text-zinc-400">{t('profile.signOutHint')}</p>
               <Button variant="outline" className="w-full" data-testid="sign-out" onClick={signOut}>
                 <LogOut className="h-4 w-4" aria-hidden />
-                {t('profile.signOut')}
+                {t('session.signOut')}
               </Button>
             </Card>
           </div>

@@ -61,9 +61,16 @@ export class CinemaPage {
     await expect(this.movieItem(movie.name)).toHaveCount(1);
   }
 
-  /** Clicks "play this" on a listed movie and waits for it to become the current movie. */
+  /** Opens a listed movie's row menu (its items are then `movie-play`, `movie-delete`, … on the page). */
+  async openMovieActions(name: string): Promise<void> {
+    await this.movieItem(name).getByTestId('movie-actions').click();
+    await expect(this.page.getByRole('menu')).toBeVisible();
+  }
+
+  /** Chooses "play this" in a listed movie's menu and waits for it to become the current movie. */
   async playMovie(name: string): Promise<void> {
-    await this.movieItem(name).getByTestId('movie-play').click();
+    await this.openMovieActions(name);
+    await this.page.getByTestId('movie-play').click();
     await expect(this.currentMovieName).toContainText(name);
   }
 

@@ -72,7 +72,10 @@ function serverErrorText(body: string): string | undefined {
 async function errorOf(request: Request, response: Response): Promise<ApiError> {
   const body = await response.text().catch(() => '');
   const fallback = `Request failed with status code ${response.status}: ${request.method} ${request.url}`;
-  return new ApiError(response.status, serverErrorText(body) ?? (response.statusText || fallback), pathOf(request.url));
+  const text = serverErrorText(body);
+  return text === undefined
+    ? new ApiError(response.status, response.statusText || fallback, pathOf(request.url), { source: 'status' })
+    : new ApiError(response.status, text, pathOf(request.url));
 }
 
 /** The answer with its envelope removed: a response whose JSON body is `data` (empty answers stay empty). */
@@ -84,7 +87,7 @@ async function unwrapped(request: Request, response: Response): Promise<Response
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw new ApiError(response.status, `The server's answer is not JSON: ${request.method} ${request.url}`, pathOf(request.url), { cause: error });
+    throw new ApiError(response.status, `The server's answer is not JSON: ${request.method} ${request.url}`, pathOf(request.url), { cause: error, source: 'not-json' });
   }
   return new Response(JSON.stringify(unwrapEnvelope(body) ?? null), { status: response.status, headers: response.headers });
 }
@@ -141,9 +144,9 @@ function asApiError(error: unknown, method: string, path: string, signal: AbortS
   if (error instanceof ApiError) return error;
   if (signal?.aborted) {
     const reason: unknown = signal.reason;
-    return new ApiError(0, reason instanceof Error ? reason.message : 'This operation was aborted', path, { cause: reason });
+    return new ApiError(0, reason instanceof Error ? reason.message : 'This operation was aborted', path, { cause: reason, source: 'network' });
   }
-  return new ApiError(0, `Request failed due to a network error: ${method.toUpperCase()} ${apiOrigin()}${path}`, path, { cause: error });
+  return new ApiError(0, `Request failed due to a network error: ${method.toUpperCase()} ${apiOrigin()}${path}`, path, { cause: error, source: 'network' });
 }
 
 /**

@@ -1,22 +1,32 @@
 /**
+ * What a failed call tells: the server's `error` text (server-contract.md §2.1), only a status (a
+ * body that is not an envelope: gin's text 404, a proxy's HTML page), no answer at all (network
+ * failure, abort), or an answer that is not JSON.
+ */
+export type ApiErrorSource = 'server' | 'status' | 'network' | 'not-json';
+
+/**
  * The one error type thrown by the API layer. `status` is the HTTP status (0 when no response arrived:
- * network failure, abort or timeout), `message` the server's `error` text (server-contract.md §2.1)
- * or the transport's message, `path` the request path without origin (e.g. `/api/room/me`). `cause`
- * keeps the underlying failure (e.g. the TypeError of a failed fetch) for debugging.
+ * network failure or abort), `message` the server's `error` text or the transport's message, `path`
+ * the request path without origin (e.g. `/api/room/me`), `source` where the message came from.
+ * `cause` keeps the underlying failure (e.g. the TypeError of a failed fetch) for debugging.
+ * lib/api/error-text.ts turns it into words for people.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly path: string;
+  readonly source: ApiErrorSource;
 
-  constructor(status: number, message: string, path: string, options?: { cause?: unknown }) {
+  constructor(status: number, message: string, path: string, options?: { cause?: unknown; source?: ApiErrorSource }) {
     super(message, options);
     this.name = 'ApiError';
     this.status = status;
     this.path = path;
+    this.source = options?.source ?? 'server';
   }
 }
 
-/** The text to show for any thrown value: an ApiError's server message, an Error's message, or String(value). */
+/** The raw text of any thrown value: an Error's message, or String(value). For logs; people read `describeError`. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);

@@ -11,10 +11,11 @@
 import type { auth } from './messages/auth';
 import type { cinema } from './messages/cinema';
 import { common } from './messages/common';
+import type { errors } from './messages/errors';
 import type { rooms } from './messages/rooms';
 import type { user } from './messages/user';
 
-type AllTexts = typeof common.zh & typeof auth.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh;
+type AllTexts = typeof common.zh & typeof auth.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh;
 
 /** Every key of every namespace (type only: the texts themselves load with their feature). */
 export type MessageKey = keyof AllTexts;
@@ -33,6 +34,11 @@ const catalogues: Record<Locale, Partial<Record<MessageKey, string>>> = { zh: { 
 export function registerMessages<Texts extends Record<string, string>>(namespace: MessageNamespace<Texts>): void {
   Object.assign(catalogues.zh, namespace.zh);
   Object.assign(catalogues.en, namespace.en);
+}
+
+/** True when `key` is in the catalogue, i.e. its namespace has been loaded (or it is a common key). */
+export function isRegistered(key: string): boolean {
+  return key in catalogues.zh;
 }
 
 /**
