@@ -2,6 +2,9 @@
 // registry for them, and logs a TypeError when the registry has none (this one does not). The build
 // never needs them: the installed platform's binary is present.
 process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= '1';
+// No usage data leaves a machine that builds or develops this project (`next build`, `next dev`:
+// both load this file before they start Next's telemetry).
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
 /**
  * Static export served under /web (the path a SyncTV v0.9.x server serves its web UI from).

@@ -73,7 +73,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         dataDir,
         webDir,
         rootPassword: ROOT_PASSWORD,
-        logger: process.env.E2E_SERVER_LOG === '1',
+        logLevel: process.env.E2E_SERVER_LOG === '1' ? 'info' : 'silent',
       });
       const origin = `http://127.0.0.1:${server.port}`;
       await use({ origin, url: (route) => webUrl(origin, route), api: new SeedApi(origin) });

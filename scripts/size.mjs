@@ -63,7 +63,7 @@ if (!existsSync(path.join(WEB_DIR, 'index.html'))) {
 }
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'synctv-size-'));
-const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir: WEB_DIR, rootPassword: PASSWORD, logger: false });
+const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, webDir: WEB_DIR, rootPassword: PASSWORD });
 const media = await startMediaServer(path.join(ROOT, 'e2e', 'media'));
 const browser = await chromium.launch({
   ...chromiumLaunchOptions,

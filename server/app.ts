@@ -6,7 +6,7 @@
 import path from 'node:path';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { loadOrCreateSecret, TokenService } from './auth';
 import { openStore } from './db';
 import { installJsonParser } from './http/body';
@@ -34,8 +34,11 @@ export interface StartServerOptions {
   webDir?: string;
   /** Password for the first-start `root` user; random (and printed once) when absent. */
   rootPassword?: string;
-  /** Log requests and events (pretty-printed). Default false. */
-  logger?: boolean;
+  /**
+   * What the log shows (pretty-printed): `info` adds one line per request (method, URL, status, time),
+   * `warn` (main.ts's default) and `error` only problems, `silent` (the default here) nothing.
+   */
+  logLevel?: LogLevel;
   /** Hub ticker period in ms (VIEWER_COUNT / ping, §6.6). Default 5000; tests shorten it. */
   hubTickMs?: number;
 }
@@ -47,6 +50,10 @@ export interface RunningServer {
   /** Disconnects every socket, stops the server and closes the database. */
   close(): Promise<void>;
 }
+
+/** Levels of the server's log, least to most verbose (`LOG_LEVEL` of main.ts). */
+export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Request bodies up to 8 MiB (a `pushs` of many movies with long URLs). */
 const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -66,20 +73,26 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
   };
 
+  const logLevel = options.logLevel ?? 'silent';
   const app = Fastify({
-    logger: options.logger
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
-      : false,
+    logger:
+      logLevel === 'silent'
+        ? false
+        : { level: logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' } } },
+    // Fastify logs two lines per request (received, completed); the hook below writes one.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: true,
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
   });
 
   try {
     const root = await ensureBuiltinUsers(store, options.rootPassword);
     if (root.password) {
-      const line = `created user "${ROOT_USERNAME}" with password: ${root.password} (shown once; change it after signing in)`;
-      if (options.logger) app.log.warn(line);
-      else console.log(line);
+      // Printed whatever the log level: it is the one way to learn the password.
+      console.log(`created user "${ROOT_USERNAME}" with password: ${root.password} (shown once; change it after signing in)`);
     }
 
     installJsonParser(app);

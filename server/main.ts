@@ -1,19 +1,22 @@
 /**
  * CLI entry of the companion server (`npm start`). Environment: PORT (default 8080), HOST (default
- * 0.0.0.0), DATA_DIR (default ./data), ROOT_PASSWORD (first start only), WEB_DIR (default ./out).
+ * 0.0.0.0), DATA_DIR (default ./data), ROOT_PASSWORD (first start only), WEB_DIR (default ./out),
+ * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug).
  */
-import { startServer } from './app';
+import { LOG_LEVELS, startServer, type LogLevel } from './app';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
+  const logLevel = (process.env.LOG_LEVEL || 'warn').toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${process.env.LOG_LEVEL}`);
   const server = await startServer({
     port,
     host: process.env.HOST || '0.0.0.0',
     dataDir: process.env.DATA_DIR || './data',
     webDir: process.env.WEB_DIR || './out',
     rootPassword: process.env.ROOT_PASSWORD || undefined,
-    logger: true,
+    logLevel,
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);
 
