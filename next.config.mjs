@@ -6,6 +6,8 @@ process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= '1';
 // both load this file before they start Next's telemetry).
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
+import { PHASE_DEVELOPMENT_SERVER } from 'next/constants.js';
+
 /**
  * Static export served under /web (the path a SyncTV v0.9.x server serves its web UI from).
  * trailingSlash keeps every route's files in one folder (see shared/reference/static-export.md §2),
@@ -52,4 +54,31 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+/**
+ * `next dev` (npm run dev): the same app, served by Next itself rather than exported, so that a room
+ * URL such as /web/cinema/<id>/ renders for any id (an export renders only the ids that
+ * generateStaticParams lists, and `next dev` with `output: 'export'` answers 500 for the others).
+ * The API and the room WebSocket are proxied to the companion server (scripts/dev.mjs starts it) or
+ * to DEV_API_ORIGIN, so the page keeps calling its own origin as in production.
+ */
+function devConfig() {
+  const apiOrigin = (process.env.DEV_API_ORIGIN || 'http://127.0.0.1:8080').replace(/\/$/, '');
+  const { output: _export, ...rest } = nextConfig;
+  return {
+    ...rest,
+    // Apart from the production build's files, as Next 16 does: a dev server never disturbs a build.
+    distDir: '.next/dev',
+    // trailingSlash would otherwise redirect /api/user/login to /api/user/login/ before the rewrite.
+    skipTrailingSlashRedirect: true,
+    async rewrites() {
+      return [
+        { source: '/api/:path*', destination: `${apiOrigin}/api/:path*`, basePath: false },
+        { source: '/oauth2/:path*', destination: `${apiOrigin}/oauth2/:path*`, basePath: false },
+      ];
+    },
+  };
+}
+
+export default function config(phase) {
+  return phase === PHASE_DEVELOPMENT_SERVER ? devConfig() : nextConfig;
+}
