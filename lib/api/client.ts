@@ -82,14 +82,18 @@ async function errorOf(request: Request, response: Response): Promise<ApiError> 
 async function unwrapped(request: Request, response: Response): Promise<Response> {
   if (response.status === 204) return response;
   const text = await response.text();
-  if (!text) return new Response(null, { status: response.status, headers: response.headers });
+  // The new body is neither the length nor the encoding the server sent.
+  const headers = new Headers(response.headers);
+  headers.delete('Content-Length');
+  headers.delete('Content-Encoding');
+  if (!text) return new Response(null, { status: response.status, headers });
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
     throw new ApiError(response.status, `The server's answer is not JSON: ${request.method} ${request.url}`, pathOf(request.url), { cause: error, source: 'not-json' });
   }
-  return new Response(JSON.stringify(unwrapEnvelope(body) ?? null), { status: response.status, headers: response.headers });
+  return new Response(JSON.stringify(unwrapEnvelope(body) ?? null), { status: response.status, headers });
 }
 
 function createApi(): KyInstance {
