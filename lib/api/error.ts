@@ -25,9 +25,3 @@ export class ApiError extends Error {
     this.source = options?.source ?? 'server';
   }
 }
-
-/** The raw text of any thrown value: an Error's message, or String(value). For logs; people read `describeError`. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
