@@ -17,6 +17,7 @@ import { HUB_TICK_MS } from './hub/room-hub';
 import { registerMovieRoutes } from './routes/movie';
 import { registerPublicRoutes } from './routes/public';
 import { registerRoomRoutes } from './routes/room';
+import { registerRoomAdminRoutes } from './routes/room-admin';
 import { registerUserRoutes } from './routes/user';
 import { registerWebRoutes } from './routes/web';
 import { attachRoomSocket, registerRoomSocketFallback } from './routes/ws';
@@ -104,6 +105,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     registerPublicRoutes(app, context);
     registerUserRoutes(app, context);
     registerRoomRoutes(app, context);
+    registerRoomAdminRoutes(app, context);
     registerMovieRoutes(app, context);
     registerRoomSocketFallback(app, context);
     await registerWebRoutes(app, webDir);

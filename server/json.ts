@@ -52,6 +52,14 @@ export function boolField(body: JsonObject, key: string): boolean {
   return value;
 }
 
+/** An unsigned 32-bit integer field (a permission mask, §5.4); 0 when missing or null. */
+export function uint32Field(body: JsonObject, key: string): number {
+  const value = body[key];
+  if (value === undefined || value === null) return 0;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 0xffffffff) mismatch(key, value, 'uint32');
+  return value;
+}
+
 /** An object field; undefined when missing or null. */
 export function objectField(body: JsonObject, key: string): JsonObject | undefined {
   const value = body[key];

@@ -25,6 +25,8 @@ export interface MemberListRow extends MemberRecord {
 export interface MemberListFilter {
   roomId: string;
   role?: number;
+  /** Member status (§5.3); undefined lists every status. */
+  status?: number;
   keyword?: string;
   search?: 'all' | 'name' | 'id';
   /** `join` orders by the user's createdAt, as coded in v0.9.11. */
@@ -62,6 +64,7 @@ export class MemberRepository {
   private readonly findStmt;
   private readonly insertStmt;
   private readonly deleteStmt;
+  private readonly updateStmt;
   private readonly listStatements: StatementCache;
 
   constructor(db: Sqlite) {
@@ -71,6 +74,9 @@ export class MemberRepository {
       'INSERT OR IGNORE INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.deleteStmt = db.prepare('DELETE FROM room_members WHERE room_id = ? AND user_id = ?');
+    this.updateStmt = db.prepare(
+      'UPDATE room_members SET status = ?, role = ?, permissions = ?, admin_permissions = ? WHERE room_id = ? AND user_id = ?',
+    );
   }
 
   find(roomId: string, userId: string): MemberRecord | null {
@@ -92,6 +98,18 @@ export class MemberRepository {
     return this.find(member.roomId, member.userId) ?? member;
   }
 
+  /**
+   * Changes some columns of a membership (status, role, permission masks); returns the stored row
+   * afterwards, or null when there is no such membership.
+   */
+  update(roomId: string, userId: string, changes: Partial<Pick<MemberRecord, 'status' | 'role' | 'permissions' | 'adminPermissions'>>): MemberRecord | null {
+    const current = this.find(roomId, userId);
+    if (!current) return null;
+    const next = { ...current, ...changes };
+    this.updateStmt.run(next.status, next.role, next.permissions >>> 0, next.adminPermissions >>> 0, roomId, userId);
+    return next;
+  }
+
   /** Removes a membership; returns whether a row existed. */
   delete(roomId: string, userId: string): boolean {
     return this.deleteStmt.run(roomId, userId).changes > 0;
@@ -104,6 +122,10 @@ export class MemberRepository {
     if (filter.role !== undefined) {
       where.push('m.role = ?');
       params.push(filter.role);
+    }
+    if (filter.status !== undefined) {
+      where.push('m.status = ?');
+      params.push(filter.status);
     }
     if (filter.keyword) {
       const like = likePattern(filter.keyword);

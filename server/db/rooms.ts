@@ -83,7 +83,8 @@ export const DEFAULT_ROOM_SETTINGS: RoomSettings = {
   can_send_chat_message: true,
 };
 
-const SETTING_KEYS = Object.keys(DEFAULT_ROOM_SETTINGS) as (keyof RoomSettings)[];
+/** The keys of the settings object, which are also the columns of `room_settings` (§5.5). */
+export const SETTING_KEYS = Object.keys(DEFAULT_ROOM_SETTINGS) as (keyof RoomSettings)[];
 
 function toRecord(row: RoomRow): RoomRecord {
   return {
@@ -174,6 +175,18 @@ export class RoomRepository {
 
   updatePassword(id: string, hashedPassword: string): void {
     this.setPasswordStmt.run(hashedPassword, Date.now(), id);
+  }
+
+  /**
+   * Writes some settings of a room (§5.5) in one statement. `changes` holds only known keys with
+   * values of the right type (checked by the caller).
+   */
+  updateSettings(roomId: string, changes: Partial<RoomSettings>): void {
+    const keys = SETTING_KEYS.filter((key) => changes[key] !== undefined);
+    if (keys.length === 0) return;
+    this.listStatements
+      .get(`UPDATE room_settings SET ${keys.map((key) => `${key} = ?`).join(', ')} WHERE room_id = ?`)
+      .run(...keys.map((key) => toSql(changes[key] as number | boolean)), roomId);
   }
 
   /** The room's settings (§5.5), defaults for any missing row. */

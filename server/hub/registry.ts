@@ -46,6 +46,17 @@ export class HubRegistry {
     this.hubs.get(roomId)?.broadcast(encodeMessage({ type, sender }));
   }
 
+  /**
+   * MY_STATUS (§6.5): tells every connection of `userId` (or of everyone in the room when `userId` is
+   * null) that their role or permissions changed, so that they re-GET `/api/room/me`. `sender` is
+   * the room admin who made the change.
+   */
+  notifyMyStatus(roomId: string, userId: string | null, sender: { userId: string; username: string }): void {
+    this.hubs
+      .get(roomId)
+      ?.broadcast(encodeMessage({ type: MessageType.MY_STATUS, sender }), undefined, (connection) => userId === null || connection.userId === userId);
+  }
+
   /** Closes a user's sockets in one room. */
   kickUser(roomId: string, userId: string): void {
     this.hubs.get(roomId)?.kickUser(userId);

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { boolField, objectBody, objectField, stringField } from '../json';
 import { sendData } from '../http/envelope';
 import { requireRoom, requireUser, roomIdOf, type ServerContext } from '../http/guards';
-import { parseDesc, parsePaging, parseSearch, parseSort, queryOr } from '../http/query';
+import { parsePaging } from '../http/query';
+import { parseMemberListQuery } from './room-admin';
 import {
   checkRoom,
   checkRoomPassword,
@@ -18,11 +19,8 @@ import {
   logInRoom,
   roomInfo,
   roomMe,
-  type MemberListQuery,
 } from '../rules/rooms';
 import { parseRoomListQuery } from './user';
-
-const MEMBER_ROLES = ['', 'admin', 'member', 'creator'] as const;
 
 export function registerRoomRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
@@ -76,16 +74,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
 
   app.get('/api/room/members', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-noguest');
-    const paging = parsePaging(request.query);
-    const role = queryOr(request.query, 'role', '');
-    const query: MemberListQuery = {
-      ...paging,
-      role: (MEMBER_ROLES as readonly string[]).includes(role) ? (role as MemberListQuery['role']) : '',
-      keyword: queryOr(request.query, 'keyword', ''),
-      search: parseSearch(request.query, ['name', 'id'] as const),
-      sort: parseSort(request.query, ['join', 'name'] as const, 'name'),
-      desc: parseDesc(request.query),
-    };
+    const query = parseMemberListQuery(request.query);
     const hub = hubs.get(access.room.id);
     return sendData(reply, listMembers(store, access, query, (userId) => hub?.onlineCount(userId) ?? 0));
   });

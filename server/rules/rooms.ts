@@ -309,6 +309,8 @@ export interface MemberListQuery {
   max: number;
   offset: number;
   role: '' | 'admin' | 'member' | 'creator';
+  /** Member status (§5.3); undefined lists every status (the admin list's `status` filter, §4.4). */
+  status?: number;
   keyword: string;
   search: 'all' | 'name' | 'id' | null;
   sort: 'join' | 'name';
@@ -330,6 +332,7 @@ export function listMembers(
   const { total, rows } = store.members.list({
     roomId: access.room.id,
     role: query.role ? ROLE_FILTER[query.role] : undefined,
+    status: query.status,
     ...listFilter(query),
   });
   return {

@@ -1,0 +1,131 @@
+/**
+ * Room administration routes `/api/room/admin/...` (server-contract.md §4.4): transport only. Each
+ * handler runs its middleware level (`room-admin` or `room-creator`, §3.4), calls the rule in
+ * ../rules/room-admin.ts and applies the effects to the room's sockets (§6.5).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { objectBody, stringField, uint32Field, type JsonObject } from '../json';
+import { sendData, sendNoContent } from '../http/envelope';
+import { requireRoom, type ServerContext } from '../http/guards';
+import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';
+import { MemberStatus } from '@/lib/contract/roles';
+import type { RoomAccess, RoomLevel } from '../rules/room-access';
+import {
+  approveMember,
+  banMember,
+  deleteMember,
+  deleteRoom,
+  parseSettingsPatch,
+  setAdminPermissions,
+  setAdminRole,
+  setMemberPermissions,
+  setMemberRole,
+  setRoomPassword,
+  setRoomSettings,
+  unbanMember,
+  type AdminEffects,
+} from '../rules/room-admin';
+import { listMembers, type MemberListQuery } from '../rules/rooms';
+
+const MEMBER_ROLES = ['', 'admin', 'member', 'creator'] as const;
+
+/** `status` of the admin member list: absent means active; "" or any other value lists every status. */
+const MEMBER_STATUS_FILTER: Record<string, number> = {
+  active: MemberStatus.Active,
+  pending: MemberStatus.Pending,
+  banned: MemberStatus.Banned,
+};
+
+/** Parses the member list query of §4.3 (`/api/room/members` and the admin list). */
+export function parseMemberListQuery(query: unknown): MemberListQuery {
+  const paging = parsePaging(query);
+  const role = queryOr(query, 'role', '');
+  return {
+    ...paging,
+    role: (MEMBER_ROLES as readonly string[]).includes(role) ? (role as MemberListQuery['role']) : '',
+    keyword: queryOr(query, 'keyword', ''),
+    search: parseSearch(query, ['name', 'id'] as const),
+    sort: parseSort(query, ['join', 'name'] as const, 'name'),
+    desc: parseDesc(query),
+  };
+}
+
+export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerContext): void {
+  const { store, hubs } = context;
+
+  /** Applies what an action changed to the room's open sockets. */
+  function apply(access: RoomAccess, effects: AdminEffects[]): void {
+    const sender = { userId: access.user.id, username: access.user.username };
+    for (const effect of effects) {
+      if (effect.closeRoom) hubs.closeRoom(access.room.id);
+      if (effect.kickUser) hubs.kickUser(access.room.id, effect.kickUser);
+      if (effect.myStatus) hubs.notifyMyStatus(access.room.id, effect.myStatus === '*' ? null : effect.myStatus, sender);
+    }
+  }
+
+  /** A POST member action: guard, `{id, …}` body, rule, effects, 204. */
+  function memberAction(
+    path: string,
+    level: RoomLevel,
+    action: (access: RoomAccess, id: string, body: JsonObject) => AdminEffects[],
+  ): void {
+    app.post(path, async (request: FastifyRequest, reply) => {
+      const access = await requireRoom(context, request, level);
+      const body = objectBody(request.body);
+      apply(access, action(access, stringField(body, 'id'), body));
+      return sendNoContent(reply);
+    });
+  }
+
+  app.get('/api/room/admin/settings', async (request, reply) =>
+    sendData(reply, (await requireRoom(context, request, 'room-admin')).settings),
+  );
+
+  app.post('/api/room/admin/settings', async (request, reply) => {
+    const access = await requireRoom(context, request, 'room-admin');
+    const patch = parseSettingsPatch(objectBody(request.body));
+    apply(access, setRoomSettings(store, access, patch));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/room/admin/delete', async (request, reply) => {
+    const access = await requireRoom(context, request, 'room-admin');
+    apply(access, deleteRoom(store, access));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/room/admin/pwd', async (request, reply) => {
+    const access = await requireRoom(context, request, 'room-admin');
+    const password = stringField(objectBody(request.body), 'password');
+    apply(access, await setRoomPassword(store, access, password));
+    return sendNoContent(reply);
+  });
+
+  app.get('/api/room/admin/members', async (request, reply) => {
+    const access = await requireRoom(context, request, 'room-admin');
+    const query = parseMemberListQuery(request.query);
+    const status = queryValue(request.query, 'status') ?? 'active';
+    const hub = hubs.get(access.room.id);
+    return sendData(
+      reply,
+      listMembers(store, access, { ...query, status: MEMBER_STATUS_FILTER[status] }, (userId) => hub?.onlineCount(userId) ?? 0),
+    );
+  });
+
+  memberAction('/api/room/admin/members/approve', 'room-admin', (access, id) => approveMember(store, access, id));
+  memberAction('/api/room/admin/members/delete', 'room-admin', (access, id) => deleteMember(store, access, id));
+  memberAction('/api/room/admin/members/ban', 'room-admin', (access, id) => banMember(store, access, id));
+  memberAction('/api/room/admin/members/unban', 'room-admin', (access, id) => unbanMember(store, access, id));
+  memberAction('/api/room/admin/members/member', 'room-creator', (access, id, body) =>
+    setMemberRole(store, access, id, uint32Field(body, 'permissions')),
+  );
+  memberAction('/api/room/admin/members/member/permissions', 'room-creator', (access, id, body) =>
+    setMemberPermissions(store, access, id, uint32Field(body, 'permissions')),
+  );
+  memberAction('/api/room/admin/members/admin', 'room-creator', (access, id, body) =>
+    setAdminRole(store, access, id, uint32Field(body, 'adminPermissions')),
+  );
+  memberAction('/api/room/admin/members/admin/permissions', 'room-creator', (access, id, body) =>
+    setAdminPermissions(store, access, id, uint32Field(body, 'adminPermissions')),
+  );
+}
