@@ -13,7 +13,9 @@
  * 3. The WebSocket (token as subprotocol, none for a guest).
  * 4. `GET /api/room/movie/current`.
  *
- * Then frames keep the atoms current: VIEWER_COUNT → the viewer count; MY_STATUS → my membership again;
+ * After step 2, a signed-in member also reads the room's settings (its `can_*` switches gate controls).
+ * Then frames keep the atoms current: VIEWER_COUNT → the viewer count; MY_STATUS → my membership and
+ * the room's settings again;
  * CURRENT and EXPIRED → the current movie again; STATUS, CHECK_STATUS and SYNC → the room's playback
  * status; a reconnect reloads what may have changed while offline. The hall handles CHAT and MOVIES.
  */
@@ -25,6 +27,9 @@ import { ApiError } from '@/lib/api/error';
 import { getCurrentMovie, hasCurrentMovie } from '@/lib/api/movie';
 import { getRoomJoined } from '@/lib/api/room';
 import { getRoomInfo, getRoomMe } from '@/lib/api/room-member';
+import { getRoomSettings } from '@/lib/api/room-admin';
+import { MemberRole } from '@/lib/contract/roles';
+import type { RoomMe } from '@/lib/contract/types';
 import { MessageType, type Message } from '@/lib/contract/message';
 import { t } from '@/lib/i18n';
 import { notifyError, notifyInfo } from '@/lib/notify';
@@ -35,6 +40,7 @@ import {
   roomConnectionAtom,
   roomInfoAtom,
   roomMemberAtom,
+  roomSettingsAtom,
   viewerCountAtom,
 } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
@@ -46,7 +52,7 @@ import '@/lib/i18n/messages/cinema';
 
 /** How often (ms) the current movie's link expiry is checked (EXPIRED, reference-client.md §4). */
 const EXPIRY_CHECK_MS = 10_000;
-/** After this many failed reconnects in a row, membership is re-checked (a kicked user gets /joinRoom). */
+/** Besides the first close, membership is re-checked after every this many failed reconnects (a kicked user gets /joinRoom). */
 const RECHECK_MEMBERSHIP_EVERY = 3;
 
 export interface OpenRoom {
@@ -92,6 +98,23 @@ export function useRoom(roomId: string): OpenRoom {
     };
   }, [roomId]);
 
+  // The room's switches, for the abilities (lib/room/abilities.ts). Guests may not read them; a failure
+  // leaves the last known settings (the server still refuses what they forbid).
+  const settingsSeq = useRef(0);
+  const loadSettings = useCallback(
+    async (me: RoomMe, signal?: AbortSignal) => {
+      if (!store.get(tokenAtom)) return;
+      const seq = ++settingsSeq.current;
+      try {
+        const settings = await getRoomSettings(roomId, me.role >= MemberRole.Admin, signal);
+        if (seq === settingsSeq.current) store.set(roomSettingsAtom, settings);
+      } catch {
+        // Not fatal: the abilities fall back to the member's own bits.
+      }
+    },
+    [roomId, store],
+  );
+
   // Steps 1 and 2.
   useEffect(() => {
     const controller = new AbortController();
@@ -100,9 +123,11 @@ export function useRoom(roomId: string): OpenRoom {
     void (async () => {
       try {
         memberSeq.current += 1;
-        store.set(roomMemberAtom, await getRoomMe(roomId, signal));
+        const me = await getRoomMe(roomId, signal);
+        store.set(roomMemberAtom, me);
         store.set(roomInfoAtom, await getRoomInfo(roomId, signal));
         setOpened(true);
+        void loadSettings(me, signal);
       } catch (failure) {
         if (signal.aborted) return;
         setError(failure);
@@ -116,7 +141,7 @@ export function useRoom(roomId: string): OpenRoom {
       }
     })();
     return () => controller.abort();
-  }, [roomId, attempt, router, store]);
+  }, [roomId, attempt, router, store, loadSettings]);
 
   const { socket, clock, state } = useRoomSocket(opened ? roomId : null);
   useEffect(() => store.set(roomConnectionAtom, state), [state, store]);
@@ -125,14 +150,16 @@ export function useRoom(roomId: string): OpenRoom {
     const seq = ++memberSeq.current;
     getRoomMe(roomId).then(
       (member) => {
-        if (seq === memberSeq.current) store.set(roomMemberAtom, member);
+        if (seq !== memberSeq.current) return;
+        store.set(roomMemberAtom, member);
+        void loadSettings(member);
       },
       // A 401 (kicked, banned) has already sent the user to /joinRoom; anything else is worth a word.
       (failure: unknown) => {
         if (seq === memberSeq.current && !(failure instanceof ApiError && failure.status === 401)) notifyError(failure);
       },
     );
-  }, [roomId, store]);
+  }, [roomId, store, loadSettings]);
 
   // Step 4, and every reload after it.
   const reloadCurrent = useCallback(() => {
@@ -193,8 +220,18 @@ export function useRoom(roomId: string): OpenRoom {
     reloadMember();
   });
 
-  useRoomSocketEvent(socket, 'close', ({ failures }) => {
-    if (failures > 0 && failures % RECHECK_MEMBERSHIP_EVERY === 0) reloadMember();
+  // A socket that the server closed may mean I was banned or removed, or that the room was deleted:
+  // ask `/api/room/me` at once and then every few failed reconnects. Its 401 takes me to the join
+  // screen, which says why (lib/api/unauthorized.ts); anything else (a restarting server) is quiet.
+  useRoomSocketEvent(socket, 'close', ({ failures, retryInMs }) => {
+    if (retryInMs === null || !(failures === 1 || failures % RECHECK_MEMBERSHIP_EVERY === 0)) return;
+    const seq = ++memberSeq.current;
+    getRoomMe(roomId).then(
+      (member) => {
+        if (seq === memberSeq.current) store.set(roomMemberAtom, member);
+      },
+      () => undefined,
+    );
   });
 
   useRoomSocketEvent(socket, 'decodeError', (failure) => notifyError(new Error(t('cinema.ws.decodeError', { error: failure.message }))));

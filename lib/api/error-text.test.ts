@@ -36,6 +36,10 @@ function serverErrorTexts(): string[] {
     const code = readFileSync(file, 'utf8');
     for (const [, text] of code.matchAll(/(?:badRequest|forbidden|unauthorized|notFound|errorFrame|requirePermission\([^)]*?)\(?\s*'([^']+)'\s*\)/g)) texts.add(text);
     for (const [, text] of code.matchAll(/export const [A-Z_]+ = '([a-z][^']*)';/g)) texts.add(text);
+    // Tables of texts: `export const RoomAdminError = { key: 'text', … } as const`.
+    for (const [, block] of code.matchAll(/export const \w+Error = \{([\s\S]*?)\} as const/g)) {
+      for (const [, text] of block.matchAll(/: '([^']+)',/g)) texts.add(text);
+    }
     if (file.endsWith('validation.ts')) for (const [, text] of code.matchAll(/return '([a-z][^']*)';/g)) texts.add(text);
   }
   return [...texts].filter((text) => !/^(all|null|array|object|no-cache|public, max-age=.*|jwt-secret|synctv\.db|guest|root|\/api\/room\/ws)$/.test(text));

@@ -78,6 +78,8 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/^unknown message type: /, 'unknown message type'],
   [/^setting .+ not found$/, 'setting not found'],
   [/^vendor .+ is not supported/, 'vendor not supported'],
+  // An unknown key in a room settings patch (v0.9.11's database error text).
+  [/^no such column: /, 'unknown room setting'],
 ];
 
 /** What to show for a failure. */

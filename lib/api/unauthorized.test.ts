@@ -14,6 +14,11 @@ describe('classifyUnauthorized: 401s that mean "join the room first"', () => {
     '/api/room/pwd',
     '/api/room/pwd/check',
     '/api/room/me',
+    '/api/room/members',
+    '/api/room/settings',
+    '/api/room/admin/settings',
+    '/api/room/admin/members',
+    '/api/room/admin/members/ban',
   ])('%s goes to /joinRoom with the X-Room-Id', (path) => {
     expect(classifyUnauthorized(path, ROOM_ID)).toEqual({ kind: 'joinRoom', roomId: ROOM_ID });
   });
@@ -24,12 +29,10 @@ describe('classifyUnauthorized: 401s that end the session', () => {
     '/api/user/me',
     '/api/user/rooms',
     '/api/room/info',
-    '/api/room/settings',
-    '/api/room/members',
     '/api/room/joined',
     '/api/room/login',
-    '/api/room/admin/settings',
-    '/api/room/admin/members',
+    '/api/room/membersx',
+    '/api/room/administer',
   ])('%s signs out', (path) => {
     expect(classifyUnauthorized(path, ROOM_ID)).toEqual({ kind: 'signOut' });
   });

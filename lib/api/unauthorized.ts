@@ -10,16 +10,20 @@ import { BASE_PATH } from '@/lib/contract/export-layout';
 import { signOutLocally } from '@/lib/session';
 
 /**
- * Path prefixes whose 401 means "join the room first". Beyond the reference client's list, the
- * admin delete/pwd routes are included because the reference client moved to them (reference-client.md §7).
+ * Path prefixes whose 401 means "join the room first". Beyond the reference client's list: every
+ * room administration route (the reference client moved delete and pwd there, reference-client.md
+ * §7) and the member list and settings that the hall's panels read, so that a member who was banned
+ * or removed while a panel was open lands on the join screen, which says why, instead of being signed
+ * out. `/api/room/info` stays a session 401: the hall calls `/api/room/me` before it.
  */
 export const JOIN_ROOM_401_PREFIXES = [
   '/api/room/movie',
-  '/api/room/admin/delete',
-  '/api/room/admin/pwd',
+  '/api/room/admin',
   '/api/room/delete',
   '/api/room/pwd',
   '/api/room/me',
+  '/api/room/members',
+  '/api/room/settings',
 ] as const;
 
 export type UnauthorizedAction =

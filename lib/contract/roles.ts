@@ -70,3 +70,6 @@ export function hasPermission(mask: number | undefined | null, permission: numbe
 export function roleOf(user: { role: number } | null | undefined): number {
   return user ? user.role : Role.Visitor;
 }
+
+/** The built-in guest user's id (§3.4): every visitor without a token is this one member of a room. */
+export const GUEST_USER_ID = '00000000000000000000000000000001';

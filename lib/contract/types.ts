@@ -166,6 +166,21 @@ export interface RoomMember {
   status: MemberStatus;
 }
 
+/**
+ * Query of `GET /api/room/members` and `GET /api/room/admin/members` (§4.3, §4.4). `status` is only
+ * read by the admin list: absent means active, `""` every status.
+ */
+export interface MemberListQuery {
+  page?: number;
+  max?: number;
+  role?: '' | 'member' | 'admin' | 'creator';
+  status?: '' | 'active' | 'pending' | 'banned';
+  keyword?: string;
+  search?: 'all' | 'name' | 'id';
+  sort?: 'name' | 'join';
+  order?: 'asc' | 'desc';
+}
+
 /** RoomSettings (§5.5): snake_case keys, as on the wire. */
 export interface RoomSettings {
   user_default_permissions: number;

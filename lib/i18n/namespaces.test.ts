@@ -9,12 +9,13 @@ import { auth } from './messages/auth';
 import { cinema } from './messages/cinema';
 import { common } from './messages/common';
 import { errors } from './messages/errors';
+import { roomAdmin } from './messages/room-admin';
 import { rooms } from './messages/rooms';
 import { user } from './messages/user';
 import { translate } from './messages';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { auth, cinema, rooms, user, errors } as const;
+const features = { auth, cinema, rooms, user, errors, 'room-admin': roomAdmin } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {

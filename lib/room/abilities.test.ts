@@ -69,4 +69,27 @@ describe('roomAbilities', () => {
     });
     expect(roomAbilities({ ...admin, status: MemberStatus.Pending }, Role.User)).toMatchObject({ canBanMembers: false, canSetRoomSettings: false });
   });
+
+  it('applies the room-wide switches to plain members only, once the settings are known', () => {
+    const settings = {
+      user_default_permissions: 193,
+      guest_permissions: 0,
+      disable_guest: false,
+      join_need_review: false,
+      disable_join_new_user: false,
+      hidden: false,
+      can_get_movie_list: true,
+      can_add_movie: true,
+      can_delete_movie: true,
+      can_edit_movie: true,
+      can_set_current_movie: true,
+      can_set_current_status: false,
+      can_send_chat_message: false,
+    };
+    const controller = me({ permissions: 0xff });
+    expect(roomAbilities(controller, Role.User)).toMatchObject({ canSetStatus: true, canChat: true });
+    expect(roomAbilities(controller, Role.User, settings)).toMatchObject({ canSetStatus: false, canChat: false, canAddMovie: true });
+    expect(roomAbilities(me({ role: MemberRole.Admin, permissions: 0 }), Role.User, settings)).toMatchObject({ canSetStatus: true, canChat: true });
+    expect(roomAbilities(me({ permissions: 0 }), Role.Admin, settings).canSetStatus).toBe(true);
+  });
 });

@@ -2,11 +2,12 @@
  * What the current member may do in the open room, for gating controls: derived from `/api/room/me`
  * (role, status, `permissions`, `adminPermissions`) and the site role, with the server's rules
  * (server-contract.md §3.4, §5.4). `roomAbilitiesAtom` (./atoms.ts) holds the abilities of the open
- * room. The room-wide `can_*` switches (§5.5) are not visible to members; a refusal that comes from
- * one still reaches the user as the server's error.
+ * room. The room-wide `can_*` switches (§5.5) count too when the room's settings are known (members
+ * may read them; guests may not, so for a guest a refusal from a switch still reaches them as the
+ * server's error).
  */
 import { AdminPermission, hasPermission, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
-import type { Movie, RoomMe } from '@/lib/contract/types';
+import type { Movie, RoomMe, RoomSettings } from '@/lib/contract/types';
 
 export interface RoomAbilities {
   /** The room's creator (member role 3). */
@@ -31,19 +32,37 @@ export interface RoomAbilities {
   canDeleteRoom: boolean;
 }
 
+/** The room-wide switch (§5.5) that must be on for each member permission bit; WebRTC has none. */
+const SWITCHES: [number, keyof RoomSettings][] = [
+  [Permission.GetMovieList, 'can_get_movie_list'],
+  [Permission.AddMovie, 'can_add_movie'],
+  [Permission.DeleteMovie, 'can_delete_movie'],
+  [Permission.EditMovie, 'can_edit_movie'],
+  [Permission.SetCurrentMovie, 'can_set_current_movie'],
+  [Permission.SetCurrentStatus, 'can_set_current_status'],
+  [Permission.SendChatMessage, 'can_send_chat_message'],
+];
+
+/** Whether the room-wide switches allow `permission` for plain members (true when unknown). */
+export function switchesAllow(settings: RoomSettings | null | undefined, permission: number): boolean {
+  if (!settings) return true;
+  return SWITCHES.every(([bit, key]) => (permission & bit) === 0 || settings[key]);
+}
+
 /**
- * Abilities from `/api/room/me` (undefined: not loaded yet, so nothing is allowed) and the site
- * role (`Role.Visitor` for a guest). Member permissions (§5.4, in order): a site admin, the creator
- * and room admins pass; anyone else needs the bit. Admin permissions: the `/api/room/admin/*`
+ * Abilities from `/api/room/me` (undefined: not loaded yet, so nothing is allowed), the site role
+ * (`Role.Visitor` for a guest) and the room's settings when known. Member permissions (§5.4, in
+ * order): a site admin, the creator and room admins pass; anyone else needs the bit and its switch. Admin permissions: the `/api/room/admin/*`
  * routes first require a room admin or the creator, even for a site admin (§9 quirk 9); then a
  * site admin or the creator passes, and a room admin needs status Active and the bit.
  */
-export function roomAbilities(me: RoomMe | undefined, siteRole: number): RoomAbilities {
+export function roomAbilities(me: RoomMe | undefined, siteRole: number, settings?: RoomSettings | null): RoomAbilities {
   const siteAdmin = siteRole >= Role.Admin;
   const isCreator = me?.role === MemberRole.Creator;
   const isRoomAdmin = me !== undefined && me.role >= MemberRole.Admin;
   const everything = siteAdmin || isRoomAdmin;
-  const can = (permission: number) => me !== undefined && (everything || hasPermission(me.permissions, permission));
+  const can = (permission: number) =>
+    me !== undefined && (everything || (hasPermission(me.permissions, permission) && switchesAllow(settings, permission)));
   const administer = (permission: number) =>
     isRoomAdmin && (siteAdmin || isCreator || (me?.status === MemberStatus.Active && hasPermission(me.adminPermissions, permission)));
   const canDeleteMovie = can(Permission.DeleteMovie);

@@ -7,7 +7,7 @@
 import { atom, getDefaultStore } from 'jotai';
 import type { PlaybackState } from '@/lib/contract/playback';
 import { roleOf } from '@/lib/contract/roles';
-import type { CurrentMovie, RoomInfo, RoomMe } from '@/lib/contract/types';
+import type { CurrentMovie, RoomInfo, RoomMe, RoomSettings } from '@/lib/contract/types';
 import { userAtom } from '@/lib/session';
 import type { RoomSocketState } from '@/lib/ws/room-socket';
 import { roomAbilities } from './abilities';
@@ -21,8 +21,16 @@ export const roomInfoAtom = atom<RoomInfo | null>(null);
 /** My membership, `GET /api/room/me` (role, status, `permissions`, `adminPermissions`), or null until loaded. */
 export const roomMemberAtom = atom<RoomMe | null>(null);
 
-/** What my membership and site role let me do in the open room (./abilities.ts); nothing until loaded. */
-export const roomAbilitiesAtom = atom((get) => roomAbilities(get(roomMemberAtom) ?? undefined, roleOf(get(userAtom))));
+/**
+ * The room's settings (§5.5: the `can_*` switches, default and guest permissions, …), or null until
+ * loaded and for guests, who may not read them. Reloaded with my membership (MY_STATUS).
+ */
+export const roomSettingsAtom = atom<RoomSettings | null>(null);
+
+/** What my membership, site role and the room's switches let me do in the open room (./abilities.ts); nothing until loaded. */
+export const roomAbilitiesAtom = atom((get) =>
+  roomAbilities(get(roomMemberAtom) ?? undefined, roleOf(get(userAtom)), get(roomSettingsAtom)),
+);
 
 /**
  * `GET /api/room/movie/current` with the local times (Unix ms) around the request: the server
@@ -61,6 +69,7 @@ export function resetRoomAtoms(roomId: string | null = null): void {
   const store = getDefaultStore();
   store.set(roomInfoAtom, null);
   store.set(roomMemberAtom, null);
+  store.set(roomSettingsAtom, null);
   store.set(currentMovieAtom, null);
   store.set(playbackStatusAtom, null);
   store.set(viewerCountAtom, null);

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import type { UserInfo } from '@/lib/contract/types';
-import { Role } from '@/lib/contract/roles';
+import { GUEST_USER_ID, Role } from '@/lib/contract/roles';
 import { validateUsername, validateUserPassword } from '@/lib/contract/validation';
 import type { Store, UserRecord } from '../db';
 import { isUniqueViolation } from '../db/users';
@@ -12,7 +12,7 @@ import { badRequest, forbidden, notFound } from '../errors';
 import { hashPassword, verifyPassword } from '../passwords';
 
 /** The one built-in guest user shared by every visitor without a token (§3.4). */
-export const GUEST_USER_ID = '00000000000000000000000000000001';
+export { GUEST_USER_ID };
 export const GUEST_USERNAME = 'guest';
 /** Username of the first-start administrator (§5.1, §11 e). */
 export const ROOT_USERNAME = 'root';
