@@ -56,9 +56,10 @@ test('the same failure twice is one toast, and a toast never covers the control 
   await cinema.goto(roomId);
   await cinema.waitConnected();
 
-  // The share button sits at the top right of the hall; its toast must leave it free.
+  // The share dialog's copy button: its toast must leave it and the header free.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  const share = page.getByTestId('room-share');
+  await page.getByTestId('open-share').click();
+  const share = page.getByTestId('share-copy');
   await share.click();
   const copied = toasts(page).first();
   await expect(copied).toBeVisible();
@@ -69,6 +70,8 @@ test('the same failure twice is one toast, and a toast never covers the control 
     expect(box && toastBox && overlaps(box, toastBox), `the toast covers ${control}`).toBe(false);
   }
   await expect(toasts(page)).toHaveCount(0, { timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('share-dialog')).toHaveCount(0);
 
   // Choosing a movie fails twice the same way (the server is down for this call): one toast.
   await page.route('**/api/room/movie/current', (route) =>

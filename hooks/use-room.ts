@@ -39,6 +39,7 @@ import {
   resetRoomAtoms,
   roomConnectionAtom,
   roomInfoAtom,
+  roomLeavingAtom,
   roomMemberAtom,
   roomSettingsAtom,
   viewerCountAtom,
@@ -224,7 +225,8 @@ export function useRoom(roomId: string): OpenRoom {
   // ask `/api/room/me` at once and then every few failed reconnects. Its 401 takes me to the join
   // screen, which says why (lib/api/unauthorized.ts); anything else (a restarting server) is quiet.
   useRoomSocketEvent(socket, 'close', ({ failures, retryInMs }) => {
-    if (retryInMs === null || !(failures === 1 || failures % RECHECK_MEMBERSHIP_EVERY === 0)) return;
+    if (retryInMs === null || store.get(roomLeavingAtom)) return;
+    if (!(failures === 1 || failures % RECHECK_MEMBERSHIP_EVERY === 0)) return;
     const seq = ++memberSeq.current;
     getRoomMe(roomId).then(
       (member) => {

@@ -9,7 +9,9 @@
  * - `room-<roomId>-pwd`: a room's password as typed, to prefill the join form.
  *
  * sessionStorage (this tab only):
- * - `cinema-chat-<roomId>`: the room's recent chat lines (JSON), so that a reload keeps the conversation.
+ * - `cinema-chat-<roomId>`: the room's recent chat lines (JSON), so that a reload keeps the conversation;
+ * - `room-<roomId>-setup`: "1" for a room this tab just created, until its creator picks a preset or
+ *   dismisses the offer in the viewing hall.
  *
  * Storage may be unavailable (private browsing with storage blocked, quota exceeded, the prerender in
  * Node): reads then give null and writes are dropped, and the app keeps working for this page.
@@ -117,6 +119,20 @@ export function readChatLines(roomId: string): unknown {
 /** Saves a room's chat lines for this tab (as JSON). */
 export function writeChatLines(roomId: string, lines: unknown): void {
   write(chatKey(roomId), JSON.stringify(lines), 'sessionStorage');
+}
+
+function setupKey(roomId: string): string {
+  return `room-${roomId}-setup`;
+}
+
+/** Whether the viewing hall should offer the room presets (a room this tab just created). */
+export function readRoomSetupPending(roomId: string): boolean {
+  return read(setupKey(roomId), 'sessionStorage') === '1';
+}
+
+/** Marks (true) or clears (false) the presets offer of a room for this tab. */
+export function writeRoomSetupPending(roomId: string, pending: boolean): void {
+  write(setupKey(roomId), pending ? '1' : null, 'sessionStorage');
 }
 
 /**

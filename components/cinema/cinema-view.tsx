@@ -1,7 +1,8 @@
 'use client';
 /**
  * The viewing hall `/cinema/<roomId>` (reference-client.md §1.5): the player with the sync engine,
- * the chat, the movie list and the push form. `useRoom` opens the room and keeps the room atoms
+ * the chat, the movie list and the push form, and the buttons that open the members, room settings
+ * and share panels (components/room-admin). `useRoom` opens the room and keeps the room atoms
  * (lib/room/atoms.ts) current; the hall and its panels read them.
  *
  * The route renders this after mount, keyed by room id (static-export.md §1.3), so every room starts
@@ -11,7 +12,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import Link from 'next/link';
 import { useAtomValue } from 'jotai';
 import { SWRConfig, type SWRConfiguration } from 'swr';
-import { CircleExclamationPoint, Copy, DoorOpen, RotateCw } from 'lucide-react';
+import { CircleExclamationPoint, DoorOpen, RotateCw } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -26,12 +27,12 @@ import { ApiError } from '@/lib/api/error';
 import { describeError } from '@/lib/api/error-text';
 import { hasCurrentMovie } from '@/lib/api/movie';
 import { MessageType, type Message } from '@/lib/contract/message';
-import { BASE_PATH } from '@/lib/contract/export-layout';
 import { useT } from '@/lib/i18n';
-import { notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
+import { notifySuccess, notifyWarning } from '@/lib/notify';
 import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
 import type { HttpStatus } from '@/lib/sync/engine';
 import { fromJsonStatus } from '@/lib/sync/status';
+import { RoomAdminBar, RoomSetup } from '@/components/room-admin/room-admin-bar';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBadge } from './connection-badge';
 import { MovieList } from './movie-list';
@@ -132,8 +133,10 @@ function CinemaHall({ roomId }: CinemaViewProps) {
               {info?.name}
             </h1>
             <ConnectionBadge />
-            <ShareButton roomId={roomId} />
+            <RoomAdminBar roomId={roomId} />
           </header>
+
+          <RoomSetup roomId={roomId} />
 
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
             <PlayerPanel loading={!loaded && !room.currentError} sync={sync} onVideo={setVideo} />
@@ -224,25 +227,5 @@ function RoomError({ roomId, error, redirecting, onRetry }: RoomErrorProps) {
         }
       />
     </div>
-  );
-}
-
-/** Copies the room's join link (`<origin>/web/joinRoom/<id>/`). */
-function ShareButton({ roomId }: { roomId: string }) {
-  const t = useT();
-  const copy = async () => {
-    const link = `${window.location.origin}${BASE_PATH}/joinRoom/${roomId}/`;
-    try {
-      await navigator.clipboard.writeText(link);
-      notifySuccess(t('cinema.share.copied'));
-    } catch {
-      notifyInfo(t('cinema.share.manual'), link);
-    }
-  };
-  return (
-    <Button variant="outline" size="sm" data-testid="room-share" onClick={() => void copy()} className="ml-auto">
-      <Copy className="h-3.5 w-3.5" aria-hidden />
-      {t('cinema.share.button')}
-    </Button>
   );
 }

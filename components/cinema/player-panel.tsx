@@ -15,7 +15,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { hasCurrentMovie, playableUrl } from '@/lib/api/movie';
 import { useT } from '@/lib/i18n';
-import { currentMovieAtom, playbackStatusAtom, roomConnectionAtom, viewerCountAtom } from '@/lib/room/atoms';
+import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { Player } from './player';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
@@ -36,6 +36,7 @@ export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
   const roomStatus = useAtomValue(playbackStatusAtom)?.status;
   // The sync button works only while the socket is open.
   const canSync = useAtomValue(roomConnectionAtom) === 'open';
+  const canControl = useAtomValue(roomAbilitiesAtom).canSetStatus;
   return (
     <Card className="min-w-0 overflow-hidden">
       <section aria-label={t('cinema.player.title')}>
@@ -75,7 +76,7 @@ export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
 
         <div className="space-y-2 p-2 sm:p-3">
           {movie ? (
-            <Player key={`${movie.id}:${movie.base.url}`} url={playableUrl(movie.base.url)} type={movie.base.type} headers={movie.base.headers} onVideo={onVideo} />
+            <Player key={`${movie.id}:${movie.base.url}`} url={playableUrl(movie.base.url)} type={movie.base.type} headers={movie.base.headers} onVideo={onVideo} canControl={canControl || Boolean(movie.base.live)} />
           ) : loading ? (
             <Skeleton className="aspect-video w-full rounded-lg" />
           ) : (

@@ -12,6 +12,7 @@
  * or URL change also cancels a pending switch to the full build.
  */
 import { useEffect, useRef, useState } from 'react';
+import { Maximize, Pause, Play, Volume2, VolumeX } from 'lucide-react';
 import type Hls from 'hls.js';
 import { useT } from '@/lib/i18n';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
@@ -26,6 +27,12 @@ export interface PlayerProps {
   headers?: Record<string, string>;
   /** Receives the <video> element on mount and null on unmount (the sync engine binds to it). */
   onVideo: (video: HTMLVideoElement | null) => void;
+  /**
+   * Whether this viewer may play, pause and seek (SetCurrentStatus, server-contract.md §5.4). Without
+   * it the native controls are replaced by a bar whose play button is disabled with the reason, and
+   * which keeps volume and fullscreen.
+   */
+  canControl?: boolean;
 }
 
 /** True when the movie is HLS: type m3u8/m3u, or a URL path ending in .m3u8/.m3u. */
@@ -39,7 +46,7 @@ export function isHlsSource(url: string, type = ''): boolean {
 /** hls.js recoveries tried before a fatal error is shown. */
 const MAX_HLS_RECOVERIES = 3;
 
-export function Player({ url, type, headers, onVideo }: PlayerProps) {
+export function Player({ url, type, headers, onVideo, canControl = true }: PlayerProps) {
   const t = useT();
   const videoRef = useRef<HTMLVideoElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -145,21 +152,81 @@ export function Player({ url, type, headers, onVideo }: PlayerProps) {
   }, [url, type, headersKey]);
 
   return (
-    <div className="relative aspect-video w-full overflow-hidden rounded-lg bg-black">
-      <video
-        ref={videoRef}
-        data-testid="player-video"
-        className="h-full w-full"
-        controls
-        playsInline
-        preload="auto"
-        onError={() => setError((previous) => previous ?? t('cinema.player.mediaError'))}
-      />
-      {error ? (
-        <div role="alert" className="absolute inset-x-0 top-0 bg-red-600/90 px-3 py-2 text-sm text-white">
-          {error}
-        </div>
-      ) : null}
+    <div className="space-y-2">
+      <div className="relative aspect-video w-full overflow-hidden rounded-lg bg-black">
+        <video
+          ref={videoRef}
+          data-testid="player-video"
+          className="h-full w-full"
+          controls={canControl}
+          playsInline
+          preload="auto"
+          onError={() => setError((previous) => previous ?? t('cinema.player.mediaError'))}
+        />
+        {error ? (
+          <div role="alert" className="absolute inset-x-0 top-0 bg-red-600/90 px-3 py-2 text-sm text-white">
+            {error}
+          </div>
+        ) : null}
+      </div>
+      {canControl ? null : <WatchOnlyBar videoRef={videoRef} />}
+    </div>
+  );
+}
+
+/**
+ * The controls of a viewer who follows the room's playback: play/pause shown but disabled with the
+ * reason, mute and fullscreen still theirs.
+ */
+function WatchOnlyBar({ videoRef }: { videoRef: React.RefObject<HTMLVideoElement | null> }) {
+  const t = useT();
+  const [paused, setPaused] = useState(true);
+  const [muted, setMuted] = useState(false);
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const update = () => {
+      setPaused(video.paused);
+      setMuted(video.muted);
+    };
+    update();
+    const events = ['play', 'pause', 'volumechange', 'loadedmetadata'] as const;
+    for (const name of events) video.addEventListener(name, update);
+    return () => {
+      for (const name of events) video.removeEventListener(name, update);
+    };
+  }, [videoRef]);
+
+  const button =
+    'inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 disabled:cursor-not-allowed disabled:opacity-50 dark:text-zinc-200 dark:hover:bg-zinc-800';
+  return (
+    <div data-testid="watch-only-controls" className="flex items-center gap-1 rounded-lg bg-zinc-50 px-1 py-1 dark:bg-zinc-800/60">
+      <button type="button" className={button} disabled aria-describedby="watch-only-reason" data-testid="watch-only-play" aria-label={t(paused ? 'cinema.player.play' : 'cinema.player.pause')}>
+        {paused ? <Play className="h-5 w-5" aria-hidden /> : <Pause className="h-5 w-5" aria-hidden />}
+      </button>
+      <p id="watch-only-reason" data-testid="watch-only-reason" className="min-w-0 flex-1 text-xs text-zinc-600 dark:text-zinc-300">
+        {t('cinema.player.watchOnly')}
+      </p>
+      <button
+        type="button"
+        className={button}
+        aria-label={t(muted ? 'cinema.player.unmute' : 'cinema.player.mute')}
+        aria-pressed={muted}
+        onClick={() => {
+          const video = videoRef.current;
+          if (video) video.muted = !video.muted;
+        }}
+      >
+        {muted ? <VolumeX className="h-5 w-5" aria-hidden /> : <Volume2 className="h-5 w-5" aria-hidden />}
+      </button>
+      <button
+        type="button"
+        className={button}
+        aria-label={t('cinema.player.fullscreen')}
+        onClick={() => void videoRef.current?.parentElement?.requestFullscreen?.().catch(() => undefined)}
+      >
+        <Maximize className="h-5 w-5" aria-hidden />
+      </button>
     </div>
   );
 }

@@ -17,7 +17,7 @@ import { notifySuccess } from '@/lib/notify';
 import { RoomStatus } from '@/lib/contract/roles';
 import { validateRoomName, validateRoomPassword } from '@/lib/contract/validation';
 import { cinemaPath } from '@/config/routes';
-import { writeRoomPassword } from '@/lib/storage';
+import { writeRoomPassword, writeRoomSetupPending } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';
 
 const schema = z.object({
@@ -48,6 +48,8 @@ export function CreateRoomScreen() {
       const created = await createRoom({ roomName, password, settings: { hidden } });
       if (created?.status === RoomStatus.Active) {
         writeRoomPassword(created.roomId, password);
+        // The viewing hall offers the room presets (who controls playback) once.
+        writeRoomSetupPending(created.roomId, true);
         notifySuccess(t('createRoom.success'));
         router.push(cinemaPath(created.roomId));
         return;

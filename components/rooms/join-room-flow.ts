@@ -17,6 +17,8 @@ export type JoinOutcome =
   | { kind: 'needPassword' }
   /** A visitor, and the room is not open to guests. */
   | { kind: 'needLogin' }
+  /** A member waiting for a room admin's approval (join review): wait, then enter. */
+  | { kind: 'waiting' }
   /** The room or the membership does not allow entry now. */
   | { kind: 'refused'; message: MessageKey; tone: 'warning' | 'error' };
 
@@ -44,9 +46,10 @@ function roomRefusal(status: number): JoinOutcome | null {
   return { kind: 'refused', message: 'joinRoom.unknown', tone: 'error' };
 }
 
-function memberOutcome(status: number): JoinOutcome {
+/** What a membership status (§5.3) means for the join screen. */
+export function memberOutcome(status: number): JoinOutcome {
   if (status === MemberStatus.Active) return { kind: 'enter' };
-  if (status === MemberStatus.Pending) return { kind: 'refused', message: 'joinRoom.memberPending', tone: 'warning' };
+  if (status === MemberStatus.Pending) return { kind: 'waiting' };
   if (status === MemberStatus.Banned) return { kind: 'refused', message: 'joinRoom.memberBanned', tone: 'error' };
   return { kind: 'refused', message: 'joinRoom.unknown', tone: 'error' };
 }

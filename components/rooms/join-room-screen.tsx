@@ -21,9 +21,14 @@ import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { isId, validateRoomPassword } from '@/lib/contract/validation';
-import { runJoinFlow } from './join-room-flow';
+import { memberOutcome, runJoinFlow } from './join-room-flow';
+import { getRoomJoined } from '@/lib/api/room';
+import { Spinner } from '@/components/ui/spinner';
 import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';
+
+/** How often (ms) a member waiting for approval checks whether they were let in. */
+const WAITING_POLL_MS = 2000;
 
 const schema = z.object({
   roomId: z
@@ -53,6 +58,8 @@ export function JoinRoomScreen() {
   const [notice, setNotice] = useState<{ tone: NoticeTone; text: string } | null>(null);
   const [room, setRoom] = useState<RoomCheck | null>(null);
   const [needsLogin, setNeedsLogin] = useState(false);
+  // The room id while my membership waits for approval: the screen checks until it is decided.
+  const [waitingFor, setWaitingFor] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -65,6 +72,7 @@ export function JoinRoomScreen() {
   const join = useCallback(
     async ({ roomId, password }: JoinRoomForm) => {
       setNotice(null);
+      setWaitingFor(null);
       try {
         const result = await runJoinFlow({ roomId, password, user });
         setRoom(result.room);
@@ -82,6 +90,10 @@ export function JoinRoomScreen() {
           case 'needLogin':
             setNeedsLogin(true);
             return;
+          case 'waiting':
+            writeRoomPassword(roomId, password);
+            setWaitingFor(roomId);
+            return;
           case 'refused': {
             setNotice({ tone: outcome.tone, text: t(outcome.message) });
             return;
@@ -95,6 +107,40 @@ export function JoinRoomScreen() {
     [user, router, setFocus, setError, t],
   );
   const onSubmit = handleSubmit(join);
+
+  // Waiting for approval (join review): ask `/api/room/joined` every few seconds and enter as soon as
+  // a room admin approves; a ban or a removed request ends the wait with its message.
+  useEffect(() => {
+    if (!waitingFor) return;
+    let stopped = false;
+    const timer = setInterval(() => {
+      getRoomJoined(waitingFor).then(
+        (joined) => {
+          if (stopped) return;
+          if (!joined.joined) {
+            setWaitingFor(null);
+            setNotice({ tone: 'warning', text: t('joinRoom.declined') });
+            return;
+          }
+          const outcome = memberOutcome(joined.status);
+          if (outcome.kind === 'waiting') return;
+          setWaitingFor(null);
+          if (outcome.kind === 'enter') {
+            notifySuccess(t('joinRoom.success'));
+            router.push(cinemaPath(waitingFor));
+          } else if (outcome.kind === 'refused') {
+            setNotice({ tone: outcome.tone, text: t(outcome.message) });
+          }
+        },
+        // A network hiccup: try again on the next tick.
+        () => undefined,
+      );
+    }, WAITING_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [waitingFor, router, t]);
 
   // Prefill from the URL once per (id, ?pwd) and join right away when there is an id to join.
   const prefilledFor = useRef<string | null>(null);
@@ -150,6 +196,15 @@ export function JoinRoomScreen() {
             <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="join-room-info">
               {t('joinRoom.room', { name: room.name, creator: room.creator })}
             </p>
+          ) : null}
+          {waitingFor ? (
+            <Notice tone="info" testId="join-room-waiting">
+              <p className="flex items-center gap-2 font-medium" role="status">
+                <Spinner className="h-4 w-4" />
+                {t('joinRoom.waitingTitle')}
+              </p>
+              <p className="mt-1">{t('joinRoom.waitingBody')}</p>
+            </Notice>
           ) : null}
           {notice ? (
             <Notice tone={notice.tone} testId="join-room-message">

@@ -64,6 +64,12 @@ export const viewerCountAtom = atom<number | null>(null);
 /** The room socket's state: connecting, open, or closed (waiting to reconnect). */
 export const roomConnectionAtom = atom<RoomSocketState>('closed');
 
+/**
+ * True while I am leaving the room on purpose (deleting it): the hall then takes its socket closing
+ * as expected, not as a sign that I was removed.
+ */
+export const roomLeavingAtom = atom(false);
+
 /** Sets every room atom back to "no room" (the hall closing), then `roomIdAtom` to `roomId`. */
 export function resetRoomAtoms(roomId: string | null = null): void {
   const store = getDefaultStore();
@@ -74,5 +80,6 @@ export function resetRoomAtoms(roomId: string | null = null): void {
   store.set(playbackStatusAtom, null);
   store.set(viewerCountAtom, null);
   store.set(roomConnectionAtom, 'closed');
+  store.set(roomLeavingAtom, false);
   store.set(roomIdAtom, roomId);
 }

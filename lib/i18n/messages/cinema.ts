@@ -13,9 +13,6 @@ export const cinema = {
     'cinema.error.retry': '重试',
     'cinema.error.join': '加入房间',
 
-    'cinema.share.button': '分享',
-    'cinema.share.copied': '链接已复制到剪贴板',
-    'cinema.share.manual': '复制失败，请手动复制以下链接',
 
     'cinema.ws.open': '已连接',
     'cinema.ws.connecting': '连接中…',
@@ -29,6 +26,12 @@ export const cinema = {
     'cinema.player.loadFailed': '视频加载失败（{detail}）',
     'cinema.player.hlsUnsupported': '此浏览器无法播放 HLS（m3u8）视频',
     'cinema.player.mediaError': '无法播放此视频：地址无效或格式不受支持',
+    'cinema.player.watchOnly': '播放由房间控制：你没有“播放、暂停和调整进度”的权限，会自动跟随房间进度。',
+    'cinema.player.play': '播放（不可用）',
+    'cinema.player.pause': '暂停（不可用）',
+    'cinema.player.mute': '静音',
+    'cinema.player.unmute': '取消静音',
+    'cinema.player.fullscreen': '全屏',
 
     'cinema.sync.button': '同步',
     'cinema.sync.hint': '与房间的播放进度同步',
@@ -113,9 +116,6 @@ export const cinema = {
     'cinema.error.retry': 'Retry',
     'cinema.error.join': 'Join room',
 
-    'cinema.share.button': 'Share',
-    'cinema.share.copied': 'Link copied to the clipboard',
-    'cinema.share.manual': 'Copy failed; copy this link by hand',
 
     'cinema.ws.open': 'Connected',
     'cinema.ws.connecting': 'Connecting…',
@@ -129,6 +129,12 @@ export const cinema = {
     'cinema.player.loadFailed': 'The video failed to load ({detail})',
     'cinema.player.hlsUnsupported': 'This browser cannot play HLS (m3u8) video',
     'cinema.player.mediaError': 'Cannot play this video: the URL is invalid or the format is not supported',
+    'cinema.player.watchOnly': 'The room controls playback: you don\u2019t have the "play, pause and seek" permission, so you follow the room.',
+    'cinema.player.play': 'Play (not available)',
+    'cinema.player.pause': 'Pause (not available)',
+    'cinema.player.mute': 'Mute',
+    'cinema.player.unmute': 'Unmute',
+    'cinema.player.fullscreen': 'Fullscreen',
 
     'cinema.sync.button': 'Sync',
     'cinema.sync.hint': 'Jump to the room’s playback position',

@@ -1,0 +1,41 @@
+'use client';
+/** The presets offered once right after a room was created (issue 9): pick who controls playback, or later. */
+import { useAtomValue, useSetAtom } from 'jotai';
+import { Card } from '@/components/ui/card';
+import { Button } from '@/components/ui/button';
+import { useT } from '@/lib/i18n';
+import { roomSettingsAtom } from '@/lib/room/atoms';
+import { PresetPicker } from './preset-picker';
+import '@/lib/i18n/messages/room-admin';
+
+export function SetupOffer({ roomId, onDone }: { roomId: string; onDone: () => void }) {
+  const t = useT();
+  const settings = useAtomValue(roomSettingsAtom);
+  const setSettings = useSetAtom(roomSettingsAtom);
+  return (
+    <Card className="p-4" data-testid="room-setup">
+      <section aria-labelledby="room-setup-title" className="space-y-3">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div>
+            <h2 id="room-setup-title" className="text-base font-semibold">
+              {t('roomAdmin.setup.title')}
+            </h2>
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('roomAdmin.setup.body')}</p>
+          </div>
+          <Button variant="ghost" size="sm" data-testid="room-setup-dismiss" onClick={onDone}>
+            {t('roomAdmin.setup.dismiss')}
+          </Button>
+        </div>
+        <PresetPicker
+          roomId={roomId}
+          settings={settings}
+          compact
+          onApplied={(patch) => {
+            if (settings) setSettings({ ...settings, ...patch });
+            onDone();
+          }}
+        />
+      </section>
+    </Card>
+  );
+}

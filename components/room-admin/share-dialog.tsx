@@ -1,0 +1,155 @@
+'use client';
+/**
+ * Sharing a room (reference-client.md §1.5 "Share"): the join link `<origin>/web/joinRoom/<id>/`,
+ * optionally with the password (`?pwd=`, checked first with `POST /api/room/pwd/check`, §3.6), a
+ * copy button and the link as a QR code (qrcode.react) for phones. Loaded when first opened.
+ */
+import { QRCodeSVG } from 'qrcode.react';
+import { useState } from 'react';
+import { Copy } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { TextField } from '@/components/ui/field';
+import { describeError } from '@/lib/api/error-text';
+import { checkRoomPassword } from '@/lib/api/room-admin';
+import { BASE_PATH } from '@/lib/contract/export-layout';
+import { useT } from '@/lib/i18n';
+import { notifySuccess } from '@/lib/notify';
+import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
+import { Modal } from './drawer';
+import '@/lib/i18n/messages/room-admin';
+
+/** The join link of a room, with the password when given. */
+export function shareLink(origin: string, roomId: string, password = ''): string {
+  const link = `${origin}${BASE_PATH}/joinRoom/${roomId}/`;
+  return password ? `${link}?pwd=${encodeURIComponent(password)}` : link;
+}
+
+export interface ShareDialogProps {
+  roomId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The room has a password (`needPassword`). */
+  needPassword: boolean;
+}
+
+export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareDialogProps) {
+  const t = useT();
+  const [withPassword, setWithPassword] = useState(false);
+  const [password, setPassword] = useState(() => readRoomPassword(roomId));
+  // The password that the server confirmed, so the link and QR code only ever carry a right one.
+  const [checked, setChecked] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [copyFailed, setCopyFailed] = useState(false);
+
+  const included = withPassword && checked !== null && checked === password ? checked : '';
+  const link = shareLink(window.location.origin, roomId, included);
+
+  const verify = async (): Promise<boolean> => {
+    if (checked === password) return true;
+    setChecking(true);
+    setError(null);
+    try {
+      const { valid } = await checkRoomPassword(roomId, password);
+      if (!valid) {
+        setError(t('roomAdmin.share.wrongPassword'));
+        return false;
+      }
+      setChecked(password);
+      writeRoomPassword(roomId, password);
+      return true;
+    } catch (failure) {
+      setError(describeError(failure).message);
+      return false;
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const copy = async () => {
+    if (withPassword && !(await verify())) return;
+    const text = shareLink(window.location.origin, roomId, withPassword ? password : '');
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopyFailed(false);
+      notifySuccess(t('roomAdmin.share.copied'));
+    } catch {
+      setCopyFailed(true);
+    }
+  };
+
+  return (
+    <Modal open={open} onOpenChange={onOpenChange} title={t('roomAdmin.share.title')} closeLabel={t('roomAdmin.close')} testId="share-dialog">
+      <div className="space-y-4">
+        {needPassword ? (
+          <div className="space-y-3">
+            <Checkbox
+              id="share-with-password"
+              data-testid="share-with-password"
+              label={t('roomAdmin.share.withPassword')}
+              hint={t('roomAdmin.share.withPasswordHint')}
+              checked={withPassword}
+              onChange={(event) => setWithPassword(event.target.checked)}
+            />
+            {withPassword ? (
+              <form
+                noValidate
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  void verify();
+                }}
+              >
+                <TextField
+                  id="share-password"
+                  label={t('roomAdmin.share.password')}
+                  type="password"
+                  autoComplete="off"
+                  value={password}
+                  error={error ?? undefined}
+                  onChange={(event) => {
+                    setPassword(event.target.value);
+                    setError(null);
+                  }}
+                  onBlur={() => password && void verify()}
+                />
+              </form>
+            ) : null}
+          </div>
+        ) : null}
+
+        <div className="space-y-1.5">
+          <label htmlFor="share-link" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+            {t('roomAdmin.share.link')}
+          </label>
+          <div className="flex gap-2">
+            <input
+              id="share-link"
+              data-testid="share-link"
+              readOnly
+              value={link}
+              onFocus={(event) => event.target.select()}
+              className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-zinc-50 px-3 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+            />
+            <Button data-testid="share-copy" loading={checking} onClick={() => void copy()}>
+              <Copy className="h-4 w-4" aria-hidden />
+              {checking ? t('roomAdmin.share.checking') : t('roomAdmin.share.copy')}
+            </Button>
+          </div>
+          {copyFailed ? (
+            <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
+              {t('roomAdmin.share.copyFailed')}
+            </p>
+          ) : null}
+        </div>
+
+        <figure className="flex flex-col items-center gap-2">
+          <div className="rounded-xl bg-white p-3" data-testid="share-qr" data-value={link}>
+            <QRCodeSVG value={link} size={176} marginSize={0} title={t('roomAdmin.share.qr')} />
+          </div>
+          <figcaption className="text-xs text-zinc-600 dark:text-zinc-400">{t('roomAdmin.share.qr')}</figcaption>
+        </figure>
+      </div>
+    </Modal>
+  );
+}
