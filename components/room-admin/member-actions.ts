@@ -8,6 +8,7 @@ import { GUEST_USER_ID, MemberRole, MemberStatus } from '@/lib/contract/roles';
 import type { RoomMember } from '@/lib/contract/types';
 import type { MessageKey } from '@/lib/i18n';
 import type { RoomAbilities } from '@/lib/room/abilities';
+import '@/lib/i18n/messages/room-admin';
 
 export type MemberActionId = 'approve' | 'ban' | 'unban' | 'remove' | 'makeAdmin' | 'makeMember' | 'permissions' | 'guestPermissions';
 

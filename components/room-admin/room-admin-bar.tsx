@@ -14,7 +14,7 @@ import { notifyError } from '@/lib/notify';
 import { roomAbilitiesAtom, roomInfoAtom } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
 import { readRoomSetupPending, writeRoomSetupPending } from '@/lib/storage';
-import '@/lib/i18n/messages/room-admin';
+import '@/lib/i18n/messages/cinema';
 
 type Panel = 'members' | 'settings' | 'share';
 
@@ -37,7 +37,7 @@ function lazyPanel(load: () => Promise<ComponentType<PanelProps>>) {
 function PanelLoadFailed({ onOpenChange }: PanelProps) {
   const t = useT();
   useEffect(() => {
-    notifyError(new Error(t('roomAdmin.loadFailed')));
+    notifyError(new Error(t('cinema.panel.loadFailed')));
     onOpenChange(false);
   }, [onOpenChange, t]);
   return null;
@@ -64,9 +64,9 @@ export function RoomAdminBar({ roomId }: { roomId: string }) {
   };
 
   const buttons: { panel: Panel; label: string; icon: React.ReactNode; visible: boolean }[] = [
-    { panel: 'members', label: t('roomAdmin.open.members'), icon: <Users className="h-3.5 w-3.5" aria-hidden />, visible: signedIn },
-    { panel: 'settings', label: t('roomAdmin.open.settings'), icon: <Settings className="h-3.5 w-3.5" aria-hidden />, visible: signedIn },
-    { panel: 'share', label: t('roomAdmin.open.share'), icon: <Share2 className="h-3.5 w-3.5" aria-hidden />, visible: true },
+    { panel: 'members', label: t('cinema.panel.members'), icon: <Users className="h-3.5 w-3.5" aria-hidden />, visible: signedIn },
+    { panel: 'settings', label: t('cinema.panel.settings'), icon: <Settings className="h-3.5 w-3.5" aria-hidden />, visible: signedIn },
+    { panel: 'share', label: t('cinema.panel.share'), icon: <Share2 className="h-3.5 w-3.5" aria-hidden />, visible: true },
   ];
 
   return (

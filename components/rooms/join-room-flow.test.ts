@@ -52,10 +52,19 @@ describe('runJoinFlow', () => {
     }
   });
 
-  it('lets anyone into a guest room straight away', async () => {
+  it('lets a visitor into a guest room straight away', async () => {
     const { stub, calls } = api(room({ enabledGuest: true }));
     expect((await runJoinFlow({ roomId: ROOM_ID, password: '', user: null }, stub)).outcome).toEqual({ kind: 'enter' });
     expect(calls).toEqual(['check']);
+  });
+
+  it('checks a signed-in user as themselves even in a guest room, so a banned member is told so', async () => {
+    const banned = api(room({ enabledGuest: true }), { joined: true, status: MemberStatus.Banned });
+    expect((await runJoinFlow({ roomId: ROOM_ID, password: '', user: bob }, banned.stub)).outcome).toMatchObject({
+      kind: 'refused',
+      message: 'joinRoom.memberBanned',
+    });
+    expect(banned.calls).toEqual(['check', 'joined']);
   });
 
   it('asks a visitor to log in when the room is not open to guests', async () => {

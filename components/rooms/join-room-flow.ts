@@ -1,6 +1,6 @@
 /**
- * The join flow (reference-client.md §1.4 "Join"): check the room, let guests and the creator straight
- * in, reuse an existing membership, ask for a password only when the room has one, else log in to the
+ * The join flow (reference-client.md §1.4 "Join"): check the room, let guests (visitors) and the
+ * creator straight in, reuse an existing membership, ask for a password only when the room has one, else log in to the
  * room. Kept free of React so that the join screen and the tests share it.
  */
 import * as roomApi from '@/lib/api/room';
@@ -63,9 +63,10 @@ export async function runJoinFlow({ roomId, password, user }: JoinInput, api: Jo
   const room = await api.checkRoom(roomId);
   const refused = roomRefusal(room.status);
   if (refused) return { outcome: refused, room };
-  // The server lets guests (and members alike) in without a membership call when the room allows guests.
-  if (room.enabledGuest) return { outcome: { kind: 'enter' }, room };
-  if (!user) return { outcome: { kind: 'needLogin' }, room };
+  // A visitor enters a guest room as the guest. A signed-in user is checked as themselves even there
+  // (the reference client lets them straight in), because the hall uses their token: a banned member
+  // would otherwise bounce between the hall's 401 and this screen.
+  if (!user) return { outcome: room.enabledGuest ? { kind: 'enter' } : { kind: 'needLogin' }, room };
   if (room.creatorId === user.id) return { outcome: { kind: 'enter' }, room };
 
   const joined = await api.getRoomJoined(roomId);

@@ -108,4 +108,37 @@ export class CinemaPage {
     await this.page.getByTestId('chat-input').fill(text);
     await this.page.getByTestId('chat-send').click();
   }
+
+  /** Opens the members panel (downloaded on first open) and waits for its list or empty state. */
+  async openMembers(): Promise<Locator> {
+    await this.page.getByTestId('open-members').click();
+    const panel = this.page.getByTestId('members-panel');
+    await expect(panel).toBeVisible();
+    return panel;
+  }
+
+  /** Opens the room settings panel and waits for its controls. */
+  async openSettings(): Promise<Locator> {
+    await this.page.getByTestId('open-settings').click();
+    const panel = this.page.getByTestId('settings-panel');
+    await expect(panel.getByTestId('setting-hidden')).toBeVisible();
+    return panel;
+  }
+
+  /** A member's row in the open members panel. */
+  memberRow(username: string): Locator {
+    return this.page.getByTestId('member-row').and(this.page.locator(`[data-username="${username}"]`));
+  }
+
+  /** Chooses an action (`member-approve`, `member-ban`, …) in a member's row menu. */
+  async memberAction(username: string, action: string): Promise<void> {
+    await this.memberRow(username).getByTestId('member-actions').click();
+    await this.page.getByTestId(`member-${action}`).click();
+  }
+
+  /** Closes the open panel or dialog with Escape. */
+  async closePanel(): Promise<void> {
+    await this.page.keyboard.press('Escape');
+    await expect(this.page.getByRole('dialog')).toHaveCount(0);
+  }
 }

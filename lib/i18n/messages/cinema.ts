@@ -103,6 +103,10 @@ export const cinema = {
     'cinema.push.typeTooLong': '类型过长（最多 32 字节）',
     'cinema.push.loadFailed': '添加影片的表单加载失败，请检查网络后重试',
 
+    'cinema.panel.members': '成员',
+    'cinema.panel.settings': '房间设置',
+    'cinema.panel.share': '分享',
+    'cinema.panel.loadFailed': '无法加载面板，请检查网络后重试',
     'cinema.dialog.cancel': '取消',
   },
   en: {
@@ -206,6 +210,10 @@ export const cinema = {
     'cinema.push.typeTooLong': 'The type is too long (at most 32 bytes)',
     'cinema.push.loadFailed': 'Could not load the form to add a movie. Check your connection and try again.',
 
+    'cinema.panel.members': 'Members',
+    'cinema.panel.settings': 'Room settings',
+    'cinema.panel.share': 'Share',
+    'cinema.panel.loadFailed': 'Could not load the panel. Check your connection and try again.',
     'cinema.dialog.cancel': 'Cancel',
   },
 } as const;

@@ -7,11 +7,6 @@ import { registerMessages } from '../messages';
  */
 export const roomAdmin = {
   zh: {
-    'roomAdmin.open.members': '成员',
-    'roomAdmin.open.settings': '房间设置',
-    'roomAdmin.open.share': '分享',
-    'roomAdmin.open.guestHint': '登录后可查看成员和房间设置',
-    'roomAdmin.loadFailed': '无法加载面板，请检查网络后重试',
     'roomAdmin.close': '关闭',
 
     'roomAdmin.members.title': '成员',
@@ -165,11 +160,6 @@ export const roomAdmin = {
     'roomAdmin.setup.dismiss': '稍后再说',
   },
   en: {
-    'roomAdmin.open.members': 'Members',
-    'roomAdmin.open.settings': 'Room settings',
-    'roomAdmin.open.share': 'Share',
-    'roomAdmin.open.guestHint': 'Log in to see the members and room settings',
-    'roomAdmin.loadFailed': 'Could not load the panel. Check your connection and try again.',
     'roomAdmin.close': 'Close',
 
     'roomAdmin.members.title': 'Members',
