@@ -209,3 +209,24 @@ describe('Player', () => {
     expect(onVideo).toHaveBeenLastCalledWith(null);
   });
 });
+
+describe('Player without playback control', () => {
+  it('replaces the native controls by a disabled play button with the reason, and keeps mute', async () => {
+    const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} canControl={false} />);
+    const video = container.querySelector('video')!;
+    expect(video.hasAttribute('controls')).toBe(false);
+    const play = screen.getByTestId('watch-only-play');
+    expect(play).toBeDisabled();
+    expect(play).toHaveAccessibleDescription(translate('zh', 'cinema.player.watchOnly'));
+    const mute = screen.getByRole('button', { name: translate('zh', 'cinema.player.mute') });
+    act(() => mute.click());
+    expect(video.muted).toBe(true);
+    await waitFor(() => expect(screen.getByRole('button', { name: translate('zh', 'cinema.player.unmute') })).toBeInTheDocument());
+  });
+
+  it('shows the native controls to a viewer who may control playback', () => {
+    const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} />);
+    expect(container.querySelector('video')!.hasAttribute('controls')).toBe(true);
+    expect(screen.queryByTestId('watch-only-controls')).toBeNull();
+  });
+});
