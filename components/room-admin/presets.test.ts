@@ -1,23 +1,10 @@
 /** Room presets (server-contract.md §5.4, §5.5): what each writes and how a room is recognised. */
 import { Permission } from '@/lib/contract/roles';
 import type { RoomSettings } from '@/lib/contract/types';
+import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';
 import { ALL_MEMBER_BITS, matchPreset, PRESETS, WATCH_BITS } from './presets';
 
-const defaults: RoomSettings = {
-  user_default_permissions: 193,
-  guest_permissions: 0,
-  disable_guest: false,
-  join_need_review: false,
-  disable_join_new_user: false,
-  hidden: false,
-  can_get_movie_list: true,
-  can_add_movie: true,
-  can_delete_movie: true,
-  can_edit_movie: true,
-  can_set_current_movie: true,
-  can_set_current_status: true,
-  can_send_chat_message: true,
-};
+const defaults: RoomSettings = { ...DEFAULT_ROOM_SETTINGS };
 
 const apply = (id: string) => ({ ...defaults, ...PRESETS.find((preset) => preset.id === id)!.settings });
 

@@ -10,19 +10,12 @@
  */
 import { Permission } from '@/lib/contract/roles';
 import type { RoomSettings } from '@/lib/contract/types';
+import { PERMISSION_SWITCHES, type PermissionSwitch } from '@/lib/contract/room-settings';
 
 export type PresetId = 'everyone' | 'adminsOnly' | 'watch';
 
-/** The switches of §5.5 that gate member permissions. */
-export const SWITCH_KEYS = [
-  'can_get_movie_list',
-  'can_add_movie',
-  'can_edit_movie',
-  'can_delete_movie',
-  'can_set_current_movie',
-  'can_set_current_status',
-  'can_send_chat_message',
-] as const satisfies readonly (keyof RoomSettings)[];
+/** The switches of §5.5 that gate member permissions, in the panel's order. */
+export const SWITCH_KEYS: readonly PermissionSwitch[] = PERMISSION_SWITCHES.map(([, key]) => key);
 
 /** Every member bit of §5.4 (255). */
 export const ALL_MEMBER_BITS = Object.values(Permission).reduce((mask, bit) => mask | bit, 0);
@@ -37,8 +30,8 @@ export interface Preset {
   memberPermissions: number | null;
 }
 
-const allSwitches = (on: boolean, except: readonly (typeof SWITCH_KEYS)[number][] = []) =>
-  Object.fromEntries(SWITCH_KEYS.map((key) => [key, except.includes(key) ? !on : on])) as Pick<RoomSettings, (typeof SWITCH_KEYS)[number]>;
+const allSwitches = (on: boolean, except: readonly PermissionSwitch[] = []) =>
+  Object.fromEntries(SWITCH_KEYS.map((key) => [key, except.includes(key) ? !on : on])) as Pick<RoomSettings, PermissionSwitch>;
 
 export const PRESETS: readonly Preset[] = [
   {

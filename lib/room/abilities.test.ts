@@ -1,6 +1,7 @@
 /** Which controls a member sees (server-contract.md §3.4, §5.4). */
 import type { Movie, RoomMe } from '@/lib/contract/types';
 import { AdminPermission, DefaultPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
+import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';
 import { roomAbilities } from './abilities';
 
 const me = (overrides: Partial<RoomMe> = {}): RoomMe => ({
@@ -71,21 +72,7 @@ describe('roomAbilities', () => {
   });
 
   it('applies the room-wide switches to plain members only, once the settings are known', () => {
-    const settings = {
-      user_default_permissions: 193,
-      guest_permissions: 0,
-      disable_guest: false,
-      join_need_review: false,
-      disable_join_new_user: false,
-      hidden: false,
-      can_get_movie_list: true,
-      can_add_movie: true,
-      can_delete_movie: true,
-      can_edit_movie: true,
-      can_set_current_movie: true,
-      can_set_current_status: false,
-      can_send_chat_message: false,
-    };
+    const settings = { ...DEFAULT_ROOM_SETTINGS, can_set_current_status: false, can_send_chat_message: false };
     const controller = me({ permissions: 0xff });
     expect(roomAbilities(controller, Role.User)).toMatchObject({ canSetStatus: true, canChat: true });
     expect(roomAbilities(controller, Role.User, settings)).toMatchObject({ canSetStatus: false, canChat: false, canAddMovie: true });

@@ -8,6 +8,7 @@
  */
 import { AdminPermission, hasPermission, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
 import type { Movie, RoomMe, RoomSettings } from '@/lib/contract/types';
+import { switchesAllow } from '@/lib/contract/room-settings';
 
 export interface RoomAbilities {
   /** The room's creator (member role 3). */
@@ -32,22 +33,6 @@ export interface RoomAbilities {
   canDeleteRoom: boolean;
 }
 
-/** The room-wide switch (§5.5) that must be on for each member permission bit; WebRTC has none. */
-const SWITCHES: [number, keyof RoomSettings][] = [
-  [Permission.GetMovieList, 'can_get_movie_list'],
-  [Permission.AddMovie, 'can_add_movie'],
-  [Permission.DeleteMovie, 'can_delete_movie'],
-  [Permission.EditMovie, 'can_edit_movie'],
-  [Permission.SetCurrentMovie, 'can_set_current_movie'],
-  [Permission.SetCurrentStatus, 'can_set_current_status'],
-  [Permission.SendChatMessage, 'can_send_chat_message'],
-];
-
-/** Whether the room-wide switches allow `permission` for plain members (true when unknown). */
-export function switchesAllow(settings: RoomSettings | null | undefined, permission: number): boolean {
-  if (!settings) return true;
-  return SWITCHES.every(([bit, key]) => (permission & bit) === 0 || settings[key]);
-}
 
 /**
  * Abilities from `/api/room/me` (undefined: not loaded yet, so nothing is allowed), the site role
@@ -62,7 +47,7 @@ export function roomAbilities(me: RoomMe | undefined, siteRole: number, settings
   const isRoomAdmin = me !== undefined && me.role >= MemberRole.Admin;
   const everything = siteAdmin || isRoomAdmin;
   const can = (permission: number) =>
-    me !== undefined && (everything || (hasPermission(me.permissions, permission) && switchesAllow(settings, permission)));
+    me !== undefined && (everything || (hasPermission(me.permissions, permission) && (!settings || switchesAllow(settings, permission))));
   const administer = (permission: number) =>
     isRoomAdmin && (siteAdmin || isCreator || (me?.status === MemberStatus.Active && hasPermission(me.adminPermissions, permission)));
   const canDeleteMovie = can(Permission.DeleteMovie);

@@ -4,6 +4,7 @@
  */
 import type { RoomPlayback } from '@/lib/contract/playback';
 import type { RoomSettings } from '@/lib/contract/types';
+import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';
 import { StatementCache, type Sqlite } from './database';
 import { likePattern } from './users';
 
@@ -66,22 +67,7 @@ interface RoomRow {
   member_role?: number;
 }
 
-/** Default room settings (§5.5). */
-export const DEFAULT_ROOM_SETTINGS: RoomSettings = {
-  user_default_permissions: 193,
-  guest_permissions: 0,
-  disable_guest: false,
-  join_need_review: false,
-  disable_join_new_user: false,
-  hidden: false,
-  can_get_movie_list: true,
-  can_add_movie: true,
-  can_delete_movie: true,
-  can_edit_movie: true,
-  can_set_current_movie: true,
-  can_set_current_status: true,
-  can_send_chat_message: true,
-};
+export { DEFAULT_ROOM_SETTINGS };
 
 /** The keys of the settings object, which are also the columns of `room_settings` (§5.5). */
 export const SETTING_KEYS = Object.keys(DEFAULT_ROOM_SETTINGS) as (keyof RoomSettings)[];

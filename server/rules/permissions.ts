@@ -2,7 +2,8 @@
  * Permission evaluation of server-contract.md §5.4, with the room-wide `can_*` switches of §5.5.
  */
 import type { RoomSettings } from '@/lib/contract/types';
-import { AllAdminPermissions, AllPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
+import { switchesAllow } from '@/lib/contract/room-settings';
+import { AllAdminPermissions, AllPermissions, MemberRole, MemberStatus, Role } from '@/lib/contract/roles';
 
 /** The caller as the evaluation needs it. */
 export interface PermissionSubject {
@@ -18,16 +19,6 @@ export interface PermissionSubject {
   adminPermissions: number;
 }
 
-/** The room-wide switch that must be on for each member permission bit; WebRTC has none. */
-const SWITCHES: [number, keyof RoomSettings][] = [
-  [Permission.GetMovieList, 'can_get_movie_list'],
-  [Permission.AddMovie, 'can_add_movie'],
-  [Permission.DeleteMovie, 'can_delete_movie'],
-  [Permission.EditMovie, 'can_edit_movie'],
-  [Permission.SetCurrentMovie, 'can_set_current_movie'],
-  [Permission.SetCurrentStatus, 'can_set_current_status'],
-  [Permission.SendChatMessage, 'can_send_chat_message'],
-];
 
 /**
  * Member permission (§5.4): a site admin, the room creator and room admins pass; anyone else needs
@@ -37,9 +28,7 @@ export function hasMemberPermission(subject: PermissionSubject, settings: RoomSe
   if (subject.userRole >= Role.Admin) return true;
   if (subject.isCreator) return true;
   if (subject.memberRole === MemberRole.Admin) return true;
-  for (const [bit, key] of SWITCHES) {
-    if ((permission & bit) !== 0 && !settings[key]) return false;
-  }
+  if (!switchesAllow(settings, permission)) return false;
   return ((subject.permissions & permission) >>> 0) === permission >>> 0;
 }
 
