@@ -90,3 +90,23 @@ describe('appendLine', () => {
     expect(lines.map((l) => l.text)).toEqual(['m2', 'm3', 'm4']);
   });
 });
+
+describe('ChatPanel links and counter', () => {
+  it('makes http(s) links clickable with a safe rel and keeps the rest as text', () => {
+    const { container } = render(<ChatPanel lines={[line('watch https://example.com/v?id=1 now, not javascript:alert(1)')]} canChat connected onSend={() => true} />);
+    const links = container.querySelectorAll('a');
+    expect(links).toHaveLength(1);
+    expect(links[0]).toHaveAttribute('href', 'https://example.com/v?id=1');
+    expect(links[0]).toHaveAttribute('target', '_blank');
+    expect(links[0].getAttribute('rel')).toContain('noopener');
+    expect(links[0].getAttribute('rel')).toContain('noreferrer');
+    expect(screen.getByTestId('chat-message')).toHaveTextContent('alice: watch https://example.com/v?id=1 now, not javascript:alert(1)');
+  });
+
+  it('counts the bytes of the draft against the 4096-byte limit', () => {
+    render(<ChatPanel lines={[]} canChat connected onSend={() => true} />);
+    expect(screen.getByTestId('chat-counter')).toHaveTextContent('0 / 4096 字节');
+    fireEvent.change(screen.getByTestId('chat-input'), { target: { value: '你好' } });
+    expect(screen.getByTestId('chat-counter')).toHaveTextContent('6 / 4096 字节');
+  });
+});

@@ -1,7 +1,9 @@
 'use client';
 /**
  * Room chat: the lines as plain text (React text nodes; chat is never HTML, server-contract.md §11 b)
- * with the local receipt time, and an input that sends on Enter within the 4096-byte limit.
+ * where only http(s) links become links (lib/chat-links.ts), with the local receipt time; an input
+ * that sends on Enter within the 4096-byte limit and counts the bytes as you type. Long lines wrap
+ * and the list scrolls inside the panel, whose height the hall fixes.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { clsx } from 'clsx';
@@ -11,6 +13,7 @@ import { inputClasses } from '@/components/ui/input';
 import { useT } from '@/lib/i18n';
 import { formatClockTime } from '@/lib/time-format';
 import { byteLength, MAX_CHAT_BYTES, validateChat } from '@/lib/contract/validation';
+import { splitChatLinks } from '@/lib/chat-links';
 import type { ChatLine } from '@/hooks/use-chat';
 import '@/lib/i18n/messages/cinema';
 
@@ -69,7 +72,8 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
     }
   };
 
-  const overLimit = byteLength(draft) > MAX_CHAT_BYTES;
+  const bytes = byteLength(draft);
+  const overLimit = bytes > MAX_CHAT_BYTES;
 
   return (
     <section
@@ -91,7 +95,23 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
           <li key={line.id} data-testid="chat-message" className="whitespace-pre-wrap break-words">
             <span className="font-medium text-brand-700 dark:text-brand-300">{line.username}</span>
             {': '}
-            <span>{line.text}</span>{' '}
+            <span>
+              {splitChatLinks(line.text).map((part, index) =>
+                part.kind === 'link' ? (
+                  <a
+                    key={index}
+                    href={part.href}
+                    target="_blank"
+                    rel="noopener noreferrer nofollow ugc"
+                    className="break-all text-brand-700 underline underline-offset-2 dark:text-brand-300"
+                  >
+                    {part.text}
+                  </a>
+                ) : (
+                  part.text
+                ),
+              )}
+            </span>{' '}
             <time dateTime={new Date(line.atMs).toISOString()} className="text-xs text-zinc-500 dark:text-zinc-400">
               {formatClockTime(line.atMs)}
             </time>
@@ -113,6 +133,7 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
               placeholder={t('cinema.chat.placeholder')}
               aria-label={t('cinema.chat.placeholder')}
               aria-invalid={error || overLimit ? true : undefined}
+              aria-describedby="chat-counter"
               className={clsx(inputClasses, 'min-w-0 flex-1')}
             />
             <Button data-testid="chat-send" type="submit" disabled={!connected}>
@@ -120,13 +141,24 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
               {t('cinema.chat.send')}
             </Button>
           </div>
-          {error ? (
-            <p role="alert" className="mt-2 text-xs text-red-600 dark:text-red-400">
-              {error}
-            </p>
-          ) : overLimit ? (
-            <p className="mt-2 text-xs text-red-600 dark:text-red-400">{t('cinema.chat.tooLong', { max: MAX_CHAT_BYTES, bytes: byteLength(draft) })}</p>
-          ) : null}
+          <div className="mt-1.5 flex items-start justify-between gap-3 text-xs">
+            {error ? (
+              <p role="alert" className="text-red-600 dark:text-red-400">
+                {error}
+              </p>
+            ) : overLimit ? (
+              <p className="text-red-600 dark:text-red-400">{t('cinema.chat.tooLong', { max: MAX_CHAT_BYTES, bytes })}</p>
+            ) : (
+              <span />
+            )}
+            <span
+              id="chat-counter"
+              data-testid="chat-counter"
+              className={clsx('shrink-0 tabular-nums', overLimit ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400')}
+            >
+              {t('cinema.chat.counter', { bytes, max: MAX_CHAT_BYTES })}
+            </span>
+          </div>
         </form>
       ) : (
         <p className="border-t border-zinc-200 p-3 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">{t('cinema.chat.noPermission')}</p>

@@ -140,13 +140,16 @@ function CinemaHall({ roomId }: CinemaViewProps) {
 
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
             <PlayerPanel loading={!loaded && !room.currentError} sync={sync} onVideo={setVideo} />
-            <ChatPanel
-              className="h-80 sm:h-96 lg:h-auto lg:max-h-[calc(100vh-8rem)]"
-              lines={chat.lines}
-              canChat={abilities.canChat}
-              connected={connection === 'open'}
-              onSend={sendChat}
-            />
+            {/* On wide screens the chat takes the player's height and never stretches the row. */}
+            <div className="h-96 lg:relative lg:h-auto lg:min-h-96">
+              <ChatPanel
+                className="h-full lg:absolute lg:inset-0"
+                lines={chat.lines}
+                canChat={abilities.canChat}
+                connected={connection === 'open'}
+                onSend={sendChat}
+              />
+            </div>
           </div>
 
           {room.currentError && !loaded ? (

@@ -59,6 +59,7 @@ export const cinema = {
     'cinema.chat.notConnected': '尚未连接到房间，请稍后再发送',
     'cinema.chat.emptyHistory': '还没有消息，打个招呼吧',
     'cinema.chat.noPermission': '你没有在此房间聊天的权限',
+    'cinema.chat.counter': '{bytes} / {max} 字节',
 
     'cinema.movies.title': '影片列表',
     'cinema.movies.titleCount': '影片列表（{total}）',
@@ -166,6 +167,7 @@ export const cinema = {
     'cinema.chat.notConnected': 'Not connected to the room yet; try again in a moment',
     'cinema.chat.emptyHistory': 'No messages yet. Say hello!',
     'cinema.chat.noPermission': 'You may not chat in this room',
+    'cinema.chat.counter': '{bytes} / {max} bytes',
 
     'cinema.movies.title': 'Movies',
     'cinema.movies.titleCount': 'Movies ({total})',
