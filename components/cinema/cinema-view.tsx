@@ -19,7 +19,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { joinRoomPath } from '@/config/routes';
 import { useChat } from '@/hooks/use-chat';
-import { useMovieList } from '@/hooks/use-movie-list';
+import { useMovieList, type MovieListView } from '@/hooks/use-movie-list';
 import { usePlaybackSync } from '@/hooks/use-playback-sync';
 import { useRoom } from '@/hooks/use-room';
 import { useRoomSocketEvent } from '@/hooks/use-room-socket';
@@ -73,8 +73,8 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   const abilities = useAtomValue(roomAbilitiesAtom);
   const connection = useAtomValue(roomConnectionAtom);
   const loaded = useAtomValue(currentMovieAtom);
-  const [page, setPage] = useState(1);
-  const movies = useMovieList(roomId, socket !== null && abilities.canListMovies, page);
+  const [view, setView] = useState<MovieListView>({ folderId: '', page: 1, keyword: '' });
+  const movies = useMovieList(roomId, socket !== null && abilities.canListMovies, view);
   const chat = useChat(roomId);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
 
@@ -167,8 +167,8 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             {abilities.canListMovies ? (
               <MovieList
                 roomId={roomId}
-                page={page}
-                onPageChange={setPage}
+                view={view}
+                onViewChange={setView}
                 data={movies.data}
                 error={movies.error}
                 isLoading={movies.isLoading || movies.isValidating}
@@ -177,7 +177,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             ) : (
               <EmptyState title={t('cinema.movies.noPermission')} className="py-8" />
             )}
-            {abilities.canAddMovie ? <MoviePushForm roomId={roomId} /> : null}
+            {abilities.canAddMovie ? <MoviePushForm roomId={roomId} parentId={view.folderId} /> : null}
           </div>
         </>
       )}

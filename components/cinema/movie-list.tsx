@@ -1,14 +1,16 @@
 'use client';
 /**
- * The root folder's movies (server-contract.md §4.5): name, URL, live tag, and a row menu (Radix
- * dropdown) with "play this" and delete (confirmed first), each disabled with the reason when the
- * member may not; stop playback and clear, with pagination that works with both the companion
- * server's paging and v0.9.11's unpaged list.
+ * The playlist (server-contract.md §4.5): the folder path as a breadcrumb, a search in the open
+ * folder, folders and movies with name, URL and tags, and a row menu (Radix dropdown) with open or
+ * "play this", edit and delete (confirmed first), each disabled with the reason when the member may
+ * not; a checkbox per row for deleting several at once; new folder, reorder (drag and drop, also by
+ * keyboard), stop playback and clear the folder; pagination that works with both the companion
+ * server's paging and v0.9.11's unpaged list. Dialogs and reordering load when first used.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { ListVideo, MoreHorizontal, Play, RefreshCw, Square, Trash2 } from 'lucide-react';
+import { ArrowUpDown, ChevronRight, Folder, FolderOpen, FolderPlus, ListVideo, MoreHorizontal, Pencil, Play, RefreshCw, Search, Square, Trash2, X } from 'lucide-react';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Badge } from '@/components/ui/badge';
 import { ActionMenu } from '@/components/ui/action-menu';
@@ -21,18 +23,23 @@ import { Spinner } from '@/components/ui/spinner';
 import { describeError } from '@/lib/api/error-text';
 import { clearMovies, deleteMovies, hasCurrentMovie, MOVIE_PAGE_SIZE, pageOfMovies, setCurrentMovie } from '@/lib/api/movie';
 import type { Movie, MovieList as MovieListData } from '@/lib/contract/types';
+import type { MovieListView } from '@/hooks/use-movie-list';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import { currentMovieAtom, roomAbilitiesAtom } from '@/lib/room/atoms';
+import { currentMovieAtom, roomAbilitiesAtom, roomMemberAtom } from '@/lib/room/atoms';
 import { ConfirmDialog } from './confirm-dialog';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/errors';
 
+const MovieEditDialog = lazy(() => import('./movie-dialogs').then((m) => ({ default: m.MovieEditDialog })));
+const NewFolderDialog = lazy(() => import('./movie-dialogs').then((m) => ({ default: m.NewFolderDialog })));
+const MovieReorder = lazy(() => import('./movie-reorder').then((m) => ({ default: m.MovieReorder })));
+
 export interface MovieListProps {
   roomId: string;
-  /** Page shown, from 1. */
-  page: number;
-  onPageChange: (page: number) => void;
+  /** The folder, page (from 1) and search shown. */
+  view: MovieListView;
+  onViewChange: (view: MovieListView) => void;
   data: MovieListData | undefined;
   error: unknown;
   isLoading: boolean;
@@ -40,12 +47,27 @@ export interface MovieListProps {
   refresh: () => void;
 }
 
-type Pending = { kind: 'delete'; movie: Movie } | { kind: 'clear' } | { kind: 'stop' };
+type Pending = { kind: 'delete'; movie: Movie } | { kind: 'deleteMany'; ids: string[] } | { kind: 'clear' } | { kind: 'stop' };
 
 /** The list of the open room; what the member may do and which movie plays come from the room atoms. */
-export function MovieList({ roomId, page, onPageChange, data, error, isLoading, refresh }: MovieListProps) {
+export function MovieList({ roomId, view, onViewChange, data, error, isLoading, refresh }: MovieListProps) {
   const t = useT();
   const abilities = useAtomValue(roomAbilitiesAtom);
+  const myId = useAtomValue(roomMemberAtom)?.userId ?? '';
+  const { page, folderId, keyword } = view;
+  const onPageChange = (next: number) => onViewChange({ ...view, page: next });
+  const openFolder = (id: string) => onViewChange({ folderId: id, page: 1, keyword: '' });
+  const [search, setSearch] = useState(keyword);
+  // Selection and reordering belong to one folder view.
+  const viewKey = `${folderId}\n${page}\n${keyword}`;
+  const [selection, setSelection] = useState<{ key: string; ids: string[] }>({ key: viewKey, ids: [] });
+  const selected = selection.key === viewKey ? selection.ids : [];
+  const setSelected = (ids: string[]) => setSelection({ key: viewKey, ids });
+  const [reordering, setReordering] = useState(false);
+  const [editing, setEditing] = useState<Movie | null>(null);
+  const [creatingFolder, setCreatingFolder] = useState(false);
+  const [usedDialogs, setUsedDialogs] = useState(false);
+  const paths = data?.paths?.length ? data.paths : [{ name: '', id: '', subPath: '' }];
   const loaded = useAtomValue(currentMovieAtom);
   const currentMovieId = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie.id : null;
   const paginationLabels = usePaginationLabels();
@@ -80,10 +102,15 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
         notifySuccess(t('cinema.movies.deleted'));
         // The last row of the last page went away: show the page before.
         if (movies.length === 1 && page > 1) onPageChange(page - 1);
+      } else if (pending.kind === 'deleteMany') {
+        await deleteMovies(roomId, pending.ids);
+        notifySuccess(t('cinema.movies.deleted'));
+        setSelected([]);
+        if (movies.length === pending.ids.length && page > 1) onPageChange(page - 1);
       } else if (pending.kind === 'clear') {
-        await clearMovies(roomId, '');
+        await clearMovies(roomId, folderId);
         notifySuccess(t('cinema.movies.cleared'));
-        onPageChange(1);
+        onViewChange({ ...view, page: 1 });
       } else {
         await setCurrentMovie(roomId, '');
         notifySuccess(t('cinema.movies.stopped'));
@@ -95,12 +122,23 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
   };
 
   const shown = pending ?? lastPending;
-  const dialog =
-    shown.kind === 'delete'
-      ? { title: t('cinema.movies.deleteTitle'), description: t('cinema.movies.deleteConfirm', { name: shown.movie.base.name }), confirm: t('cinema.movies.delete') }
-      : shown.kind === 'clear'
-        ? { title: t('cinema.movies.clearTitle'), description: t('cinema.movies.clearConfirm'), confirm: t('cinema.movies.clear') }
-        : { title: t('cinema.movies.stopTitle'), description: t('cinema.movies.stopConfirm'), confirm: t('cinema.movies.stop') };
+  const dialog = confirmText(shown, t);
+
+  const editReason = (movie: Movie, isCurrent: boolean): string | undefined => {
+    if (!abilities.canEditMovie) return t('cinema.movies.editNoPermission');
+    if (isCurrent) return t('cinema.movies.editCurrent');
+    // The server hides a proxied movie's address from everyone but its creator: an edit would lose it.
+    if (movie.base.proxy && !movie.base.isFolder && movie.creatorId !== myId) return t('cinema.movies.editHidden');
+    return undefined;
+  };
+  const reorderReason = !abilities.canEditMovie ? t('cinema.movies.reorderNoPermission') : keyword ? t('cinema.movies.reorderSearching') : undefined;
+  const selectable = (movie: Movie) => abilities.canDelete(movie) && movie.id !== currentMovieId;
+  const toggleSelected = (id: string, on: boolean) => setSelected(on ? [...selected, id] : selected.filter((other) => other !== id));
+
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    onViewChange({ ...view, page: 1, keyword: search.trim() });
+  };
 
   return (
     <Card className="min-w-0 overflow-hidden">
@@ -108,6 +146,34 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
         <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
           <h2 className="text-sm font-semibold">{t('cinema.movies.titleCount', { total })}</h2>
           <div className="flex flex-wrap gap-2">
+            {abilities.canAddMovie ? (
+              <Button
+                variant="outline"
+                size="sm"
+                data-testid="movie-new-folder"
+                onClick={() => {
+                  setUsedDialogs(true);
+                  setCreatingFolder(true);
+                }}
+              >
+                <FolderPlus className="h-3.5 w-3.5" aria-hidden />
+                {t('cinema.movies.newFolder')}
+              </Button>
+            ) : null}
+            {movies.length > 1 || reordering ? (
+              <Button
+                variant={reordering ? 'primary' : 'outline'}
+                size="sm"
+                data-testid="movie-reorder-toggle"
+                aria-pressed={reordering}
+                disabled={!reordering && Boolean(reorderReason)}
+                title={reordering ? undefined : reorderReason}
+                onClick={() => setReordering(!reordering)}
+              >
+                <ArrowUpDown className="h-3.5 w-3.5" aria-hidden />
+                {reordering ? t('cinema.movies.reorderDone') : t('cinema.movies.reorder')}
+              </Button>
+            ) : null}
             {currentMovieId && abilities.canSetCurrentMovie ? (
               <Button variant="outline" size="sm" data-testid="movie-stop" onClick={() => ask({ kind: 'stop' })}>
                 <Square className="h-3.5 w-3.5" aria-hidden />
@@ -127,6 +193,71 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
           </div>
         </div>
 
+        <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+          <nav aria-label={t('cinema.movies.folders')} className="min-w-0 flex-1" data-testid="movie-breadcrumb">
+            <ol className="flex min-w-0 flex-wrap items-center gap-1 text-sm">
+              {paths.map((crumb, index) => {
+                const last = index === paths.length - 1;
+                const label = crumb.id ? crumb.name : t('cinema.movies.home');
+                return (
+                  <li key={`${crumb.id}:${index}`} className="flex min-w-0 items-center gap-1">
+                    {index > 0 ? <ChevronRight className="h-3.5 w-3.5 shrink-0 text-zinc-400" aria-hidden /> : null}
+                    {last ? (
+                      <span aria-current="page" className="truncate font-medium">
+                        {label}
+                      </span>
+                    ) : (
+                      <button type="button" className="cursor-pointer truncate text-brand-700 hover:underline dark:text-brand-300" onClick={() => openFolder(crumb.id)}>
+                        {label}
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          </nav>
+          <form role="search" onSubmit={onSearch} className="flex min-w-0 basis-56 items-center gap-1">
+            <label className="relative min-w-0 flex-1">
+              <span className="sr-only">{t('cinema.movies.searchLabel')}</span>
+              <Search className="pointer-events-none absolute left-2.5 top-1/2 h-3.5 w-3.5 -translate-y-1/2 text-zinc-500" aria-hidden />
+              <input
+                type="search"
+                data-testid="movie-search"
+                value={search}
+                placeholder={t('cinema.movies.search')}
+                onChange={(event) => setSearch(event.target.value)}
+                className="h-9 w-full rounded-lg border border-zinc-300 bg-white pl-8 pr-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+              />
+            </label>
+            {keyword ? (
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={t('cinema.movies.searchClear')}
+                onClick={() => {
+                  setSearch('');
+                  onViewChange({ ...view, page: 1, keyword: '' });
+                }}
+              >
+                <X className="h-4 w-4" aria-hidden />
+              </Button>
+            ) : null}
+          </form>
+        </div>
+
+        {selected.length > 0 ? (
+          <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 bg-zinc-50 px-4 py-2 text-sm dark:border-zinc-800 dark:bg-zinc-800/50" data-testid="movie-selection">
+            <span className="flex-1">{t('cinema.movies.selected', { count: selected.length })}</span>
+            <Button variant="ghost" size="sm" onClick={() => setSelected([])}>
+              {t('cinema.movies.unselect')}
+            </Button>
+            <Button variant="danger" size="sm" data-testid="movie-delete-selected" onClick={() => ask({ kind: 'deleteMany', ids: selected })}>
+              <Trash2 className="h-3.5 w-3.5" aria-hidden />
+              {t('cinema.movies.deleteSelected')}
+            </Button>
+          </div>
+        ) : null}
+
         {error && !data ? (
           <p role="alert" className="px-4 py-6 text-sm text-red-600 dark:text-red-400">
             {t('cinema.movies.loadFailed', { error: describeError(error).message })}
@@ -139,12 +270,24 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
           </div>
         ) : movies.length === 0 ? (
           <div className="p-4">
-            <EmptyState icon={<ListVideo />} title={t('cinema.movies.empty')} className="py-8" />
+            <EmptyState
+              icon={<ListVideo />}
+              title={keyword ? t('cinema.movies.searchEmpty', { keyword }) : folderId ? t('cinema.movies.emptyFolder') : t('cinema.movies.empty')}
+              className="py-8"
+            />
+          </div>
+        ) : reordering ? (
+          <div>
+            <p className="px-4 pt-3 text-xs text-zinc-600 dark:text-zinc-400">{t('cinema.movies.reorderHint')}</p>
+            <Suspense fallback={<Skeleton className="m-4 h-24" />}>
+              <MovieReorder roomId={roomId} movies={movies} />
+            </Suspense>
           </div>
         ) : (
           <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {movies.map((movie) => {
               const isCurrent = movie.id === currentMovieId;
+              const folder = Boolean(movie.base.isFolder);
               return (
                 <li
                   key={movie.id}
@@ -152,39 +295,75 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
                   data-movie-id={movie.id}
                   className={clsx('flex items-center gap-2 px-4 py-3', isCurrent && 'bg-brand-50/60 dark:bg-brand-500/10')}
                 >
+                  {selectable(movie) ? (
+                    <input
+                      type="checkbox"
+                      data-testid="movie-select"
+                      aria-label={t('cinema.movies.select', { name: movie.base.name })}
+                      checked={selected.includes(movie.id)}
+                      onChange={(event) => toggleSelected(movie.id, event.target.checked)}
+                      className="h-4 w-4 shrink-0 cursor-pointer accent-brand-600"
+                    />
+                  ) : (
+                    <span className="w-4 shrink-0" aria-hidden />
+                  )}
+                  {folder ? <Folder className="h-4 w-4 shrink-0 text-amber-500" aria-hidden /> : null}
                   <div className="min-w-0 flex-1">
                     <div className="flex flex-wrap items-center gap-2">
-                      <span className="truncate font-medium" title={`ID: ${movie.id}`}>
-                        {movie.base.name}
-                      </span>
+                      {folder ? (
+                        <button
+                          type="button"
+                          data-testid="movie-open-folder"
+                          data-name
+                          className="cursor-pointer truncate font-medium hover:underline"
+                          title={`ID: ${movie.id}`}
+                          onClick={() => openFolder(movie.id)}
+                        >
+                          {movie.base.name}
+                        </button>
+                      ) : (
+                        <span data-name className="truncate font-medium" title={`ID: ${movie.id}`}>
+                          {movie.base.name}
+                        </span>
+                      )}
+                      {folder ? <Badge>{t('cinema.movies.folder')}</Badge> : null}
                       {movie.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
                       {movie.base.proxy ? <Badge tone="green">{t('cinema.movies.proxy')}</Badge> : null}
                       {isCurrent ? <Badge tone="brand">{t('cinema.movies.playing')}</Badge> : null}
                     </div>
-                    <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={movie.base.url}>
-                      {movie.base.url || movie.id}
-                      {movie.base.type ? ` [${movie.base.type}]` : ''}
-                      {movie.creator ? ` · ${movie.creator}` : ''}
-                    </p>
+                    {folder ? null : (
+                      <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={movie.base.url}>
+                        {movie.base.url || movie.id}
+                        {movie.base.type ? ` [${movie.base.type}]` : ''}
+                        {movie.creator ? ` · ${movie.creator}` : ''}
+                      </p>
+                    )}
                   </div>
                   <ActionMenu
                     label={t('cinema.movies.actions', { name: movie.base.name })}
                     testId="movie-actions"
                     className={buttonClasses('ghost', 'icon', 'shrink-0')}
                     items={[
+                      folder
+                        ? { id: 'open', testId: 'movie-open', icon: <FolderOpen />, label: t('cinema.movies.open'), onSelect: () => openFolder(movie.id) }
+                        : {
+                            id: 'play',
+                            testId: 'movie-play',
+                            icon: <Play />,
+                            label: t('cinema.movies.play'),
+                            onSelect: () => void play(movie),
+                            disabledReason: isCurrent ? t('cinema.movies.playing') : !abilities.canSetCurrentMovie ? t('cinema.movies.playNoPermission') : undefined,
+                          },
                       {
-                        id: 'play',
-                        testId: 'movie-play',
-                        icon: <Play />,
-                        label: t('cinema.movies.play'),
-                        onSelect: () => void play(movie),
-                        disabledReason: isCurrent
-                          ? t('cinema.movies.playing')
-                          : !abilities.canSetCurrentMovie
-                            ? t('cinema.movies.playNoPermission')
-                            : movie.base.isFolder
-                              ? t('cinema.movies.folderNotPlayable')
-                              : undefined,
+                        id: 'edit',
+                        testId: 'movie-edit',
+                        icon: <Pencil />,
+                        label: t('cinema.movies.edit'),
+                        onSelect: () => {
+                          setUsedDialogs(true);
+                          setEditing(movie);
+                        },
+                        disabledReason: editReason(movie, isCurrent),
                       },
                       {
                         id: 'delete',
@@ -193,11 +372,7 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
                         tone: 'danger',
                         label: t('cinema.movies.delete'),
                         onSelect: () => ask({ kind: 'delete', movie }),
-                        disabledReason: !abilities.canDelete(movie)
-                          ? t('cinema.movies.deleteNoPermission')
-                          : isCurrent
-                            ? t('cinema.movies.deleteCurrent')
-                            : undefined,
+                        disabledReason: !abilities.canDelete(movie) ? t('cinema.movies.deleteNoPermission') : isCurrent ? t('cinema.movies.deleteCurrent') : undefined,
                       },
                     ]}
                   >
@@ -226,7 +401,31 @@ export function MovieList({ roomId, page, onPageChange, data, error, isLoading, 
           onConfirm={runPending}
           onOpenChange={(open) => !open && setPending(null)}
         />
+        {usedDialogs ? (
+          <Suspense fallback={null}>
+            <MovieEditDialog roomId={roomId} movie={editing} onClose={() => setEditing(null)} />
+            <NewFolderDialog roomId={roomId} open={creatingFolder} parentId={folderId} onClose={() => setCreatingFolder(false)} />
+          </Suspense>
+        ) : null}
       </section>
     </Card>
   );
+}
+
+/** The confirmation dialog's texts for an action. */
+function confirmText(pending: Pending, t: ReturnType<typeof useT>): { title: string; description: string; confirm: string } {
+  switch (pending.kind) {
+    case 'delete':
+      return { title: t('cinema.movies.deleteTitle'), description: t('cinema.movies.deleteConfirm', { name: pending.movie.base.name }), confirm: t('cinema.movies.delete') };
+    case 'deleteMany':
+      return {
+        title: t('cinema.movies.deleteSelectedTitle'),
+        description: t('cinema.movies.deleteSelectedConfirm', { count: pending.ids.length }),
+        confirm: t('cinema.movies.delete'),
+      };
+    case 'clear':
+      return { title: t('cinema.movies.clearTitle'), description: t('cinema.movies.clearConfirm'), confirm: t('cinema.movies.clear') };
+    default:
+      return { title: t('cinema.movies.stopTitle'), description: t('cinema.movies.stopConfirm'), confirm: t('cinema.movies.stop') };
+  }
 }

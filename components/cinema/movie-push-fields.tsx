@@ -19,7 +19,7 @@ import { Notice } from '@/components/common/notice';
 import { movieBaseOf, pushProblem, type MoviePushFieldsProps, type PushFields } from './movie-push';
 import '@/lib/i18n/messages/cinema';
 
-export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
+export function MoviePushFields({ roomId, parentId }: MoviePushFieldsProps) {
   const t = useT();
   const {
     register,
@@ -35,7 +35,7 @@ export function MoviePushFields({ roomId }: MoviePushFieldsProps) {
 
   const onSubmit = async (fields: PushFields) => {
     setFailure(null);
-    const base = movieBaseOf(fields);
+    const base = { ...movieBaseOf(fields), parentId };
     const problem = pushProblem(base);
     if (problem) {
       setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });

@@ -16,6 +16,8 @@ import '@/lib/i18n/messages/cinema';
 
 export interface MoviePushFormProps {
   roomId: string;
+  /** The folder the movie list shows ("" = root); movies are added there. */
+  parentId?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface MoviePushFormProps {
  * button (`movie-push-open`, aria-expanded); opening it loads the form and focuses the URL field.
  * If the form cannot be downloaded, the card says why and offers a retry.
  */
-export function MoviePushForm({ roomId }: MoviePushFormProps) {
+export function MoviePushForm({ roomId, parentId = '' }: MoviePushFormProps) {
   const t = useT();
   const bodyId = useId();
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -83,7 +85,7 @@ export function MoviePushForm({ roomId }: MoviePushFormProps) {
         </h2>
         <div id={bodyId} ref={bodyRef} hidden={!open}>
           {Fields ? (
-            <Fields roomId={roomId} />
+            <Fields roomId={roomId} parentId={parentId} />
           ) : loadError ? (
             <div className="space-y-3 p-4">
               <p role="alert" className="text-sm text-red-600 dark:text-red-400">

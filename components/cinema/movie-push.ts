@@ -44,4 +44,6 @@ export function pushProblem(base: MovieBase): { field: 'url' | 'name'; key: Mess
 /** Props of the lazily loaded form (./movie-push-fields.tsx). */
 export interface MoviePushFieldsProps {
   roomId: string;
+  /** The folder the list shows ("" = root): new movies go there (`parentId`, §7.1). */
+  parentId: string;
 }

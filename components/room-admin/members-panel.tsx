@@ -28,7 +28,7 @@ import type { MemberListQuery, RoomMember } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { roomAbilitiesAtom, roomMemberAtom, roomSettingsAtom } from '@/lib/room/atoms';
-import { Drawer } from './drawer';
+import { Drawer } from '@/components/ui/drawer';
 import { memberActions, type MemberActionId } from './member-actions';
 import { PermissionEditor, type PermissionTarget } from './permission-editor';
 import '@/lib/i18n/messages/room-admin';

@@ -12,7 +12,7 @@ import { setAdminPermissions, setMemberPermissions } from '@/lib/api/room-admin'
 import { AdminPermission, Permission } from '@/lib/contract/roles';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
-import { Modal } from './drawer';
+import { Modal } from '@/components/ui/drawer';
 import '@/lib/i18n/messages/room-admin';
 import '@/lib/i18n/messages/errors';
 

@@ -26,7 +26,7 @@ import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { roomAbilitiesAtom, roomInfoAtom, roomLeavingAtom, roomSettingsAtom } from '@/lib/room/atoms';
 import { writeRoomPassword } from '@/lib/storage';
-import { Drawer } from './drawer';
+import { Drawer } from '@/components/ui/drawer';
 import { permissionRows } from './permission-editor';
 import { PresetPicker } from './preset-picker';
 import { SWITCH_KEYS } from './presets';

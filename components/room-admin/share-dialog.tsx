@@ -16,7 +16,7 @@ import { BASE_PATH } from '@/lib/contract/export-layout';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
-import { Modal } from './drawer';
+import { Modal } from '@/components/ui/drawer';
 import '@/lib/i18n/messages/room-admin';
 
 /** The join link of a room, with the password when given. */

@@ -1,6 +1,6 @@
 /**
- * Movies of a room (server-contract.md §4.5, §7): the root folder's list, the current movie, push,
- * delete and clear. Every call is room-scoped (`X-Room-Id`); a 401 on `/api/room/movie*` sends the
+ * Movies of a room (server-contract.md §4.5, §7): a folder's list, the current movie, push, edit,
+ * swap, delete and clear. Every call is room-scoped (`X-Room-Id`); a 401 on `/api/room/movie*` sends the
  * user to `/joinRoom/<id>` (lib/api/unauthorized.ts). All functions throw `ApiError` on failure.
  */
 import { apiOrigin, get, post } from './client';
@@ -67,6 +67,19 @@ export function pushMovie(roomId: string, base: MovieBase): Promise<PushedMovie>
 /** `POST /api/room/movie/pushs` with MovieBase[] (needs AddMovie) → the stored records. */
 export function pushMovies(roomId: string, bases: MovieBase[]): Promise<PushedMovie[]> {
   return post<PushedMovie[]>('/api/room/movie/pushs', { roomId, json: bases });
+}
+
+/**
+ * `POST /api/room/movie/edit {id, ...base}` → 204 (needs EditMovie). Replaces the whole base; the
+ * current movie and its folder are refused (`cannot modify current movie`, `… parent`).
+ */
+export function editMovie(roomId: string, id: string, base: MovieBase): Promise<void> {
+  return post<void>('/api/room/movie/edit', { roomId, json: { ...base, id } });
+}
+
+/** `POST /api/room/movie/swap {id1, id2}` → 204 (needs EditMovie): the two movies trade places. */
+export function swapMovies(roomId: string, id1: string, id2: string): Promise<void> {
+  return post<void>('/api/room/movie/swap', { roomId, json: { id1, id2 } });
 }
 
 /**
