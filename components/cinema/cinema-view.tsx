@@ -19,7 +19,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { joinRoomPath } from '@/config/routes';
 import { useChat } from '@/hooks/use-chat';
-import { useMovieList, type MovieListView } from '@/hooks/use-movie-list';
+import { useMovieList, useRefreshMovieLists, type MovieListView } from '@/hooks/use-movie-list';
 import { usePlaybackSync } from '@/hooks/use-playback-sync';
 import { useRoom } from '@/hooks/use-room';
 import { useRoomSocketEvent } from '@/hooks/use-room-socket';
@@ -75,6 +75,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   const loaded = useAtomValue(currentMovieAtom);
   const [view, setView] = useState<MovieListView>({ folderId: '', page: 1, keyword: '' });
   const movies = useMovieList(roomId, socket !== null && abilities.canListMovies, view);
+  const refreshMovies = useRefreshMovieLists(roomId);
   const chat = useChat(roomId);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
 
@@ -109,11 +110,11 @@ function CinemaHall({ roomId }: CinemaViewProps) {
 
   useRoomSocketEvent(socket, 'message', (message: Message) => {
     if (message.type === MessageType.CHAT) chat.receive(message);
-    else if (message.type === MessageType.MOVIES) void movies.mutate();
+    else if (message.type === MessageType.MOVIES) refreshMovies();
   });
 
   useRoomSocketEvent(socket, 'open', ({ reconnected }) => {
-    if (reconnected) void movies.mutate();
+    if (reconnected) refreshMovies();
   });
 
   const sendChat = useCallback((text: string) => socket?.sendChat(text) ?? false, [socket]);

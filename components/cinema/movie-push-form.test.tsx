@@ -3,10 +3,10 @@
  * that downloads the form only when it is opened.
  */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { pushMovie } from '@/lib/api/movie';
+import { pushMovie, pushMovies } from '@/lib/api/movie';
 import type { MessageKey } from '@/lib/i18n';
 import { translate } from '@/lib/i18n/messages';
-import { movieBaseOf, pushProblem } from './movie-push';
+import { bulkBases, movieBaseOf, nameFromUrl, pushProblem, rowProblems } from './movie-push';
 import { MoviePushForm } from './movie-push-form';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
@@ -15,7 +15,7 @@ jest.mock('@/lib/i18n', () => {
   const t = (key: string, params?: Record<string, string | number>) => translate('zh', key, params);
   return { useT: () => t, t };
 });
-jest.mock('@/lib/api/movie', () => ({ pushMovie: jest.fn() }));
+jest.mock('@/lib/api/movie', () => ({ pushMovie: jest.fn(), pushMovies: jest.fn() }));
 jest.mock('@/lib/notify', () => ({ notifyError: jest.fn(), notifySuccess: jest.fn() }));
 // Counts downloads of the form module; a download can be made to fail (jest caches only a module that loaded).
 let mockFormDownloads = 0;
@@ -130,6 +130,110 @@ describe('MoviePushForm', () => {
 
     expect(screen.getByText(zh('cinema.push.urlScheme'))).toBeInTheDocument();
     expect(screen.getByTestId('movie-push-url')).toHaveValue('ftp://cdn.test/a.mp4');
+    expect(pushMovie).not.toHaveBeenCalled();
+  });
+});
+
+describe('advanced options and bulk push', () => {
+  const fields = { url: 'https://x.test/a.mp4', name: 'a', live: false };
+
+  it('sends headers, subtitles and other sources only when filled in, without blank rows', () => {
+    expect(
+      movieBaseOf({
+        ...fields,
+        type: 'mp4',
+        proxy: true,
+        headers: [
+          { key: ' Referer ', value: ' https://x.test/ ' },
+          { key: '', value: '' },
+        ],
+        subtitles: [{ name: 'English', url: 'https://x.test/en.srt', type: 'srt' }],
+        moreSources: [{ name: '', url: '', type: '' }],
+      }),
+    ).toEqual({
+      url: 'https://x.test/a.mp4',
+      name: 'a',
+      live: false,
+      type: 'mp4',
+      proxy: true,
+      parentId: '',
+      headers: { Referer: 'https://x.test/' },
+      subtitles: { English: { url: 'https://x.test/en.srt', type: 'srt' } },
+    });
+  });
+
+  it('finds incomplete, duplicate and unplayable rows, at their field', () => {
+    expect(
+      rowProblems({
+        ...fields,
+        headers: [
+          { key: 'Referer', value: '' },
+          { key: 'Cookie', value: 'a=1' },
+          { key: 'cookie', value: 'b=2' },
+        ],
+        subtitles: [
+          { name: '', url: 'https://x.test/a.srt', type: 'srt' },
+          { name: 'zh', url: 'javascript:alert(1)', type: 'ass' },
+        ],
+        moreSources: [{ name: 'HD', url: 'https://x.test/hd.m3u8', type: 'm3u8' }],
+      }),
+    ).toEqual([
+      { path: 'headers.0.value', key: 'cinema.push.headerIncomplete' },
+      { path: 'headers.2.key', key: 'cinema.push.headerDuplicate' },
+      { path: 'subtitles.0.name', key: 'cinema.push.rowNameRequired' },
+      { path: 'subtitles.1.url', key: 'cinema.push.rowUrl' },
+    ]);
+  });
+
+  it('reads a bulk push a line at a time, naming movies from their file when no name is given', () => {
+    const result = bulkBases('https://x.test/show/ep1.mp4\n\n  Finale | https://x.test/ep9.m3u8 \nhttps://x.test/season2/index.m3u8', { live: false, type: '', proxy: false });
+    expect(result).toEqual({
+      bases: [
+        expect.objectContaining({ name: 'ep1', url: 'https://x.test/show/ep1.mp4' }),
+        expect.objectContaining({ name: 'Finale', url: 'https://x.test/ep9.m3u8' }),
+        expect.objectContaining({ name: 'season2', url: 'https://x.test/season2/index.m3u8' }),
+      ],
+    });
+    expect(bulkBases('https://x.test/a.mp4\nftp://x.test/b.mp4', { live: false })).toEqual({ line: 2, key: 'cinema.push.urlScheme' });
+    expect(bulkBases('  \n ', { live: false })).toEqual({ line: 0, key: 'cinema.push.bulkEmpty' });
+    expect(bulkBases(Array.from({ length: 101 }, (_, i) => `https://x.test/${i}.mp4`).join('\n'), { live: false })).toEqual({ line: 101, key: 'cinema.push.bulkTooMany' });
+    expect(nameFromUrl('https://x.test/%E7%AC%AC1%E9%9B%86.mp4')).toBe('第1集');
+  });
+
+  it('pushes several movies from the "several at once" mode into the open folder', async () => {
+    jest.mocked(pushMovies).mockResolvedValue([]);
+    render(<MoviePushForm roomId="room-1" parentId={'f'.repeat(32)} />);
+    fireEvent.click(screen.getByTestId('movie-push-open'));
+    fireEvent.click(await screen.findByTestId('movie-push-mode-many'));
+    fireEvent.change(screen.getByTestId('movie-push-bulk'), { target: { value: 'https://x.test/a.mp4\nB | https://x.test/b.mp4' } });
+    await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
+    expect(pushMovies).toHaveBeenCalledWith('room-1', [
+      { url: 'https://x.test/a.mp4', name: 'a', live: false, type: '', proxy: false, parentId: 'f'.repeat(32) },
+      { url: 'https://x.test/b.mp4', name: 'B', live: false, type: '', proxy: false, parentId: 'f'.repeat(32) },
+    ]);
+    expect(screen.getByTestId('movie-push-bulk')).toHaveValue('');
+  });
+
+  it('shows a bad line of a bulk push at the field and sends nothing', async () => {
+    jest.mocked(pushMovies).mockReset();
+    render(<MoviePushForm roomId="room-1" />);
+    fireEvent.click(screen.getByTestId('movie-push-open'));
+    fireEvent.click(await screen.findByTestId('movie-push-mode-many'));
+    fireEvent.change(screen.getByTestId('movie-push-bulk'), { target: { value: 'https://x.test/a.mp4\nnot a url' } });
+    await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
+    expect(screen.getByRole('alert')).toHaveTextContent(zh('cinema.push.bulkLine', { line: 2, problem: zh('cinema.push.urlScheme') }));
+    expect(pushMovies).not.toHaveBeenCalled();
+  });
+
+  it('shows an incomplete header at its row and sends nothing', async () => {
+    render(<MoviePushForm roomId="room-1" />);
+    fireEvent.click(screen.getByTestId('movie-push-open'));
+    fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: 'https://x.test/a.mp4' } });
+    fireEvent.change(screen.getByTestId('movie-push-name'), { target: { value: 'A' } });
+    fireEvent.click(screen.getByTestId('movie-push-add-headers'));
+    fireEvent.change(screen.getByLabelText(zh('cinema.push.headerKey')), { target: { value: 'Referer' } });
+    await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
+    expect(screen.getByRole('alert')).toHaveTextContent(zh('cinema.push.headerIncomplete'));
     expect(pushMovie).not.toHaveBeenCalled();
   });
 });

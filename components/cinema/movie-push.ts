@@ -7,12 +7,38 @@ import { validateMovieBase } from '@/lib/contract/validation';
 import type { MessageKey } from '@/lib/i18n';
 import '@/lib/i18n/messages/cinema';
 
-/** The values of the push form. */
+/** A header row of the push form (`headers`, §7.1). */
+export interface HeaderRow {
+  key: string;
+  value: string;
+}
+
+/** A subtitle or extra-source row of the push form: name, URL and type. */
+export interface SourceRow {
+  name: string;
+  url: string;
+  type: string;
+}
+
+/** The values of the push form. Only `url`, `name` and `live` are needed; the rest default to empty. */
 export interface PushFields {
   url: string;
   name: string;
   live: boolean;
+  /** `type` (§7.1): "" lets the server guess from the URL. */
+  type?: string;
+  proxy?: boolean;
+  headers?: HeaderRow[];
+  subtitles?: SourceRow[];
+  moreSources?: SourceRow[];
 }
+
+/** Movie types a person can pick (reference-client.md §1.5); "" = automatic. */
+export const MOVIE_TYPES = ['', 'm3u8', 'mp4', 'flv', 'mpegts', 'mpd', 'webm'] as const;
+/** Subtitle formats (reference-client.md §1.5 "Subtitles dialog"). */
+export const SUBTITLE_TYPES = ['srt', 'ass', 'vtt'] as const;
+
+const blank = (row: object) => Object.values(row).every((value) => !String(value).trim());
 
 /** URL schemes a SyncTV server plays directly (§7.1). */
 const PLAYABLE_URL = /^(https?:\/\/|magnet:)/i;
@@ -24,9 +50,107 @@ const MOVIE_ERRORS: Record<string, MessageKey> = {
   'type too long': 'cinema.push.typeTooLong',
 };
 
-/** The push body for the form's values (trimmed), as the reference client's "direct link" type sends it. */
+/**
+ * The push body for the form's values (trimmed), as the reference client's "direct link" type sends
+ * it: `headers`, `subtitles` and `moreSources` only when a row is filled in; blank rows are dropped.
+ */
 export function movieBaseOf(fields: PushFields): MovieBase {
-  return { url: fields.url.trim(), name: fields.name.trim(), live: fields.live, type: '', proxy: false, parentId: '' };
+  const base: MovieBase = {
+    url: fields.url.trim(),
+    name: fields.name.trim(),
+    live: fields.live,
+    type: fields.type ?? '',
+    proxy: fields.proxy ?? false,
+    parentId: '',
+  };
+  const headers = (fields.headers ?? []).filter((row) => !blank(row));
+  if (headers.length) base.headers = Object.fromEntries(headers.map((row) => [row.key.trim(), row.value.trim()]));
+  const subtitles = (fields.subtitles ?? []).filter((row) => !blank(row));
+  if (subtitles.length) base.subtitles = Object.fromEntries(subtitles.map((row) => [row.name.trim(), { url: row.url.trim(), type: row.type }]));
+  const sources = (fields.moreSources ?? []).filter((row) => !blank(row));
+  if (sources.length) base.moreSources = sources.map((row) => ({ name: row.name.trim(), url: row.url.trim(), type: row.type }));
+  return base;
+}
+
+/** A problem in one row of the advanced options: the form path (`headers.0.value`) and the message key. */
+export interface RowProblem {
+  path: `headers.${number}.${'key' | 'value'}` | `${'subtitles' | 'moreSources'}.${number}.${'name' | 'url'}`;
+  key: MessageKey;
+}
+
+/**
+ * Checks the rows of the advanced options: a header needs a name and a value, with no name twice; a
+ * subtitle and an extra source need a name and an http(s) URL, with no subtitle name twice. Blank
+ * rows are ignored. Returns every problem, in form order.
+ */
+export function rowProblems(fields: PushFields): RowProblem[] {
+  const problems: RowProblem[] = [];
+  const seenHeaders = new Set<string>();
+  (fields.headers ?? []).forEach((row, index) => {
+    if (blank(row)) return;
+    const key = row.key.trim().toLowerCase();
+    if (!key) problems.push({ path: `headers.${index}.key`, key: 'cinema.push.headerIncomplete' });
+    else if (!row.value.trim()) problems.push({ path: `headers.${index}.value`, key: 'cinema.push.headerIncomplete' });
+    else if (seenHeaders.has(key)) problems.push({ path: `headers.${index}.key`, key: 'cinema.push.headerDuplicate' });
+    seenHeaders.add(key);
+  });
+  const sourceRows = (list: 'subtitles' | 'moreSources', rows: SourceRow[] = []) => {
+    const seen = new Set<string>();
+    rows.forEach((row, index) => {
+      if (blank(row)) return;
+      const name = row.name.trim();
+      if (!name) problems.push({ path: `${list}.${index}.name`, key: 'cinema.push.rowNameRequired' });
+      else if (list === 'subtitles' && seen.has(name)) problems.push({ path: `${list}.${index}.name`, key: 'cinema.push.subtitleDuplicate' });
+      seen.add(name);
+      if (!/^https?:\/\//i.test(row.url.trim())) problems.push({ path: `${list}.${index}.url`, key: 'cinema.push.rowUrl' });
+    });
+  };
+  sourceRows('subtitles', fields.subtitles);
+  sourceRows('moreSources', fields.moreSources);
+  return problems;
+}
+
+/** Most movies one bulk push may add from the form. */
+export const MAX_BULK_LINES = 100;
+
+/** A name for a movie added by URL alone: the file name without its extension, else the host. */
+export function nameFromUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const file = decodeURIComponent(parsed.pathname.split('/').filter(Boolean).pop() ?? '');
+    const stem = file.replace(/\.[a-z0-9]{1,5}$/i, '');
+    // "index.m3u8" says nothing: use the folder above it.
+    if (stem && stem.toLowerCase() !== 'index') return stem;
+    const folder = decodeURIComponent(parsed.pathname.split('/').filter(Boolean).slice(-2, -1)[0] ?? '');
+    return folder || parsed.hostname;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The bodies of a bulk push (`POST /api/room/movie/pushs`): one movie a line, either `URL` or
+ * `name | URL`, sharing `live`, `type` and `proxy`. Blank lines are skipped. Returns the bodies, or
+ * the first problem with its 1-based line number (an unplayable URL, too many lines, nothing given).
+ */
+export function bulkBases(
+  text: string,
+  common: Pick<PushFields, 'live' | 'type' | 'proxy'>,
+): { bases: MovieBase[] } | { line: number; key: MessageKey } {
+  const lines = text.split(/\r?\n/).map((line, index) => ({ line: index + 1, text: line.trim() })).filter((line) => line.text);
+  if (lines.length === 0) return { line: 0, key: 'cinema.push.bulkEmpty' };
+  if (lines.length > MAX_BULK_LINES) return { line: lines[MAX_BULK_LINES].line, key: 'cinema.push.bulkTooMany' };
+  const bases: MovieBase[] = [];
+  for (const { line, text: value } of lines) {
+    const bar = value.lastIndexOf('|');
+    const url = (bar >= 0 ? value.slice(bar + 1) : value).trim();
+    const name = (bar >= 0 ? value.slice(0, bar).trim() : '') || nameFromUrl(url);
+    const base = movieBaseOf({ url, name, live: common.live, type: common.type, proxy: common.proxy });
+    const problem = pushProblem(base);
+    if (problem) return { line, key: problem.key };
+    bases.push(base);
+  }
+  return { bases };
 }
 
 /**
