@@ -12,6 +12,9 @@ import { webUrl } from './support/urls';
 /** Root's password on the e2e companion server (env ROOT_PASSWORD's role, passed to startServer). */
 export const ROOT_PASSWORD = 'rootpass-e2e';
 
+/** A loopback address that the movie proxy of the e2e server may reach (PROXY_ALLOW_ADDRESSES). */
+export const PROXY_MEDIA_HOST = '127.0.0.2';
+
 /** Password of every user a test signs up (printable ASCII, within the contract's 32 bytes). */
 export const USER_PASSWORD = 'pw-e2e-123456';
 
@@ -73,6 +76,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         dataDir,
         webDir,
         rootPassword: ROOT_PASSWORD,
+        // The proxy test serves media on this second loopback address; 127.0.0.1 stays refused.
+        proxyAllowAddresses: [PROXY_MEDIA_HOST],
         logLevel: process.env.E2E_SERVER_LOG === '1' ? 'info' : 'silent',
       });
       const origin = `http://127.0.0.1:${server.port}`;

@@ -15,6 +15,7 @@ import type { ServerContext } from './http/guards';
 import { HubRegistry } from './hub/registry';
 import { HUB_TICK_MS } from './hub/room-hub';
 import { registerMovieRoutes } from './routes/movie';
+import { registerProxyRoutes } from './routes/proxy';
 import { registerPublicRoutes } from './routes/public';
 import { registerRoomRoutes } from './routes/room';
 import { registerRoomAdminRoutes } from './routes/room-admin';
@@ -42,6 +43,12 @@ export interface StartServerOptions {
   logLevel?: LogLevel;
   /** Hub ticker period in ms (VIEWER_COUNT / ping, §6.6). Default 5000; tests shorten it. */
   hubTickMs?: number;
+  /**
+   * IP addresses the movie proxy may reach although they are private or loopback (main.ts reads
+   * `PROXY_ALLOW_ADDRESSES`, comma-separated). Default none; the site setting `allow_proxy_to_local`
+   * opens every private address instead.
+   */
+  proxyAllowAddresses?: string[];
 }
 
 /** A running server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -72,6 +79,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     store,
     tokens: new TokenService(loadOrCreateSecret(dataDir)),
     hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
+    proxyAllowAddresses: options.proxyAllowAddresses ?? [],
   };
 
   const logLevel = options.logLevel ?? 'silent';
@@ -83,6 +91,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // Fastify logs two lines per request (received, completed); the hook below writes one.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // The movie proxy's target tokens carry a URL in a path segment (§4.5).
+    maxParamLength: 16 * 1024,
     forceCloseConnections: true,
   });
   app.addHook('onResponse', async (request, reply) => {
@@ -107,6 +117,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     registerRoomRoutes(app, context);
     registerRoomAdminRoutes(app, context);
     registerMovieRoutes(app, context);
+    registerProxyRoutes(app, context);
     registerRoomSocketFallback(app, context);
     await registerWebRoutes(app, webDir);
 

@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { jwtVerify, SignJWT } from 'jose';
 import { Role } from '@/lib/contract/roles';
 import type { Store, UserRecord } from './db';
-import { unauthorized } from './errors';
+import { badRequest, unauthorized } from './errors';
 import { GUEST_USER_ID } from './rules/users';
 
 /** Token lifetime in seconds (`jwt.expire` default 48 h). */
@@ -41,7 +41,15 @@ export function loadOrCreateSecret(dataDir: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-/** Signs and checks user tokens with one HS256 secret. */
+/** What a proxy target token names: a URL inside a proxied movie of a room. */
+export interface ProxyTarget {
+  roomId: string;
+  movieId: string;
+  url: string;
+  playlist: boolean;
+}
+
+/** Signs and checks user tokens (and the movie proxy's target tokens) with one HS256 secret. */
 export class TokenService {
   private readonly secret: Uint8Array;
 
@@ -57,6 +65,28 @@ export class TokenService {
       .setNotBefore(nowSec)
       .setExpirationTime(nowSec + TOKEN_LIFETIME_SEC)
       .sign(this.secret);
+  }
+
+  /**
+   * A proxy target token (§4.5 `/movie/proxy/:movieId/m3u8/:targetToken`): HS256 with the same
+   * secret, claims `r` (room id), `m` (movie id), `t` (target URL), `f` (the target is a playlist),
+   * no expiry, as in v0.9.11.
+   */
+  signProxyTarget(claims: ProxyTarget): Promise<string> {
+    return new SignJWT({ r: claims.roomId, m: claims.movieId, t: claims.url, f: claims.playlist })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(this.secret);
+  }
+
+  /** The claims of a proxy target token; throws 400 `invalid proxy target` when it does not verify. */
+  async verifyProxyTarget(token: string): Promise<ProxyTarget> {
+    try {
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      if (typeof payload.r !== 'string' || typeof payload.m !== 'string' || typeof payload.t !== 'string') throw new Error('claims');
+      return { roomId: payload.r, movieId: payload.m, url: payload.t, playlist: payload.f === true };
+    } catch {
+      throw badRequest('invalid proxy target');
+    }
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * CLI entry of the companion server (`npm start`). Environment: PORT (default 8080), HOST (default
  * 0.0.0.0), DATA_DIR (default ./data), ROOT_PASSWORD (first start only), WEB_DIR (default ./out),
- * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug).
+ * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug), PROXY_ALLOW_ADDRESSES
+ * (comma-separated IP addresses the movie proxy may reach although they are private).
  */
 import { LOG_LEVELS, startServer, type LogLevel } from './app';
 
@@ -16,6 +17,10 @@ async function main(): Promise<void> {
     dataDir: process.env.DATA_DIR || './data',
     webDir: process.env.WEB_DIR || './out',
     rootPassword: process.env.ROOT_PASSWORD || undefined,
+    proxyAllowAddresses: (process.env.PROXY_ALLOW_ADDRESSES ?? '')
+      .split(',')
+      .map((address) => address.trim())
+      .filter(Boolean),
     logLevel,
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);

@@ -7,15 +7,15 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-/** Starts `server` on 127.0.0.1 at a random free port. Rejects if it cannot listen. */
-export async function listenOnLoopback(server: Server): Promise<LoopbackServer> {
+/** Starts `server` on `host` (a loopback address, 127.0.0.1 by default) at a random free port. Rejects if it cannot listen. */
+export async function listenOnLoopback(server: Server, host = '127.0.0.1'): Promise<LoopbackServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+    server.listen(0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
         // Keep-alive and streaming connections would otherwise hold close() open.

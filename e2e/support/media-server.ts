@@ -19,12 +19,12 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * Serves the files under `rootDir` on 127.0.0.1 at a random port, the way a media host would:
+ * Serves the files under `rootDir` on `host` (127.0.0.1 by default) at a random port, the way a media host would:
  * HLS content types and `Access-Control-Allow-Origin: *`, because the player (hls.js) fetches
  * playlists and segments cross-origin from the companion server's page.
  * GET and HEAD only; paths that leave `rootDir` or do not exist get 404.
  */
-export async function startMediaServer(rootDir: string): Promise<MediaServer> {
+export async function startMediaServer(rootDir: string, host = '127.0.0.1'): Promise<MediaServer> {
   const root = path.resolve(rootDir);
   const server: Server = createServer(async (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -57,6 +57,6 @@ export async function startMediaServer(rootDir: string): Promise<MediaServer> {
       res.writeHead(404).end();
     }
   });
-  const { origin, close } = await listenOnLoopback(server);
+  const { origin, close } = await listenOnLoopback(server, host);
   return { url: origin, close };
 }

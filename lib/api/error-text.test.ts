@@ -36,6 +36,7 @@ function serverErrorTexts(): string[] {
     const code = readFileSync(file, 'utf8');
     for (const [, text] of code.matchAll(/(?:badRequest|forbidden|unauthorized|notFound|errorFrame|requirePermission\([^)]*?)\(?\s*'([^']+)'\s*\)/g)) texts.add(text);
     for (const [, text] of code.matchAll(/export const [A-Z_]+ = '([a-z][^']*)';/g)) texts.add(text);
+    for (const [, text] of code.matchAll(/new HttpError\(\d+, '([^']+)'\)/g)) texts.add(text);
     // Tables of texts: `export const RoomAdminError = { key: 'text', … } as const`.
     for (const [, block] of code.matchAll(/export const \w+Error = \{([\s\S]*?)\} as const/g)) {
       for (const [, text] of block.matchAll(/: '([^']+)',/g)) texts.add(text);

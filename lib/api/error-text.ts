@@ -67,6 +67,7 @@ const FIELDS: Record<string, ErrorField> = {
   'room name has invalid char': 'roomName',
   'url too long': 'url',
   'unsupported scheme': 'url',
+  'local ip is not allowed': 'url',
   'empty name': 'name',
   'message is empty': 'message',
   'message too long': 'message',
@@ -80,6 +81,7 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/^vendor .+ is not supported/, 'vendor not supported'],
   // An unknown key in a room settings patch (v0.9.11's database error text).
   [/^no such column: /, 'unknown room setting'],
+  [/^the movie source answered \d+/, 'the movie source answered an error'],
 ];
 
 /** What to show for a failure. */

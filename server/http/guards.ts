@@ -15,9 +15,12 @@ export interface ServerContext {
   store: Store;
   tokens: TokenService;
   hubs: HubRegistry;
+  /** Addresses the movie proxy may reach although they are private (env `PROXY_ALLOW_ADDRESSES`). */
+  proxyAllowAddresses: readonly string[];
 }
 
-function tokenOf(request: FastifyRequest): string {
+/** The raw token of a request (header, then `?token=`), "" for none: proxy URLs carry it on (§3.2). */
+export function tokenOf(request: FastifyRequest): string {
   return readCredentials(request.headers, queryValue(request.query, 'token'), false).token;
 }
 

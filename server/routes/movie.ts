@@ -7,7 +7,7 @@ import { MessageType } from '@/lib/contract/message';
 import { arrayBody, objectBody, stringArrayField, stringField, type JsonObject } from '../json';
 import { sendData, sendNoContent } from '../http/envelope';
 import { badRequest } from '../errors';
-import { requireRoom, type ServerContext } from '../http/guards';
+import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { parsePaging, queryOr } from '../http/query';
 import type { RoomAccess } from '../rules/room-access';
 import {
@@ -19,12 +19,18 @@ import {
   pushedView,
   pushMovies,
   readMovieBase,
+  type ProxyPolicy,
   setCurrentMovie,
   swapMovies,
 } from '../rules/movies';
 
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
+
+  const proxyPolicy = (): ProxyPolicy => {
+    const site = store.settings.get();
+    return { movieProxy: site.movie_proxy, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
+  };
 
   const notify = (access: RoomAccess, type: MessageType.CURRENT | MessageType.MOVIES) =>
     hubs.notify(access.room.id, type, { userId: access.user.id, username: access.user.username });
@@ -43,7 +49,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    return sendData(reply, currentView(store, access, Date.now()));
+    return sendData(reply, currentView(store, access, Date.now(), tokenOf(request)));
   });
 
   app.post('/api/room/movie/current', async (request, reply) => {
@@ -56,7 +62,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.post('/api/room/movie/push', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const base = readMovieBase(objectBody(request.body));
+    const base = readMovieBase(objectBody(request.body), proxyPolicy());
     const [movie] = pushMovies(store, access, [base], false);
     notify(access, MessageType.MOVIES);
     return sendData(reply, pushedView(movie));
@@ -64,11 +70,12 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.post('/api/room/movie/pushs', async (request, reply) => {
     const access = await requireRoom(context, request);
+    const policy = proxyPolicy();
     const bases = arrayBody(request.body).map((item) => {
       if (!item || typeof item !== 'object' || Array.isArray(item)) {
         throw badRequest('json: cannot unmarshal into an array of objects');
       }
-      return readMovieBase(item as JsonObject);
+      return readMovieBase(item as JsonObject, policy);
     });
     const movies = bases.length ? pushMovies(store, access, bases, true) : [];
     if (movies.length) notify(access, MessageType.MOVIES);
@@ -78,7 +85,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/edit', async (request, reply) => {
     const access = await requireRoom(context, request);
     const body = objectBody(request.body);
-    editMovie(store, access, stringField(body, 'id'), readMovieBase(body));
+    editMovie(store, access, stringField(body, 'id'), readMovieBase(body, proxyPolicy()));
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });

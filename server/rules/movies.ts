@@ -5,6 +5,7 @@
  * movies are refused with a clear 400 instead of being stored unplayable.
  */
 import zlib from 'node:zlib';
+import ipaddr from 'ipaddr.js';
 import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStatus, PushedMovie } from '@/lib/contract/types';
 import { Permission } from '@/lib/contract/roles';
 import { extrapolate } from '@/lib/contract/playback';
@@ -72,7 +73,7 @@ function moreSources(body: JsonObject): MovieBase['moreSources'] {
  * `empty name`, `type too long`, name truncation, and the playability checks of this server
  * (`unsupported scheme: <s>`, vendor/proxy/RTMP refusals). Throws 400 with the text.
  */
-export function readMovieBase(body: JsonObject): MovieBase {
+export function readMovieBase(body: JsonObject, proxy: ProxyPolicy): MovieBase {
   const base: MovieBase = {
     url: stringField(body, 'url'),
     name: stringField(body, 'name'),
@@ -99,10 +100,38 @@ export function readMovieBase(body: JsonObject): MovieBase {
   if (base.rtmpSource && base.proxy) throw badRequest("rtmp source and proxy can't be true at the same time");
   if (base.rtmpSource && !base.live) throw badRequest("rtmp source can't be true when movie is not live");
   if (base.rtmpSource) throw badRequest('rtmp is not enabled');
-  if (base.proxy) throw badRequest(base.live ? 'live proxy is not enabled' : 'movie proxy is not enabled');
   const scheme = urlScheme(base.url);
+  if (base.proxy) {
+    // Live streams are not proxied by this server yet.
+    if (base.live || !proxy.movieProxy) throw badRequest(base.live ? 'live proxy is not enabled' : 'movie proxy is not enabled');
+    if (scheme !== 'http' && scheme !== 'https') throw badRequest(`unsupported scheme: ${scheme}`);
+    if (!proxy.allowLocal && isLocalAddress(new URL(base.url).hostname, proxy.allowAddresses)) throw badRequest('local ip is not allowed');
+    return base;
+  }
   if (scheme !== 'http' && scheme !== 'https' && scheme !== 'magnet') throw badRequest(`unsupported scheme: ${scheme}`);
   return base;
+}
+
+/** What the movie proxy allows (site settings `movie_proxy`, `allow_proxy_to_local`; `PROXY_ALLOW_ADDRESSES`). */
+export interface ProxyPolicy {
+  movieProxy: boolean;
+  allowLocal: boolean;
+  allowAddresses: readonly string[];
+}
+
+/**
+ * Whether a URL's host names this machine or a private network by itself: `localhost` or an IP
+ * literal outside the public unicast range (ipaddr.js ranges, IPv4-mapped IPv6 unwrapped). A DNS name
+ * is checked when the proxy connects (../proxy/upstream.ts); this catches the obvious case at push time.
+ */
+export function isLocalAddress(hostname: string, allowAddresses: readonly string[]): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (!ipaddr.isValid(host)) return false;
+  let address = ipaddr.parse(host);
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (allowAddresses.includes(address.toString())) return false;
+  return address.range() !== 'unicast';
 }
 
 /** The URL's scheme, lower-cased, or "" when it has none (as Go's url.Parse reports). */
@@ -208,8 +237,11 @@ export function roomStatusAt(store: Store, roomId: string, nowMs: number) {
   return { current, movie, status };
 }
 
-/** `GET /api/room/movie/current` (§7.3), extrapolated to `nowMs`. */
-export function currentView(store: Store, access: RoomAccess, nowMs: number): CurrentMovie {
+/**
+ * `GET /api/room/movie/current` (§7.3), extrapolated to `nowMs`. A proxied movie's `url` becomes the
+ * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2).
+ */
+export function currentView(store: Store, access: RoomAccess, nowMs: number, token = ''): CurrentMovie {
   const state = roomStatusAt(store, access.room.id, nowMs);
   if (!state?.movie) {
     return { movie: emptyMovie(), status: { lastUpdate: '0001-01-01T00:00:00Z' }, expireId: 0 };
@@ -218,6 +250,9 @@ export function currentView(store: Store, access: RoomAccess, nowMs: number): Cu
   movie.subPath = state.current.subPath;
   // Headers are never shown in /current (§7.2), whoever asks.
   delete movie.base.headers;
+  if (movie.base.proxy && !movie.base.live) {
+    movie.base.url = `/api/room/movie/proxy/${movie.id}?${new URLSearchParams({ token, roomId: access.room.id })}`;
+  }
   return {
     movie,
     status: statusJson(state.status, state.status.lastUpdateMs),
