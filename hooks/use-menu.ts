@@ -4,7 +4,7 @@ import { usePathname } from 'next/navigation';
 import { buildMenu, signupAllowed, type MenuEntry } from '@/config/menu';
 import { cinemaPath, matchRoute } from '@/config/routes';
 import { roleOf } from '@/lib/contract/roles';
-import { roomIdAtom } from '@/lib/room/atoms';
+import { roomIdAtom } from '@/lib/room/room-id';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 
 /**

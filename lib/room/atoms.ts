@@ -11,9 +11,9 @@ import type { CurrentMovie, RoomInfo, RoomMe, RoomSettings } from '@/lib/contrac
 import { userAtom } from '@/lib/session';
 import type { RoomSocketState } from '@/lib/ws/room-socket';
 import { roomAbilities } from './abilities';
+import { roomIdAtom } from './room-id';
 
-/** The id of the room open in the viewing hall (32 hex characters), or null outside a room. */
-export const roomIdAtom = atom<string | null>(null);
+export { roomIdAtom };
 
 /** `GET /api/room/info` (name, creator, `needPassword`, `enabledGuest`, …), or null until loaded. */
 export const roomInfoAtom = atom<RoomInfo | null>(null);
