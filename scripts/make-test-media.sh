@@ -10,6 +10,11 @@
 #   audio:  AAC-LC mono 48 kHz, silent (anullsrc), so autoplay rules treat it like real media
 #   size:   under 3 MB in total (checked at the end)
 #
+# From the HLS clip's first 40 s, without re-encoding, it also writes the other formats the player
+# loads on demand (issue 10): e2e/media/flv/clip.flv (HTTP-FLV, mpegts.js) and
+# e2e/media/dash/manifest.mpd + init/chunk .m4s segments (DASH, dash.js). `--derived-only` writes
+# just these from the committed HLS clip.
+#
 # Deterministic: fixed sources, one encoder thread, bitexact flags and no metadata, so re-running it
 # yields the same bytes for the same ffmpeg build.
 set -euo pipefail
@@ -37,6 +42,24 @@ else
   echo "no DejaVu font found: the clip gets testsrc2's own pattern without a text timecode" >&2
 fi
 
+derive_formats() {
+  local derived_s=40 flv_dir="e2e/media/flv" dash_dir="e2e/media/dash"
+  rm -rf "$flv_dir" "$dash_dir"
+  mkdir -p "$flv_dir" "$dash_dir"
+  ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc \
+    -map_metadata -1 -fflags +bitexact -f flv "$flv_dir/clip.flv"
+  ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc -tag:v avc1 -tag:a mp4a \
+    -map_metadata -1 -fflags +bitexact -f dash -seg_duration 2 -use_template 1 -use_timeline 0 \
+    -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'chunk-$RepresentationID$-$Number%05d$.m4s' \
+    "$dash_dir/manifest.mpd"
+  echo "wrote $flv_dir ($(du -cb "$flv_dir" | tail -n1 | cut -f1) bytes) and $dash_dir ($(du -cb "$dash_dir" | tail -n1 | cut -f1) bytes)"
+}
+
+if [[ "${1:-}" == "--derived-only" ]]; then
+  derive_formats
+  exit 0
+fi
+
 rm -rf "$out_dir"
 mkdir -p "$out_dir"
 
@@ -61,3 +84,5 @@ if (( total_bytes >= max_bytes )); then
   echo "test media is $total_bytes bytes, over the $max_bytes byte budget" >&2
   exit 1
 fi
+
+derive_formats

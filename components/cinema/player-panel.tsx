@@ -76,7 +76,7 @@ export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
 
         <div className="space-y-2 p-2 sm:p-3">
           {movie ? (
-            <Player key={`${movie.id}:${movie.base.url}`} url={playableUrl(movie.base.url)} type={movie.base.type} headers={movie.base.headers} onVideo={onVideo} canControl={canControl || Boolean(movie.base.live)} />
+            <Player key={`${movie.id}:${movie.base.url}`} url={playableUrl(movie.base.url)} type={movie.base.type} headers={movie.base.headers} live={Boolean(movie.base.live)} onVideo={onVideo} canControl={canControl || Boolean(movie.base.live)} />
           ) : loading ? (
             <Skeleton className="aspect-video w-full rounded-lg" />
           ) : (

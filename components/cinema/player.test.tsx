@@ -5,7 +5,7 @@
  */
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { translate } from '@/lib/i18n/messages';
-import { isHlsSource, Player } from './player';
+import { isHlsSource, Player, sourceKind } from './player';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {
@@ -15,6 +15,38 @@ jest.mock('@/lib/i18n', () => {
 });
 jest.mock('hls.js/light', () => mockHlsModule('light'));
 jest.mock('hls.js', () => mockHlsModule('full'));
+/** What the FLV/MPEG-TS and DASH stand-ins were asked to do, in order. */
+const mockCalls: string[] = [];
+jest.mock('mpegts.js', () => ({
+  __esModule: true,
+  default: {
+    isSupported: () => true,
+    Events: { ERROR: 'error' },
+    createPlayer: (source: { type: string; url: string; isLive: boolean }, config: { headers?: Record<string, string> }) => {
+      mockCalls.push(`mpegts ${source.type} ${source.url} live=${source.isLive} headers=${JSON.stringify(config.headers)}`);
+      return {
+        on: () => undefined,
+        attachMediaElement: () => mockCalls.push('mpegts attach'),
+        load: () => mockCalls.push('mpegts load'),
+        unload: () => mockCalls.push('mpegts unload'),
+        detachMediaElement: () => undefined,
+        destroy: () => mockCalls.push('mpegts destroy'),
+      };
+    },
+  },
+}));
+jest.mock('dashjs', () => ({
+  MediaPlayer: Object.assign(
+    () => ({
+      create: () => ({
+        on: () => undefined,
+        initialize: (_video: HTMLVideoElement, url: string, autoPlay: boolean) => mockCalls.push(`dash ${url} autoplay=${autoPlay}`),
+        destroy: () => mockCalls.push('dash destroy'),
+      }),
+    }),
+    { events: { ERROR: 'error' } },
+  ),
+}));
 
 type Listener = (event: string, data: unknown) => void;
 interface FakeConfig {
@@ -228,5 +260,34 @@ describe('Player without playback control', () => {
     const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} />);
     expect(container.querySelector('video')!.hasAttribute('controls')).toBe(true);
     expect(screen.queryByTestId('watch-only-controls')).toBeNull();
+  });
+});
+
+describe('FLV, MPEG-TS and DASH', () => {
+  beforeEach(() => mockCalls.splice(0));
+
+  it('picks the engine from the type, else from the extension', () => {
+    expect(sourceKind('https://x.test/live', 'flv')).toBe('flv');
+    expect(sourceKind('https://x.test/a.flv?token=1')).toBe('flv');
+    expect(sourceKind('https://x.test/a.ts')).toBe('mpegts');
+    expect(sourceKind('https://x.test/a', 'mpegts')).toBe('mpegts');
+    expect(sourceKind('https://x.test/manifest.mpd')).toBe('dash');
+    expect(sourceKind('https://x.test/a.mp4')).toBe('native');
+    expect(sourceKind('https://x.test/a.webm', 'webm')).toBe('native');
+  });
+
+  it('plays FLV with mpegts.js, live and with the movie headers, and stops it on unmount', async () => {
+    const { unmount } = render(<Player url="https://x.test/live.flv" live headers={{ Referer: 'https://x.test/' }} onVideo={() => undefined} />);
+    await waitFor(() => expect(mockCalls).toContain('mpegts load'));
+    expect(mockCalls[0]).toBe('mpegts flv https://x.test/live.flv live=true headers={"Referer":"https://x.test/"}');
+    unmount();
+    expect(mockCalls.slice(-2)).toEqual(['mpegts unload', 'mpegts destroy']);
+  });
+
+  it('plays DASH with dash.js without autoplay (the sync engine starts it)', async () => {
+    const { unmount } = render(<Player url="https://x.test/manifest.mpd" onVideo={() => undefined} />);
+    await waitFor(() => expect(mockCalls).toEqual(['dash https://x.test/manifest.mpd autoplay=false']));
+    unmount();
+    expect(mockCalls).toContain('dash destroy');
   });
 });

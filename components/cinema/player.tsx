@@ -7,7 +7,9 @@
  * arrive, so the switch comes before the first segment is appended (unless a later live reload
  * brings, say, DRM keys): the light instance is destroyed and the full one plays on the same
  * <video>, with the same headers and recoveries. Safari's native HLS is the fallback where Media
- * Source Extensions are missing; mp4 and anything else play natively. The parent keys this component
+ * Source Extensions are missing. FLV and MPEG-TS (live or not) go through mpegts.js and DASH through
+ * dash.js, each downloaded only for a movie that needs it; mp4, WebM and anything else play
+ * natively. The parent keys this component
  * by movie, so a new movie gets a fresh element and the old hls.js instance is destroyed; an unmount
  * or URL change also cancels a pending switch to the full build.
  */
@@ -23,8 +25,10 @@ export interface PlayerProps {
   url: string;
   /** The movie's `base.type` (e.g. `m3u8`, `mp4`; "" = guess from the URL). */
   type?: string;
-  /** Headers to send with HLS requests (`base.headers`, non-proxied movies). */
+  /** Headers to send with HLS, FLV and MPEG-TS requests (`base.headers`, non-proxied movies). */
   headers?: Record<string, string>;
+  /** A live stream (`base.live`): mpegts.js then keeps latency low instead of buffering ahead. */
+  live?: boolean;
   /** Receives the <video> element on mount and null on unmount (the sync engine binds to it). */
   onVideo: (video: HTMLVideoElement | null) => void;
   /**
@@ -35,18 +39,39 @@ export interface PlayerProps {
   canControl?: boolean;
 }
 
+/** Which engine plays a source: hls.js, mpegts.js (FLV or MPEG-TS), dash.js, or the element itself. */
+export type SourceKind = 'hls' | 'flv' | 'mpegts' | 'dash' | 'native';
+
+const TYPE_KINDS: Record<string, SourceKind> = { m3u8: 'hls', m3u: 'hls', hls: 'hls', flv: 'flv', mpegts: 'mpegts', ts: 'mpegts', m2ts: 'mpegts', mpd: 'dash', dash: 'dash' };
+const EXTENSION_KINDS: [string, SourceKind][] = [
+  ['.m3u8', 'hls'],
+  ['.m3u', 'hls'],
+  ['.flv', 'flv'],
+  ['.ts', 'mpegts'],
+  ['.m2ts', 'mpegts'],
+  ['.mpd', 'dash'],
+];
+
+/**
+ * The engine for a movie: its `type` when set (m3u8, flv, mpegts/ts, mpd…; anything else plays
+ * natively), else the URL path's extension, ignoring the query.
+ */
+export function sourceKind(url: string, type = ''): SourceKind {
+  const kind = type.trim().toLowerCase();
+  if (kind) return TYPE_KINDS[kind] ?? 'native';
+  const path = url.split(/[?#]/)[0].toLowerCase();
+  return EXTENSION_KINDS.find(([extension]) => path.endsWith(extension))?.[1] ?? 'native';
+}
+
 /** True when the movie is HLS: type m3u8/m3u, or a URL path ending in .m3u8/.m3u. */
 export function isHlsSource(url: string, type = ''): boolean {
-  const kind = type.trim().toLowerCase();
-  if (kind) return kind === 'm3u8' || kind === 'm3u' || kind === 'hls';
-  const path = url.split(/[?#]/)[0].toLowerCase();
-  return path.endsWith('.m3u8') || path.endsWith('.m3u');
+  return sourceKind(url, type) === 'hls';
 }
 
 /** hls.js recoveries tried before a fatal error is shown. */
 const MAX_HLS_RECOVERIES = 3;
 
-export function Player({ url, type, headers, onVideo, canControl = true }: PlayerProps) {
+export function Player({ url, type, headers, live = false, onVideo, canControl = true }: PlayerProps) {
   const t = useT();
   const videoRef = useRef<HTMLVideoElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -125,7 +150,45 @@ export function Player({ url, type, headers, onVideo, canControl = true }: Playe
       });
     };
 
-    if (isHlsSource(url, type)) {
+    /** Stops whichever of mpegts.js or dash.js plays (set once one is started). */
+    let stopOther: (() => void) | null = null;
+    const kind = sourceKind(url, type);
+
+    if (kind === 'flv' || kind === 'mpegts') {
+      // FLV and MPEG-TS, live or not: mpegts.js, downloaded only for such a movie.
+      import('mpegts.js')
+        .then(({ default: mpegts }) => {
+          if (cancelled) return;
+          if (!mpegts.isSupported()) {
+            setError(tRef.current('cinema.player.formatUnsupported', { format: kind.toUpperCase() }));
+            return;
+          }
+          const player = mpegts.createPlayer({ type: kind, url, isLive: live }, { headers: requestHeaders, enableStashBuffer: !live, liveBufferLatencyChasing: live });
+          player.on(mpegts.Events.ERROR, (_type: string, detail: string) => setError(tRef.current('cinema.player.loadFailed', { detail })));
+          player.attachMediaElement(video);
+          player.load();
+          stopOther = () => {
+            player.unload();
+            player.detachMediaElement();
+            player.destroy();
+          };
+        })
+        .catch(showImportError);
+    } else if (kind === 'dash') {
+      // DASH: dash.js, downloaded only for such a movie. It picks representations by bandwidth.
+      import('dashjs')
+        .then((dashjs) => {
+          if (cancelled) return;
+          const player = dashjs.MediaPlayer().create();
+          player.on(dashjs.MediaPlayer.events.ERROR, (event: { error?: { message?: string } }) =>
+            setError(tRef.current('cinema.player.loadFailed', { detail: event.error?.message ?? 'DASH' })),
+          );
+          // Not autoplay: the sync engine starts playback when the room plays.
+          player.initialize(video, url, false);
+          stopOther = () => player.destroy();
+        })
+        .catch(showImportError);
+    } else if (kind === 'hls') {
       import('hls.js/light')
         .then(({ default: LightHls }) => {
           if (cancelled) return;
@@ -146,10 +209,11 @@ export function Player({ url, type, headers, onVideo, canControl = true }: Playe
       cancelled = true;
       hls?.destroy();
       hls = null;
+      stopOther?.();
       video.removeAttribute('src');
       video.load();
     };
-  }, [url, type, headersKey]);
+  }, [url, type, headersKey, live]);
 
   return (
     <div className="space-y-2">

@@ -16,6 +16,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.m2ts': 'video/mp2t',
   '.mp4': 'video/mp4',
   '.vtt': 'text/vtt',
+  '.flv': 'video/x-flv',
+  '.mpd': 'application/dash+xml',
+  '.m4s': 'video/iso.segment',
 };
 
 /**
