@@ -36,6 +36,18 @@ beforeAll(async () => {
         ...(range ? { 'Content-Range': `bytes ${start}-${end}/${VIDEO.length}` } : {}),
       });
       response.end(VIDEO.subarray(start, end + 1));
+    } else if (url.pathname === '/big.bin') {
+      // 4 MiB, written in pieces over time like a slow source.
+      response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': 4 * 1024 * 1024 });
+      let sent = 0;
+      const timer = setInterval(() => {
+        response.write(Buffer.alloc(256 * 1024, sent % 251));
+        sent += 1;
+        if (sent === 16) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 10);
     } else if (url.pathname === '/hls/index.m3u8') {
       response.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' });
       response.end('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg-0.ts\n#EXT-X-ENDLIST\n');
@@ -92,6 +104,13 @@ describe('the movie proxy', () => {
     // Without a token (and not a guest room member) it is refused like any room route.
     const anonymous = await fetch(url.replace(/token=[^&]+/, 'token='));
     expect(anonymous.status).toBe(200); // the room lets guests in (no password, guests enabled)
+  });
+
+  it('streams a large file through to the end', async () => {
+    const url = await play(`${sourceUrl}/big.bin`);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect((await response.arrayBuffer()).byteLength).toBe(4 * 1024 * 1024);
   });
 
   it('rewrites HLS playlists so that segments come through the proxy too', async () => {

@@ -92,7 +92,8 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       const value = upstream.headers[name];
       if (value !== undefined) reply.header(name, value);
     }
-    request.raw.on('close', () => upstream.destroy());
+    // The viewer went away (or the response ended): stop reading from the source.
+    reply.raw.on('close', () => upstream.destroy());
     return reply.send(upstream);
   }
 
