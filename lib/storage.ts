@@ -6,6 +6,7 @@
  * - `userToken`: the raw JWT (server-contract.md §3.2), sent as `Authorization` by lib/api/client.ts;
  * - `isDarkMode`: "true" or "false" (read before first paint by components/layout/theme-script.ts);
  * - `locale`: "zh" or "en";
+ * - `danmaku`: the viewer's danmaku overlay settings (JSON `{enabled, opacity, density}`);
  * - `room-<roomId>-pwd`: a room's password as typed, to prefill the join form.
  *
  * sessionStorage (this tab only):
@@ -22,10 +23,11 @@ export const STORAGE_KEYS = {
   token: 'userToken',
   darkMode: 'isDarkMode',
   locale: 'locale',
+  danmaku: 'danmaku',
 } as const;
 
 /** Keys that signing out keeps: display preferences, not part of anyone's session. */
-const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale];
+const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale, STORAGE_KEYS.danmaku];
 
 type Area = 'localStorage' | 'sessionStorage';
 
@@ -84,6 +86,22 @@ export function readLocale(): string | null {
 /** Stores the UI language. */
 export function writeLocale(locale: string): void {
   write(STORAGE_KEYS.locale, locale);
+}
+
+/** The stored danmaku settings, parsed but unchecked, or null. */
+export function readDanmakuSettings(): unknown {
+  const raw = read(STORAGE_KEYS.danmaku);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores the danmaku settings (as JSON). */
+export function writeDanmakuSettings(settings: unknown): void {
+  write(STORAGE_KEYS.danmaku, JSON.stringify(settings));
 }
 
 /** localStorage key of a room's cached password, as in the reference client. */

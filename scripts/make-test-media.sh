@@ -11,8 +11,10 @@
 #   size:   under 3 MB in total (checked at the end)
 #
 # From the HLS clip's first 40 s, without re-encoding, it also writes the other formats the player
-# loads on demand (issue 10): e2e/media/flv/clip.flv (HTTP-FLV, mpegts.js) and
-# e2e/media/dash/manifest.mpd + init/chunk .m4s segments (DASH, dash.js). `--derived-only` writes
+# loads on demand (issue 10): e2e/media/flv/clip.flv (HTTP-FLV, mpegts.js),
+# e2e/media/dash/manifest.mpd + init/chunk .m4s segments (DASH, dash.js) and e2e/media/mp4/clip.mp4
+# (progressive MP4, faststart; the subtitle e2e plays it with e2e/media/subs/clip.srt and clip.ass,
+# which are hand-written text files, not generated). `--derived-only` writes
 # just these from the committed HLS clip.
 #
 # Deterministic: fixed sources, one encoder thread, bitexact flags and no metadata, so re-running it
@@ -43,16 +45,18 @@ else
 fi
 
 derive_formats() {
-  local derived_s=40 flv_dir="e2e/media/flv" dash_dir="e2e/media/dash"
-  rm -rf "$flv_dir" "$dash_dir"
-  mkdir -p "$flv_dir" "$dash_dir"
+  local derived_s=40 flv_dir="e2e/media/flv" dash_dir="e2e/media/dash" mp4_dir="e2e/media/mp4"
+  rm -rf "$flv_dir" "$dash_dir" "$mp4_dir"
+  mkdir -p "$flv_dir" "$dash_dir" "$mp4_dir"
+  ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc \
+    -map_metadata -1 -fflags +bitexact -movflags +faststart -f mp4 "$mp4_dir/clip.mp4"
   ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc \
     -map_metadata -1 -fflags +bitexact -f flv "$flv_dir/clip.flv"
   ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc -tag:v avc1 -tag:a mp4a \
     -map_metadata -1 -fflags +bitexact -f dash -seg_duration 2 -use_template 1 -use_timeline 0 \
     -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'chunk-$RepresentationID$-$Number%05d$.m4s' \
     "$dash_dir/manifest.mpd"
-  echo "wrote $flv_dir ($(du -cb "$flv_dir" | tail -n1 | cut -f1) bytes) and $dash_dir ($(du -cb "$dash_dir" | tail -n1 | cut -f1) bytes)"
+  echo "wrote $flv_dir ($(du -cb "$flv_dir" | tail -n1 | cut -f1) bytes), $dash_dir ($(du -cb "$dash_dir" | tail -n1 | cut -f1) bytes) and $mp4_dir ($(du -cb "$mp4_dir" | tail -n1 | cut -f1) bytes)"
 }
 
 if [[ "${1:-}" == "--derived-only" ]]; then

@@ -92,7 +92,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     // The movie proxy's target tokens carry a URL in a path segment (§4.5).
-    maxParamLength: 16 * 1024,
+    routerOptions: { maxParamLength: 16 * 1024 },
     forceCloseConnections: true,
   });
   app.addHook('onResponse', async (request, reply) => {

@@ -21,6 +21,8 @@ let sourceUrl = '';
 let owner: TestUser;
 let roomId = '';
 let trapHits = 0;
+let liveReloads = 0;
+let flvClosed = 0;
 
 beforeAll(async () => {
   source = http.createServer((request, response) => {
@@ -54,6 +56,23 @@ beforeAll(async () => {
     } else if (url.pathname === '/hls/seg-0.ts') {
       response.writeHead(200, { 'Content-Type': 'video/mp2t' });
       response.end('segment-bytes');
+    } else if (url.pathname === '/live/index.m3u8') {
+      // A live playlist: no ENDLIST, and each reload moves the window on by one segment.
+      liveReloads += 1;
+      response.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' });
+      response.end(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:${liveReloads}\n#EXTINF:2.0,\nlive-${liveReloads}.ts\n`);
+    } else if (url.pathname.startsWith('/live/live-')) {
+      response.writeHead(200, { 'Content-Type': 'video/mp2t' });
+      response.end(`live segment ${url.pathname}`);
+    } else if (url.pathname === '/live/stream.flv') {
+      // An endless HTTP-FLV stream: the header, then a tag every 20 ms until the reader goes away.
+      response.writeHead(200, { 'Content-Type': 'video/x-flv' });
+      response.write(Buffer.from('FLV\x01\x05\x00\x00\x00\x09', 'latin1'));
+      const timer = setInterval(() => response.write(Buffer.alloc(1024, 7)), 20);
+      response.on('close', () => {
+        clearInterval(timer);
+        flvClosed += 1;
+      });
     } else if (url.pathname === '/needs-header') {
       response.writeHead(request.headers['x-token'] === 'abc' ? 200 : 403, { 'Content-Type': 'video/mp4' });
       response.end('ok');
@@ -154,11 +173,16 @@ describe('the movie proxy', () => {
     expect(trapHits).toBe(0);
   });
 
-  it('refuses proxying a live stream and other schemes with the contract texts', async () => {
-    const live = await pushProxied(`${sourceUrl}/hls/index.m3u8`, { live: true });
-    expect([live.status, live.body.error]).toEqual([400, 'live proxy is not enabled']);
+  it('refuses other schemes, and live movies on the on-demand route, with the contract texts', async () => {
     const magnet = await pushProxied('magnet:?xt=urn:btih:abc');
     expect([magnet.status, magnet.body.error]).toEqual([400, 'unsupported scheme: magnet']);
+    const live = await pushProxied(`${sourceUrl}/live/index.m3u8`, { live: true });
+    expect(live.status).toBe(200);
+    const onDemand = await fetch(`${server.url}/api/room/movie/proxy/${live.body.data.id}?token=${owner.token}&roomId=${roomId}`);
+    expect([onDemand.status, (await onDemand.json()).error]).toEqual([400, 'live proxy is not enabled']);
+    const vod = await pushProxied(`${sourceUrl}/video.mp4`);
+    const notLive = await fetch(`${server.url}/api/room/movie/live/flv/${vod.body.data.id}.flv?token=${owner.token}&roomId=${roomId}`);
+    expect([notLive.status, (await notLive.json()).error]).toEqual([400, 'movie is not live']);
   });
 
   it('answers 502 when the source cannot be reached and 404 for an unknown movie', async () => {
@@ -166,5 +190,52 @@ describe('the movie proxy', () => {
     expect((await fetch(url)).status).toBe(502);
     const unknown = await fetch(`${server.url}/api/room/movie/proxy/${'0'.repeat(32)}?token=${owner.token}&roomId=${roomId}`);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('the live proxy', () => {
+  it('serves a live HLS source as a playlist reloaded on every request, its segments behind the public data route', async () => {
+    const url = await play(`${sourceUrl}/live/index.m3u8`, { live: true });
+    expect(url).toMatch(new RegExp(`/api/room/movie/live/hls/list/[0-9a-f]{32}\\.m3u8\\?token=.+&roomId=${roomId}$`));
+    const first = await fetch(url);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const firstText = await first.text();
+    const segment = firstText.split('\n').find((line) => line && !line.startsWith('#'));
+    expect(segment).toMatch(new RegExp(`^/api/room/movie/live/hls/data/${roomId}/[0-9a-f]{32}/[^/?]+$`));
+    // The segment route is public (v0.9.11's segment URLs carry no token): the signed target is the key.
+    const bytes = await fetch(`${server.url}${segment}`);
+    expect(await bytes.text()).toMatch(/^live segment \/live\/live-\d+\.ts$/);
+    const second = await (await fetch(url)).text();
+    expect(second).not.toBe(firstText);
+    expect(second).toMatch(/#EXT-X-MEDIA-SEQUENCE:\d+/);
+    // The room's status of a live movie is playing at rate 1 whatever anyone sent.
+    const current = await get(server, '/api/room/movie/current', { token: owner.token, roomId });
+    expect(current.body.data.movie.base.type).toBe('m3u8');
+    expect(current.body.data.status).toMatchObject({ isPlaying: true, playbackRate: 1 });
+  });
+
+  it('passes an HTTP-FLV live stream through as it comes, and stops reading it when the viewer leaves', async () => {
+    const url = await play(`${sourceUrl}/live/stream.flv`, { live: true });
+    expect(url).toMatch(new RegExp(`/api/room/movie/live/flv/[0-9a-f]{32}\\.flv\\?token=.+&roomId=${roomId}$`));
+    const current = await get(server, '/api/room/movie/current', { token: owner.token, roomId });
+    expect(current.body.data.movie.base.type).toBe('flv');
+    const controller = new AbortController();
+    const response = await fetch(url, { signal: controller.signal });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const reader = response.body!.getReader();
+    let received = 0;
+    let head = '';
+    while (received < 8 * 1024) {
+      const { value } = await reader.read();
+      if (!value) break;
+      if (!head) head = Buffer.from(value).subarray(0, 3).toString('latin1');
+      received += value.length;
+    }
+    expect(head).toBe('FLV');
+    const closedBefore = flvClosed;
+    controller.abort();
+    for (let i = 0; i < 50 && flvClosed === closedBefore; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(flvClosed).toBe(closedBefore + 1);
   });
 });

@@ -117,6 +117,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
     if (reconnected) refreshMovies();
   });
 
+  const focusChat = useCallback(() => document.querySelector<HTMLElement>('[data-testid="chat-input"]')?.focus(), []);
   const sendChat = useCallback((text: string) => socket?.sendChat(text) ?? false, [socket]);
 
   const ready = Boolean(member && info);
@@ -140,7 +141,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
           <RoomSetup roomId={roomId} />
 
           <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-            <PlayerPanel loading={!loaded && !room.currentError} sync={sync} onVideo={setVideo} />
+            <PlayerPanel loading={!loaded && !room.currentError} sync={sync} onVideo={setVideo} chatLines={chat.lines} onChatShortcut={focusChat} />
             {/* On wide screens the chat takes the player's height and never stretches the row. */}
             <div className="h-96 lg:relative lg:h-auto lg:min-h-96">
               <ChatPanel

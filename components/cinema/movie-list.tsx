@@ -26,7 +26,7 @@ import type { Movie, MovieList as MovieListData } from '@/lib/contract/types';
 import type { MovieListView } from '@/hooks/use-movie-list';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
-import { currentMovieAtom, roomAbilitiesAtom, roomMemberAtom } from '@/lib/room/atoms';
+import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomMemberAtom } from '@/lib/room/atoms';
 import { ConfirmDialog } from './confirm-dialog';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/errors';
@@ -70,6 +70,8 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
   const paths = data?.paths?.length ? data.paths : [{ name: '', id: '', subPath: '' }];
   const loaded = useAtomValue(currentMovieAtom);
   const currentMovieId = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie.id : null;
+  // The current movie's label follows the room: playing or paused (a live one says live).
+  const roomPlaying = useAtomValue(playbackStatusAtom)?.status.isPlaying;
   const paginationLabels = usePaginationLabels();
   const [pending, setPending] = useState<Pending | null>(null);
   // Kept while the dialog closes, so its text does not change under the user.
@@ -329,7 +331,11 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
                       {folder ? <Badge>{t('cinema.movies.folder')}</Badge> : null}
                       {movie.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
                       {movie.base.proxy ? <Badge tone="green">{t('cinema.movies.proxy')}</Badge> : null}
-                      {isCurrent ? <Badge tone="brand">{t('cinema.movies.playing')}</Badge> : null}
+                      {isCurrent && !movie.base.live ? (
+                        <Badge tone="brand">
+                          <span data-testid="current-movie-state">{roomPlaying === false ? t('cinema.movies.pausedNow') : t('cinema.movies.playing')}</span>
+                        </Badge>
+                      ) : null}
                     </div>
                     {folder ? null : (
                       <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={movie.base.url}>

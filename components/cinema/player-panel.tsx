@@ -1,34 +1,68 @@
 'use client';
 /**
- * The player card: the current movie's name, what the room is doing (paused, a speed other than 1×),
- * the viewer count, the sync indicator and the sync button above the player, the autoplay notices,
- * or the empty state when nothing plays. The movie, the room's status, the viewer count and the
- * socket state come from the room atoms.
+ * The player card: the current movie's name and what the room is doing (playing, paused, a speed
+ * other than 1×, live), the viewer count, the sync indicator and the sync button above the player;
+ * the source selector when the movie has `moreSources`; the danmaku switch and its settings; what
+ * helps when the source cannot play; the autoplay notices; or the empty state when nothing plays.
+ * The movie, the room's status, the viewer count and the socket state come from the room atoms.
  */
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Eye, Film, RefreshCcw, Volume2 } from 'lucide-react';
+import { Eye, Film, MessageSquareText, RefreshCcw, Settings2, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
+import { danmakuSettingsOf, type DanmakuSettings } from '@/components/player/danmaku-source';
+import type { SourceProblem } from '@/components/player/source-problems';
+import type { ChatLine } from '@/hooks/use-chat';
 import { hasCurrentMovie, playableUrl } from '@/lib/api/movie';
+import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, viewerCountAtom } from '@/lib/room/atoms';
+import { readDanmakuSettings, writeDanmakuSettings } from '@/lib/storage';
 import { Player } from './player';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/player';
 
 export interface PlayerPanelProps {
   /** The current movie is still loading. */
   loading: boolean;
   sync: PlaybackSync;
   onVideo: (video: HTMLVideoElement | null) => void;
+  /** The room's chat lines (newest last): new ones also fly over the picture as danmaku. */
+  chatLines: ChatLine[];
+  /** The `c` key in the player: focus the chat input. */
+  onChatShortcut?: () => void;
 }
 
-export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
+/** One playable source of a movie: the main URL (index 0) or one of `moreSources`. */
+interface MovieSource {
+  name: string;
+  url: string;
+  type: string;
+}
+
+/** The movie's sources, main first; URLs made absolute (server-relative ones get the API origin). */
+function sourcesOf(movie: Movie, mainName: string): MovieSource[] {
+  return [
+    { name: mainName, url: playableUrl(movie.base.url), type: movie.base.type ?? '' },
+    ...(movie.base.moreSources ?? []).map((source) => ({ name: source.name, url: playableUrl(source.url), type: source.type })),
+  ];
+}
+
+/** The overlay, its settings and the remedies of a broken source: each downloaded when first shown. */
+const DanmakuLayer = lazy(() => import('@/components/player/danmaku-layer').then((module) => ({ default: module.DanmakuLayer })));
+const DanmakuSettingsForm = lazy(() => import('@/components/player/danmaku-settings-form'));
+const ProblemRemedies = lazy(() => import('@/components/player/problem-notice').then((module) => ({ default: module.ProblemRemedies })));
+
+const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+
+export function PlayerPanel({ loading, sync, onVideo, chatLines, onChatShortcut }: PlayerPanelProps) {
   const t = useT();
   const loaded = useAtomValue(currentMovieAtom);
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
@@ -36,7 +70,37 @@ export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
   const roomStatus = useAtomValue(playbackStatusAtom)?.status;
   // The sync button works only while the socket is open.
   const canSync = useAtomValue(roomConnectionAtom) === 'open';
-  const canControl = useAtomValue(roomAbilitiesAtom).canSetStatus;
+  const abilities = useAtomValue(roomAbilitiesAtom);
+  const canControl = abilities.canSetStatus;
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [problem, setProblem] = useState<SourceProblem | null>(null);
+  const [picked, setPicked] = useState<{ movieId: string; index: number }>({ movieId: '', index: 0 });
+  const [danmaku, setDanmaku] = useState<DanmakuSettings>(() => danmakuSettingsOf(readDanmakuSettings(), prefersReducedMotion()));
+  const [danmakuOpen, setDanmakuOpen] = useState(false);
+
+  const handleVideo = useCallback(
+    (element: HTMLVideoElement | null) => {
+      setVideo(element);
+      onVideo(element);
+    },
+    [onVideo],
+  );
+  const updateDanmaku = (patch: Partial<DanmakuSettings>) =>
+    setDanmaku((previous) => {
+      const next = { ...previous, ...patch };
+      writeDanmakuSettings(next);
+      return next;
+    });
+
+  const sources = useMemo(() => (movie ? sourcesOf(movie, t('player.source.main')) : []), [movie, t]);
+  const sourceIndex = movie && picked.movieId === movie.id && picked.index < sources.length ? picked.index : 0;
+  const source = sources[sourceIndex];
+  const subtitles = useMemo(
+    () => Object.entries(movie?.base.subtitles ?? {}).map(([name, subtitle]) => ({ name, url: playableUrl(subtitle.url), type: subtitle.type })),
+    [movie],
+  );
+  useEffect(() => setProblem(null), [movie?.id]);
+
   return (
     <Card className="min-w-0 overflow-hidden">
       <section aria-label={t('cinema.player.title')}>
@@ -53,7 +117,7 @@ export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
             {movie?.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
             {movie && roomStatus && !movie.base.live ? (
               <span data-testid="room-playback" className="flex shrink-0 gap-1">
-                {roomStatus.isPlaying ? null : <Badge>{t('cinema.room.paused')}</Badge>}
+                {roomStatus.isPlaying ? <Badge tone="green">{t('cinema.room.playing')}</Badge> : <Badge>{t('cinema.room.paused')}</Badge>}
                 {roomStatus.playbackRate !== 1 ? <Badge tone="brand">{t('cinema.room.rate', { rate: roomStatus.playbackRate })}</Badge> : null}
               </span>
             ) : null}
@@ -75,8 +139,26 @@ export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
         </div>
 
         <div className="space-y-2 p-2 sm:p-3">
-          {movie ? (
-            <Player key={`${movie.id}:${movie.base.url}`} url={playableUrl(movie.base.url)} type={movie.base.type} headers={movie.base.headers} live={Boolean(movie.base.live)} onVideo={onVideo} canControl={canControl || Boolean(movie.base.live)} />
+          {movie && source ? (
+            <Player
+              key={movie.id}
+              url={source.url}
+              type={source.type}
+              headers={sourceIndex === 0 ? movie.base.headers : undefined}
+              live={Boolean(movie.base.live)}
+              subtitles={subtitles}
+              onVideo={handleVideo}
+              canControl={canControl || Boolean(movie.base.live)}
+              onProblem={setProblem}
+              onChatShortcut={onChatShortcut}
+              overlay={
+                danmaku.enabled ? (
+                  <Suspense fallback={null}>
+                    <DanmakuLayer video={video} settings={danmaku} lines={chatLines} fileUrl={movie.base.danmu ? playableUrl(movie.base.danmu) : ''} streamUrl={movie.base.streamDanmu ? playableUrl(movie.base.streamDanmu) : ''} />
+                  </Suspense>
+                ) : null
+              }
+            />
           ) : loading ? (
             <Skeleton className="aspect-video w-full rounded-lg" />
           ) : (
@@ -86,6 +168,47 @@ export function PlayerPanel({ loading, sync, onVideo }: PlayerPanelProps) {
               title={<span data-testid="cinema-empty">{t('cinema.player.empty')}</span>}
             />
           )}
+
+          {movie ? (
+            <div className="flex flex-wrap items-center gap-2">
+              {sources.length > 1 ? (
+                <label className="flex items-center gap-2 text-sm">
+                  <span className="text-zinc-600 dark:text-zinc-300">{t('player.source.label')}</span>
+                  <select
+                    data-testid="source-select"
+                    className="h-9 max-w-[12rem] rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                    value={sourceIndex}
+                    onChange={(event) => setPicked({ movieId: movie.id, index: Number(event.target.value) })}
+                  >
+                    {sources.map((option, index) => (
+                      <option key={`${index}:${option.url}`} value={index}>
+                        {option.name || `#${index}`}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+              <div className="ml-auto flex items-center gap-1">
+                <Button
+                  size="sm"
+                  variant={danmaku.enabled ? 'secondary' : 'outline'}
+                  aria-pressed={danmaku.enabled}
+                  data-testid="danmaku-toggle"
+                  onClick={() => updateDanmaku({ enabled: !danmaku.enabled })}
+                >
+                  <MessageSquareText className="h-3.5 w-3.5" aria-hidden />
+                  {danmaku.enabled ? t('player.danmaku.on') : t('player.danmaku.off')}
+                </Button>
+                <Button size="sm" variant="ghost" aria-expanded={danmakuOpen} aria-controls="danmaku-settings" aria-label={t('player.danmaku.settings')} title={t('player.danmaku.settings')} data-testid="danmaku-settings-toggle" onClick={() => setDanmakuOpen((open) => !open)}>
+                  <Settings2 className="h-4 w-4" aria-hidden />
+                </Button>
+              </div>
+            </div>
+          ) : null}
+          <Suspense fallback={null}>
+            {movie && danmakuOpen ? <DanmakuSettingsForm settings={danmaku} onChange={updateDanmaku} /> : null}
+            {movie && problem && problem.kind !== 'noRange' ? <ProblemRemedies movie={movie} problem={problem} /> : null}
+          </Suspense>
 
           {sync.autoplay === 'muted' ? (
             <Notice tone="warning" testId="autoplay-muted-notice">

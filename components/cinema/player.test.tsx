@@ -5,15 +5,27 @@
  */
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { translate } from '@/lib/i18n/messages';
+import '@/lib/i18n/messages/player-problem';
 import { isHlsSource, Player, sourceKind } from './player';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {
   const { translate } = jest.requireActual('@/lib/i18n/messages');
   const t = (key: string, params?: Record<string, string | number>) => translate('zh', key, params);
-  return { useT: () => t, t };
+  return { useT: () => t, t, useLocale: () => ['zh', () => undefined] };
 });
 jest.mock('hls.js/light', () => mockHlsModule('light'));
+// The control layer (media-chrome's custom elements) is not what these tests are about; the bridge
+// that feeds its menus records what it was given.
+const mockBridged: string[] = [];
+jest.mock('@/components/player/chrome', () => ({
+  hlsTrackSource: () => ({ name: 'hls' }),
+  dashTrackSource: () => ({ name: 'dash' }),
+  bridgeTracks: (_video: HTMLVideoElement, source: { name: string }) => {
+    mockBridged.push(source.name);
+    return () => undefined;
+  },
+}));
 jest.mock('hls.js', () => mockHlsModule('full'));
 /** What the FLV/MPEG-TS and DASH stand-ins were asked to do, in order. */
 const mockCalls: string[] = [];
@@ -200,7 +212,9 @@ describe('Player', () => {
     expect(mockInstances).toHaveLength(1);
   });
 
-  it('retries a failing stream three times, then shows why it failed', async () => {
+  it('retries a failing stream three times, then says in words why it failed', async () => {
+    // The probe of the URL finds no server at all (DNS or connection failure).
+    global.fetch = jest.fn().mockRejectedValue(new TypeError('Failed to fetch'));
     render(<Player url={HLS_URL} onVideo={() => {}} />);
     await waitFor(() => expect(mockInstances).toHaveLength(1));
     const [light] = mockInstances;
@@ -211,8 +225,8 @@ describe('Player', () => {
     expect(screen.queryByRole('alert')).toBeNull();
 
     act(() => light.emit(FakeHls.Events.ERROR, fatal));
-    expect(screen.getByRole('alert')).toHaveTextContent(translate('zh', 'cinema.player.loadFailed', { detail: 'manifestLoadError' }));
     expect(light.destroyed).toBe(true);
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(translate('zh', 'playerProblem.problem.unreachable')));
   });
 
   it("falls back to the browser's own HLS without Media Source Extensions (Safari)", async () => {
@@ -226,7 +240,7 @@ describe('Player', () => {
   it('says so when the browser cannot play HLS at all', async () => {
     mockMseSupported = false;
     render(<Player url={HLS_URL} onVideo={() => {}} />);
-    expect(await screen.findByRole('alert')).toHaveTextContent(translate('zh', 'cinema.player.hlsUnsupported'));
+    expect(await screen.findByRole('alert')).toHaveTextContent(translate('zh', 'playerProblem.problem.unsupportedFormat', { format: 'HLS (m3u8)' }));
   });
 
   it('plays mp4 natively and hands the <video> to onVideo', async () => {
@@ -242,24 +256,66 @@ describe('Player', () => {
   });
 });
 
-describe('Player without playback control', () => {
-  it('replaces the native controls by a disabled play button with the reason, and keeps mute', async () => {
+describe('Player controls', () => {
+  /** The first frame arrived: the control layer is loaded and shown. */
+  const firstFrame = async (video: HTMLVideoElement) => {
+    act(() => void video.dispatchEvent(new Event('loadeddata')));
+    await settle();
+  };
+
+  it('disables play and seek with the reason for a viewer without playback control, and turns off their keys and clicks', async () => {
     const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} canControl={false} />);
     const video = container.querySelector('video')!;
     expect(video.hasAttribute('controls')).toBe(false);
+    await firstFrame(video);
     const play = screen.getByTestId('watch-only-play');
-    expect(play).toBeDisabled();
+    expect(play).toHaveAttribute('disabled');
     expect(play).toHaveAccessibleDescription(translate('zh', 'cinema.player.watchOnly'));
-    const mute = screen.getByRole('button', { name: translate('zh', 'cinema.player.mute') });
-    act(() => mute.click());
-    expect(video.muted).toBe(true);
-    await waitFor(() => expect(screen.getByRole('button', { name: translate('zh', 'cinema.player.unmute') })).toBeInTheDocument());
+    expect(screen.getByTestId('player-seek')).toHaveAttribute('disabled');
+    const controller = screen.getByTestId('player');
+    expect(controller.getAttribute('hotkeys')).toContain('nospace');
+    expect(controller.hasAttribute('gesturesdisabled')).toBe(true);
+    // Mute, quality, subtitles and fullscreen stay theirs.
+    expect(screen.getByTestId('player-mute')).not.toHaveAttribute('disabled');
+    expect(screen.getByTestId('player-fullscreen')).not.toHaveAttribute('disabled');
   });
 
-  it('shows the native controls to a viewer who may control playback', () => {
+  it('gives every control to a viewer who may control playback, once the first frame is there', async () => {
     const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} />);
-    expect(container.querySelector('video')!.hasAttribute('controls')).toBe(true);
-    expect(screen.queryByTestId('watch-only-controls')).toBeNull();
+    expect(screen.queryByTestId('player-controls')).toBeNull();
+    await firstFrame(container.querySelector('video')!);
+    expect(screen.getByTestId('player-play')).not.toHaveAttribute('disabled');
+    expect(screen.getByTestId('player-seek')).not.toHaveAttribute('disabled');
+    expect(screen.getByTestId('player').getAttribute('hotkeys')).toBe('noc');
+    expect(screen.queryByTestId('watch-only-reason')).toBeNull();
+  });
+
+  it('moves to the chat on c', async () => {
+    const onChat = jest.fn();
+    render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} onChatShortcut={onChat} />);
+    act(() => void screen.getByTestId('player').dispatchEvent(new KeyboardEvent('keydown', { key: 'c', bubbles: true })));
+    expect(onChat).toHaveBeenCalledTimes(1);
+  });
+
+  it('feeds the HLS qualities and audio tracks to the menus', async () => {
+    mockBridged.length = 0;
+    const { container } = render(<Player url={HLS_URL} onVideo={() => undefined} />);
+    await waitFor(() => expect(mockInstances).toHaveLength(1));
+    await firstFrame(container.querySelector('video')!);
+    await waitFor(() => expect(mockBridged).toEqual(['hls']));
+  });
+
+  it('swaps to a new URL of the same movie on the same element and returns to the position', async () => {
+    const { container, rerender } = render(<Player url="https://media.example/a.mp4" onVideo={() => undefined} />);
+    const video = container.querySelector('video')!;
+    Object.defineProperty(video, 'currentSrc', { configurable: true, get: () => video.getAttribute('src') ?? '' });
+    video.currentTime = 42;
+    rerender(<Player url="https://media.example/b.mp4" onVideo={() => undefined} />);
+    expect(container.querySelector('video')).toBe(video);
+    expect(video).toHaveAttribute('src', 'https://media.example/b.mp4');
+    video.currentTime = 0;
+    act(() => void video.dispatchEvent(new Event('loadedmetadata')));
+    expect(video.currentTime).toBe(42);
   });
 });
 

@@ -1,24 +1,31 @@
 'use client';
 /**
- * The media player: a real <video> with native controls. HLS (m3u8) goes through hls.js, loaded on
- * demand so only the viewing hall pays for it: first the light build (`hls.js/light`), and the full
- * build only when a playlist the light instance loaded needs it (alternate audio, subtitles/captions,
- * DRM, EXT-X-DEFINE, interstitials, HEVC/AC-3; see ./hls-build.ts). Playlists are checked as they
- * arrive, so the switch comes before the first segment is appended (unless a later live reload
- * brings, say, DRM keys): the light instance is destroyed and the full one plays on the same
- * <video>, with the same headers and recoveries. Safari's native HLS is the fallback where Media
- * Source Extensions are missing. FLV and MPEG-TS (live or not) go through mpegts.js and DASH through
- * dash.js, each downloaded only for a movie that needs it; mp4, WebM and anything else play
- * natively. The parent keys this component
- * by movie, so a new movie gets a fresh element and the old hls.js instance is destroyed; an unmount
- * or URL change also cancels a pending switch to the full build.
+ * The media player: the page's own <video> inside media-chrome's controller (components/player/
+ * chrome.ts: play/pause, seek bar with buffered ranges, volume, speed, quality, audio track,
+ * subtitles, picture-in-picture, fullscreen, keyboard shortcuts). The controls' code is downloaded
+ * after the movie's first frame (or as soon as the viewer points at or focuses the player), so the
+ * picture comes first; until then the controller is an inert wrapper.
+ *
+ * Engines, each downloaded only for a movie that needs it: HLS (m3u8) through hls.js, first the light
+ * build (`hls.js/light`) and the full build only when a playlist needs it (alternate audio,
+ * subtitles, DRM, EXT-X-DEFINE, interstitials, HEVC/AC-3; see ./hls-build.ts), switched on the same
+ * <video> before the first segment; Safari's native HLS where Media Source Extensions are missing;
+ * FLV and MPEG-TS (live or not) through mpegts.js; DASH through dash.js; MP4, WebM and anything else
+ * natively. Their qualities and audio tracks reach the menus through components/player/chrome.ts.
+ *
+ * The parent keys this component by movie. A new URL for the same movie (an EXPIRED refresh, another
+ * of its sources) swaps the source on the same element and returns to the same position. The sync
+ * engine binds to the element through `onVideo`; the controls act on the element itself, so local
+ * actions still publish STATUS and remote ones still apply without echo.
  */
-import { useEffect, useRef, useState } from 'react';
-import { Maximize, Pause, Play, Volume2, VolumeX } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type Hls from 'hls.js';
-import { useT } from '@/lib/i18n';
+import { useLocale, useT } from '@/lib/i18n';
+import type { MovieSubtitle } from '@/components/player/subtitles';
+import type { SourceProblem } from '@/components/player/source-problems';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/player';
 
 export interface PlayerProps {
   /** Absolute URL to play (server-relative URLs already prefixed with the API origin). */
@@ -27,16 +34,24 @@ export interface PlayerProps {
   type?: string;
   /** Headers to send with HLS, FLV and MPEG-TS requests (`base.headers`, non-proxied movies). */
   headers?: Record<string, string>;
-  /** A live stream (`base.live`): mpegts.js then keeps latency low instead of buffering ahead. */
+  /** A live stream (`base.live`): no seek bar, and mpegts.js keeps latency low instead of buffering. */
   live?: boolean;
+  /** The movie's subtitles (absolute URLs), offered in the captions menu. */
+  subtitles?: MovieSubtitle[];
   /** Receives the <video> element on mount and null on unmount (the sync engine binds to it). */
   onVideo: (video: HTMLVideoElement | null) => void;
   /**
    * Whether this viewer may play, pause and seek (SetCurrentStatus, server-contract.md §5.4). Without
-   * it the native controls are replaced by a bar whose play button is disabled with the reason, and
-   * which keeps volume and fullscreen.
+   * it the play button and the seek bar are disabled with the reason, the keys and clicks that would
+   * play, pause or seek do nothing, and volume, quality, subtitles and fullscreen stay theirs.
    */
   canControl?: boolean;
+  /** Reports why the source cannot play (null once it plays again), for the panel's remedies. */
+  onProblem?: (problem: SourceProblem | null) => void;
+  /** `c` in the player: the hall moves focus to the chat input. */
+  onChatShortcut?: () => void;
+  /** Layers over the picture (the danmaku overlay); they stay over it in fullscreen. */
+  overlay?: React.ReactNode;
 }
 
 /** Which engine plays a source: hls.js, mpegts.js (FLV or MPEG-TS), dash.js, or the element itself. */
@@ -68,35 +83,120 @@ export function isHlsSource(url: string, type = ''): boolean {
   return sourceKind(url, type) === 'hls';
 }
 
+/** The engine playing the source, for the quality and audio menus (the element's own needs none). */
+type Engine = { kind: 'hls'; hls: Hls; events: typeof Hls.Events } | { kind: 'dash'; player: unknown; streamInitialized: string };
+
 /** hls.js recoveries tried before a fatal error is shown. */
 const MAX_HLS_RECOVERIES = 3;
+/** The controls load at the latest this long (ms) after mount, even if no frame ever comes. */
+const CHROME_FALLBACK_MS = 4000;
+/** Longest wait (ms) for an idle moment after the first frame before the controls load anyway. */
+const CHROME_IDLE_TIMEOUT_MS = 1000;
+/** Keys media-chrome must ignore for a viewer without playback control (play, pause, seek). */
+const WATCH_ONLY_HOTKEYS = 'nospace nok noarrowleft noarrowright noj nol no< no> noc';
+/** `c` is the hall's chat shortcut here, not captions. */
+const HOTKEYS = 'noc';
 
-export function Player({ url, type, headers, live = false, onVideo, canControl = true }: PlayerProps) {
+/** The words for a source that cannot play, downloaded only when one cannot. */
+const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
+
+let chromeModule: Promise<typeof import('@/components/player/chrome')> | null = null;
+/** Downloads (once) and defines the control layer's custom elements. */
+function loadChrome() {
+  chromeModule ??= import('@/components/player/chrome');
+  return chromeModule;
+}
+
+export function Player({ url, type, headers, live = false, subtitles, onVideo, canControl = true, onProblem, onChatShortcut, overlay }: PlayerProps) {
   const t = useT();
+  const [locale] = useLocale();
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<SourceProblem | null>(null);
+  const [engine, setEngine] = useState<Engine | null>(null);
+  const [chromeReady, setChromeReady] = useState(false);
+  const [subtitleProblem, setSubtitleProblem] = useState<string | null>(null);
+  const menuId = `player-settings-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const headersKey = JSON.stringify(headers ?? {});
-  // Switching the language must not reload the media, so the source effect reads `t` through a ref.
+  const subtitlesKey = JSON.stringify(subtitles ?? []);
+  /** Where to return after a source swap: the position (s) and whether it played. */
+  const resumeRef = useRef<{ time: number; playing: boolean } | null>(null);
+  // Switching the language must not reload the media, so the source effect reads these through refs.
   const tRef = useRef(t);
+  const onProblemRef = useRef(onProblem);
   useEffect(() => {
     tRef.current = t;
+    onProblemRef.current = onProblem;
   });
+
+  const report = useCallback((next: SourceProblem | null) => {
+    setProblem(next);
+    onProblemRef.current?.(next);
+  }, []);
 
   useEffect(() => {
     onVideo(videoRef.current);
     return () => onVideo(null);
   }, [onVideo]);
 
+  // The control layer: after the first frame, on the viewer's first reach for it, or after a while.
+  const startChrome = useCallback(() => {
+    void loadChrome().then(() => setChromeReady(true), () => undefined);
+  }, []);
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    // After the first frame, when the page is idle: the picture's own requests go first.
+    let idle: number | undefined;
+    const afterFirstFrame = () => {
+      idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(startChrome, { timeout: CHROME_IDLE_TIMEOUT_MS }) : window.setTimeout(startChrome, 0);
+    };
+    video.addEventListener('loadeddata', afterFirstFrame, { once: true });
+    const fallback = setTimeout(startChrome, CHROME_FALLBACK_MS);
+    return () => {
+      video.removeEventListener('loadeddata', afterFirstFrame);
+      clearTimeout(fallback);
+      if (idle !== undefined && typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
+    };
+  }, [startChrome]);
+
+  // The source: one engine per URL; the element stays.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
     let hls: Hls | null = null;
     let cancelled = false;
     const requestHeaders = JSON.parse(headersKey) as Record<string, string>;
-    setError(null);
+    const kind = sourceKind(url, type);
+    report(null);
+
+    const resume = resumeRef.current;
+    resumeRef.current = null;
+    const onMetadata = () => {
+      if (!resume) return;
+      if (resume.time > 0 && !live) video.currentTime = resume.time;
+      if (resume.playing) void video.play().catch(() => undefined);
+    };
+    video.addEventListener('loadedmetadata', onMetadata, { once: true });
+
+    /** Explains a failure in words: probes the URL to tell unreachable, CORS, not media, codec. */
+    const explain = (detail: string, mediaErrorCode?: number) => {
+      if (cancelled) return;
+      report({ kind: 'unknown', detail });
+      // The probe's code downloads only when something went wrong (or for a progressive file).
+      void import('@/components/player/source-problems')
+        .then(async ({ describeSourceProblem, diagnoseSource }) => {
+          const diagnosis = await diagnoseSource(url, requestHeaders);
+          if (!cancelled) report(describeSourceProblem(diagnosis, { url, engine: kind, mediaErrorCode, detail, pageProtocol: window.location.protocol }));
+        })
+        .catch(() => undefined);
+    };
+    const onMediaError = () => {
+      if (kind === 'native') explain(video.error?.message || `MediaError ${video.error?.code ?? ''}`, video.error?.code);
+    };
+    video.addEventListener('error', onMediaError);
 
     const showImportError = (importError: unknown) => {
-      if (!cancelled) setError(tRef.current('cinema.player.loadFailed', { detail: String(importError) }));
+      if (!cancelled) report({ kind: 'unknown', detail: String(importError) });
     };
 
     /** Plays the URL with one hls.js build; the light one hands over to the full one when needed. */
@@ -118,9 +218,10 @@ export function Player({ url, type, headers, live = false, onVideo, canControl =
           recoveries += 1;
           instance.recoverMediaError();
         } else {
-          setError(tRef.current('cinema.player.loadFailed', { detail: data.details }));
+          explain(data.details, data.type === HlsClass.ErrorTypes.MEDIA_ERROR ? 3 : undefined);
           instance.destroy();
           hls = null;
+          setEngine(null);
         }
       });
       if (build === 'light') {
@@ -134,6 +235,7 @@ export function Player({ url, type, headers, live = false, onVideo, canControl =
       hls = instance;
       instance.loadSource(url);
       instance.attachMedia(video);
+      setEngine({ kind: 'hls', hls: instance, events: HlsClass.Events });
     };
 
     const switchToFullBuild = (light: Hls) => {
@@ -152,7 +254,6 @@ export function Player({ url, type, headers, live = false, onVideo, canControl =
 
     /** Stops whichever of mpegts.js or dash.js plays (set once one is started). */
     let stopOther: (() => void) | null = null;
-    const kind = sourceKind(url, type);
 
     if (kind === 'flv' || kind === 'mpegts') {
       // FLV and MPEG-TS, live or not: mpegts.js, downloaded only for such a movie.
@@ -160,11 +261,11 @@ export function Player({ url, type, headers, live = false, onVideo, canControl =
         .then(({ default: mpegts }) => {
           if (cancelled) return;
           if (!mpegts.isSupported()) {
-            setError(tRef.current('cinema.player.formatUnsupported', { format: kind.toUpperCase() }));
+            report({ kind: 'unsupportedFormat', detail: kind.toUpperCase() });
             return;
           }
           const player = mpegts.createPlayer({ type: kind, url, isLive: live }, { headers: requestHeaders, enableStashBuffer: !live, liveBufferLatencyChasing: live });
-          player.on(mpegts.Events.ERROR, (_type: string, detail: string) => setError(tRef.current('cinema.player.loadFailed', { detail })));
+          player.on(mpegts.Events.ERROR, (errorType: string, detail: string) => explain(detail, errorType === mpegts.ErrorTypes?.MEDIA_ERROR ? 3 : undefined));
           player.attachMediaElement(video);
           player.load();
           stopOther = () => {
@@ -180,12 +281,11 @@ export function Player({ url, type, headers, live = false, onVideo, canControl =
         .then((dashjs) => {
           if (cancelled) return;
           const player = dashjs.MediaPlayer().create();
-          player.on(dashjs.MediaPlayer.events.ERROR, (event: { error?: { message?: string } }) =>
-            setError(tRef.current('cinema.player.loadFailed', { detail: event.error?.message ?? 'DASH' })),
-          );
+          player.on(dashjs.MediaPlayer.events.ERROR, (event: { error?: { message?: string } }) => explain(event.error?.message ?? 'DASH'));
           // Not autoplay: the sync engine starts playback when the room plays.
           player.initialize(video, url, false);
           stopOther = () => player.destroy();
+          setEngine({ kind: 'dash', player, streamInitialized: dashjs.MediaPlayer.events.STREAM_INITIALIZED });
         })
         .catch(showImportError);
     } else if (kind === 'hls') {
@@ -197,100 +297,186 @@ export function Player({ url, type, headers, live = false, onVideo, canControl =
           } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
             video.src = url;
           } else {
-            setError(tRef.current('cinema.player.hlsUnsupported'));
+            report({ kind: 'unsupportedFormat', detail: 'HLS (m3u8)' });
           }
         })
         .catch(showImportError);
     } else {
       video.src = url;
+      // Seeking needs HTTP Range: say so when the source ignores it.
+      if (!live) {
+        void import('@/components/player/source-problems')
+          .then(({ diagnoseSource }) => diagnoseSource(url, requestHeaders))
+          .then((diagnosis) => {
+            if (!cancelled && diagnosis.rangeSupported === false) report({ kind: 'noRange', detail: '' });
+          })
+          .catch(() => undefined);
+      }
     }
 
     return () => {
       cancelled = true;
+      // A later source for the same movie (the effect runs again) returns to this position.
+      if (video.currentSrc || hls || stopOther) resumeRef.current = { time: video.currentTime, playing: !video.paused };
+      video.removeEventListener('loadedmetadata', onMetadata);
+      video.removeEventListener('error', onMediaError);
       hls?.destroy();
       hls = null;
       stopOther?.();
+      setEngine(null);
       video.removeAttribute('src');
       video.load();
     };
-  }, [url, type, headersKey, live]);
+  }, [url, type, headersKey, live, report]);
 
-  return (
-    <div className="space-y-2">
-      <div className="relative aspect-video w-full overflow-hidden rounded-lg bg-black">
-        <video
-          ref={videoRef}
-          data-testid="player-video"
-          className="h-full w-full"
-          controls={canControl}
-          playsInline
-          preload="auto"
-          onError={() => setError((previous) => previous ?? t('cinema.player.mediaError'))}
-        />
-        {error ? (
-          <div role="alert" className="absolute inset-x-0 top-0 bg-red-600/90 px-3 py-2 text-sm text-white">
-            {error}
-          </div>
-        ) : null}
-      </div>
-      {canControl ? null : <WatchOnlyBar videoRef={videoRef} />}
-    </div>
-  );
-}
-
-/**
- * The controls of a viewer who follows the room's playback: play/pause shown but disabled with the
- * reason, mute and fullscreen still theirs.
- */
-function WatchOnlyBar({ videoRef }: { videoRef: React.RefObject<HTMLVideoElement | null> }) {
-  const t = useT();
-  const [paused, setPaused] = useState(true);
-  const [muted, setMuted] = useState(false);
+  // Qualities and audio tracks in the menus, once both the engine and the controls are there (the
+  // controls' module is not asked for before: the picture comes first).
   useEffect(() => {
     const video = videoRef.current;
-    if (!video) return;
-    const update = () => {
-      setPaused(video.paused);
-      setMuted(video.muted);
-    };
-    update();
-    const events = ['play', 'pause', 'volumechange', 'loadedmetadata'] as const;
-    for (const name of events) video.addEventListener(name, update);
+    if (!video || !engine || !chromeReady) return;
+    let stop: (() => void) | null = null;
+    let cancelled = false;
+    loadChrome()
+      .then(({ bridgeTracks, hlsTrackSource, dashTrackSource }) => {
+        if (cancelled) return;
+        const source = engine.kind === 'hls' ? hlsTrackSource(engine.hls, engine.events) : dashTrackSource(engine.player as never, engine.streamInitialized);
+        stop = bridgeTracks(video, source);
+      })
+      .catch(() => undefined);
     return () => {
-      for (const name of events) video.removeEventListener(name, update);
+      cancelled = true;
+      stop?.();
     };
-  }, [videoRef]);
+  }, [engine, chromeReady]);
 
-  const button =
-    'inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 disabled:cursor-not-allowed disabled:opacity-50 dark:text-zinc-200 dark:hover:bg-zinc-800';
+  // The movie's subtitles as text tracks (ASS through libass), downloaded only when there are some.
+  useEffect(() => {
+    const video = videoRef.current;
+    const list = JSON.parse(subtitlesKey) as MovieSubtitle[];
+    if (!video || list.length === 0) return;
+    let stop: (() => void) | null = null;
+    let cancelled = false;
+    setSubtitleProblem(null);
+    const onProblem = ({ name, detail }: { name: string; detail: string }) => setSubtitleProblem(tRef.current('player.subtitles.failed', { name, detail }));
+    void import('@/components/player/subtitles').then(({ attachSubtitles }) => {
+      if (cancelled) return;
+      stop = attachSubtitles(
+        video,
+        list,
+        (subtitle) => {
+          let stopAss: (() => void) | null = null;
+          let released = false;
+          import('@/components/player/ass')
+            .then(({ renderAss }) => renderAss(video, subtitle.url))
+            .then((stopRenderer) => {
+              if (released) stopRenderer();
+              else stopAss = stopRenderer;
+            })
+            .catch((error: unknown) => onProblem({ name: subtitle.name, detail: error instanceof Error ? error.message : String(error) }));
+          return () => {
+            released = true;
+            stopAss?.();
+          };
+        },
+        onProblem,
+      );
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [subtitlesKey]);
+
+  // `c` moves to the chat (media-chrome's own `c`, captions, is turned off: the captions menu stays).
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (event.key !== 'c' || event.ctrlKey || event.metaKey || event.altKey || !onChatShortcut) return;
+    const target = event.target as HTMLElement;
+    if (target.closest('input, textarea, [contenteditable="true"]')) return;
+    event.preventDefault();
+    onChatShortcut();
+  };
+
+  const controlDisabled = !canControl;
   return (
-    <div data-testid="watch-only-controls" className="flex items-center gap-1 rounded-lg bg-zinc-50 px-1 py-1 dark:bg-zinc-800/60">
-      <button type="button" className={button} disabled aria-describedby="watch-only-reason" data-testid="watch-only-play" aria-label={t(paused ? 'cinema.player.play' : 'cinema.player.pause')}>
-        {paused ? <Play className="h-5 w-5" aria-hidden /> : <Pause className="h-5 w-5" aria-hidden />}
-      </button>
-      <p id="watch-only-reason" data-testid="watch-only-reason" className="min-w-0 flex-1 text-xs text-zinc-600 dark:text-zinc-300">
-        {t('cinema.player.watchOnly')}
-      </p>
-      <button
-        type="button"
-        className={button}
-        aria-label={t(muted ? 'cinema.player.unmute' : 'cinema.player.mute')}
-        aria-pressed={muted}
-        onClick={() => {
-          const video = videoRef.current;
-          if (video) video.muted = !video.muted;
-        }}
+    <div className="space-y-2">
+      {/* The controller is plain markup until components/player/chrome.ts defines its elements. */}
+      <media-controller
+        class="relative block aspect-video w-full overflow-hidden rounded-lg bg-black"
+        data-testid="player"
+        lang={locale === 'zh' ? 'zh-CN' : 'en'}
+        hotkeys={canControl ? HOTKEYS : WATCH_ONLY_HOTKEYS}
+        gesturesdisabled={controlDisabled || undefined}
+        defaultstreamtype={live ? 'live' : 'on-demand'}
+        onPointerEnter={startChrome}
+        onFocus={startChrome}
+        onKeyDown={onKeyDown}
       >
-        {muted ? <VolumeX className="h-5 w-5" aria-hidden /> : <Volume2 className="h-5 w-5" aria-hidden />}
-      </button>
-      <button
-        type="button"
-        className={button}
-        aria-label={t('cinema.player.fullscreen')}
-        onClick={() => void videoRef.current?.parentElement?.requestFullscreen?.().catch(() => undefined)}
-      >
-        <Maximize className="h-5 w-5" aria-hidden />
-      </button>
+        <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" playsInline preload="auto" crossOrigin={undefined} tabIndex={-1} />
+        {overlay}
+        {chromeReady ? (
+          <>
+            <media-loading-indicator slot="centered-chrome" noautohide />
+            <media-settings-menu id={menuId} hidden anchor="auto">
+              {canControl && !live ? (
+                <media-settings-menu-item>
+                  {t('player.menu.speed')}
+                  <media-playback-rate-menu slot="submenu" hidden rates="0.5 0.75 1 1.25 1.5 1.75 2 3">
+                    <div slot="title">{t('player.menu.speed')}</div>
+                  </media-playback-rate-menu>
+                </media-settings-menu-item>
+              ) : null}
+              <media-settings-menu-item>
+                {t('player.menu.quality')}
+                <media-rendition-menu slot="submenu" hidden>
+                  <div slot="title">{t('player.menu.quality')}</div>
+                </media-rendition-menu>
+              </media-settings-menu-item>
+              <media-settings-menu-item>
+                {t('player.menu.audio')}
+                <media-audio-track-menu slot="submenu" hidden>
+                  <div slot="title">{t('player.menu.audio')}</div>
+                </media-audio-track-menu>
+              </media-settings-menu-item>
+              <media-settings-menu-item>
+                {t('player.menu.subtitles')}
+                <media-captions-menu slot="submenu" hidden>
+                  <div slot="title">{t('player.menu.subtitles')}</div>
+                </media-captions-menu>
+              </media-settings-menu-item>
+            </media-settings-menu>
+            <media-control-bar class="w-full" data-testid="player-controls">
+              <media-play-button data-testid={canControl ? 'player-play' : 'watch-only-play'} disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} aria-describedby={controlDisabled ? 'watch-only-reason' : undefined} />
+              {live ? <media-live-button disabled={controlDisabled || undefined} /> : <media-time-range class="min-w-0 flex-1" disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} data-testid="player-seek" />}
+              {live ? <span className="flex-1" /> : <media-time-display showduration class="hidden sm:flex" />}
+              <media-mute-button data-testid="player-mute" />
+              <media-volume-range class="hidden sm:flex" />
+              <media-settings-menu-button invoketarget={menuId} data-testid="player-settings" />
+              <media-pip-button />
+              <media-fullscreen-button data-testid="player-fullscreen" />
+            </media-control-bar>
+          </>
+        ) : null}
+        {problem && problem.kind !== 'noRange' ? (
+          <Suspense fallback={null}>
+            <ProblemNotice problem={problem} />
+          </Suspense>
+        ) : null}
+      </media-controller>
+      {problem?.kind === 'noRange' ? (
+        <Suspense fallback={null}>
+          <ProblemNotice problem={problem} />
+        </Suspense>
+      ) : null}
+      {subtitleProblem ? (
+        <p data-testid="player-subtitle-problem" className="text-xs text-amber-700 dark:text-amber-400">
+          {subtitleProblem}
+        </p>
+      ) : null}
+      {canControl ? null : (
+        <p id="watch-only-reason" data-testid="watch-only-reason" className="text-xs text-zinc-600 dark:text-zinc-300">
+          {t('cinema.player.watchOnly')}
+        </p>
+      )}
     </div>
   );
 }

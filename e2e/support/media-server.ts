@@ -1,6 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import send from '@fastify/send';
 import path from 'node:path';
 import { listenOnLoopback } from './listen';
 
@@ -24,7 +23,8 @@ const CONTENT_TYPES: Record<string, string> = {
 /**
  * Serves the files under `rootDir` on `host` (127.0.0.1 by default) at a random port, the way a media host would:
  * HLS content types and `Access-Control-Allow-Origin: *`, because the player (hls.js) fetches
- * playlists and segments cross-origin from the companion server's page.
+ * playlists and segments cross-origin from the companion server's page, and HTTP Range (through
+ * @fastify/send, as @fastify/static serves files), without which a browser cannot seek an MP4.
  * GET and HEAD only; paths that leave `rootDir` or do not exist get 404.
  */
 export async function startMediaServer(rootDir: string, host = '127.0.0.1'): Promise<MediaServer> {
@@ -40,25 +40,20 @@ export async function startMediaServer(rootDir: string, host = '127.0.0.1'): Pro
       res.writeHead(405).end();
       return;
     }
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-    const file = path.join(root, pathname);
-    if (!file.startsWith(root + path.sep)) {
-      res.writeHead(404).end();
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const { statusCode, headers, stream, type } = await send(req, pathname, { root, dotfiles: 'deny', index: false, cacheControl: false });
+    if (type !== 'file') {
+      stream.resume();
+      res.writeHead(type === 'directory' ? 404 : statusCode).end();
       return;
     }
-    try {
-      const info = await stat(file);
-      if (!info.isFile()) throw new Error('not a file');
-      res.writeHead(200, {
-        'Content-Type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'Content-Length': info.size,
-        'Cache-Control': 'no-cache',
-      });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
-    } catch {
-      res.writeHead(404).end();
-    }
+    res.writeHead(statusCode, {
+      ...headers,
+      'Content-Type': CONTENT_TYPES[path.extname(pathname)] ?? 'application/octet-stream',
+      'Cache-Control': 'no-cache',
+      'Access-Control-Expose-Headers': 'Content-Range, Accept-Ranges, Content-Length',
+    });
+    stream.pipe(res);
   });
   const { origin, close } = await listenOnLoopback(server, host);
   return { url: origin, close };

@@ -9,13 +9,15 @@ import { auth } from './messages/auth';
 import { cinema } from './messages/cinema';
 import { common } from './messages/common';
 import { errors } from './messages/errors';
+import { player } from './messages/player';
+import { playerProblem } from './messages/player-problem';
 import { roomAdmin } from './messages/room-admin';
 import { rooms } from './messages/rooms';
 import { user } from './messages/user';
 import { translate } from './messages';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { auth, cinema, rooms, user, errors, 'room-admin': roomAdmin } as const;
+const features = { auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {
@@ -81,8 +83,8 @@ describe('message namespaces', () => {
   });
 
   it('translate a registered key in both languages and fall back to the key otherwise', () => {
-    expect(translate('en', 'cinema.player.mediaError')).toBe(cinema.en['cinema.player.mediaError']);
-    expect(translate('zh', 'cinema.player.mediaError')).toBe(cinema.zh['cinema.player.mediaError']);
+    expect(translate('en', 'cinema.player.watchOnly')).toBe(cinema.en['cinema.player.watchOnly']);
+    expect(translate('zh', 'cinema.player.watchOnly')).toBe(cinema.zh['cinema.player.watchOnly']);
     expect(translate('en', 'route.home')).toBe(common.en['route.home']);
     expect(translate('en', 'no.such.key' as never)).toBe('no.such.key');
   });

@@ -29,7 +29,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   const proxyPolicy = (): ProxyPolicy => {
     const site = store.settings.get();
-    return { movieProxy: site.movie_proxy, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
+    return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
   };
 
   const notify = (access: RoomAccess, type: MessageType.CURRENT | MessageType.MOVIES) =>

@@ -6,6 +6,11 @@
  * rewritten so that every segment, key and variant also comes through here; anything else streams
  * through with the viewer's `Range` forwarded, so seeking works. The movie's `headers` go upstream.
  * Sources are reached through the address guard of ../proxy/upstream.ts.
+ *
+ * Live movies pushed with `proxy: true` come through `/api/room/movie/live/flv/:movieId(.flv)` (an
+ * HTTP-FLV stream passed through, `no-store`) and `/api/room/movie/live/hls/list/:movieId(.m3u8)`
+ * (the source's playlist, rewritten on every reload so that segments come through the public
+ * `/api/room/movie/live/hls/data/:roomId/:movieId/:dataId`, where `dataId` is a signed target token).
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -32,31 +37,67 @@ async function readPlaylist(upstream: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * How a request reaches a movie: `vod` through `/movie/proxy/…` (needs `movie_proxy`, refuses live
+ * movies), `live` through `/movie/live/…` (needs `live_proxy`, only live movies). `data` marks the
+ * public live segment route, whose room comes from the path and whose target token is the only key.
+ */
+interface ProxyRoute {
+  mode: 'vod' | 'live';
+  targetToken: string | null;
+  /** The live segment route: no caller authentication; the room id is in the path. */
+  publicRoomId?: string;
+  /** `Cache-Control` for what streams through (live: `no-store`, as v0.9.11 sends). */
+  cacheControl?: string;
+  /** Pass the viewer's `Range` upstream (not for a live stream). */
+  forwardRange: boolean;
+}
+
+/** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
+function movieIdOf(param: string): string {
+  return param.replace(/\.(m3u8|flv)$/i, '');
+}
+
 export function registerProxyRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, tokens } = context;
 
-  async function proxy(request: FastifyRequest, reply: FastifyReply, targetToken: string | null): Promise<FastifyReply> {
-    const access = await requireRoom(context, request);
-    const { movieId } = request.params as { movieId: string };
-    const movie = store.movies.find(access.room.id, movieId);
+  async function proxy(request: FastifyRequest, reply: FastifyReply, route: ProxyRoute): Promise<FastifyReply> {
+    const params = request.params as { movieId: string };
+    const movieId = movieIdOf(params.movieId);
+    let roomId: string;
+    let query = '';
+    if (route.publicRoomId === undefined) {
+      const access = await requireRoom(context, request);
+      roomId = access.room.id;
+      query = new URLSearchParams({ token: tokenOf(request), roomId }).toString();
+    } else {
+      roomId = route.publicRoomId;
+    }
+    const movie = store.movies.find(roomId, movieId);
     if (!movie || movie.base.isFolder) throw notFound('room or movie not found');
     const site = store.settings.get();
-    if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
-    if (!movie.base.proxy) throw badRequest('movie is not proxy');
-    if (movie.base.live) throw badRequest('live proxy is not enabled');
+    if (route.mode === 'vod') {
+      if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
+      if (!movie.base.proxy) throw badRequest('movie is not proxy');
+      if (movie.base.live) throw badRequest('live proxy is not enabled');
+    } else {
+      if (!site.live_proxy) throw badRequest('live proxy is not enabled');
+      if (!movie.base.proxy) throw badRequest('movie is not proxy');
+      if (!movie.base.live) throw badRequest('movie is not live');
+    }
 
     let target = movie.base.url;
     let knownPlaylist = false;
-    if (targetToken !== null) {
-      const claims = await tokens.verifyProxyTarget(targetToken);
-      if (claims.roomId !== access.room.id || claims.movieId !== movie.id) throw badRequest('invalid proxy target');
+    if (route.targetToken !== null) {
+      const claims = await tokens.verifyProxyTarget(route.targetToken);
+      if (claims.roomId !== roomId || claims.movieId !== movie.id) throw badRequest('invalid proxy target');
       target = claims.url;
       knownPlaylist = claims.playlist;
     }
 
     const headers: Record<string, string> = { ...(movie.base.headers ?? {}) };
     const range = request.headers.range;
-    if (typeof range === 'string') headers.Range = range;
+    if (route.forwardRange && typeof range === 'string') headers.Range = range;
     const { response: upstream, url: finalUrl } = await openUpstream(
       { method: request.method === 'HEAD' ? 'HEAD' : 'GET', url: target, headers },
       { allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses },
@@ -76,15 +117,16 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       // Each URI becomes a placeholder first, since signing its target token is asynchronous.
       const targets: { url: string; playlist: boolean }[] = [];
       const withPlaceholders = rewritePlaylist(text, finalUrl, (url, playlist) => `\u0000${targets.push({ url, playlist }) - 1}\u0000`);
-      const query = new URLSearchParams({ token: tokenOf(request), roomId: access.room.id }).toString();
       const urls = await Promise.all(
         targets.map(async (item) => {
-          const token = await tokens.signProxyTarget({ roomId: access.room.id, movieId: movie.id, ...item });
-          return `/api/room/movie/proxy/${movie.id}/m3u8/${token}?${query}`;
+          const token = await tokens.signProxyTarget({ roomId, movieId: movie.id, ...item });
+          // Live: the public segment route, as v0.9.11's segment URLs carry no token.
+          return route.mode === 'live' ? `/api/room/movie/live/hls/data/${roomId}/${movie.id}/${token}` : `/api/room/movie/proxy/${movie.id}/m3u8/${token}?${query}`;
         }),
       );
       const body = withPlaceholders.replace(/\u0000(\d+)\u0000/g, (_match, index: string) => urls[Number(index)]);
-      return reply.header('cache-control', 'no-cache').type('application/vnd.apple.mpegurl').send(body);
+      // A live playlist changes with every reload.
+      return reply.header('cache-control', route.mode === 'live' ? 'no-store' : 'no-cache').type('application/vnd.apple.mpegurl').send(body);
     }
 
     reply.code(status);
@@ -92,13 +134,22 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       const value = upstream.headers[name];
       if (value !== undefined) reply.header(name, value);
     }
+    if (route.cacheControl) reply.header('cache-control', route.cacheControl);
     // The viewer went away (or the response ended): stop reading from the source.
     reply.raw.on('close', () => upstream.destroy());
     return reply.send(upstream);
   }
 
-  app.get('/api/room/movie/proxy/:movieId', (request, reply) => proxy(request, reply, null));
+  app.get('/api/room/movie/proxy/:movieId', (request, reply) => proxy(request, reply, { mode: 'vod', targetToken: null, forwardRange: true }));
   app.get('/api/room/movie/proxy/:movieId/m3u8/:targetToken', (request, reply) =>
-    proxy(request, reply, (request.params as { targetToken: string }).targetToken),
+    proxy(request, reply, { mode: 'vod', targetToken: (request.params as { targetToken: string }).targetToken, forwardRange: true }),
   );
+  // Live (§4.5): HTTP-FLV passes through as a stream; HLS as its playlist, reloaded on every request,
+  // with segments (and variant playlists) behind the public data route.
+  app.get('/api/room/movie/live/flv/:movieId', (request, reply) => proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' }));
+  app.get('/api/room/movie/live/hls/list/:movieId', (request, reply) => proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' }));
+  app.get('/api/room/movie/live/hls/data/:roomId/:movieId/:dataId', (request, reply) => {
+    const { roomId, dataId } = request.params as { roomId: string; dataId: string };
+    return proxy(request, reply, { mode: 'live', targetToken: dataId.replace(/\.(ts|png)$/i, ''), publicRoomId: roomId, forwardRange: false, cacheControl: 'public, max-age=90' });
+  });
 }

@@ -102,8 +102,7 @@ export function readMovieBase(body: JsonObject, proxy: ProxyPolicy): MovieBase {
   if (base.rtmpSource) throw badRequest('rtmp is not enabled');
   const scheme = urlScheme(base.url);
   if (base.proxy) {
-    // Live streams are not proxied by this server yet.
-    if (base.live || !proxy.movieProxy) throw badRequest(base.live ? 'live proxy is not enabled' : 'movie proxy is not enabled');
+    if (base.live ? !proxy.liveProxy : !proxy.movieProxy) throw badRequest(base.live ? 'live proxy is not enabled' : 'movie proxy is not enabled');
     if (scheme !== 'http' && scheme !== 'https') throw badRequest(`unsupported scheme: ${scheme}`);
     if (!proxy.allowLocal && isLocalAddress(new URL(base.url).hostname, proxy.allowAddresses)) throw badRequest('local ip is not allowed');
     return base;
@@ -112,9 +111,10 @@ export function readMovieBase(body: JsonObject, proxy: ProxyPolicy): MovieBase {
   return base;
 }
 
-/** What the movie proxy allows (site settings `movie_proxy`, `allow_proxy_to_local`; `PROXY_ALLOW_ADDRESSES`). */
+/** What the movie proxy allows (site settings `movie_proxy`, `live_proxy`, `allow_proxy_to_local`; `PROXY_ALLOW_ADDRESSES`). */
 export interface ProxyPolicy {
   movieProxy: boolean;
+  liveProxy: boolean;
   allowLocal: boolean;
   allowAddresses: readonly string[];
 }
@@ -237,6 +237,13 @@ export function roomStatusAt(store: Store, roomId: string, nowMs: number) {
   return { current, movie, status };
 }
 
+/** Whether a live source is HLS: type m3u8/m3u/hls, or (no type) a URL path ending in .m3u8/.m3u. */
+export function isLiveHlsSource(url: string, type: string): boolean {
+  const declared = type.trim().toLowerCase();
+  if (declared) return declared === 'm3u8' || declared === 'm3u' || declared === 'hls';
+  return /\.m3u8?$/i.test(url.split(/[?#]/)[0]);
+}
+
 /**
  * `GET /api/room/movie/current` (§7.3), extrapolated to `nowMs`. A proxied movie's `url` becomes the
  * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2).
@@ -250,8 +257,15 @@ export function currentView(store: Store, access: RoomAccess, nowMs: number, tok
   movie.subPath = state.current.subPath;
   // Headers are never shown in /current (§7.2), whoever asks.
   delete movie.base.headers;
+  const query = new URLSearchParams({ token, roomId: access.room.id });
   if (movie.base.proxy && !movie.base.live) {
-    movie.base.url = `/api/room/movie/proxy/${movie.id}?${new URLSearchParams({ token, roomId: access.room.id })}`;
+    movie.base.url = `/api/room/movie/proxy/${movie.id}?${query}`;
+  } else if (movie.base.proxy) {
+    // Live through the proxy (§7.2): HLS sources as the live playlist. This server does not remux, so
+    // any other live source (HTTP-FLV) plays as the FLV route itself rather than an HLS playlist.
+    const hls = isLiveHlsSource(movie.base.url, movie.base.type ?? '');
+    movie.base.url = hls ? `/api/room/movie/live/hls/list/${movie.id}.m3u8?${query}` : `/api/room/movie/live/flv/${movie.id}.flv?${query}`;
+    movie.base.type = hls ? 'm3u8' : 'flv';
   }
   return {
     movie,

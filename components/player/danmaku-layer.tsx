@@ -1,0 +1,134 @@
+'use client';
+/**
+ * The danmaku overlay: comments flying across the picture, under the controls, in fullscreen too
+ * (it sits in media-chrome's media layer). Three sources: the room's chat lines as they arrive
+ * (not the ones restored after a reload), the movie's `danmu` file on the movie's timeline, and its
+ * `streamDanmu` Server-Sent Events (`danmu` events, reconnecting after 3 s as the reference client
+ * does). Drawn by the `danmaku` library (DOM engine), downloaded only while the overlay is on.
+ */
+import { useEffect, useRef } from 'react';
+import type Danmaku from 'danmaku';
+import type { ChatLine } from '@/hooks/use-chat';
+import { liveLimiter, thinComments, type DanmakuSettings } from './danmaku-source';
+
+export interface DanmakuLayerProps {
+  video: HTMLVideoElement | null;
+  settings: DanmakuSettings;
+  /** The room's chat, newest last; each line that arrives after mount flies once. */
+  lines: ChatLine[];
+  /** The movie's danmaku file URL (`base.danmu`, absolute), or "". */
+  fileUrl?: string;
+  /** The movie's danmaku event stream URL (`base.streamDanmu`, absolute), or "". */
+  streamUrl?: string;
+}
+
+/** Delay (ms) before a closed `streamDanmu` connection is opened again. */
+const STREAM_RETRY_MS = 3000;
+/** Scroll speed of comments, px/s (the library's default is 144). */
+const SPEED = 160;
+
+const commentStyle = (color: string): Partial<CSSStyleDeclaration> => ({
+  fontSize: '20px',
+  color,
+  textShadow: '-1px -1px #000, -1px 1px #000, 1px -1px #000, 1px 1px #000',
+  font: '600 20px system-ui, sans-serif',
+});
+
+export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl = '' }: DanmakuLayerProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const liveRef = useRef<Danmaku | null>(null);
+  const seenRef = useRef<string | null>(lines.at(-1)?.id ?? null);
+  const limiterRef = useRef(liveLimiter(settings.density));
+  const { enabled, density } = settings;
+
+  useEffect(() => {
+    limiterRef.current = liveLimiter(density);
+  }, [density]);
+
+  // The live stage (chat and streamDanmu) and, when the movie has one, the timeline stage (its file).
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!enabled || !container || !video) return;
+    let cancelled = false;
+    let timeline: Danmaku | null = null;
+    let live: Danmaku | null = null;
+    const resize = new ResizeObserver(() => {
+      live?.resize();
+      timeline?.resize();
+    });
+    import('danmaku/dist/esm/danmaku.dom.js')
+      .then(async ({ default: DanmakuClass }) => {
+        if (cancelled) return;
+        live = new DanmakuClass({ container, speed: SPEED });
+        liveRef.current = live;
+        resize.observe(container);
+        if (!fileUrl) return;
+        const [{ parseDanmakuFile }, response] = await Promise.all([import('./danmaku-file'), fetch(fileUrl)]);
+        const comments = response.ok ? thinComments(parseDanmakuFile(await response.text()), density) : [];
+        if (cancelled || comments.length === 0) return;
+        timeline = new DanmakuClass({
+          container,
+          media: video,
+          speed: SPEED,
+          comments: comments.map((comment) => ({ text: comment.text, time: comment.time, mode: comment.mode, style: commentStyle(comment.color) })),
+        });
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+      resize.disconnect();
+      live?.destroy();
+      timeline?.destroy();
+      liveRef.current = null;
+    };
+  }, [enabled, video, fileUrl, density]);
+
+  // New chat lines fly, as many as the density allows.
+  useEffect(() => {
+    const newest = lines.at(-1);
+    if (!newest || newest.id === seenRef.current) return;
+    const start = lines.findIndex((line) => line.id === seenRef.current);
+    seenRef.current = newest.id;
+    const live = liveRef.current;
+    if (!live) return;
+    for (const line of lines.slice(start + 1)) {
+      if (limiterRef.current.take(Date.now())) live.emit({ text: line.text, style: commentStyle('#ffffff') });
+    }
+  }, [lines]);
+
+  // The movie's live danmaku stream.
+  useEffect(() => {
+    if (!enabled || !streamUrl) return;
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const open = () => {
+      source = new EventSource(streamUrl);
+      source.addEventListener('danmu', (event) => {
+        const text = (event as MessageEvent<string>).data;
+        if (text && limiterRef.current.take(Date.now())) liveRef.current?.emit({ text, style: commentStyle('#ffffff') });
+      });
+      source.addEventListener('error', () => {
+        if (source?.readyState !== EventSource.CLOSED || stopped) return;
+        retry = setTimeout(open, STREAM_RETRY_MS);
+      });
+    };
+    open();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, [enabled, streamUrl]);
+
+  return (
+    <div
+      ref={containerRef}
+      slot="media"
+      aria-hidden
+      data-testid="danmaku-layer"
+      className="pointer-events-none absolute inset-0 overflow-hidden"
+      style={{ opacity: settings.opacity, display: enabled ? undefined : 'none' }}
+    />
+  );
+}

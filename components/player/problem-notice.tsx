@@ -1,0 +1,100 @@
+'use client';
+/**
+ * What the viewer reads when the current source cannot play, and what helps; downloaded only when a
+ * source has a problem (components/player/source-problems.ts finds it). The alert sits in the
+ * player's top layer (media-chrome's `top-chrome` slot), so it stays visible in fullscreen.
+ */
+import { useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Button } from '@/components/ui/button';
+import { editMovie, setCurrentMovie } from '@/lib/api/movie';
+import type { Movie } from '@/lib/contract/types';
+import { useT } from '@/lib/i18n';
+import { notifyError } from '@/lib/notify';
+import { roomAbilitiesAtom } from '@/lib/room/atoms';
+import { roomIdAtom } from '@/lib/room/room-id';
+import type { SourceProblem } from './source-problems';
+import '@/lib/i18n/messages/player-problem';
+
+/** The sentence for a problem in the viewer's language. */
+export function useProblemText(problem: SourceProblem): string {
+  const t = useT();
+  switch (problem.kind) {
+    case 'unreachable':
+      return t('playerProblem.problem.unreachable');
+    case 'httpStatus':
+      return t('playerProblem.problem.httpStatus', { status: problem.detail });
+    case 'cors':
+      return t('playerProblem.problem.cors');
+    case 'mixedContent':
+      return t('playerProblem.problem.mixedContent');
+    case 'notMedia':
+      return t('playerProblem.problem.notMedia', { type: problem.detail || '?' });
+    case 'codec':
+      return t('playerProblem.problem.codec');
+    case 'unplayable':
+      return t('playerProblem.problem.unplayable');
+    case 'unsupportedFormat':
+      return t('playerProblem.problem.unsupportedFormat', { format: problem.detail });
+    case 'noRange':
+      return t('playerProblem.problem.noRange');
+    default:
+      return t('playerProblem.problem.unknown', { detail: problem.detail });
+  }
+}
+
+/**
+ * The problem as the player shows it: an alert over the picture, or, for a source without HTTP
+ * Range (it plays, but seeking may not work), a note under it.
+ */
+export default function ProblemNotice({ problem }: { problem: SourceProblem }) {
+  const text = useProblemText(problem);
+  if (problem.kind === 'noRange') {
+    return (
+      <p data-testid="player-no-range" className="text-xs text-amber-700 dark:text-amber-400">
+        {text}
+      </p>
+    );
+  }
+  return (
+    <div role="alert" slot="top-chrome" {...{ noautohide: '' }} data-testid="player-problem" className="w-full bg-red-600/90 px-3 py-2 text-sm leading-normal text-white">
+      {text}
+    </div>
+  );
+}
+
+/**
+ * What helps when the current movie cannot play: for CORS, mixed content and unreachable sources,
+ * turning on the movie proxy (the current movie cannot be edited, server-contract.md §4.5, so this
+ * stops it, edits it and plays it again), offered only with EditMovie and SetCurrentMovie (disabled
+ * with the reason otherwise). Renders nothing for other problems.
+ */
+export function ProblemRemedies({ movie, problem }: { movie: Movie; problem: SourceProblem }) {
+  const t = useT();
+  const roomId = useAtomValue(roomIdAtom);
+  const abilities = useAtomValue(roomAbilitiesAtom);
+  const [busy, setBusy] = useState(false);
+  const proxyHelps = !movie.base.proxy && !movie.base.live && (problem.kind === 'cors' || problem.kind === 'mixedContent' || problem.kind === 'unreachable');
+  if (!proxyHelps || !roomId) return null;
+  const allowed = abilities.canEditMovie && abilities.canSetCurrentMovie;
+  const enableProxy = async () => {
+    setBusy(true);
+    try {
+      await setCurrentMovie(roomId, '');
+      await editMovie(roomId, movie.id, { ...movie.base, proxy: true });
+      await setCurrentMovie(roomId, movie.id, movie.subPath);
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid="player-remedies">
+      <Button size="sm" variant="secondary" disabled={!allowed || busy} title={allowed ? undefined : t('playerProblem.remedy.noEdit')} data-testid="remedy-proxy" onClick={() => void enableProxy()}>
+        {t('playerProblem.remedy.enableProxy')}
+      </Button>
+      {allowed ? null : <span className="text-xs text-zinc-600 dark:text-zinc-400">{t('playerProblem.remedy.noEdit')}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,235 @@
+/**
+ * The player (issue 10): media-chrome's controls over the page's <video> (the play button and the
+ * keyboard drive the room through the sync engine), a movie's SRT and ASS subtitles picked from the
+ * captions menu (ASS drawn by JASSUB), chat lines flying as danmaku, the source selector of a movie
+ * with `moreSources`, and a source that cannot play explained in words. Real browsers against the
+ * companion server and the committed test media (scripts/make-test-media.sh).
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { CinemaPage } from './pages/cinema-page';
+import { uniqueName } from './support/api';
+import { describe, isPlaying, samplePair } from './support/playback';
+import { pollUntil } from './support/poll';
+
+const SYNC_TOLERANCE_SEC = 0.1;
+
+/** Waits until both players play within SYNC_TOLERANCE_SEC of each other, past `afterSec`. */
+async function expectTogether(a: Page, b: Page, afterSec = 1): Promise<void> {
+  const together = await pollUntil(
+    () => samplePair(a, b),
+    (pair) => isPlaying(pair.a) && isPlaying(pair.b) && Math.abs(pair.driftSec) < SYNC_TOLERANCE_SEC && pair.a.currentTime > afterSec,
+    { timeoutMs: 15_000 },
+  );
+  expect(together.ok, `not playing together: A ${describe(together.last.a)} | B ${describe(together.last.b)}`).toBe(true);
+}
+
+/**
+ * The colour a viewer sees at a point of the player, as fractions of its width and height: a
+ * screenshot of the element, decoded by the page itself (no image library needed).
+ */
+async function colourAt(page: Page, xFraction: number, yFraction: number): Promise<[number, number, number]> {
+  const png = (await page.getByTestId('player-video').screenshot()).toString('base64');
+  return page.evaluate(
+    async ({ data, x, y }) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${data}`)).blob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const context = canvas.getContext('2d')!;
+      context.drawImage(bitmap, 0, 0);
+      const [r, g, b] = context.getImageData(Math.floor(bitmap.width * x), Math.floor(bitmap.height * y), 1, 1).data;
+      return [r, g, b] as [number, number, number];
+    },
+    { data: png, x: xFraction, y: yFraction },
+  );
+}
+
+/**
+ * Picks `label` in the captions menu (settings → Subtitles), as a viewer does. The pick returns to
+ * the settings menu, which Escape then closes.
+ */
+async function pickSubtitle(page: Page, label: string): Promise<void> {
+  const subtitles = page.getByRole('menuitem', { name: 'Subtitles' });
+  await page.getByTestId('player-settings').click();
+  await subtitles.click();
+  await page.getByRole('menuitemradio', { name: label }).click();
+  await expect(subtitles).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(subtitles).toBeHidden();
+}
+
+test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subtitle shows when picked', async ({ app, actors, media }) => {
+  test.setTimeout(90_000);
+  const a = await actors.user('owner');
+  const b = await actors.user('viewer');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('subtitles'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, {
+    url: `${media.url}/mp4/clip.mp4`,
+    name: 'subtitled clip',
+    subtitles: {
+      SRT: { url: `${media.url}/subs/clip.srt`, type: 'srt' },
+      ASS: { url: `${media.url}/subs/clip.ass`, type: 'ass' },
+    },
+  });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  await cinemaA.goto(roomId);
+  await cinemaA.waitMediaLoaded();
+  await cinemaB.goto(roomId);
+  await cinemaB.waitMediaLoaded();
+  await expectTogether(a.page, b.page);
+
+  await test.step('the SRT subtitle shows its line when picked', async () => {
+    await pickSubtitle(a.page, 'SRT');
+    await expect
+      .poll(() =>
+        cinemaA.video.evaluate((video: HTMLVideoElement) => {
+          const showing = Array.from(video.textTracks).find((track) => track.mode === 'showing');
+          return showing ? `${showing.label}: ${Array.from(showing.activeCues ?? [], (cue) => (cue as VTTCue).text).join('|')}` : 'none';
+        }),
+      )
+      .toBe('SRT: Hello from <i>SRT</i>');
+  });
+
+  await test.step('the ASS subtitle is drawn by libass over the picture when picked', async () => {
+    // The top right of the clip's black timecode bar: black without the subtitle.
+    const spot = [(276 + 20) / 320, (4 + 18) / 180] as const;
+    const before = await colourAt(a.page, ...spot);
+    expect(before[1], `expected black before the ASS subtitle, saw rgb(${before})`).toBeLessThan(80);
+    await pickSubtitle(a.page, 'ASS');
+    await expect(a.page.getByTestId('ass-canvas')).toHaveCount(1);
+    await expect
+      .poll(async () => {
+        const [r, g, bl] = await colourAt(a.page, ...spot);
+        return g > 180 && r < 100 && bl < 100;
+      }, { timeout: 15_000, message: 'the green square of the ASS file never appeared' })
+      .toBe(true);
+    // Back to the SRT track: the libass canvas goes away.
+    await pickSubtitle(a.page, 'SRT');
+    await expect(a.page.getByTestId('ass-canvas')).toHaveCount(0);
+  });
+
+  await expectTogether(a.page, b.page);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+});
+
+test("the player's own controls and keys drive the room; c goes to the chat; chat lines fly as danmaku unless turned off", async ({ app, actors, media }) => {
+  test.setTimeout(90_000);
+  const a = await actors.user('owner');
+  const b = await actors.user('viewer');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('controls'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  await cinemaA.goto(roomId);
+  await cinemaA.waitConnected();
+  await cinemaA.waitMediaLoaded();
+  await cinemaB.goto(roomId);
+  await cinemaB.waitConnected();
+  await cinemaB.waitMediaLoaded();
+  await expectTogether(a.page, b.page);
+
+  await test.step("A's pause button pauses B; k plays both again", async () => {
+    await a.page.getByTestId('player-play').click();
+    await expect.poll(async () => (await cinemaB.media()).paused, { timeout: 10_000 }).toBe(true);
+    await a.page.getByTestId('player-play').focus();
+    await a.page.keyboard.press('k');
+    await expect.poll(async () => (await cinemaB.media()).paused, { timeout: 10_000 }).toBe(false);
+    await expectTogether(a.page, b.page);
+  });
+
+  await test.step('c in the player moves to the chat input', async () => {
+    await a.page.getByTestId('player-play').focus();
+    await a.page.keyboard.press('c');
+    await expect(a.page.getByTestId('chat-input')).toBeFocused();
+  });
+
+  await test.step("B's chat line flies over A's picture; with danmaku off, the next one does not", async () => {
+    await cinemaB.sendChat('hello as danmaku');
+    await expect(a.page.getByTestId('danmaku-layer')).toContainText('hello as danmaku');
+    await a.page.getByTestId('danmaku-toggle').click();
+    await expect(a.page.getByTestId('danmaku-toggle')).toHaveAttribute('aria-pressed', 'false');
+    await cinemaB.sendChat('not flying');
+    await expect(a.page.getByTestId('chat-message').filter({ hasText: 'not flying' })).toBeVisible();
+    await expect(a.page.getByTestId('danmaku-layer').filter({ hasText: 'not flying' })).toHaveCount(0);
+    // The choice is kept on this device.
+    await a.page.reload();
+    await expect(a.page.getByTestId('danmaku-toggle')).toHaveAttribute('aria-pressed', 'false');
+  });
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+});
+
+test('a movie with more sources offers them; another source keeps the position and the room in sync', async ({ app, actors, media }) => {
+  test.setTimeout(90_000);
+  const a = await actors.user('owner');
+  const b = await actors.user('viewer');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('sources'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, {
+    url: `${media.url}/clip/index.m3u8`,
+    name: 'two sources',
+    moreSources: [{ name: 'MP4 copy', url: `${media.url}/mp4/clip.mp4`, type: 'mp4' }],
+  });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  await cinemaA.goto(roomId);
+  await cinemaA.waitMediaLoaded();
+  await cinemaB.goto(roomId);
+  await cinemaB.waitMediaLoaded();
+  await expectTogether(a.page, b.page, 3);
+
+  const select = b.page.getByTestId('source-select');
+  await expect(select.locator('option')).toHaveText(['Default', 'MP4 copy']);
+  const before = (await cinemaB.media()).currentTime;
+  await select.selectOption({ label: 'MP4 copy' });
+  await expect.poll(() => cinemaB.video.evaluate((video: HTMLVideoElement) => video.currentSrc)).toContain('/mp4/clip.mp4');
+  // It picks up where it was (not from 0), and stays with A.
+  await expect.poll(async () => (await cinemaB.media()).currentTime, { timeout: 10_000 }).toBeGreaterThan(before);
+  await expectTogether(a.page, b.page, before);
+  expect(a.errors).toEqual([]);
+  expect(b.errors).toEqual([]);
+});
+
+test('a source that cannot play says why in words', async ({ app, actors, media }) => {
+  const a = await actors.user('owner');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('broken'));
+  const cinema = new CinemaPage(a.page, app.origin);
+
+  await test.step('a missing file: the HTTP status', async () => {
+    const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/mp4/missing.mp4`, name: 'missing' });
+    await app.api.setCurrent(a.token!, roomId, movieId);
+    await cinema.goto(roomId);
+    await expect(a.page.getByTestId('player-problem')).toContainText('HTTP 404');
+  });
+
+  await test.step('a web page instead of a video: not a video', async () => {
+    const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${app.origin}/web/`, name: 'a page', type: 'mp4' });
+    await app.api.setCurrent(a.token!, roomId, movieId);
+    await expect(a.page.getByTestId('player-problem')).toContainText('not a video (content type text/html)');
+  });
+
+  await test.step('a server that does not answer: unreachable, with the proxy offered', async () => {
+    const movieId = await app.api.pushMovie(a.token!, roomId, { url: 'http://127.0.0.1:9/never.mp4', name: 'nowhere' });
+    await app.api.setCurrent(a.token!, roomId, movieId);
+    await expect(a.page.getByTestId('player-problem')).toContainText('cannot be reached');
+    await expect(a.page.getByTestId('remedy-proxy')).toBeEnabled();
+  });
+});
+
+test('with reduced motion asked for, danmaku starts off', async ({ app, actors, media }) => {
+  const a = await actors.user('calm');
+  await a.page.emulateMedia({ reducedMotion: 'reduce' });
+  const roomId = await app.api.createRoom(a.token!, uniqueName('calm'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+  await new CinemaPage(a.page, app.origin).goto(roomId);
+  await expect(a.page.getByTestId('danmaku-toggle')).toHaveAttribute('aria-pressed', 'false');
+  await a.page.getByTestId('danmaku-settings-toggle').click();
+  await expect(a.page.getByTestId('danmaku-settings')).toContainText('reduced motion');
+});

@@ -1,0 +1,55 @@
+import { registerMessages } from '../messages';
+
+/**
+ * Texts of the player: its menus (media-chrome's own labels come from its zh-CN/en catalogues), the
+ * source selector, subtitles, danmaku and the explanations of a source that cannot play. Loaded with
+ * the player.
+ */
+export const player = {
+  zh: {
+    'player.menu.speed': '倍速',
+    'player.menu.quality': '画质',
+    'player.menu.audio': '音轨',
+    'player.menu.subtitles': '字幕',
+
+    'player.source.label': '源',
+    'player.source.main': '默认',
+
+    'player.subtitles.failed': '字幕“{name}”加载失败（{detail}）',
+
+    'player.danmaku.toggle': '弹幕',
+    'player.danmaku.on': '弹幕：开',
+    'player.danmaku.off': '弹幕：关',
+    'player.danmaku.settings': '弹幕设置',
+    'player.danmaku.opacity': '不透明度',
+    'player.danmaku.density': '密度',
+    'player.danmaku.density.low': '少',
+    'player.danmaku.density.normal': '适中',
+    'player.danmaku.density.high': '全部',
+    'player.danmaku.reducedMotion': '系统设置了“减少动态效果”，弹幕默认关闭。',
+  },
+  en: {
+    'player.menu.speed': 'Speed',
+    'player.menu.quality': 'Quality',
+    'player.menu.audio': 'Audio',
+    'player.menu.subtitles': 'Subtitles',
+
+    'player.source.label': 'Source',
+    'player.source.main': 'Default',
+
+    'player.subtitles.failed': 'The subtitle "{name}" failed to load ({detail})',
+
+    'player.danmaku.toggle': 'Danmaku',
+    'player.danmaku.on': 'Danmaku: on',
+    'player.danmaku.off': 'Danmaku: off',
+    'player.danmaku.settings': 'Danmaku settings',
+    'player.danmaku.opacity': 'Opacity',
+    'player.danmaku.density': 'Density',
+    'player.danmaku.density.low': 'Few',
+    'player.danmaku.density.normal': 'Some',
+    'player.danmaku.density.high': 'All',
+    'player.danmaku.reducedMotion': 'Your system asks for reduced motion, so danmaku starts off.',
+  },
+} as const;
+
+registerMessages(player);
