@@ -105,7 +105,8 @@ export function PlayerPanel({ loading, sync, onVideo, chatLines, onChatShortcut 
     <Card className="min-w-0 overflow-hidden">
       <section aria-label={t('cinema.player.title')}>
         <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
-          <div className="flex min-w-0 flex-1 items-center gap-2">
+          {/* On a phone the name and the room's state take their own line, above the count and sync. */}
+          <div className="flex min-w-0 flex-1 basis-full items-center gap-2 sm:basis-auto">
             <Film className="h-4 w-4 shrink-0 text-zinc-500" aria-hidden />
             {movie ? (
               <h2 data-testid="current-movie-name" className="truncate text-sm font-semibold" title={movie.base.name}>

@@ -278,6 +278,8 @@ describe('Player controls', () => {
     // Mute, quality, subtitles and fullscreen stay theirs.
     expect(screen.getByTestId('player-mute')).not.toHaveAttribute('disabled');
     expect(screen.getByTestId('player-fullscreen')).not.toHaveAttribute('disabled');
+    // Nothing to pick (no speed for them, one quality, no subtitles): no settings menu at all.
+    expect(screen.queryByTestId('player-settings')).toBeNull();
   });
 
   it('gives every control to a viewer who may control playback, once the first frame is there', async () => {
@@ -287,6 +289,7 @@ describe('Player controls', () => {
     expect(screen.getByTestId('player-play')).not.toHaveAttribute('disabled');
     expect(screen.getByTestId('player-seek')).not.toHaveAttribute('disabled');
     expect(screen.getByTestId('player').getAttribute('hotkeys')).toBe('noc');
+    expect(screen.getByTestId('player-settings')).toBeInTheDocument();
     expect(screen.queryByTestId('watch-only-reason')).toBeNull();
   });
 

@@ -387,6 +387,26 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
     };
   }, [subtitlesKey]);
 
+  // Menus with nothing to choose are left out (as the reference client hides a control with ≤ 1 option).
+  const [menuCounts, setMenuCounts] = useState({ qualities: 0, audio: 0, subtitles: 0 });
+  useEffect(() => {
+    const video = videoRef.current as (HTMLVideoElement & { videoRenditions?: EventTarget & { length: number }; audioTracks?: EventTarget & { length: number } }) | null;
+    if (!video || !chromeReady) return;
+    const count = () =>
+      setMenuCounts({
+        qualities: video.videoRenditions?.length ?? 0,
+        audio: video.audioTracks?.length ?? 0,
+        subtitles: Array.from(video.textTracks ?? []).filter((track) => track.kind === 'subtitles' || track.kind === 'captions').length,
+      });
+    count();
+    const lists = [video.videoRenditions, video.audioTracks, video.textTracks as (TextTrackList & { length: number }) | undefined].filter((list): list is EventTarget & { length: number } => typeof list?.addEventListener === 'function');
+    const events = ['addtrack', 'removetrack', 'addrendition', 'removerendition'];
+    for (const list of lists) for (const name of events) list.addEventListener(name, count);
+    return () => {
+      for (const list of lists) for (const name of events) list.removeEventListener(name, count);
+    };
+  }, [chromeReady]);
+
   // `c` moves to the chat (media-chrome's own `c`, captions, is turned off: the captions menu stays).
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key !== 'c' || event.ctrlKey || event.metaKey || event.altKey || !onChatShortcut) return;
@@ -397,6 +417,7 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
   };
 
   const controlDisabled = !canControl;
+  const hasMenu = (canControl && !live) || menuCounts.qualities > 1 || menuCounts.audio > 1 || menuCounts.subtitles > 0;
   return (
     <div className="space-y-2">
       {/* The controller is plain markup until components/player/chrome.ts defines its elements. */}
@@ -425,19 +446,19 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
                   </media-playback-rate-menu>
                 </media-settings-menu-item>
               ) : null}
-              <media-settings-menu-item>
+              <media-settings-menu-item hidden={menuCounts.qualities < 2 || undefined}>
                 {t('player.menu.quality')}
                 <media-rendition-menu slot="submenu" hidden>
                   <div slot="title">{t('player.menu.quality')}</div>
                 </media-rendition-menu>
               </media-settings-menu-item>
-              <media-settings-menu-item>
+              <media-settings-menu-item hidden={menuCounts.audio < 2 || undefined}>
                 {t('player.menu.audio')}
                 <media-audio-track-menu slot="submenu" hidden>
                   <div slot="title">{t('player.menu.audio')}</div>
                 </media-audio-track-menu>
               </media-settings-menu-item>
-              <media-settings-menu-item>
+              <media-settings-menu-item hidden={menuCounts.subtitles < 1 || undefined}>
                 {t('player.menu.subtitles')}
                 <media-captions-menu slot="submenu" hidden>
                   <div slot="title">{t('player.menu.subtitles')}</div>
@@ -450,7 +471,7 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
               {live ? <span className="flex-1" /> : <media-time-display showduration class="hidden sm:flex" />}
               <media-mute-button data-testid="player-mute" />
               <media-volume-range class="hidden sm:flex" />
-              <media-settings-menu-button invoketarget={menuId} data-testid="player-settings" />
+              {hasMenu ? <media-settings-menu-button invoketarget={menuId} data-testid="player-settings" /> : null}
               <media-pip-button />
               <media-fullscreen-button data-testid="player-fullscreen" />
             </media-control-bar>
