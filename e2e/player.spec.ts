@@ -9,20 +9,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
-import { describe, isPlaying, samplePair } from './support/playback';
-import { pollUntil } from './support/poll';
-
-const SYNC_TOLERANCE_SEC = 0.1;
-
-/** Waits until both players play within SYNC_TOLERANCE_SEC of each other, past `afterSec`. */
-async function expectTogether(a: Page, b: Page, afterSec = 1): Promise<void> {
-  const together = await pollUntil(
-    () => samplePair(a, b),
-    (pair) => isPlaying(pair.a) && isPlaying(pair.b) && Math.abs(pair.driftSec) < SYNC_TOLERANCE_SEC && pair.a.currentTime > afterSec,
-    { timeoutMs: 15_000 },
-  );
-  expect(together.ok, `not playing together: A ${describe(together.last.a)} | B ${describe(together.last.b)}`).toBe(true);
-}
+import { expectTogether, openWatchParty } from './support/watch-party';
 
 /**
  * The colour a viewer sees at a point of the player, as fractions of its width and height: a
@@ -59,10 +46,7 @@ async function pickSubtitle(page: Page, label: string): Promise<void> {
 
 test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subtitle shows when picked', async ({ app, actors, media }) => {
   test.setTimeout(90_000);
-  const a = await actors.user('owner');
-  const b = await actors.user('viewer');
-  const roomId = await app.api.createRoom(a.token!, uniqueName('subtitles'));
-  const movieId = await app.api.pushMovie(a.token!, roomId, {
+  const { a, b, cinemaA } = await openWatchParty(app, actors, 'subtitles', {
     url: `${media.url}/mp4/clip.mp4`,
     name: 'subtitled clip',
     subtitles: {
@@ -70,14 +54,6 @@ test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subt
       ASS: { url: `${media.url}/subs/clip.ass`, type: 'ass' },
     },
   });
-  await app.api.setCurrent(a.token!, roomId, movieId);
-
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  const cinemaB = new CinemaPage(b.page, app.origin);
-  await cinemaA.goto(roomId);
-  await cinemaA.waitMediaLoaded();
-  await cinemaB.goto(roomId);
-  await cinemaB.waitMediaLoaded();
   await expectTogether(a.page, b.page);
 
   await test.step('the SRT subtitle shows its line when picked', async () => {
@@ -117,20 +93,7 @@ test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subt
 
 test("the player's own controls and keys drive the room; c goes to the chat; chat lines fly as danmaku unless turned off", async ({ app, actors, media }) => {
   test.setTimeout(90_000);
-  const a = await actors.user('owner');
-  const b = await actors.user('viewer');
-  const roomId = await app.api.createRoom(a.token!, uniqueName('controls'));
-  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
-  await app.api.setCurrent(a.token!, roomId, movieId);
-
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  const cinemaB = new CinemaPage(b.page, app.origin);
-  await cinemaA.goto(roomId);
-  await cinemaA.waitConnected();
-  await cinemaA.waitMediaLoaded();
-  await cinemaB.goto(roomId);
-  await cinemaB.waitConnected();
-  await cinemaB.waitMediaLoaded();
+  const { a, b, cinemaB } = await openWatchParty(app, actors, 'controls', { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
   await expectTogether(a.page, b.page);
 
   await test.step("A's pause button pauses B; k plays both again", async () => {
@@ -166,22 +129,11 @@ test("the player's own controls and keys drive the room; c goes to the chat; cha
 
 test('a movie with more sources offers them; another source keeps the position and the room in sync', async ({ app, actors, media }) => {
   test.setTimeout(90_000);
-  const a = await actors.user('owner');
-  const b = await actors.user('viewer');
-  const roomId = await app.api.createRoom(a.token!, uniqueName('sources'));
-  const movieId = await app.api.pushMovie(a.token!, roomId, {
+  const { a, b, cinemaB } = await openWatchParty(app, actors, 'sources', {
     url: `${media.url}/clip/index.m3u8`,
     name: 'two sources',
     moreSources: [{ name: 'MP4 copy', url: `${media.url}/mp4/clip.mp4`, type: 'mp4' }],
   });
-  await app.api.setCurrent(a.token!, roomId, movieId);
-
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  const cinemaB = new CinemaPage(b.page, app.origin);
-  await cinemaA.goto(roomId);
-  await cinemaA.waitMediaLoaded();
-  await cinemaB.goto(roomId);
-  await cinemaB.waitMediaLoaded();
   await expectTogether(a.page, b.page, 3);
 
   const select = b.page.getByTestId('source-select');

@@ -11,7 +11,8 @@
 #   size:   under 3 MB in total (checked at the end)
 #
 # From the HLS clip's first 40 s, without re-encoding, it also writes the other formats the player
-# loads on demand (issue 10): e2e/media/flv/clip.flv (HTTP-FLV, mpegts.js),
+# loads on demand (issue 10): e2e/media/flv/clip.flv (HTTP-FLV, mpegts.js; with a keyframe index in
+# its metadata, so that mpegts.js seeks by HTTP Range to the right keyframe, as real VOD FLVs allow),
 # e2e/media/dash/manifest.mpd + init/chunk .m4s segments (DASH, dash.js) and e2e/media/mp4/clip.mp4
 # (progressive MP4, faststart; the subtitle e2e plays it with e2e/media/subs/clip.srt and clip.ass,
 # which are hand-written text files, not generated). `--derived-only` writes
@@ -51,7 +52,7 @@ derive_formats() {
   ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc \
     -map_metadata -1 -fflags +bitexact -movflags +faststart -f mp4 "$mp4_dir/clip.mp4"
   ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc \
-    -map_metadata -1 -fflags +bitexact -f flv "$flv_dir/clip.flv"
+    -map_metadata -1 -fflags +bitexact -flvflags add_keyframe_index -f flv "$flv_dir/clip.flv"
   ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc -tag:v avc1 -tag:a mp4a \
     -map_metadata -1 -fflags +bitexact -f dash -seg_duration 2 -use_template 1 -use_timeline 0 \
     -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'chunk-$RepresentationID$-$Number%05d$.m4s' \

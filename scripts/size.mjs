@@ -172,6 +172,8 @@ async function measure(origin, screen) {
         { timeout: USABLE_TIMEOUT_MS },
       );
       firstFrameAt = await page.evaluate(() => window.__firstFrameAt ?? Date.now());
+      // The controls load a moment after the first frame: wait for them, so `after KB` has them.
+      await page.getByTestId('player-controls').waitFor({ timeout: USABLE_TIMEOUT_MS });
     }
     const deadline = Date.now() + USABLE_TIMEOUT_MS;
     while (Date.now() - lastScriptAt < QUIET_MS && Date.now() < deadline) await page.waitForTimeout(100);

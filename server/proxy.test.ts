@@ -8,6 +8,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DATABASE_FILE } from './db/database';
 import { createRoom, get, launch, post, signUpUser, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(30_000);
@@ -237,5 +240,23 @@ describe('the live proxy', () => {
     controller.abort();
     for (let i = 0; i < 50 && flvClosed === closedBefore; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(flvClosed).toBe(closedBefore + 1);
+  });
+
+  it('follows the live_proxy site setting: off, live proxied movies are refused at push and on the live routes', async () => {
+    const pushed = await pushProxied(`${sourceUrl}/live/index.m3u8`, { live: true });
+    expect(pushed.status).toBe(200);
+    // What the admin console's switch writes (issue 12); the server reads settings on every request.
+    const db = new Database(path.join(server.dataDir, DATABASE_FILE));
+    const setLiveProxy = (on: boolean) => db.prepare("UPDATE settings SET value = ? WHERE name = 'live_proxy'").run(JSON.stringify(on));
+    try {
+      setLiveProxy(false);
+      const refused = await pushProxied(`${sourceUrl}/live/index.m3u8`, { live: true });
+      expect([refused.status, refused.body.error]).toEqual([400, 'live proxy is not enabled']);
+      const list = await fetch(`${server.url}/api/room/movie/live/hls/list/${pushed.body.data.id}.m3u8?token=${owner.token}&roomId=${roomId}`);
+      expect([list.status, (await list.json()).error]).toEqual([400, 'live proxy is not enabled']);
+    } finally {
+      setLiveProxy(true);
+      db.close();
+    }
   });
 });

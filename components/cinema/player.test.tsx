@@ -258,8 +258,12 @@ describe('Player', () => {
 
 describe('Player controls', () => {
   /** The first frame arrived: the control layer is loaded and shown. */
+  /** The first frame arrives, and the player's short wait after it passes. */
   const firstFrame = async (video: HTMLVideoElement) => {
+    jest.useFakeTimers();
     act(() => void video.dispatchEvent(new Event('loadeddata')));
+    act(() => void jest.advanceTimersByTime(2000));
+    jest.useRealTimers();
     await settle();
   };
 
@@ -284,8 +288,15 @@ describe('Player controls', () => {
 
   it('gives every control to a viewer who may control playback, once the first frame is there', async () => {
     const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} />);
+    const video = container.querySelector('video')!;
+    jest.useFakeTimers();
+    act(() => void video.dispatchEvent(new Event('loadeddata')));
+    // Not at the first frame itself: the picture and the first sync go first.
+    act(() => void jest.advanceTimersByTime(1000));
     expect(screen.queryByTestId('player-controls')).toBeNull();
-    await firstFrame(container.querySelector('video')!);
+    act(() => void jest.advanceTimersByTime(1000));
+    jest.useRealTimers();
+    await settle();
     expect(screen.getByTestId('player-play')).not.toHaveAttribute('disabled');
     expect(screen.getByTestId('player-seek')).not.toHaveAttribute('disabled');
     expect(screen.getByTestId('player').getAttribute('hotkeys')).toBe('noc');

@@ -3,8 +3,8 @@
  * The media player: the page's own <video> inside media-chrome's controller (components/player/
  * chrome.ts: play/pause, seek bar with buffered ranges, volume, speed, quality, audio track,
  * subtitles, picture-in-picture, fullscreen, keyboard shortcuts). The controls' code is downloaded
- * after the movie's first frame (or as soon as the viewer points at or focuses the player), so the
- * picture comes first; until then the controller is an inert wrapper.
+ * 1.5 s after the movie's first frame (or as soon as the viewer points at or focuses the player), so
+ * the picture and the first sync come first; until then the controller is an inert wrapper.
  *
  * Engines, each downloaded only for a movie that needs it: HLS (m3u8) through hls.js, first the light
  * build (`hls.js/light`) and the full build only when a playlist needs it (alternate audio,
@@ -89,7 +89,9 @@ type Engine = { kind: 'hls'; hls: Hls; events: typeof Hls.Events } | { kind: 'da
 /** hls.js recoveries tried before a fatal error is shown. */
 const MAX_HLS_RECOVERIES = 3;
 /** The controls load at the latest this long (ms) after mount, even if no frame ever comes. */
-const CHROME_FALLBACK_MS = 4000;
+const CHROME_FALLBACK_MS = 6000;
+/** How long (ms) after the first frame the controls wait, unless the viewer reaches for them. */
+const CHROME_DELAY_MS = 1500;
 /** Longest wait (ms) for an idle moment after the first frame before the controls load anyway. */
 const CHROME_IDLE_TIMEOUT_MS = 1000;
 /** Keys media-chrome must ignore for a viewer without playback control (play, pause, seek). */
@@ -145,16 +147,23 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    // After the first frame, when the page is idle: the picture's own requests go first.
+    // A while after the first frame, when the page is idle: the picture's own requests, and the sync
+    // engine's first seek to the room's position, go first (evaluating the controls is a long task
+    // that would otherwise delay hls.js's appends right when a late joiner catches up).
     let idle: number | undefined;
-    const afterFirstFrame = () => {
+    let delay: ReturnType<typeof setTimeout> | undefined;
+    const whenIdle = () => {
       idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(startChrome, { timeout: CHROME_IDLE_TIMEOUT_MS }) : window.setTimeout(startChrome, 0);
+    };
+    const afterFirstFrame = () => {
+      delay = setTimeout(whenIdle, CHROME_DELAY_MS);
     };
     video.addEventListener('loadeddata', afterFirstFrame, { once: true });
     const fallback = setTimeout(startChrome, CHROME_FALLBACK_MS);
     return () => {
       video.removeEventListener('loadeddata', afterFirstFrame);
       clearTimeout(fallback);
+      clearTimeout(delay);
       if (idle !== undefined && typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
     };
   }, [startChrome]);
@@ -417,6 +426,12 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
   };
 
   const controlDisabled = !canControl;
+  // Over the picture for a failure; under it for a source that plays but cannot seek (noRange).
+  const problemNotice = problem ? (
+    <Suspense fallback={null}>
+      <ProblemNotice problem={problem} />
+    </Suspense>
+  ) : null;
   const hasMenu = (canControl && !live) || menuCounts.qualities > 1 || menuCounts.audio > 1 || menuCounts.subtitles > 0;
   return (
     <div className="space-y-2">
@@ -477,17 +492,9 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
             </media-control-bar>
           </>
         ) : null}
-        {problem && problem.kind !== 'noRange' ? (
-          <Suspense fallback={null}>
-            <ProblemNotice problem={problem} />
-          </Suspense>
-        ) : null}
+        {problem && problem.kind !== 'noRange' ? problemNotice : null}
       </media-controller>
-      {problem?.kind === 'noRange' ? (
-        <Suspense fallback={null}>
-          <ProblemNotice problem={problem} />
-        </Suspense>
-      ) : null}
+      {problem?.kind === 'noRange' ? problemNotice : null}
       {subtitleProblem ? (
         <p data-testid="player-subtitle-problem" className="text-xs text-amber-700 dark:text-amber-400">
           {subtitleProblem}
