@@ -28,8 +28,8 @@ const nextConfig = {
   reactStrictMode: true,
   // `npm run lint` runs ESLint (npm test runs it first); the build does not run it a second time.
   eslint: { ignoreDuringBuilds: true },
-  // ky and media-captions ship only ES modules; listing them here also lets next/jest transform them for the unit tests.
-  transpilePackages: ['ky', 'media-captions'],
+  // ky, media-captions and media-tracks ship only ES modules; listing them here also lets next/jest transform them for the unit tests.
+  transpilePackages: ['ky', 'media-captions', 'media-tracks'],
   // With output 'export', a distDir other than `.next` names the export folder (hasCustomExportOutput in next/dist/build/index.js).
   distDir: process.env.NEXT_EXPORT_DIR && process.env.NEXT_EXPORT_DIR !== 'out' ? process.env.NEXT_EXPORT_DIR : '.next',
   webpack(config, { isServer, dev }) {

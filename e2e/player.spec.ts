@@ -1,6 +1,7 @@
 /**
  * The player (issue 10): media-chrome's controls over the page's <video> (the play button and the
- * keyboard drive the room through the sync engine), a movie's SRT and ASS subtitles picked from the
+ * keyboard drive the room through the sync engine), the quality menu of a stream in two qualities
+ * (e2e/media/abr), a movie's SRT and ASS subtitles picked from the
  * captions menu (ASS drawn by JASSUB), chat lines flying as danmaku, the source selector of a movie
  * with `moreSources`, and a source that cannot play explained in words. Real browsers against the
  * companion server and the committed test media (scripts/make-test-media.sh).
@@ -125,6 +126,25 @@ test("the player's own controls and keys drive the room; c goes to the chat; cha
   });
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
+});
+
+test('a stream in two qualities offers them in the quality menu; picking one plays it', async ({ app, actors, media }) => {
+  test.setTimeout(60_000);
+  const a = await actors.user('owner');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('quality'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/abr/index.m3u8`, name: 'two qualities' });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+  const cinema = new CinemaPage(a.page, app.origin);
+  await cinema.goto(roomId);
+  await cinema.waitMediaLoaded();
+
+  await a.page.getByTestId('player-settings').click();
+  await a.page.getByRole('menuitem', { name: 'Quality' }).click();
+  await expect(a.page.getByRole('menuitemradio', { name: '180p', exact: true })).toBeVisible();
+  await a.page.getByRole('menuitemradio', { name: '90p', exact: true }).click();
+  // hls.js switches at the next segment: the picture becomes 160x90.
+  await expect.poll(() => cinema.video.evaluate((video: HTMLVideoElement) => video.videoHeight), { timeout: 15_000 }).toBe(90);
+  expect(a.errors).toEqual([]);
 });
 
 test('a movie with more sources offers them; another source keeps the position and the room in sync', async ({ app, actors, media }) => {

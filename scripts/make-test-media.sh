@@ -15,7 +15,8 @@
 # its metadata, so that mpegts.js seeks by HTTP Range to the right keyframe, as real VOD FLVs allow),
 # e2e/media/dash/manifest.mpd + init/chunk .m4s segments (DASH, dash.js) and e2e/media/mp4/clip.mp4
 # (progressive MP4, faststart; the subtitle e2e plays it with e2e/media/subs/clip.srt and clip.ass,
-# which are hand-written text files, not generated). `--derived-only` writes
+# which are hand-written text files, not generated), and e2e/media/abr/ (the first 20 s in two
+# qualities, re-encoded, behind one multivariant playlist). `--derived-only` writes
 # just these from the committed HLS clip.
 #
 # Deterministic: fixed sources, one encoder thread, bitexact flags and no metadata, so re-running it
@@ -46,9 +47,9 @@ else
 fi
 
 derive_formats() {
-  local derived_s=40 flv_dir="e2e/media/flv" dash_dir="e2e/media/dash" mp4_dir="e2e/media/mp4"
-  rm -rf "$flv_dir" "$dash_dir" "$mp4_dir"
-  mkdir -p "$flv_dir" "$dash_dir" "$mp4_dir"
+  local derived_s=40 flv_dir="e2e/media/flv" dash_dir="e2e/media/dash" mp4_dir="e2e/media/mp4" abr_dir="e2e/media/abr"
+  rm -rf "$flv_dir" "$dash_dir" "$mp4_dir" "$abr_dir"
+  mkdir -p "$flv_dir" "$dash_dir" "$mp4_dir" "$abr_dir"
   ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc \
     -map_metadata -1 -fflags +bitexact -movflags +faststart -f mp4 "$mp4_dir/clip.mp4"
   ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t "$derived_s" -c copy -bsf:a aac_adtstoasc \
@@ -57,6 +58,18 @@ derive_formats() {
     -map_metadata -1 -fflags +bitexact -f dash -seg_duration 2 -use_template 1 -use_timeline 0 \
     -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'chunk-$RepresentationID$-$Number%05d$.m4s' \
     "$dash_dir/manifest.mpd"
+  # Two qualities of the first 20 s (320x180 and 160x90, re-encoded) behind one multivariant
+  # playlist, for the player's quality menu.
+  ffmpeg -hide_banner -loglevel error -y -allowed_extensions ALL -extension_picky 0 -i "$out_dir/index.m3u8" -t 20 \
+    -filter_complex "[0:v]split=2[v1][v2];[v2]scale=160:90[v2o]" -map "[v1]" -map "[v2o]" -map 0:a -map 0:a \
+    -c:v libx264 -profile:v main -preset medium -pix_fmt yuv420p -threads 1 -g 60 -keyint_min 60 -sc_threshold 0 -force_key_frames "expr:gte(t,n_forced*2)" \
+    -b:v:0 110k -maxrate:v:0 140k -bufsize:v:0 280k -b:v:1 40k -maxrate:v:1 60k -bufsize:v:1 120k \
+    -c:a aac -b:a 24k -ac 1 -ar 48000 \
+    -map_metadata -1 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact \
+    -f hls -hls_time 2 -hls_playlist_type vod -hls_flags independent_segments \
+    -var_stream_map "v:0,a:0 v:1,a:1" -master_pl_name index.m3u8 \
+    -hls_segment_filename "$abr_dir/%v/seg%03d.m2ts" "$abr_dir/%v/index.m3u8"
+  echo "wrote $abr_dir ($(du -cb "$abr_dir" | tail -n1 | cut -f1) bytes)"
   echo "wrote $flv_dir ($(du -cb "$flv_dir" | tail -n1 | cut -f1) bytes), $dash_dir ($(du -cb "$dash_dir" | tail -n1 | cut -f1) bytes) and $mp4_dir ($(du -cb "$mp4_dir" | tail -n1 | cut -f1) bytes)"
 }
 
