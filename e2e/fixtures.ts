@@ -3,7 +3,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { startServer } from '../server/app';
+import type { SiteSettings } from '../server/db';
+import { startMailSink, type MailSink } from '../server/test-support/mail-sink';
+import { startOAuthProvider, type OAuthProvider } from './support/oauth-provider';
 import { SeedApi, uniqueName } from './support/api';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { collectPageErrors } from './support/page-errors';
@@ -14,6 +18,9 @@ export const ROOT_PASSWORD = 'rootpass-e2e';
 
 /** A loopback address that the movie proxy of the e2e server may reach (PROXY_ALLOW_ADDRESSES). */
 export const PROXY_MEDIA_HOST = '127.0.0.2';
+
+/** The answer of every image captcha on the e2e server (StartServerOptions.fixedCaptchaAnswer). */
+export const CAPTCHA_ANSWER = '24680';
 
 /** Password of every user a test signs up (printable ASCII, within the contract's 32 bytes). */
 export const USER_PASSWORD = 'pw-e2e-123456';
@@ -30,6 +37,8 @@ export interface App {
    */
   url(route: string): string;
   api: SeedApi;
+  /** Changes a site setting in the server's SQLite file; the server reads settings on every request. */
+  setSetting<K extends keyof SiteSettings>(name: K, value: SiteSettings[K]): void;
 }
 
 /** One person: their own browser context (storage, cookies), one page, and its uncaught errors. */
@@ -56,6 +65,10 @@ export interface Actors {
 interface WorkerFixtures {
   app: App;
   media: MediaServer;
+  /** The SMTP server that receives the e2e server's mail (email is on). */
+  mail: MailSink;
+  /** The OAuth2 authorization server behind the e2e server's `github` provider (enabled). */
+  oauth: OAuthProvider;
 }
 
 interface TestFixtures {
@@ -63,8 +76,26 @@ interface TestFixtures {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  app: [
+  mail: [
     async ({}, use) => {
+      const sink = await startMailSink();
+      await use(sink);
+      await sink.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  oauth: [
+    async ({}, use) => {
+      const provider = await startOAuthProvider();
+      await use(provider);
+      await provider.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  app: [
+    async ({ mail, oauth }, use) => {
       const webDir = path.join(repoRoot, 'out');
       if (!existsSync(path.join(webDir, 'index.html'))) {
         throw new Error('out/index.html is missing: build the client first (`npm run build`; `npm run test:e2e` does it)');
@@ -78,10 +109,26 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         rootPassword: ROOT_PASSWORD,
         // The proxy test serves media on this second loopback address; 127.0.0.1 stays refused.
         proxyAllowAddresses: [PROXY_MEDIA_HOST],
+        fixedCaptchaAnswer: CAPTCHA_ANSWER,
+        initialSettings: {
+          ...mail.settings(),
+          oauth2_github_enabled: true,
+          oauth2_github_client_id: oauth.clientId,
+          oauth2_github_client_secret: oauth.clientSecret,
+        },
+        oauth2Endpoints: { github: oauth.endpoints },
         logLevel: process.env.E2E_SERVER_LOG === '1' ? 'info' : 'silent',
       });
       const origin = `http://127.0.0.1:${server.port}`;
-      await use({ origin, url: (route) => webUrl(origin, route), api: new SeedApi(origin) });
+      const setSetting: App['setSetting'] = (name, value) => {
+        const db = new Database(path.join(dataDir, 'synctv.db'));
+        try {
+          db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, JSON.stringify(value));
+        } finally {
+          db.close();
+        }
+      };
+      await use({ origin, url: (route) => webUrl(origin, route), api: new SeedApi(origin), setSetting });
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -179,9 +179,13 @@ test('a late joiner starts where the playing room is', async ({ app, media, acto
   const caughtUp = await pollUntil(
     () => samplePair(a.page, c.page),
     (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair),
-    { timeoutMs: 5000, startMs: openedAt },
+    // From opening the page, so page load and the player's start count too. CI took 3.4–4.0 s in
+    // the previous session and over 5 s on this session's more loaded machine (also at the commit that
+    // had passed, d22d24f); the engine's own figure (in sync within 2 s of the first frame) is
+    // bench:sync's to measure.
+    { timeoutMs: 8000, startMs: openedAt },
   );
-  expect(caughtUp.ok, `the late joiner (B below) is not in sync 5 s after opening the room: ${pairText(caughtUp.last)}`).toBe(true);
+  expect(caughtUp.ok, `the late joiner (B below) is not in sync 8 s after opening the room: ${pairText(caughtUp.last)}`).toBe(true);
   note('late join', `playing in sync ${caughtUp.elapsedMs} ms after opening, A−joiner ${caughtUp.last.driftSec.toFixed(3)} s`);
   await expectMutedOnlyWithNotice(c, cinemaC);
   expect([...a.errors, ...c.errors]).toEqual([]);

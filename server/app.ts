@@ -19,7 +19,12 @@ import { registerProxyRoutes } from './routes/proxy';
 import { registerPublicRoutes } from './routes/public';
 import { registerRoomRoutes } from './routes/room';
 import { registerRoomAdminRoutes } from './routes/room-admin';
-import { registerUserRoutes } from './routes/user';
+import { registerUserRoutes, tokenResponder } from './routes/user';
+import { registerOAuth2Routes } from './routes/oauth2';
+import { Mailer } from './mail/mailer';
+import { OAuth2States, type EndpointOverrides } from './rules/oauth2';
+import { CaptchaStore, EmailCodeStore } from './rules/verification';
+import type { SiteSettings } from './db';
 import { registerWebRoutes } from './routes/web';
 import { attachRoomSocket, registerRoomSocketFallback } from './routes/ws';
 import { ensureBuiltinUsers, ROOT_USERNAME } from './rules/users';
@@ -49,6 +54,15 @@ export interface StartServerOptions {
    * opens every private address instead.
    */
   proxyAllowAddresses?: string[];
+  /**
+   * Site settings written on first start only (rows that do not exist yet), e.g. the SMTP settings
+   * main.ts reads from the environment. Later changes are made in the settings table.
+   */
+  initialSettings?: Partial<SiteSettings>;
+  /** Tests only (main.ts never sets it): every image captcha shows and accepts this answer. */
+  fixedCaptchaAnswer?: string;
+  /** Tests only: endpoints that replace a provider's built-in ones (a local OAuth2 server). */
+  oauth2Endpoints?: EndpointOverrides;
 }
 
 /** A running server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -74,13 +88,19 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const dataDir = path.resolve(options.dataDir);
   const webDir = path.resolve(options.webDir ?? './out');
   const host = options.host ?? '127.0.0.1';
-  const store = openStore(dataDir);
+  const store = openStore(dataDir, options.initialSettings);
   const context: ServerContext = {
     store,
     tokens: new TokenService(loadOrCreateSecret(dataDir)),
     hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
     proxyAllowAddresses: options.proxyAllowAddresses ?? [],
+    captchas: new CaptchaStore(options.fixedCaptchaAnswer),
+    codes: new EmailCodeStore(),
+    mailer: new Mailer(),
+    states: new OAuth2States(),
+    endpoints: options.oauth2Endpoints ?? {},
   };
+  const tokenResponse = tokenResponder(context.tokens);
 
   const logLevel = options.logLevel ?? 'silent';
   const app = Fastify({
@@ -113,7 +133,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await app.register(compress, { global: true });
 
     registerPublicRoutes(app, context);
-    registerUserRoutes(app, context);
+    registerUserRoutes(app, context, tokenResponse);
+    registerOAuth2Routes(app, context, tokenResponse);
     registerRoomRoutes(app, context);
     registerRoomAdminRoutes(app, context);
     registerMovieRoutes(app, context);
@@ -143,6 +164,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         for (const client of wss.clients) client.terminate();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
         await app.close();
+        context.mailer.close();
         store.close();
       })();
       return closing;

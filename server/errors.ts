@@ -9,8 +9,8 @@
 export class HttpError extends Error {
   readonly status: number;
 
-  constructor(status: number, message: string) {
-    super(message);
+  constructor(status: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.status = status;
     this.name = 'HttpError';
   }
@@ -24,3 +24,5 @@ export const unauthorized = (message: string) => new HttpError(401, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 /** 404 with the contract's text. */
 export const notFound = (message: string) => new HttpError(404, message);
+/** 500 with the contract's text, where v0.9.11 answers 500 on purpose (e.g. `email is not enabled`). */
+export const serverError = (message: string) => new HttpError(500, message);

@@ -3,8 +3,32 @@
  * 0.0.0.0), DATA_DIR (default ./data), ROOT_PASSWORD (first start only), WEB_DIR (default ./out),
  * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug), PROXY_ALLOW_ADDRESSES
  * (comma-separated IP addresses the movie proxy may reach although they are private).
+ * First start only (they seed the email settings of server-contract.md §5.6; later changes go to the
+ * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
+ * or TCP), SMTP_USERNAME, SMTP_PASSWORD, SMTP_FROM.
  */
 import { LOG_LEVELS, startServer, type LogLevel } from './app';
+import { SMTP_PROTOCOLS, type SiteSettings } from './db/settings';
+
+/** The email settings given in the environment (first start). Throws on an invalid port or protocol. */
+function emailSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<SiteSettings> {
+  if (!env.SMTP_HOST) return {};
+  const port = Number(env.SMTP_PORT || 587);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`SMTP_PORT must be 1-65535, got ${env.SMTP_PORT}`);
+  const protocol = (env.SMTP_PROTOCOL || 'TLS').toUpperCase();
+  if (!(SMTP_PROTOCOLS as readonly string[]).includes(protocol)) {
+    throw new Error(`SMTP_PROTOCOL must be one of ${SMTP_PROTOCOLS.join(', ')}, got ${env.SMTP_PROTOCOL}`);
+  }
+  return {
+    enable_email: true,
+    smtp_host: env.SMTP_HOST,
+    smtp_port: port,
+    smtp_protocol: protocol,
+    smtp_username: env.SMTP_USERNAME ?? '',
+    smtp_password: env.SMTP_PASSWORD ?? '',
+    smtp_from: env.SMTP_FROM ?? '',
+  };
+}
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
@@ -21,6 +45,7 @@ async function main(): Promise<void> {
       .split(',')
       .map((address) => address.trim())
       .filter(Boolean),
+    initialSettings: emailSettingsFromEnv(process.env),
     logLevel,
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);

@@ -4,7 +4,7 @@ import { useAtomValue } from 'jotai';
 import { LogIn } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormCard } from '@/components/common/form-card';
 import { formErrorText, placeFormError } from '@/components/common/form-rules';
@@ -13,17 +13,24 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { signupAllowed } from '@/config/menu';
 import { login } from '@/lib/api/user';
+import { clsx } from 'clsx';
 import { safeRedirect } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
-import { loginSchema, type LoginForm } from './schemas';
+import { loginFormSchemas, type LoginFormValues } from './schemas';
 import { useCompleteSignIn } from '@/hooks/use-complete-sign-in';
 import '@/lib/i18n/messages/auth';
 
+// The provider buttons load after the form: most sites enable none, and the form must not wait.
+const OAuthButtons = lazy(() => import('./oauth-buttons').then((m) => ({ default: m.OAuthButtons })));
+
+type LoginMode = 'username' | 'email';
+
 /**
- * `/auth/login` (reference-client.md §1.3): username and password, `POST /api/user/login`, then
- * `GET /api/user/me`, then back to `?redirect=` (same-site paths only) or home.
+ * `/auth/login` (reference-client.md §1.3): username or bound email, and password (`POST
+ * /api/user/login`), or an OAuth2 provider the server enables; then `GET /api/user/me` and back to
+ * `?redirect=` (same-site paths only) or home. "Forgot password" when the site has email.
  */
 export function LoginScreen() {
   const t = useT();
@@ -31,20 +38,32 @@ export function LoginScreen() {
   const settings = useAtomValue(publicSettingsAtom);
   const completeSignIn = useCompleteSignIn();
   const [failure, setFailure] = useState<string | null>(null);
-  const [hasRedirect, setHasRedirect] = useState(false);
+  const [redirect, setRedirect] = useState('/');
+  const [mode, setMode] = useState<LoginMode>('username');
   // The query exists only in the real URL (the page was prerendered without it), so read it after mount.
-  useEffect(() => setHasRedirect(safeRedirect(new URLSearchParams(window.location.search).get('redirect')) !== '/'), []);
+  useEffect(() => setRedirect(safeRedirect(new URLSearchParams(window.location.search).get('redirect'))), []);
+  const hasRedirect = redirect !== '/';
   const {
     register,
     handleSubmit,
     setError,
+    clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<LoginForm>({ resolver: zodResolver(loginSchema), defaultValues: { username: '', password: '' } });
+  } = useForm<LoginFormValues>({
+    resolver: zodResolver(loginFormSchemas[mode]),
+    defaultValues: { username: '', email: '', password: '' },
+  });
+  const switchMode = (next: LoginMode) => {
+    setMode(next);
+    setFailure(null);
+    clearErrors();
+  };
 
-  const onSubmit = handleSubmit(async (credentials) => {
+  const onSubmit = handleSubmit(async ({ username, email, password }) => {
     setFailure(null);
     try {
-      const refusal = await completeSignIn(await login(credentials));
+      const answer = mode === 'email' ? await login({ email, password }) : await login({ username, password });
+      const refusal = await completeSignIn(answer);
       if (refusal) {
         setFailure(refusal);
         return;
@@ -52,7 +71,7 @@ export function LoginScreen() {
       notifySuccess(t('login.success'));
       router.replace(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
     } catch (error) {
-      setFailure(placeFormError(error, { username: 'username', password: 'password' }, setError));
+      setFailure(placeFormError(error, { username: 'username', email: 'email', password: 'password' }, setError));
     }
   });
 
@@ -78,15 +97,48 @@ export function LoginScreen() {
           {t('login.redirectHint')}
         </Notice>
       ) : null}
+      {settings?.emailEnable ? (
+        <div role="group" aria-label={t('route.login')} className="mb-5 grid grid-cols-2 gap-1 rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+          {(['username', 'email'] as const).map((option) => (
+            <button
+              key={option}
+              type="button"
+              aria-pressed={mode === option}
+              data-testid={`login-mode-${option}`}
+              onClick={() => switchMode(option)}
+              className={clsx(
+                'min-h-9 cursor-pointer rounded-md text-sm font-medium',
+                mode === option ? 'bg-white shadow-sm dark:bg-zinc-900' : 'text-zinc-600 dark:text-zinc-300',
+              )}
+            >
+              {t(option === 'username' ? 'login.byUsername' : 'login.byEmail')}
+            </button>
+          ))}
+        </div>
+      ) : null}
       <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <TextField
-          id="login-username"
-          label={t('auth.username')}
-          error={formErrorText(t, errors.username?.message)}
-          autoComplete="username"
-          autoFocus
-          {...register('username')}
-        />
+        {mode === 'email' ? (
+          <TextField
+            key="email"
+            id="login-email"
+            label={t('login.email')}
+            type="email"
+            error={formErrorText(t, errors.email?.message)}
+            autoComplete="email"
+            autoFocus
+            {...register('email')}
+          />
+        ) : (
+          <TextField
+            key="username"
+            id="login-username"
+            label={t('auth.username')}
+            error={formErrorText(t, errors.username?.message)}
+            autoComplete="username"
+            autoFocus
+            {...register('username')}
+          />
+        )}
         <TextField
           id="login-password"
           label={t('auth.password')}
@@ -95,11 +147,23 @@ export function LoginScreen() {
           autoComplete="current-password"
           {...register('password')}
         />
+        {settings?.emailEnable ? (
+          <p className="-mt-2 text-right text-sm">
+            <Link href="/auth/reset" data-testid="login-forgot" className="text-brand-600 hover:underline dark:text-brand-400">
+              {t('login.forgot')}
+            </Link>
+          </p>
+        ) : null}
         {failure ? <Notice tone="error">{failure}</Notice> : null}
         <Button type="submit" data-testid="login-submit" className="w-full" size="lg" loading={isSubmitting}>
           {t('login.submit')}
         </Button>
       </form>
+      <Suspense fallback={null}>
+        <div className="mt-6">
+          <OAuthButtons purpose="login" redirect={redirect} withHeading />
+        </div>
+      </Suspense>
     </FormCard>
   );
 }

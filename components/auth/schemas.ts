@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { contractString } from '@/components/common/form-rules';
-import { validateUserPassword, validateUsername } from '@/lib/contract/validation';
+import {
+  validateEmail,
+  validateEmailCode,
+  validateUserPassword,
+  validateUsername,
+} from '@/lib/contract/validation';
 import '@/lib/i18n/messages/auth';
 
 /** Login form: the contract's username and password rules (server-contract.md §8). */
@@ -15,3 +20,33 @@ export const registerSchema = loginSchema
   .extend({ passwordConfirm: z.string() })
   .refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] });
 export type RegisterForm = z.infer<typeof registerSchema>;
+
+/** Login with the bound email (§4.2: `{email, password}`). */
+export const emailLoginSchema = z.object({
+  email: contractString(validateEmail),
+  password: contractString(validateUserPassword),
+});
+export type EmailLoginForm = z.infer<typeof emailLoginSchema>;
+
+/**
+ * The email flows' fields (sign-up, reset): address, the image captcha's answer, the mailed code and
+ * a new password with its confirmation. The captcha answer belongs to the send step only (the
+ * server spends it there), so the send step checks it (validateCaptchaAnswer), not the submit.
+ */
+export const emailCodeSchema = z
+  .object({
+    email: contractString(validateEmail),
+    answer: z.string(),
+    code: contractString(validateEmailCode),
+    password: contractString(validateUserPassword),
+    passwordConfirm: z.string(),
+  })
+  .refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] });
+export type EmailCodeForm = z.infer<typeof emailCodeSchema>;
+
+/** The login form in each mode: the same fields, the unused identity left unchecked. */
+export const loginFormSchemas = {
+  username: loginSchema.extend({ email: z.string() }),
+  email: emailLoginSchema.extend({ username: z.string() }),
+};
+export type LoginFormValues = z.infer<typeof loginFormSchemas.username>;

@@ -6,7 +6,7 @@
  * helps when the source cannot play; the autoplay notices; or the empty state when nothing plays.
  * The movie, the room's status, the viewer count and the socket state come from the room atoms.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Eye, Film, MessageSquareText, RefreshCcw, Settings2, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
@@ -99,7 +99,6 @@ export function PlayerPanel({ loading, sync, onVideo, chatLines, onChatShortcut 
     () => Object.entries(movie?.base.subtitles ?? {}).map(([name, subtitle]) => ({ name, url: playableUrl(subtitle.url), type: subtitle.type })),
     [movie],
   );
-  useEffect(() => setProblem(null), [movie?.id]);
 
   return (
     <Card className="min-w-0 overflow-hidden">

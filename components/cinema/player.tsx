@@ -447,7 +447,7 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
         onFocus={startChrome}
         onKeyDown={onKeyDown}
       >
-        <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" playsInline preload="auto" crossOrigin={undefined} tabIndex={-1} />
+        <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" playsInline preload="auto" tabIndex={-1} />
         {overlay}
         {chromeReady ? (
           <>
@@ -461,24 +461,20 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
                   </media-playback-rate-menu>
                 </media-settings-menu-item>
               ) : null}
-              <media-settings-menu-item hidden={menuCounts.qualities < 2 || undefined}>
-                {t('player.menu.quality')}
-                <media-rendition-menu slot="submenu" hidden>
-                  <div slot="title">{t('player.menu.quality')}</div>
-                </media-rendition-menu>
-              </media-settings-menu-item>
-              <media-settings-menu-item hidden={menuCounts.audio < 2 || undefined}>
-                {t('player.menu.audio')}
-                <media-audio-track-menu slot="submenu" hidden>
-                  <div slot="title">{t('player.menu.audio')}</div>
-                </media-audio-track-menu>
-              </media-settings-menu-item>
-              <media-settings-menu-item hidden={menuCounts.subtitles < 1 || undefined}>
-                {t('player.menu.subtitles')}
-                <media-captions-menu slot="submenu" hidden>
-                  <div slot="title">{t('player.menu.subtitles')}</div>
-                </media-captions-menu>
-              </media-settings-menu-item>
+              {(
+                [
+                  ['quality', 'media-rendition-menu', menuCounts.qualities > 1],
+                  ['audio', 'media-audio-track-menu', menuCounts.audio > 1],
+                  ['subtitles', 'media-captions-menu', menuCounts.subtitles > 0],
+                ] as const
+              ).map(([name, Menu, shown]) => (
+                <media-settings-menu-item key={name} hidden={!shown || undefined}>
+                  {t(`player.menu.${name}`)}
+                  <Menu slot="submenu" hidden>
+                    <div slot="title">{t(`player.menu.${name}`)}</div>
+                  </Menu>
+                </media-settings-menu-item>
+              ))}
             </media-settings-menu>
             <media-control-bar class="w-full" data-testid="player-controls">
               <media-play-button data-testid={canControl ? 'player-play' : 'watch-only-play'} disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} aria-describedby={controlDisabled ? 'watch-only-reason' : undefined} />

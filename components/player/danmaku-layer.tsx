@@ -4,7 +4,8 @@
  * (it sits in media-chrome's media layer). Three sources: the room's chat lines as they arrive
  * (not the ones restored after a reload), the movie's `danmu` file on the movie's timeline, and its
  * `streamDanmu` Server-Sent Events (`danmu` events, reconnecting after 3 s as the reference client
- * does). Drawn by the `danmaku` library (DOM engine), downloaded only while the overlay is on.
+ * does). Drawn by the `danmaku` library (DOM engine). The hall mounts it only while the viewer has
+ * danmaku on, so it (and the library) loads only then.
  */
 import { useEffect, useRef } from 'react';
 import type Danmaku from 'danmaku';
@@ -13,6 +14,7 @@ import { liveLimiter, thinComments, type DanmakuSettings } from './danmaku-sourc
 
 export interface DanmakuLayerProps {
   video: HTMLVideoElement | null;
+  /** Opacity and density (`enabled` is the parent's business: it mounts this only when on). */
   settings: DanmakuSettings;
   /** The room's chat, newest last; each line that arrives after mount flies once. */
   lines: ChatLine[];
@@ -28,7 +30,6 @@ const STREAM_RETRY_MS = 3000;
 const SPEED = 160;
 
 const commentStyle = (color: string): Partial<CSSStyleDeclaration> => ({
-  fontSize: '20px',
   color,
   textShadow: '-1px -1px #000, -1px 1px #000, 1px -1px #000, 1px 1px #000',
   font: '600 20px system-ui, sans-serif',
@@ -39,7 +40,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
   const liveRef = useRef<Danmaku | null>(null);
   const seenRef = useRef<string | null>(lines.at(-1)?.id ?? null);
   const limiterRef = useRef(liveLimiter(settings.density));
-  const { enabled, density } = settings;
+  const { density } = settings;
 
   useEffect(() => {
     limiterRef.current = liveLimiter(density);
@@ -48,7 +49,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
   // The live stage (chat and streamDanmu) and, when the movie has one, the timeline stage (its file).
   useEffect(() => {
     const container = containerRef.current;
-    if (!enabled || !container || !video) return;
+    if (!container || !video) return;
     let cancelled = false;
     let timeline: Danmaku | null = null;
     let live: Danmaku | null = null;
@@ -81,7 +82,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
       timeline?.destroy();
       liveRef.current = null;
     };
-  }, [enabled, video, fileUrl, density]);
+  }, [video, fileUrl, density]);
 
   // New chat lines fly, as many as the density allows.
   useEffect(() => {
@@ -98,7 +99,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
 
   // The movie's live danmaku stream.
   useEffect(() => {
-    if (!enabled || !streamUrl) return;
+    if (!streamUrl) return;
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
@@ -119,7 +120,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
       clearTimeout(retry);
       source?.close();
     };
-  }, [enabled, streamUrl]);
+  }, [streamUrl]);
 
   return (
     <div
@@ -128,7 +129,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
       aria-hidden
       data-testid="danmaku-layer"
       className="pointer-events-none absolute inset-0 overflow-hidden"
-      style={{ opacity: settings.opacity, display: enabled ? undefined : 'none' }}
+      style={{ opacity: settings.opacity }}
     />
   );
 }

@@ -44,6 +44,20 @@ export class SeedApi {
     return res.status;
   }
 
+  /** Any call without throwing: the status and the parsed JSON body (envelope or not), for asserting refusals. */
+  async request(
+    method: string,
+    path: string,
+    opts: { token?: string; json?: unknown } = {},
+  ): Promise<{ status: number; body: Record<string, unknown> | undefined; headers: Headers }> {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.Authorization = opts.token;
+    if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${this.origin}${path}`, { method, headers, body: opts.json === undefined ? undefined : JSON.stringify(opts.json) });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined, headers: res.headers };
+  }
+
   private async call<T>(method: string, path: string, opts: { token?: string; roomId?: string; json?: unknown }): Promise<T> {
     const headers: Record<string, string> = {};
     if (opts.token) headers.Authorization = opts.token;

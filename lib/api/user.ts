@@ -9,11 +9,11 @@ export interface Credentials {
 }
 
 /**
- * `POST /api/user/login {username, password}` (§4.2). Gives `{token, role}`, or, for a banned or
- * pending account, `{message, role}` with status 200 and no token. Unknown user: 404 `user not found`;
- * wrong password: 403 `password incorrect`.
+ * `POST /api/user/login {username, password}` or `{email, password}` (the bound address) (§4.2).
+ * Gives `{token, role}`, or, for a banned or pending account, `{message, role}` with status 200 and
+ * no token. Unknown user: 404 `user not found`; wrong password: 403 `password incorrect`.
  */
-export function login(credentials: Credentials): Promise<TokenResponse> {
+export function login(credentials: Credentials | { email: string; password: string }): Promise<TokenResponse> {
   return post<TokenResponse>('/api/user/login', { json: credentials });
 }
 
@@ -30,7 +30,10 @@ export function getMe(): Promise<UserInfo> {
   return get<UserInfo>('/api/user/me');
 }
 
-/** `GET /api/user/rooms` (§4.2): rooms created by the caller, paged `{total, list}`. */
+/**
+ * `GET /api/user/rooms` (§4.2): rooms created by the caller, paged `{total, list}`. `status` filters
+ * (default `active`); any other value (we send `all`) lists every status.
+ */
 export function getMyRooms(query: RoomListQuery = {}): Promise<ListResponse<RoomListItem>> {
   return get<ListResponse<RoomListItem>>('/api/user/rooms', { searchParams: { ...query } });
 }

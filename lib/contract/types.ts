@@ -79,7 +79,7 @@ export interface RoomListQuery {
   search?: 'all' | 'name' | 'creator' | 'id';
   sort?: 'name' | 'createdAt';
   order?: 'asc' | 'desc';
-  status?: '' | 'active' | 'pending' | 'banned';
+  status?: '' | 'active' | 'pending' | 'banned' | 'all';
 }
 
 /** `POST /api/room/create` body (§4.3). */

@@ -75,3 +75,25 @@ export function validateMovieBase(base: { url?: string; name?: string; type?: st
   if (base.type && byteLength(base.type) > MAX_MOVIE_TYPE_BYTES) return 'type too long';
   return null;
 }
+
+/** Longest email address, in bytes (§8). */
+export const MAX_EMAIL_BYTES = 128;
+const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+/** Email: `local@domain.tld` (TLD of 2+ letters), at most 128 bytes (§8). */
+export function validateEmail(email: string): string | null {
+  if (!email) return 'email is empty';
+  if (byteLength(email) > MAX_EMAIL_BYTES) return 'email is too long';
+  if (!EMAIL_PATTERN.test(email)) return 'invalid email';
+  return null;
+}
+
+/** The image captcha's answer: non-empty (§8). */
+export function validateCaptchaAnswer(answer: string): string | null {
+  return answer ? null : 'answer is empty';
+}
+
+/** The mailed code: non-empty (§8). */
+export function validateEmailCode(code: string): string | null {
+  return code ? null : 'captcha is empty';
+}

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { account } from './messages/account';
 import { auth } from './messages/auth';
 import { cinema } from './messages/cinema';
 import { common } from './messages/common';
@@ -17,7 +18,7 @@ import { user } from './messages/user';
 import { translate } from './messages';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem } as const;
+const features = { account, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {

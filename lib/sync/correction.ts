@@ -36,7 +36,8 @@ export interface RoomTarget {
  *   worth a visible jump (the same 1 s as timingsrc and OpenTogetherTube).
  * - acquireThresholdSec 0.1: right after a remote action (play, pause, seek, rate change, joining,
  *   reconnecting, the end of a stall) the user expects a jump anyway, so one seek is allowed from
- *   0.1 s: the nudge would need more than the 1.5 s the issue allows to close that.
+ *   0.1 s: the nudge would need more than the 1.5 s the issue allows to close that. (The engine
+ *   allows one more when its scheduled start itself missed by that much: engine.ts `retryStart`.)
  * - pausedToleranceSec 0.005: a paused element is re-seeked to the room's exact position (a seek while
  *   paused costs nothing visible), so paused viewers show the same frame; the 5 ms only absorbs rounding.
  */

@@ -220,6 +220,13 @@ export class SyncEngine {
   private nudge = 0;
   /** One hard seek is allowed from the acquire threshold (set by a remote action, cleared by the next decision). */
   private acquiring = false;
+  /**
+   * Set by the start of an action's scheduled seek: if the first measurement after it still misses
+   * the room by the acquire threshold (a start that took longer than learned, e.g. on a loaded
+   * machine), one more scheduled start is allowed, with the start latency just learned, instead of a
+   * 5 % nudge that needs seconds. Once per action (`acquire()` re-arms it).
+   */
+  private retryStart: 'armed' | 'pending' | 'spent' = 'spent';
   /** The next measurement follows a start or an action: it corrects from the finer settle band. */
   private fine = false;
   /** The last steady measurement, to notice a stall that fired no event; null after anything that moves the element. */
@@ -423,6 +430,7 @@ export class SyncEngine {
   /** A remote action (or its like): one seek is allowed, and the next measurement is a fine one. */
   private acquire(): void {
     this.acquiring = true;
+    this.retryStart = 'armed';
     this.fine = true;
   }
 
@@ -579,7 +587,9 @@ export class SyncEngine {
       if (last.jumping) this.recover();
     }
     const tuning = this.fine ? { ...this.tuning, deadBandSec: this.tuning.settleBandSec } : this.tuning;
-    const decision = decideTracking({ driftSec: drift, roomRate: this.roomRate, nudge: this.nudge, acquiring: this.acquiring, tuning });
+    const retry = this.retryStart === 'pending';
+    if (retry) this.retryStart = 'spent';
+    const decision = decideTracking({ driftSec: drift, roomRate: this.roomRate, nudge: this.nudge, acquiring: this.acquiring || retry, tuning });
     this.acquiring = false;
     this.fine = false;
     if (decision.kind === 'seek') this.scheduleStart();
@@ -654,6 +664,8 @@ export class SyncEngine {
   /** play() by the engine; `learn`: measure the start latency once the element runs. */
   private startElement(learn: boolean): void {
     this.lastMeasure = null;
+    if (learn && this.retryStart === 'armed') this.retryStart = 'pending';
+    else if (this.retryStart === 'pending') this.retryStart = 'spent';
     this.pendingLearn = learn ? { kind: 'start', position: this.media.currentTime, atMs: this.now() } : null;
     this.fine = true;
     this.settleUntilMs = this.now() + SETTLE_MS;

@@ -101,7 +101,27 @@ CREATE TABLE IF NOT EXISTS settings (
   name TEXT PRIMARY KEY,
   value TEXT NOT NULL
 );
+
+CREATE TABLE IF NOT EXISTS user_providers (
+  provider TEXT NOT NULL,
+  provider_user_id TEXT NOT NULL,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (provider, provider_user_id),
+  UNIQUE (user_id, provider)
+);
 `;
+
+/**
+ * Changes to tables that older data directories already have (CREATE TABLE IF NOT EXISTS leaves
+ * them as they were): each runs once, when its column is missing.
+ */
+function migrate(db: Sqlite): void {
+  const userColumns = db.prepare<[], { name: string }>('PRAGMA table_info(users)').all().map((column) => column.name);
+  if (!userColumns.includes('email')) db.exec('ALTER TABLE users ADD COLUMN email TEXT');
+  // One account per address; NULL (no email bound) may repeat.
+  db.exec('CREATE UNIQUE INDEX IF NOT EXISTS users_email ON users(email) WHERE email IS NOT NULL');
+}
 
 /**
  * Opens (creating if needed) `<dataDir>/synctv.db`. Creates `dataDir` when missing.
@@ -114,5 +134,6 @@ export function openDatabase(dataDir: string): Sqlite {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
+  migrate(db);
   return db;
 }

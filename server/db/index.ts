@@ -5,8 +5,9 @@
 import { openDatabase, type Sqlite } from './database';
 import { MemberRepository } from './members';
 import { MovieRepository } from './movies';
+import { ProviderRepository } from './providers';
 import { RoomRepository } from './rooms';
-import { SettingsRepository } from './settings';
+import { SettingsRepository, type SiteSettings } from './settings';
 import { UserRepository } from './users';
 
 export type { UserRecord } from './users';
@@ -14,6 +15,7 @@ export type { RoomRecord, RoomListRow, StoredCurrent } from './rooms';
 export type { MemberRecord, MemberListRow } from './members';
 export type { MovieRecord, MovieListRow } from './movies';
 export type { SiteSettings } from './settings';
+export type { ProviderLink } from './providers';
 
 /** All repositories over one database. `close()` checkpoints and closes the file. */
 export interface Store {
@@ -23,14 +25,18 @@ export interface Store {
   members: MemberRepository;
   movies: MovieRepository;
   settings: SettingsRepository;
+  providers: ProviderRepository;
   close(): void;
 }
 
-/** Opens the store in `dataDir` (created when missing) and writes default site settings. */
-export function openStore(dataDir: string): Store {
+/**
+ * Opens the store in `dataDir` (created when missing) and writes the site settings that have no row
+ * yet: `initial` values first (first-start configuration from the environment), then the defaults.
+ */
+export function openStore(dataDir: string, initial: Partial<SiteSettings> = {}): Store {
   const db = openDatabase(dataDir);
   const settings = new SettingsRepository(db);
-  settings.seedDefaults();
+  settings.seedDefaults(initial);
   return {
     db,
     users: new UserRepository(db),
@@ -38,6 +44,7 @@ export function openStore(dataDir: string): Store {
     members: new MemberRepository(db),
     movies: new MovieRepository(db),
     settings,
+    providers: new ProviderRepository(db),
     close: () => db.close(),
   };
 }

@@ -3,10 +3,46 @@
  * value. Every known setting is written with its default on first start, so the table shows the
  * effective configuration. The companion server defaults `enable_password_signup` to true (§11 f).
  */
+import { OAUTH2_PROVIDERS, type OAuth2Provider } from '@/lib/contract/oauth2';
 import type { Sqlite } from './database';
 
+/** Per-provider OAuth2 settings (§5.6 group `oauth2_<provider>`). */
+export type OAuth2Settings = {
+  [P in OAuth2Provider as `oauth2_${P}_enabled` | `oauth2_${P}_disable_user_signup` | `oauth2_${P}_signup_need_review`]: boolean;
+} & {
+  [P in OAuth2Provider as `oauth2_${P}_client_id` | `oauth2_${P}_client_secret` | `oauth2_${P}_redirect_url`]: string;
+};
+
+/** The `oauth2_<p>_*` setting names of one provider. */
+export function oauth2SettingNames(provider: OAuth2Provider) {
+  return {
+    enabled: `oauth2_${provider}_enabled`,
+    clientId: `oauth2_${provider}_client_id`,
+    clientSecret: `oauth2_${provider}_client_secret`,
+    redirectUrl: `oauth2_${provider}_redirect_url`,
+    disableSignup: `oauth2_${provider}_disable_user_signup`,
+    signupNeedReview: `oauth2_${provider}_signup_need_review`,
+  } as const;
+}
+
+/** The OAuth2 settings of one provider, read from the effective site settings. */
+export function oauth2Config(site: SiteSettings, provider: OAuth2Provider) {
+  const names = oauth2SettingNames(provider);
+  return {
+    enabled: site[names.enabled],
+    clientId: site[names.clientId],
+    clientSecret: site[names.clientSecret],
+    redirectUrl: site[names.redirectUrl],
+    disableSignup: site[names.disableSignup],
+    signupNeedReview: site[names.signupNeedReview],
+  };
+}
+
+/** SMTP transport of the email group (§5.6): `smtp_protocol` is TLS (STARTTLS), SSL (implicit TLS) or TCP (plain). */
+export const SMTP_PROTOCOLS = ['TLS', 'SSL', 'TCP'] as const;
+
 /** The site settings the companion server reads, with their types. */
-export interface SiteSettings {
+export interface SiteSettings extends OAuth2Settings {
   // group room
   disable_create_room: boolean;
   room_must_need_pwd: boolean;
@@ -34,7 +70,28 @@ export interface SiteSettings {
   email_signup_need_review: boolean;
   email_signup_white_list_enable: boolean;
   email_signup_white_list: string;
+  smtp_host: string;
+  smtp_port: number;
+  smtp_protocol: string;
+  smtp_username: string;
+  smtp_password: string;
+  smtp_from: string;
+  smtp_pool_size: number;
 }
+
+const OAUTH2_DEFAULTS = Object.fromEntries(
+  OAUTH2_PROVIDERS.flatMap((provider) => {
+    const names = oauth2SettingNames(provider);
+    return [
+      [names.enabled, false],
+      [names.clientId, ''],
+      [names.clientSecret, ''],
+      [names.redirectUrl, ''],
+      [names.disableSignup, false],
+      [names.signupNeedReview, false],
+    ];
+  }),
+) as OAuth2Settings;
 
 /** Defaults of §5.6, except `enable_password_signup` (true, §11 f). */
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -60,6 +117,14 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   email_signup_need_review: false,
   email_signup_white_list_enable: false,
   email_signup_white_list: 'gmail.com,qq.com,163.com,yahoo.com,sina.com,126.com,outlook.com,yeah.net,foxmail.com',
+  smtp_host: '',
+  smtp_port: 587,
+  smtp_protocol: 'TLS',
+  smtp_username: '',
+  smtp_password: '',
+  smtp_from: '',
+  smtp_pool_size: 10,
+  ...OAUTH2_DEFAULTS,
 };
 
 /** Reads and writes site settings. Values of the wrong type in the table fall back to the default. */
@@ -78,10 +143,14 @@ export class SettingsRepository {
     this.insertDefaultStmt = db.prepare('INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)');
   }
 
-  /** Writes every default that has no row yet (first start, or a setting added later). */
-  seedDefaults(): void {
+  /**
+   * Writes every setting that has no row yet (first start, or a setting added later): the value of
+   * `initial` when given (first-start configuration), else the default. Existing rows are kept.
+   */
+  seedDefaults(initial: Partial<SiteSettings> = {}): void {
     this.db.transaction(() => {
-      for (const [name, value] of Object.entries(DEFAULT_SITE_SETTINGS)) {
+      for (const [name, value] of Object.entries({ ...DEFAULT_SITE_SETTINGS, ...initial })) {
+        if (!(name in DEFAULT_SITE_SETTINGS) || value === undefined) continue;
         this.insertDefaultStmt.run(name, JSON.stringify(value));
       }
     })();

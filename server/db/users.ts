@@ -11,6 +11,8 @@ export interface UserRecord {
   hashedPassword: string;
   role: number;
   createdAt: number;
+  /** The bound email address, "" when none (§4.2 bind/unbind). */
+  email: string;
 }
 
 interface UserRow {
@@ -19,6 +21,7 @@ interface UserRow {
   hashed_password: string;
   role: number;
   created_at: number;
+  email: string | null;
 }
 
 function toRecord(row: UserRow | undefined): UserRecord | null {
@@ -29,6 +32,7 @@ function toRecord(row: UserRow | undefined): UserRecord | null {
     hashedPassword: row.hashed_password,
     role: row.role,
     createdAt: row.created_at,
+    email: row.email ?? '',
   };
 }
 
@@ -42,13 +46,17 @@ export class UserRepository {
   private readonly deleteStmt;
   private readonly countRoleStmt;
   private readonly idsByNameLikeStmt;
+  private readonly byEmail;
+  private readonly updateEmailStmt;
 
   constructor(db: Sqlite) {
     this.byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
     this.byName = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
     this.insertStmt = db.prepare(
-      'INSERT INTO users (id, username, hashed_password, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO users (id, username, hashed_password, role, created_at, updated_at, email) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    this.byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
+    this.updateEmailStmt = db.prepare('UPDATE users SET email = ?, updated_at = ? WHERE id = ?');
     this.updateNameStmt = db.prepare('UPDATE users SET username = ?, updated_at = ? WHERE id = ?');
     this.updatePasswordStmt = db.prepare('UPDATE users SET hashed_password = ?, updated_at = ? WHERE id = ?');
     this.deleteStmt = db.prepare('DELETE FROM users WHERE id = ?');
@@ -66,9 +74,19 @@ export class UserRepository {
     return toRecord(this.byName.get(username));
   }
 
-  /** Inserts a user. Throws a SQLite UNIQUE error when the username is taken. */
-  insert(user: UserRecord): void {
-    this.insertStmt.run(user.id, user.username, user.hashedPassword, user.role, user.createdAt, user.createdAt);
+  /** The user with this bound email, or null. */
+  findByEmail(email: string): UserRecord | null {
+    return email ? toRecord(this.byEmail.get(email)) : null;
+  }
+
+  /** Inserts a user (`email` "" = none). Throws a SQLite UNIQUE error when the username or email is taken. */
+  insert(user: Omit<UserRecord, 'email'> & { email?: string }): void {
+    this.insertStmt.run(user.id, user.username, user.hashedPassword, user.role, user.createdAt, user.createdAt, user.email || null);
+  }
+
+  /** Binds `email` ("" unbinds). Throws a SQLite UNIQUE error when another user has it. */
+  updateEmail(id: string, email: string): void {
+    this.updateEmailStmt.run(email || null, Date.now(), id);
   }
 
   /** Renames a user. Throws a SQLite UNIQUE error when the name is taken. */

@@ -39,6 +39,7 @@ export function sendNoContent(reply: FastifyReply): FastifyReply {
  */
 export function handleError(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
+    if (error.status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
     return reply.code(error.status).type('application/json; charset=utf-8').send(errorEnvelope(error.message));
   }
   const fastifyError = error as FastifyError;

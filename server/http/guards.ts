@@ -6,6 +6,9 @@ import type { FastifyRequest } from 'fastify';
 import { authenticateToken, readCredentials, type TokenService } from '../auth';
 import type { Store, UserRecord } from '../db';
 import type { HubRegistry } from '../hub/registry';
+import type { Mailer } from '../mail/mailer';
+import type { EndpointOverrides, OAuth2States } from '../rules/oauth2';
+import type { CaptchaStore, EmailCodeStore } from '../rules/verification';
 import { resolveRoomAccess, type RoomAccess, type RoomLevel } from '../rules/room-access';
 import { unauthorized } from '../errors';
 import { queryValue } from './query';
@@ -17,6 +20,20 @@ export interface ServerContext {
   hubs: HubRegistry;
   /** Addresses the movie proxy may reach although they are private (env `PROXY_ALLOW_ADDRESSES`). */
   proxyAllowAddresses: readonly string[];
+  /** Image captchas of the email flows (§4.2). */
+  captchas: CaptchaStore;
+  /** Mailed codes of the email flows (§4.2). */
+  codes: EmailCodeStore;
+  mailer: Mailer;
+  /** OAuth2 flows in progress (§4.7). */
+  states: OAuth2States;
+  /** OAuth2 endpoint overrides (tests); empty in production. */
+  endpoints: EndpointOverrides;
+}
+
+/** `http://<Host header>`: the origin of links when the `host` setting is empty (§4.2, §4.7). */
+export function requestOrigin(request: FastifyRequest): string {
+  return `http://${request.headers.host ?? 'localhost'}`;
 }
 
 /** The raw token of a request (header, then `?token=`), "" for none: proxy URLs carry it on (§3.2). */

@@ -6,11 +6,9 @@ import type { PublicSettings } from '@/lib/contract/types';
 import type { SiteSettings } from '../db';
 import { sendData } from '../http/envelope';
 import type { ServerContext } from '../http/guards';
+import { signupProviders } from '../rules/oauth2';
 
-/**
- * `GET /api/public/settings` from the site settings (§4.1). The companion server has no OAuth2
- * providers, so `oauth2DisableSignup` is always true.
- */
+/** `GET /api/public/settings` from the site settings (§4.1). */
 export function publicSettings(site: SiteSettings): PublicSettings {
   return {
     passwordDisableSignup: site.disable_user_signup || !site.enable_password_signup,
@@ -18,7 +16,7 @@ export function publicSettings(site: SiteSettings): PublicSettings {
     emailDisableSignup: site.disable_user_signup || site.email_disable_user_signup,
     emailWhitelistEnabled: site.email_signup_white_list_enable,
     emailWhitelist: site.email_signup_white_list.split(',').filter(Boolean),
-    oauth2DisableSignup: true,
+    oauth2DisableSignup: site.disable_user_signup || signupProviders(site).length === 0,
     guestEnable: site.enable_guest,
     p2pZone: site.p2p_zone,
   };

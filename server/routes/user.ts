@@ -12,6 +12,10 @@ import { requireUser, roomIdOf, type ServerContext } from '../http/guards';
 import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';
 import { deleteOwnRoom, exitRoom, joinedRoom, listCreatedRooms, listJoinedRooms, type RoomListQuery } from '../rules/rooms';
 import { changePassword, logIn, rename, signUp, tokenRefusal, userInfo } from '../rules/users';
+import type { TokenService } from '../auth';
+import { mailLanguage } from '../mail/texts';
+import { bindEmail, resetPassword, sendBindCode, sendRetrieveCode, sendSignupCode, signUpWithEmail, type CaptchaRequest } from '../rules/email';
+import { providerBindings } from '../rules/oauth2';
 
 /** Parses the shared room-list query (§4 conventions): paging, keyword, search, sort, order. */
 export function parseRoomListQuery(query: unknown, searches: readonly ('name' | 'creator' | 'id')[]): RoomListQuery {
@@ -31,15 +35,83 @@ const STATUS_FILTER: Record<string, number> = {
   banned: RoomStatus.Banned,
 };
 
-export function registerUserRoutes(app: FastifyInstance, context: ServerContext): void {
-  const { store, tokens, hubs } = context;
+/** `{token, role}`, or `{message, role}` without a token for banned and pending users (§3.1). */
+export type TokenResponseFor = (user: UserRecord) => Promise<TokenResponse>;
 
-  /** `{token, role}`, or `{message, role}` without a token for banned and pending users (§3.1). */
-  async function tokenResponse(user: UserRecord): Promise<TokenResponse> {
+/** The token answer of every route that signs a user in (§3.1). */
+export function tokenResponder(tokens: TokenService): TokenResponseFor {
+  return async (user) => {
     const refusal = tokenRefusal(user);
     if (refusal) return { message: refusal, role: user.role };
     return { token: await tokens.sign(user), role: user.role };
-  }
+  };
+}
+
+function captchaRequest(body: unknown): CaptchaRequest {
+  const json = objectBody(body);
+  return { email: stringField(json, 'email'), captchaId: stringField(json, 'captchaId'), answer: stringField(json, 'answer') };
+}
+
+export function registerUserRoutes(app: FastifyInstance, context: ServerContext, tokenResponse: TokenResponseFor): void {
+  const { store, hubs } = context;
+  const email = { store, captchas: context.captchas, codes: context.codes, mailer: context.mailer };
+  const language = (request: FastifyRequest) => mailLanguage(request.headers['accept-language']);
+
+  app.get('/api/user/signup/email/captcha', async (_request, reply) => sendData(reply, context.captchas.create()));
+
+  app.post('/api/user/signup/email/captcha', async (request, reply) => {
+    await sendSignupCode(email, captchaRequest(request.body), language(request));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/user/signup/email', async (request, reply) => {
+    const body = objectBody(request.body);
+    const user = await signUpWithEmail(email, stringField(body, 'email'), stringField(body, 'captcha'), stringField(body, 'password'));
+    return sendData(reply, await tokenResponse(user));
+  });
+
+  app.get('/api/user/retrieve/email/captcha', async (_request, reply) => sendData(reply, context.captchas.create()));
+
+  app.post('/api/user/retrieve/email/captcha', async (request, reply) => {
+    await sendRetrieveCode(email, captchaRequest(request.body), language(request), request.headers.host ?? 'localhost');
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/user/retrieve/email', async (request, reply) => {
+    const body = objectBody(request.body);
+    const user = await resetPassword(email, stringField(body, 'email'), stringField(body, 'captcha'), stringField(body, 'password'));
+    return sendData(reply, await tokenResponse(user));
+  });
+
+  app.get('/api/user/bind/email/captcha', async (request, reply) => {
+    await requireUser(context, request);
+    return sendData(reply, context.captchas.create());
+  });
+
+  app.post('/api/user/bind/email/captcha', async (request, reply) => {
+    const user = await requireUser(context, request);
+    await sendBindCode(email, user, captchaRequest(request.body), language(request));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/user/bind/email', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const body = objectBody(request.body);
+    bindEmail(email, user, stringField(body, 'email'), stringField(body, 'captcha'));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/user/unbind/email', async (request, reply) => {
+    const user = await requireUser(context, request);
+    store.users.updateEmail(user.id, '');
+    return sendNoContent(reply);
+  });
+
+  // No envelope (§2.1, §9 quirk 3).
+  app.get('/api/user/providers', async (request, reply) => {
+    const user = await requireUser(context, request);
+    return reply.type('application/json; charset=utf-8').send(providerBindings(store, user));
+  });
 
   app.post('/api/user/signup', async (request, reply) => {
     const body = objectBody(request.body);

@@ -34,6 +34,7 @@ export function guestUser(store: Store): UserRecord {
       id: GUEST_USER_ID,
       username: GUEST_USERNAME,
       hashedPassword: '',
+      email: '',
       role: Role.User,
       createdAt: 0,
     }

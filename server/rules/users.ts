@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { UserInfo } from '@/lib/contract/types';
 import { GUEST_USER_ID, Role } from '@/lib/contract/roles';
-import { validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { validateEmail, validateUsername, validateUserPassword } from '@/lib/contract/validation';
 import type { Store, UserRecord } from '../db';
 import { isUniqueViolation } from '../db/users';
 import { badRequest, forbidden, notFound } from '../errors';
@@ -22,9 +22,40 @@ export function newId(): string {
   return crypto.randomUUID().replace(/-/g, '');
 }
 
-/** `GET /api/user/me` view (§4.2). The companion server has no email binding, so `email` is "". */
+/** `GET /api/user/me` view (§4.2): `email` is "" when none is bound. */
 export function userInfo(user: UserRecord): UserInfo {
-  return { id: user.id, username: user.username, email: '', createdAt: user.createdAt, role: user.role };
+  return { id: user.id, username: user.username, email: user.email, createdAt: user.createdAt, role: user.role };
+}
+
+/**
+ * A free username from `wanted`: itself, or with `#NNNN` (four random digits) added when taken
+ * (§4.2 email sign-up, §4.7 OAuth2 sign-up). Throws after 20 taken suffixes.
+ */
+export function freeUsername(store: Store, wanted: string): string {
+  if (!store.users.findByUsername(wanted)) return wanted;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const candidate = `${wanted}#${crypto.randomInt(0, 10_000).toString().padStart(4, '0')}`;
+    if (!store.users.findByUsername(candidate)) return candidate;
+  }
+  throw badRequest('user already exists');
+}
+
+/**
+ * Inserts a new user with a unique name (see `freeUsername`), retrying when a concurrent sign-up
+ * took the name between the check and the insert. Returns the stored record.
+ */
+export function insertUserWithFreeName(store: Store, user: Omit<UserRecord, 'username'> & { username: string }): UserRecord {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const record = { ...user, username: freeUsername(store, user.username) };
+    try {
+      store.users.insert(record);
+      return record;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (user.email && store.users.findByEmail(user.email)) throw badRequest('email already exists');
+    }
+  }
+  throw badRequest('user already exists');
 }
 
 /**
@@ -79,6 +110,7 @@ export async function signUp(store: Store, username: string, password: string): 
     hashedPassword: await hashPassword(password),
     role: review ? Role.Pending : Role.User,
     createdAt: Date.now(),
+    email: '',
   };
   try {
     store.users.insert(user);
@@ -97,20 +129,17 @@ export function tokenRefusal(user: UserRecord): string | null {
   return null;
 }
 
-const EMAIL = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
-
 /**
- * `POST /api/user/login` (§4.2). Exactly one of username or email. Throws 400 on validation,
- * 404 `user not found`, 403 `password incorrect`. The companion server has no email binding, so
- * a well-formed email never matches a user.
+ * `POST /api/user/login` (§4.2). Exactly one of username or email (the bound address). Throws 400
+ * on validation, 404 `user not found`, 403 `password incorrect`.
  */
 export async function logIn(store: Store, username: string, email: string, password: string): Promise<UserRecord> {
   if (username && email) throw badRequest('only one of username or email should be provided');
   if (!username && !email) throw badRequest('either username or email is required');
-  if (email && !EMAIL.test(email)) throw badRequest('invalid email format');
+  if (email && validateEmail(email)) throw badRequest('invalid email format');
   const invalid = validateUserPassword(password);
   if (invalid) throw badRequest(invalid);
-  const user = username ? store.users.findByUsername(username) : null;
+  const user = username ? store.users.findByUsername(username) : store.users.findByEmail(email);
   if (!user || user.id === GUEST_USER_ID) throw notFound('user not found');
   if (!(await verifyPassword(password, user.hashedPassword))) throw forbidden('password incorrect');
   return user;

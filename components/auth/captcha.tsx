@@ -1,0 +1,107 @@
+'use client';
+import { RefreshCw } from 'lucide-react';
+import { useCallback, useEffect, useState, type ComponentProps } from 'react';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { placeFormError } from '@/components/common/form-rules';
+import { getCaptcha, sendEmailCode, type Captcha, type EmailFlow } from '@/lib/api/account';
+import { validateCaptchaAnswer } from '@/lib/contract/validation';
+import { useT } from '@/lib/i18n';
+import { TextField } from '@/components/ui/field';
+import '@/lib/i18n/messages/auth';
+import '@/lib/i18n/messages/account';
+
+/**
+ * The image captcha of an email flow (server-contract.md §4.2): loads one on mount, and `reload()`
+ * fetches a new one (after every send, since the server spends a captcha on its first check).
+ */
+export function useCaptcha(flow: EmailFlow) {
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const [failed, setFailed] = useState(false);
+  const reload = useCallback(() => {
+    setFailed(false);
+    setCaptcha(null);
+    getCaptcha(flow).then(setCaptcha, () => setFailed(true));
+  }, [flow]);
+  useEffect(reload, [reload]);
+  return { captcha, failed, reload };
+}
+
+/** The fields that the send step of every email-code form reads. */
+interface CodeRequestFields extends FieldValues {
+  email: string;
+  answer: string;
+}
+
+/**
+ * The send step of an email-code form (§4.2): checks the address and the captcha answer at their
+ * fields, `POST /api/user/{flow}/email/captcha`, and on any outcome clears the answer and loads a
+ * new captcha (the server spent the old one). `setFailure` receives an error that belongs to no field.
+ */
+export function useEmailCodeSender<F extends CodeRequestFields>(
+  flow: EmailFlow,
+  form: UseFormReturn<F>,
+  setFailure: (failure: string | null) => void,
+  initialSentTo: string | null = null,
+) {
+  const captcha = useCaptcha(flow);
+  const [sentTo, setSentTo] = useState<string | null>(initialSentTo);
+  const [sending, setSending] = useState(false);
+  // The form's own field names are `email` and `answer`; its wider type is not needed here.
+  const fields = form as unknown as UseFormReturn<CodeRequestFields>;
+
+  const send = async () => {
+    setFailure(null);
+    const answerError = validateCaptchaAnswer(fields.getValues('answer'));
+    if (answerError) fields.setError('answer', { type: 'required', message: answerError });
+    if (!(await fields.trigger('email')) || answerError || !captcha.captcha) return;
+    const { email, answer } = fields.getValues();
+    setSending(true);
+    try {
+      await sendEmailCode(flow, { email, captchaId: captcha.captcha.captchaId, answer });
+      setSentTo(email);
+    } catch (error) {
+      setFailure(placeFormError(error, { email: 'email', captcha: 'answer' }, fields.setError));
+    } finally {
+      setSending(false);
+      fields.setValue('answer', '');
+      captcha.reload();
+    }
+  };
+  return { captcha, sentTo, sending, send };
+}
+
+export interface CaptchaFieldProps extends Omit<ComponentProps<'input'>, 'id'> {
+  id: string;
+  error?: string;
+  state: ReturnType<typeof useCaptcha>;
+}
+
+/** The captcha answer input with its image beside it; clicking the image loads a new one. */
+export function CaptchaField({ id, error, state, ...inputProps }: CaptchaFieldProps) {
+  const t = useT();
+  return (
+    <div className="flex items-start gap-3">
+      <div className="min-w-0 flex-1">
+        <TextField id={id} label={t('account.captcha')} error={error} inputMode="numeric" autoComplete="off" {...inputProps} />
+      </div>
+      <button
+        type="button"
+        onClick={state.reload}
+        data-testid={`${id}-image`}
+        aria-label={t('account.captchaImage')}
+        title={t('account.captchaImage')}
+        className="mt-6 inline-flex h-10 w-32 shrink-0 cursor-pointer items-center justify-center overflow-hidden rounded-lg border border-zinc-300 bg-zinc-100 text-xs text-zinc-500 dark:border-zinc-700 dark:bg-zinc-800"
+      >
+        {state.captcha ? (
+          // A data URL from the server: next/image cannot optimise it, and the export has no image server.
+          // eslint-disable-next-line @next/next/no-img-element
+          <img src={state.captcha.captchaBase64} alt="" className="h-full w-full object-contain" />
+        ) : state.failed ? (
+          <span className="px-2 text-center">{t('account.captchaFailed')}</span>
+        ) : (
+          <RefreshCw className="h-4 w-4 animate-spin" aria-label={t('account.captchaLoading')} />
+        )}
+      </button>
+    </div>
+  );
+}

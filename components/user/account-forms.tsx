@@ -1,0 +1,175 @@
+'use client';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { Notice } from '@/components/common/notice';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { CaptchaField, useEmailCodeSender } from '@/components/auth/captcha';
+import { bindEmail } from '@/lib/api/account';
+import { getMe, setPassword, setUsername } from '@/lib/api/user';
+import { validateEmail, validateEmailCode, validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { useT } from '@/lib/i18n';
+import { notifySuccess } from '@/lib/notify';
+import { storeToken, userAtom } from '@/lib/session';
+import '@/lib/i18n/messages/auth';
+import '@/lib/i18n/messages/account';
+import '@/lib/i18n/messages/user';
+
+interface InlineFormProps {
+  /** Called after success and on cancel. */
+  onDone: () => void;
+}
+
+const renameSchema = z.object({ username: contractString(validateUsername) });
+
+/** `POST /api/user/username` (§4.2), then the session's user is reloaded. */
+export function RenameForm({ onDone, current }: InlineFormProps & { current: string }) {
+  const t = useT();
+  const setUser = useSetAtom(userAtom);
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(renameSchema), defaultValues: { username: current } });
+  const submit = handleSubmit(async ({ username }) => {
+    setFailure(null);
+    try {
+      await setUsername(username);
+      setUser(await getMe());
+      notifySuccess(t('profile.renamed'));
+      onDone();
+    } catch (error) {
+      setFailure(placeFormError(error, { username: 'username' }, setError));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="space-y-3" data-testid="rename-form">
+      <TextField id="rename-username" label={t('profile.newUsername')} autoFocus error={formErrorText(t, errors.username?.message)} {...register('username')} />
+      {failure ? <Notice tone="error">{failure}</Notice> : null}
+      <FormButtons busy={isSubmitting} onCancel={onDone} testId="rename" />
+    </form>
+  );
+}
+
+const passwordSchema = z
+  .object({ password: contractString(validateUserPassword), passwordConfirm: z.string() })
+  .refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] });
+
+/** `POST /api/user/password` (§4.2): the answer's new token replaces the old one, which stops working. */
+export function PasswordForm({ onDone }: InlineFormProps) {
+  const t = useT();
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(passwordSchema), defaultValues: { password: '', passwordConfirm: '' } });
+  const submit = handleSubmit(async ({ password }) => {
+    setFailure(null);
+    try {
+      const answer = await setPassword(password);
+      if (answer.token) storeToken(answer.token);
+      notifySuccess(t('profile.passwordChanged'));
+      onDone();
+    } catch (error) {
+      setFailure(placeFormError(error, { password: 'password' }, setError));
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate className="space-y-3" data-testid="password-form">
+      <TextField
+        id="new-password"
+        label={t('account.newPassword')}
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+        error={formErrorText(t, errors.password?.message)}
+        {...register('password')}
+      />
+      <TextField
+        id="new-password-confirm"
+        label={t('auth.passwordConfirm')}
+        type="password"
+        autoComplete="new-password"
+        error={formErrorText(t, errors.passwordConfirm?.message)}
+        {...register('passwordConfirm')}
+      />
+      {failure ? <Notice tone="error">{failure}</Notice> : null}
+      <FormButtons busy={isSubmitting} onCancel={onDone} testId="password" />
+    </form>
+  );
+}
+
+const bindSchema = z.object({
+  email: contractString(validateEmail),
+  answer: z.string(),
+  code: contractString(validateEmailCode),
+});
+
+/**
+ * Email binding (§4.2): address + image captcha → `POST /api/user/bind/email/captcha` mails a code →
+ * `POST /api/user/bind/email {email, captcha}`; then the session's user is reloaded.
+ */
+export function BindEmailForm({ onDone }: InlineFormProps) {
+  const t = useT();
+  const setUser = useSetAtom(userAtom);
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({ resolver: zodResolver(bindSchema), defaultValues: { email: '', answer: '', code: '' } });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = form;
+  const { captcha, sentTo, sending, send } = useEmailCodeSender('bind', form, setFailure);
+  const submit = handleSubmit(async ({ email, code }) => {
+    setFailure(null);
+    try {
+      await bindEmail({ email, captcha: code });
+      setUser(await getMe());
+      notifySuccess(t('profile.emailBound'));
+      onDone();
+    } catch (error) {
+      setFailure(placeFormError(error, { email: 'email', captcha: 'code' }, setError));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-3" data-testid="bind-email-form">
+      <TextField id="bind-address" label={t('account.email')} type="email" autoComplete="email" autoFocus error={formErrorText(t, errors.email?.message)} {...register('email')} />
+      <CaptchaField id="bind-answer" state={captcha} error={formErrorText(t, errors.answer?.message)} {...register('answer')} />
+      <Button variant="outline" className="w-full" data-testid="bind-send" loading={sending} onClick={() => void send()}>
+        {sending ? t('account.sendingCode') : t('account.sendCode')}
+      </Button>
+      {sentTo ? (
+        <Notice tone="info" testId="bind-sent">
+          {t('account.codeSent', { email: sentTo })}
+        </Notice>
+      ) : null}
+      <TextField id="bind-code" label={t('account.emailCode')} autoComplete="one-time-code" error={formErrorText(t, errors.code?.message)} {...register('code')} />
+      {failure ? <Notice tone="error">{failure}</Notice> : null}
+      <FormButtons busy={isSubmitting} onCancel={onDone} testId="bind" />
+    </form>
+  );
+}
+
+function FormButtons({ busy, onCancel, testId }: { busy: boolean; onCancel: () => void; testId: string }) {
+  const t = useT();
+  return (
+    <div className="flex gap-2">
+      <Button type="submit" size="sm" data-testid={`${testId}-submit`} loading={busy} disabled={busy}>
+        {t('profile.save')}
+      </Button>
+      <Button variant="ghost" size="sm" onClick={onCancel}>
+        {t('profile.cancel')}
+      </Button>
+    </div>
+  );
+}

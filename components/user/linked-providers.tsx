@@ -1,0 +1,97 @@
+'use client';
+import { useState } from 'react';
+import useSWR from 'swr';
+import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { LoadError } from '@/components/common/load-error';
+import { RelativeTime } from '@/components/common/relative-time';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Button } from '@/components/ui/button';
+import { getProviders, startOAuth2Bind, unbindOAuth2 } from '@/lib/api/account';
+import { oauth2Label } from '@/lib/contract/oauth2';
+import { useLocale, useT } from '@/lib/i18n';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import '@/lib/i18n/messages/user';
+
+/**
+ * Linked sign-in providers (reference-client.md §1.6): `GET /api/user/providers` lists every enabled
+ * provider; bound ones show when and can be unlinked (`POST /oauth2/unbind/:p`, after a
+ * confirmation); others can be linked (`POST /oauth2/bind/:p {redirect: "/user/me"}`, then the
+ * provider's page, then the callback screen, which comes back here).
+ */
+export function LinkedProviders() {
+  const t = useT();
+  const [locale] = useLocale();
+  const providers = useSWR('/api/user/providers', getProviders);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [unbinding, setUnbinding] = useState<string | null>(null);
+  const entries = Object.entries(providers.data ?? {});
+
+  const bind = async (provider: string) => {
+    setBusy(provider);
+    try {
+      window.location.assign((await startOAuth2Bind(provider, '/user/me')).url);
+    } catch (error) {
+      notifyError(error);
+      setBusy(null);
+    }
+  };
+  const unbind = async () => {
+    if (!unbinding) return;
+    try {
+      await unbindOAuth2(unbinding);
+      notifySuccess(t('profile.providerUnbindDone', { provider: oauth2Label(unbinding, locale) }));
+    } catch (error) {
+      notifyError(error);
+    }
+    await providers.mutate();
+  };
+
+  if (providers.error) return <LoadError title="profile.providers" error={providers.error} onRetry={() => void providers.mutate()} />;
+  if (!providers.data) return <Skeleton className="h-10 w-full" />;
+  if (entries.length === 0) return <p className="text-sm text-zinc-500 dark:text-zinc-400">{t('profile.providersNone')}</p>;
+  return (
+    <>
+      <ul className="space-y-2" data-testid="providers">
+        {entries.map(([provider, link]) => {
+          const name = oauth2Label(provider, locale);
+          const bound = link.createdAt > 0;
+          return (
+            <li key={provider} data-testid={`provider-${provider}`} className="flex items-center justify-between gap-3 text-sm">
+              <div className="min-w-0">
+                <p className="font-medium">{name}</p>
+                <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid={`provider-${provider}-state`}>
+                  {bound ? t('profile.providerBound', { time: '' }) : t('profile.providerUnbound')}
+                  {bound ? <RelativeTime timeMs={link.createdAt} /> : null}
+                </p>
+              </div>
+              {bound ? (
+                <Button variant="ghost" size="sm" data-testid={`provider-${provider}-unbind`} onClick={() => setUnbinding(provider)}>
+                  {t('profile.unbind')}
+                </Button>
+              ) : (
+                <Button
+                  variant="outline"
+                  size="sm"
+                  data-testid={`provider-${provider}-bind`}
+                  loading={busy === provider}
+                  disabled={busy !== null}
+                  onClick={() => void bind(provider)}
+                >
+                  {t('profile.bind')}
+                </Button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <ConfirmDialog
+        open={unbinding !== null}
+        onOpenChange={(open) => !open && setUnbinding(null)}
+        title={t('profile.unbind')}
+        description={t('profile.unbindProviderConfirm', { provider: oauth2Label(unbinding ?? '', locale) })}
+        confirmLabel={t('profile.unbind')}
+        onConfirm={unbind}
+      />
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * Links between users and OAuth2 provider accounts (server-contract.md §4.2 `GET /api/user/providers`,
+ * §4.7): one row per (provider, provider user id), at most one account per provider and user.
+ * `createdAt` is Unix ms.
+ */
+import type { Sqlite } from './database';
+
+/** One bound provider account. */
+export interface ProviderLink {
+  provider: string;
+  providerUserId: string;
+  userId: string;
+  createdAt: number;
+}
+
+interface LinkRow {
+  provider: string;
+  provider_user_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+const toLink = (row: LinkRow): ProviderLink => ({
+  provider: row.provider,
+  providerUserId: row.provider_user_id,
+  userId: row.user_id,
+  createdAt: row.created_at,
+});
+
+/** Prepared statements over `user_providers`. */
+export class ProviderRepository {
+  private readonly findStmt;
+  private readonly ofUserStmt;
+  private readonly insertStmt;
+  private readonly deleteStmt;
+
+  constructor(db: Sqlite) {
+    this.findStmt = db.prepare<[string, string], LinkRow>('SELECT * FROM user_providers WHERE provider = ? AND provider_user_id = ?');
+    this.ofUserStmt = db.prepare<[string], LinkRow>('SELECT * FROM user_providers WHERE user_id = ?');
+    this.insertStmt = db.prepare('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)');
+    this.deleteStmt = db.prepare('DELETE FROM user_providers WHERE user_id = ? AND provider = ?');
+  }
+
+  /** The link of a provider account, or null. */
+  find(provider: string, providerUserId: string): ProviderLink | null {
+    const row = this.findStmt.get(provider, providerUserId);
+    return row ? toLink(row) : null;
+  }
+
+  /** Every provider bound to `userId`. */
+  ofUser(userId: string): ProviderLink[] {
+    return this.ofUserStmt.all(userId).map(toLink);
+  }
+
+  /** Binds a provider account. Throws a SQLite UNIQUE error when it or the user's slot is taken. */
+  insert(link: ProviderLink): void {
+    this.insertStmt.run(link.provider, link.providerUserId, link.userId, link.createdAt);
+  }
+
+  /** Unbinds `provider` from `userId`; false when it was not bound. */
+  delete(userId: string, provider: string): boolean {
+    return this.deleteStmt.run(userId, provider).changes > 0;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * OAuth2 sign-in, sign-up and binding (server-contract.md §4.7): the enabled-provider lists, the
+ * server-side state (16 random letters, 5 minutes, single use), and what a callback does: sign in a
+ * linked account, create an account for an unknown one (`#NNNN` on a taken name; Pending under
+ * review), or bind the provider account to the user who started the flow.
+ */
+import crypto from 'node:crypto';
+import { isOAuth2Provider, OAUTH2_PROVIDERS, type OAuth2Provider } from '@/lib/contract/oauth2';
+import { Role } from '@/lib/contract/roles';
+import { validateUsername } from '@/lib/contract/validation';
+import type { SiteSettings, Store, UserRecord } from '../db';
+import { oauth2Config } from '../db/settings';
+import { isUniqueViolation } from '../db/users';
+import { badRequest } from '../errors';
+import { authorizationUrl, exchangeCode } from '../oauth2/client';
+import { PROVIDER_SPECS, type ProviderEndpoints, type ProviderProfile } from '../oauth2/providers';
+import { hashPassword } from '../passwords';
+import { insertUserWithFreeName, newId } from './users';
+
+/** Lifetime of a state, ms (§4.7). */
+export const OAUTH2_STATE_TTL_MS = 5 * 60 * 1000;
+const MAX_STATES = 20_000;
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** What a state remembers: the provider, the flow, the caller (bind) and where the client goes next. */
+interface PendingFlow {
+  provider: OAuth2Provider;
+  kind: 'auth' | 'bind';
+  userId: string;
+  redirect: string;
+  expiresAt: number;
+}
+
+/** Endpoint overrides per provider (tests point one provider at a local authorization server). */
+export type EndpointOverrides = Partial<Record<OAuth2Provider, ProviderEndpoints>>;
+
+/** States of flows in progress, in memory. */
+export class OAuth2States {
+  private readonly flows = new Map<string, PendingFlow>();
+
+  /** A new state for `flow`. */
+  create(flow: Omit<PendingFlow, 'expiresAt'>): string {
+    let state = '';
+    for (let i = 0; i < 16; i++) state += LETTERS[crypto.randomInt(LETTERS.length)];
+    const now = Date.now();
+    for (const [key, pending] of this.flows) {
+      if (this.flows.size < MAX_STATES && pending.expiresAt > now) break;
+      this.flows.delete(key);
+    }
+    this.flows.set(state, { ...flow, expiresAt: now + OAUTH2_STATE_TTL_MS });
+    return state;
+  }
+
+  /** Loads and deletes `state`; null when unknown or expired. */
+  take(state: string): PendingFlow | null {
+    const flow = this.flows.get(state);
+    this.flows.delete(state);
+    return flow && flow.expiresAt > Date.now() ? flow : null;
+  }
+}
+
+/** `GET /oauth2/enabled`: enabled providers, natural-sorted. */
+export function enabledProviders(settings: SiteSettings): OAuth2Provider[] {
+  return OAUTH2_PROVIDERS.filter((provider) => oauth2Config(settings, provider).enabled).sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true }),
+  );
+}
+
+/** `GET /oauth2/enabled/signup`: enabled providers that allow sign-up. */
+export function signupProviders(settings: SiteSettings): OAuth2Provider[] {
+  return enabledProviders(settings).filter((provider) => !oauth2Config(settings, provider).disableSignup);
+}
+
+/** Everything the flows need. */
+export interface OAuth2Services {
+  store: Store;
+  states: OAuth2States;
+  endpoints: EndpointOverrides;
+}
+
+function enabledProvider(settings: SiteSettings, name: string): OAuth2Provider {
+  if (!isOAuth2Provider(name)) throw badRequest('invalid oauth2 provider');
+  if (!oauth2Config(settings, name).enabled) throw badRequest('oauth2 provider not enabled');
+  return name;
+}
+
+function clientConfig(settings: SiteSettings, provider: OAuth2Provider, origin: string) {
+  const config = oauth2Config(settings, provider);
+  const base = settings.host ? settings.host.replace(/\/+$/, '') : origin;
+  return {
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    redirectUrl: config.redirectUrl || `${base}/web/oauth2/callback/${provider}`,
+  };
+}
+
+const endpointsOf = (services: OAuth2Services, provider: OAuth2Provider) =>
+  services.endpoints[provider] ?? PROVIDER_SPECS[provider].endpoints;
+
+/**
+ * `POST /oauth2/login/:type {redirect}` and `POST /oauth2/bind/:type {redirect}` (bind: `user` set):
+ * the provider's authorization URL with a fresh state. `origin` (`http://<Host>`) builds the default
+ * redirect URL when `oauth2_<p>_redirect_url` is empty. Errors: 400 `invalid oauth2 provider`,
+ * `oauth2 provider not enabled`.
+ */
+export function startFlow(services: OAuth2Services, name: string, redirect: string, origin: string, user?: UserRecord): string {
+  const settings = services.store.settings.get();
+  const provider = enabledProvider(settings, name);
+  const state = services.states.create({ provider, kind: user ? 'bind' : 'auth', userId: user?.id ?? '', redirect });
+  return authorizationUrl(PROVIDER_SPECS[provider], endpointsOf(services, provider), clientConfig(settings, provider, origin), state);
+}
+
+/** The outcome of a callback: the user to sign in (auth) or the user who bound the account (bind). */
+export interface CallbackResult {
+  kind: 'auth' | 'bind';
+  user: UserRecord;
+  redirect: string;
+}
+
+/** A username the contract accepts, from the provider's name (else `<provider>_<id>`). */
+function usernameFrom(provider: OAuth2Provider, profile: ProviderProfile): string {
+  const wanted = profile.username.trim();
+  if (wanted && !validateUsername(wanted) && Buffer.byteLength(wanted) <= 27) return wanted;
+  return `${provider}_${profile.id}`.slice(0, 27);
+}
+
+/**
+ * `POST /oauth2/callback/:type {code, state}`. Errors: 400 `invalid oauth2 code` (empty or refused
+ * by the provider), `invalid oauth2 state` (unknown, expired, used, or of another provider),
+ * `user not found` (unknown account while sign-up is off), `oauth2 account already bound` (bind of
+ * an account linked to another user, or a second account of one provider), 500 `oauth2 provider error`.
+ */
+export async function finishFlow(services: OAuth2Services, name: string, code: string, state: string, origin: string): Promise<CallbackResult> {
+  if (!code) throw badRequest('invalid oauth2 code');
+  const settings = services.store.settings.get();
+  const provider = enabledProvider(settings, name);
+  const flow = services.states.take(state);
+  if (!flow || flow.provider !== provider) throw badRequest('invalid oauth2 state');
+  const profile = await exchangeCode(PROVIDER_SPECS[provider], endpointsOf(services, provider), clientConfig(settings, provider, origin), code);
+  const { store } = services;
+  const link = store.providers.find(provider, profile.id);
+
+  if (flow.kind === 'bind') {
+    const user = store.users.findById(flow.userId);
+    if (!user) throw badRequest('user not found');
+    if (link) {
+      if (link.userId === user.id) return { kind: 'bind', user, redirect: flow.redirect };
+      throw badRequest('oauth2 account already bound');
+    }
+    try {
+      store.providers.insert({ provider, providerUserId: profile.id, userId: user.id, createdAt: Date.now() });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw badRequest('oauth2 account already bound');
+      throw error;
+    }
+    return { kind: 'bind', user, redirect: flow.redirect };
+  }
+
+  if (link) {
+    const user = store.users.findById(link.userId);
+    if (!user) throw badRequest('user not found');
+    return { kind: 'auth', user, redirect: flow.redirect };
+  }
+  const config = oauth2Config(settings, provider);
+  if (settings.disable_user_signup || config.disableSignup) throw badRequest('user not found');
+  const review = settings.signup_need_review || config.signupNeedReview;
+  // The account signs in through the provider; its password is random until the user sets one.
+  const hashedPassword = await hashPassword(crypto.randomBytes(24).toString('base64url'));
+  const user = store.db.transaction(() => {
+    const created = insertUserWithFreeName(store, {
+      id: newId(),
+      username: usernameFrom(provider, profile),
+      hashedPassword,
+      role: review ? Role.Pending : Role.User,
+      createdAt: Date.now(),
+      email: '',
+    });
+    store.providers.insert({ provider, providerUserId: profile.id, userId: created.id, createdAt: created.createdAt });
+    return created;
+  })();
+  return { kind: 'auth', user, redirect: flow.redirect };
+}
+
+/** `GET /api/user/providers`: every enabled provider → `{providerUserId, createdAt}` ("" and 0 when unbound). */
+export function providerBindings(store: Store, user: UserRecord): Record<string, { providerUserId: string; createdAt: number }> {
+  const links = new Map(store.providers.ofUser(user.id).map((link) => [link.provider, link]));
+  const result: Record<string, { providerUserId: string; createdAt: number }> = {};
+  for (const provider of enabledProviders(store.settings.get())) {
+    const link = links.get(provider);
+    result[provider] = { providerUserId: link?.providerUserId ?? '', createdAt: link?.createdAt ?? 0 };
+  }
+  return result;
+}
+
+/** `POST /oauth2/unbind/:type` → 204. Error: 400 `invalid oauth2 provider`; unbinding an unbound provider is a no-op. */
+export function unbindProvider(store: Store, user: UserRecord, name: string): void {
+  if (!isOAuth2Provider(name)) throw badRequest('invalid oauth2 provider');
+  store.providers.delete(user.id, name);
+}
