@@ -14,6 +14,7 @@ import { handleError } from './http/envelope';
 import type { ServerContext } from './http/guards';
 import { HubRegistry } from './hub/registry';
 import { HUB_TICK_MS } from './hub/room-hub';
+import { registerAdminRoutes } from './routes/admin';
 import { registerMovieRoutes } from './routes/movie';
 import { registerProxyRoutes } from './routes/proxy';
 import { registerPublicRoutes } from './routes/public';
@@ -138,6 +139,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     registerRoomRoutes(app, context);
     registerRoomAdminRoutes(app, context);
     registerMovieRoutes(app, context);
+    registerAdminRoutes(app, context);
     registerProxyRoutes(app, context);
     registerRoomSocketFallback(app, context);
     await registerWebRoutes(app, webDir);

@@ -78,6 +78,7 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/^unsupported scheme: /, 'unsupported scheme'],
   [/^unknown message type: /, 'unknown message type'],
   [/^setting .+ not found$/, 'setting not found'],
+  [/^setting \S+ must /, 'invalid setting value'],
   [/^vendor .+ is not supported/, 'vendor not supported'],
   // An unknown key in a room settings patch (v0.9.11's database error text).
   [/^no such column: /, 'unknown room setting'],

@@ -113,6 +113,12 @@ CREATE TABLE IF NOT EXISTS user_providers (
 `;
 
 /**
+ * Version of the schema, kept in SQLite's `user_version` (shown as the read-only site setting
+ * `database_version`, §5.6): 1 = the first tables, 2 = users.email and user_providers.
+ */
+export const SCHEMA_VERSION = 2;
+
+/**
  * Changes to tables that older data directories already have (CREATE TABLE IF NOT EXISTS leaves
  * them as they were): each runs once, when its column is missing.
  */
@@ -121,6 +127,7 @@ function migrate(db: Sqlite): void {
   if (!userColumns.includes('email')) db.exec('ALTER TABLE users ADD COLUMN email TEXT');
   // One account per address; NULL (no email bound) may repeat.
   db.exec('CREATE UNIQUE INDEX IF NOT EXISTS users_email ON users(email) WHERE email IS NOT NULL');
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
 
 /**

@@ -38,8 +38,8 @@ export interface RoomListFilter {
   /** Rooms the user is a member of but did not create. */
   joinedBy?: string;
   keyword?: string;
-  /** Which columns `keyword` matches: all (name, creator, id), name, creator or id. */
-  search?: 'all' | 'name' | 'creator' | 'id';
+  /** Which columns `keyword` matches: all (name, creator, id), name, creator, creatorId or id. */
+  search?: 'all' | 'name' | 'creator' | 'creatorId' | 'id';
   sort: 'name' | 'createdAt';
   desc: boolean;
   limit: number;
@@ -99,6 +99,7 @@ export class RoomRepository {
   private readonly currentStmt;
   private readonly setCurrentStmt;
   private readonly setPasswordStmt;
+  private readonly setStatusStmt;
   private readonly listStatements: StatementCache;
 
   constructor(db: Sqlite) {
@@ -118,6 +119,7 @@ export class RoomRepository {
     this.currentStmt = db.prepare<[string], { current: string }>('SELECT current FROM rooms WHERE id = ?');
     this.setCurrentStmt = db.prepare('UPDATE rooms SET current = ? WHERE id = ?');
     this.setPasswordStmt = db.prepare('UPDATE rooms SET hashed_password = ?, updated_at = ? WHERE id = ?');
+    this.setStatusStmt = db.prepare('UPDATE rooms SET status = ?, updated_at = ? WHERE id = ?');
   }
 
   findById(id: string): RoomRecord | null {
@@ -161,6 +163,11 @@ export class RoomRepository {
 
   updatePassword(id: string, hashedPassword: string): void {
     this.setPasswordStmt.run(hashedPassword, Date.now(), id);
+  }
+
+  /** Sets the room's status (§5.2). */
+  updateStatus(id: string, status: number): void {
+    this.setStatusStmt.run(status, Date.now(), id);
   }
 
   /**
@@ -238,6 +245,10 @@ export class RoomRepository {
         case 'id':
           where.push("r.id LIKE ? ESCAPE '\\'");
           params.push(like);
+          break;
+        case 'creatorId':
+          where.push('r.creator_id = ?');
+          params.push(filter.keyword);
           break;
         default:
           where.push("(r.name LIKE ? ESCAPE '\\' OR u.username LIKE ? ESCAPE '\\' OR r.id LIKE ? ESCAPE '\\')");

@@ -2,7 +2,7 @@
  * Users table (server-contract.md §3.1, §5.1). Passwords are stored only as bcrypt hashes.
  * Times are Unix ms.
  */
-import type { Sqlite } from './database';
+import { StatementCache, type Sqlite } from './database';
 
 /** A stored user. `role` is the site role (§5.1); `createdAt` is Unix ms. */
 export interface UserRecord {
@@ -13,6 +13,21 @@ export interface UserRecord {
   createdAt: number;
   /** The bound email address, "" when none (§4.2 bind/unbind). */
   email: string;
+}
+
+/** Filters of the admin user list (§4.6 `GET /api/admin/user/list`). */
+export interface UserListFilter {
+  /** Only users with this role (§5.1). */
+  role?: number;
+  /** Never list this user (the built-in guest). */
+  excludeId?: string;
+  keyword?: string;
+  /** Which columns `keyword` matches: all (name, id), name or id. */
+  search?: 'all' | 'name' | 'id';
+  sort: 'name' | 'createdAt';
+  desc: boolean;
+  limit: number;
+  offset: number;
 }
 
 interface UserRow {
@@ -48,6 +63,8 @@ export class UserRepository {
   private readonly idsByNameLikeStmt;
   private readonly byEmail;
   private readonly updateEmailStmt;
+  private readonly updateRoleStmt;
+  private readonly listStatements: StatementCache;
 
   constructor(db: Sqlite) {
     this.byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
@@ -55,6 +72,8 @@ export class UserRepository {
     this.insertStmt = db.prepare(
       'INSERT INTO users (id, username, hashed_password, role, created_at, updated_at, email) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
+    this.listStatements = new StatementCache(db);
+    this.updateRoleStmt = db.prepare('UPDATE users SET role = ?, updated_at = ? WHERE id = ?');
     this.byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
     this.updateEmailStmt = db.prepare('UPDATE users SET email = ?, updated_at = ? WHERE id = ?');
     this.updateNameStmt = db.prepare('UPDATE users SET username = ?, updated_at = ? WHERE id = ?');
@@ -101,6 +120,40 @@ export class UserRepository {
   /** Deletes a user; rooms they created and their memberships go with them (ON DELETE CASCADE). */
   delete(id: string): void {
     this.deleteStmt.run(id);
+  }
+
+  /** Sets the site role (§5.1). */
+  updateRole(id: string, role: number): void {
+    this.updateRoleStmt.run(role, Date.now(), id);
+  }
+
+  /** One page of users matching `filter`, plus the total count of matches. */
+  list(filter: UserListFilter): { total: number; rows: UserRecord[] } {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (filter.role !== undefined) {
+      where.push('role = ?');
+      params.push(filter.role);
+    }
+    if (filter.excludeId) {
+      where.push('id != ?');
+      params.push(filter.excludeId);
+    }
+    if (filter.keyword) {
+      const like = likePattern(filter.keyword);
+      if (filter.search === 'name') where.push("username LIKE ? ESCAPE '\\'");
+      else if (filter.search === 'id') where.push("id LIKE ? ESCAPE '\\'");
+      else where.push("(username LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')");
+      params.push(like);
+      if (filter.search !== 'name' && filter.search !== 'id') params.push(like);
+    }
+    const from = ` FROM users${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+    const order = `${filter.sort === 'createdAt' ? 'created_at' : 'username'} ${filter.desc ? 'DESC' : 'ASC'}, id`;
+    const total = (this.listStatements.get(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
+    const rows = this.listStatements
+      .get(`SELECT *${from} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...params, filter.limit, filter.offset) as UserRow[];
+    return { total, rows: rows.map((row) => toRecord(row)!) };
   }
 
   countWithRole(role: number): number {

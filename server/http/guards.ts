@@ -10,7 +10,8 @@ import type { Mailer } from '../mail/mailer';
 import type { EndpointOverrides, OAuth2States } from '../rules/oauth2';
 import type { CaptchaStore, EmailCodeStore } from '../rules/verification';
 import { resolveRoomAccess, type RoomAccess, type RoomLevel } from '../rules/room-access';
-import { unauthorized } from '../errors';
+import { forbidden, unauthorized } from '../errors';
+import { Role } from '@/lib/contract/roles';
 import { queryValue } from './query';
 
 /** What every route module needs. */
@@ -49,6 +50,18 @@ export async function requireUser(context: ServerContext, request: FastifyReques
   const token = tokenOf(request);
   if (!token) throw unauthorized('authentication token is empty');
   return authenticateToken(context.store, context.tokens, token);
+}
+
+/**
+ * `admin` and `root` levels (§3.4): `user`, then site role Admin(4)/Root(5) for `admin` and Root for
+ * `root`. Throws the `user` level's 401s, then 403 `user is not an administrator` / `user is not a
+ * root user`.
+ */
+export async function requireSiteAdmin(context: ServerContext, request: FastifyRequest, level: 'admin' | 'root' = 'admin'): Promise<UserRecord> {
+  const user = await requireUser(context, request);
+  if (level === 'root' && user.role !== Role.Root) throw forbidden('user is not a root user');
+  if (user.role < Role.Admin) throw forbidden('user is not an administrator');
+  return user;
 }
 
 /** The room id of a request: header `X-Room-Id`, then `?roomId=`, then a `:roomId` path param (§3.3). */

@@ -62,3 +62,17 @@ export function retrieveMail(language: MailLanguage, to: string, code: string, l
     link,
   );
 }
+
+/** The admin console's test mail (§4.6 `POST /api/admin/email/test`), naming who sent it. */
+export function testMail(language: MailLanguage, to: string, sentBy: string): MailMessage {
+  if (language === 'zh') {
+    return message(to, 'SyncTV 测试邮件', [
+      `这是管理员 ${sentBy} 从 SyncTV 管理后台发送的测试邮件。`,
+      '收到这封邮件说明邮件设置是正确的。',
+    ]);
+  }
+  return message(to, 'SyncTV test mail', [
+    `This test mail was sent by the administrator ${sentBy} from the SyncTV admin console.`,
+    'If you can read it, the email settings work.',
+  ]);
+}

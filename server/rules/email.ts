@@ -68,7 +68,8 @@ function checkEmailSignupOpen(settings: SiteSettings): void {
   if (settings.email_disable_user_signup) throw badRequest('email signup disabled');
 }
 
-async function deliver(services: EmailServices, settings: SiteSettings, mail: Parameters<Mailer['send']>[1]): Promise<void> {
+/** Sends one mail with the current settings; any failure is a 500 `send email failed` (cause kept for the log). */
+export async function deliver(services: EmailServices, settings: SiteSettings, mail: Parameters<Mailer['send']>[1]): Promise<void> {
   try {
     await services.mailer.send(settings, mail);
   } catch (error) {

@@ -1,0 +1,150 @@
+/**
+ * Site admin and root routes `/api/admin/...` (server-contract.md §4.6): transport only. Each handler
+ * runs the `admin` or `root` level (§3.4), calls the rule in ../rules/site-admin.ts and applies its
+ * effects to the open sockets. The vendor routes are not here: the companion server has no vendor
+ * backends (§4.8), so they answer 404 like any unknown route.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { objectBody, stringField, uint32Field, type JsonObject } from '../json';
+import { sendData, sendNoContent } from '../http/envelope';
+import { requireSiteAdmin, type ServerContext } from '../http/guards';
+import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';
+import { mailLanguage, testMail } from '../mail/texts';
+import { deliver } from '../rules/email';
+import type { UserRecord } from '../db';
+import {
+  addUser,
+  approveRoom,
+  approveUser,
+  banRoom,
+  banUser,
+  deleteAnyRoom,
+  deleteUser,
+  listAllRooms,
+  listUsers,
+  makeAdmin,
+  removeAdmin,
+  setAnyRoomPassword,
+  setUsername,
+  setUserPassword,
+  settingsByGroup,
+  testMailAddress,
+  unbanRoom,
+  unbanUser,
+  updateSettings,
+  type AdminRoomListQuery,
+  type SiteEffects,
+} from '../rules/site-admin';
+
+/** `sort` of the admin lists: `name` or `createdAt`; the reference client's `username` means `name`. */
+function parseAdminSort(query: unknown): 'name' | 'createdAt' {
+  const sort = queryOr(query, 'sort', 'name');
+  return sort === 'username' ? 'name' : parseSort(query, ['name', 'createdAt'] as const, 'name');
+}
+
+/** The room list query of §4.6; the reference client's `roomId` search means `id`. */
+function parseAdminRoomQuery(query: unknown): AdminRoomListQuery {
+  const search = queryOr(query, 'search', 'all') === 'roomId' ? 'id' : parseSearch(query, ['name', 'creator', 'creatorId', 'id'] as const);
+  return {
+    ...parsePaging(query),
+    status: queryOr(query, 'status', ''),
+    keyword: queryOr(query, 'keyword', ''),
+    search,
+    sort: parseAdminSort(query),
+    desc: parseDesc(query),
+  };
+}
+
+export function registerAdminRoutes(app: FastifyInstance, context: ServerContext): void {
+  const { store, hubs } = context;
+
+  function apply(effects: SiteEffects | void): void {
+    for (const roomId of effects?.closeRooms ?? []) hubs.closeRoom(roomId);
+    for (const userId of effects?.kickUsers ?? []) hubs.kickUserEverywhere(userId);
+  }
+
+  /** A POST action with an `{id, …}` body: guard, rule, effects, 204. */
+  function action(
+    path: string,
+    level: 'admin' | 'root',
+    run: (caller: UserRecord, id: string, body: JsonObject) => SiteEffects | void | Promise<SiteEffects | void>,
+  ): void {
+    app.post(path, async (request: FastifyRequest, reply) => {
+      const caller = await requireSiteAdmin(context, request, level);
+      const body = objectBody(request.body);
+      apply(await run(caller, stringField(body, 'id'), body));
+      return sendNoContent(reply);
+    });
+  }
+
+  // Settings
+  app.get('/api/admin/settings', async (request, reply) => {
+    await requireSiteAdmin(context, request);
+    return sendData(reply, settingsByGroup(store));
+  });
+  app.get('/api/admin/settings/:group', async (request, reply) => {
+    await requireSiteAdmin(context, request);
+    return sendData(reply, settingsByGroup(store, (request.params as { group: string }).group));
+  });
+  app.post('/api/admin/settings', async (request, reply) => {
+    await requireSiteAdmin(context, request);
+    updateSettings(store, objectBody(request.body));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/admin/email/test', async (request, reply) => {
+    const caller = await requireSiteAdmin(context, request);
+    const to = testMailAddress(caller, stringField(objectBody(request.body), 'email'));
+    await deliver(context, store.settings.get(), testMail(mailLanguage(request.headers['accept-language']), to, caller.username));
+    return sendNoContent(reply);
+  });
+
+  // Users
+  app.get('/api/admin/user/list', async (request, reply) => {
+    await requireSiteAdmin(context, request);
+    const { query } = request;
+    return sendData(
+      reply,
+      listUsers(store, {
+        ...parsePaging(query),
+        role: queryOr(query, 'role', ''),
+        keyword: queryOr(query, 'keyword', ''),
+        search: queryOr(query, 'search', 'all') === 'roomId' ? 'id' : parseSearch(query, ['name', 'id'] as const),
+        sort: parseAdminSort(query),
+        desc: parseDesc(query),
+      }),
+    );
+  });
+  app.get('/api/admin/user/rooms', async (request, reply) => {
+    await requireSiteAdmin(context, request);
+    const query = { ...parseAdminRoomQuery(request.query), creatorId: queryValue(request.query, 'id') ?? '' };
+    return sendData(reply, listAllRooms(store, query, hubs.viewerCount));
+  });
+  app.post('/api/admin/user/add', async (request, reply) => {
+    const caller = await requireSiteAdmin(context, request);
+    const body = objectBody(request.body);
+    await addUser(store, caller, stringField(body, 'username'), stringField(body, 'password'), uint32Field(body, 'role'));
+    return sendNoContent(reply);
+  });
+  action('/api/admin/user/delete', 'admin', (caller, id) => deleteUser(store, caller, id));
+  action('/api/admin/user/ban', 'admin', (caller, id) => banUser(store, caller, id));
+  action('/api/admin/user/unban', 'admin', (_caller, id) => unbanUser(store, id));
+  action('/api/admin/user/approve', 'admin', (_caller, id) => approveUser(store, id));
+  action('/api/admin/user/password', 'admin', (caller, id, body) => setUserPassword(store, caller, id, stringField(body, 'password')));
+  action('/api/admin/user/username', 'admin', (caller, id, body) => setUsername(store, caller, id, stringField(body, 'username')));
+
+  // Rooms
+  app.get('/api/admin/room/list', async (request, reply) => {
+    await requireSiteAdmin(context, request);
+    return sendData(reply, listAllRooms(store, parseAdminRoomQuery(request.query), hubs.viewerCount));
+  });
+  action('/api/admin/room/approve', 'admin', (_caller, id) => approveRoom(store, id));
+  action('/api/admin/room/ban', 'admin', (caller, id) => banRoom(store, caller, id));
+  action('/api/admin/room/unban', 'admin', (_caller, id) => unbanRoom(store, id));
+  action('/api/admin/room/delete', 'admin', (caller, id) => deleteAnyRoom(store, caller, id));
+  action('/api/admin/room/password', 'admin', (_caller, id, body) => setAnyRoomPassword(store, id, stringField(body, 'password')));
+
+  // Administrators (root)
+  action('/api/admin/admin/add', 'root', (caller, id) => makeAdmin(store, caller, id));
+  action('/api/admin/admin/delete', 'root', (caller, id) => removeAdmin(store, caller, id));
+}
