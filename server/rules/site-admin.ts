@@ -7,7 +7,8 @@
  * admins and their rooms; nobody deletes, bans, demotes or renames a root user through these routes
  * (root changes their own name and password in the user center), so the last root can never be lost.
  */
-import packageJson from '../../package.json';
+import fs from 'node:fs';
+import path from 'node:path';
 import { GUEST_USER_ID, Role, RoomStatus } from '@/lib/contract/roles';
 import {
   coerceSetting,
@@ -75,9 +76,16 @@ export interface SiteEffects {
 // ---------------------------------------------------------------------------------------------
 // Settings (§4.6, §5.6)
 
+/** The companion server's version (package.json), read once. */
+let packageVersion: string | undefined;
+function serverVersion(): string {
+  packageVersion ??= (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+  return packageVersion;
+}
+
 /** Settings the server shows but never takes: `version` and `database_version`. */
 function readOnlySettings(): Record<string, string> {
-  return { version: `v0.9.11-compatible companion ${packageJson.version}`, database_version: String(SCHEMA_VERSION) };
+  return { version: `v0.9.11-compatible companion ${serverVersion()}`, database_version: String(SCHEMA_VERSION) };
 }
 
 /** The group of a setting the companion server has (§5.6), by its description. */
