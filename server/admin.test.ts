@@ -311,6 +311,8 @@ describe('users', () => {
     }
     expect(roleOf(root.id)).toBe(Role.Root);
     expect((await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).status).toBe(200);
+    // Anyone may change their own name here, as in the user center.
+    expect((await adminPost('/api/admin/user/username', { id: admin.id, username: `${admin.username}x` }, admin.token)).status).toBe(204);
     // Root may ban and delete an admin.
     expect((await adminPost('/api/admin/user/ban', { id: other.id })).status).toBe(204);
     expect((await adminPost('/api/admin/user/delete', { id: other.id })).status).toBe(204);

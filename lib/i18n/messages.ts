@@ -9,6 +9,7 @@
  * and no others (issue 4 size budgets). `namespaces.test.ts` checks those imports.
  */
 import type { account } from './messages/account';
+import type { admin } from './messages/admin';
 import type { auth } from './messages/auth';
 import type { cinema } from './messages/cinema';
 import { common } from './messages/common';
@@ -19,7 +20,7 @@ import type { roomAdmin } from './messages/room-admin';
 import type { rooms } from './messages/rooms';
 import type { user } from './messages/user';
 
-type AllTexts = typeof common.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh;
+type AllTexts = typeof common.zh & typeof admin.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh;
 
 /** Every key of every namespace (type only: the texts themselves load with their feature). */
 export type MessageKey = keyof AllTexts;

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { account } from './messages/account';
+import { admin } from './messages/admin';
 import { auth } from './messages/auth';
 import { cinema } from './messages/cinema';
 import { common } from './messages/common';
@@ -18,7 +19,7 @@ import { user } from './messages/user';
 import { translate } from './messages';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { account, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem } as const;
+const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {

@@ -5,7 +5,7 @@
  *
  * Who may act on whom: an admin (role 4) manages users and their rooms; only root (role 5) manages
  * admins and their rooms; nobody deletes, bans, demotes or renames a root user through these routes
- * (root changes their own name and password in the user center), so the last root can never be lost.
+ * but themselves (name and password), so the last root can never be lost.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -264,12 +264,12 @@ export function approveUser(store: Store, id: string): void {
 
 /**
  * `POST /api/admin/user/password {id, password}` (§4.6). The new hash revokes the user's tokens
- * (§3.1), so their sockets close too. Throws 400 on validation, 403 for a root target or (non-root
- * caller) an admin target.
+ * (§3.1), so their sockets close too. Throws 400 on validation, 403 for someone else who is root or
+ * (non-root caller) an admin.
  */
 export async function setUserPassword(store: Store, caller: UserRecord, id: string, password: string): Promise<SiteEffects> {
   const target = targetUser(store, id);
-  assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
+  if (target.id !== caller.id) assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
   const invalid = validateUserPassword(password);
   if (invalid) throw badRequest(invalid);
   store.users.updatePassword(target.id, await hashPassword(password));
@@ -278,11 +278,11 @@ export async function setUserPassword(store: Store, caller: UserRecord, id: stri
 
 /**
  * `POST /api/admin/user/username {id, username}` (§4.6). Throws 400 on validation or a taken name,
- * 403 for a root target or (non-root caller) an admin target.
+ * 403 for someone else who is root or (non-root caller) an admin.
  */
 export function setUsername(store: Store, caller: UserRecord, id: string, username: string): void {
   const target = targetUser(store, id);
-  assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
+  if (target.id !== caller.id) assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
   const invalid = validateUsername(username);
   if (invalid) throw badRequest(invalid);
   if (username === target.username) return;

@@ -1,6 +1,6 @@
-import { ComingSoonScreen } from '@/components/common/coming-soon-screen';
+import { AdminPage } from '@/components/admin/admin-page';
 
-// The admin console (users, rooms, settings) is the subject of a later issue.
-export default function AdminPage() {
-  return <ComingSoonScreen routeName="admin" title="route.admin" body="comingSoon.admin" />;
+/** The site admin console (role >= Admin, enforced by the route group's guard). */
+export default function Page() {
+  return <AdminPage />;
 }

@@ -1,0 +1,233 @@
+'use client';
+/**
+ * Rooms of the admin console (server-contract.md §4.6; reference-client.md §1.7 "Room management"):
+ * every room, hidden ones too, with status filter, search (all, name, creator, ID), sort and paging
+ * on the server; each row with its creator, viewers online, password, age and status, and a menu of
+ * what the viewer may do (open, approve, ban/unban, set password, delete). Banning or deleting
+ * disconnects everyone in the room, so both ask first.
+ */
+import { useAtomValue } from 'jotai';
+import { Ban, Check, DoorOpen, KeyRound, Lock, MoreHorizontal, Trash2, Undo2, Users } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useSWRConfig } from 'swr';
+import { RelativeTime } from '@/components/common/relative-time';
+import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
+import { Badge } from '@/components/ui/badge';
+import { buttonClasses } from '@/components/ui/button';
+import { Modal } from '@/components/ui/modal';
+import { listRooms, roomAction, setRoomPassword, type AdminRoomQuery } from '@/lib/api/admin';
+import { Role, RoomStatus } from '@/lib/contract/roles';
+import type { RoomListItem } from '@/lib/contract/types';
+import { validateRoomPassword } from '@/lib/contract/validation';
+import { useT, type MessageKey } from '@/lib/i18n';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { userAtom } from '@/lib/session';
+import { ValueForm } from './admin-forms';
+import { roomActions, type RoomActionId, type Viewer } from './actions';
+import { ListState } from './list-state';
+import { ListToolbar } from './list-toolbar';
+import { creatorRole, PAGE_SIZE, useAdminList, useStaffRoles } from './use-admin-list';
+import '@/lib/i18n/messages/admin';
+
+type Filter = AdminRoomQuery['status'];
+type Scope = AdminRoomQuery['search'];
+
+const FILTERS: { value: Filter; label: MessageKey }[] = [
+  { value: '', label: 'admin.rooms.filter.all' },
+  { value: 'pending', label: 'admin.rooms.filter.pending' },
+  { value: 'active', label: 'admin.rooms.filter.active' },
+  { value: 'banned', label: 'admin.rooms.filter.banned' },
+];
+const SCOPES: { value: Scope; label: MessageKey }[] = [
+  { value: 'all', label: 'admin.scope.all' },
+  { value: 'name', label: 'admin.scope.name' },
+  { value: 'creator', label: 'admin.scope.creator' },
+  { value: 'id', label: 'admin.scope.id' },
+];
+
+const ICONS: Record<RoomActionId, React.ReactNode> = {
+  open: <DoorOpen />,
+  approve: <Check />,
+  ban: <Ban />,
+  unban: <Undo2 />,
+  password: <KeyRound />,
+  delete: <Trash2 />,
+};
+
+/** A room's status as a badge (§5.2). */
+export function RoomStatusBadge({ status }: { status: number }) {
+  const t = useT();
+  if (status === RoomStatus.Banned) return <Badge tone="red">{t('admin.status.banned')}</Badge>;
+  if (status === RoomStatus.Pending) return <Badge tone="amber">{t('admin.status.pending')}</Badge>;
+  return <Badge tone="green">{t('admin.status.active')}</Badge>;
+}
+
+export interface RoomRowsProps {
+  rooms: RoomListItem[];
+  viewer: Viewer;
+  staff: Map<string, number>;
+  /** Called after an action changed something. */
+  onChanged: () => void;
+  testId?: string;
+}
+
+/** The rows of a room list with their menus, dialogs and confirmations (shared with a user's rooms). */
+export function RoomRows({ rooms, viewer, staff, onChanged, testId = 'admin-room-list' }: RoomRowsProps) {
+  const t = useT();
+  const router = useRouter();
+  const [confirming, setConfirming] = useState<{ kind: 'ban' | 'delete'; room: RoomListItem } | null>(null);
+  const [passwordFor, setPasswordFor] = useState<RoomListItem | null>(null);
+
+  const run = async (id: RoomActionId, room: RoomListItem) => {
+    try {
+      if (id === 'approve' || id === 'ban' || id === 'unban' || id === 'delete') await roomAction(id, room.roomId);
+      notifySuccess(t(`admin.roomDone.${id}` as MessageKey, { name: room.roomName }));
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      onChanged();
+    }
+  };
+  const select = (id: RoomActionId, room: RoomListItem) => {
+    if (id === 'open') router.push(`/joinRoom/${room.roomId}`);
+    else if (id === 'password') setPasswordFor(room);
+    else if (id === 'ban' || id === 'delete') setConfirming({ kind: id, room });
+    else void run(id, room);
+  };
+
+  return (
+    <>
+      <ul className="divide-y divide-zinc-200 rounded-xl border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid={testId}>
+        {rooms.map((room) => {
+          const items: ActionMenuItem[] = roomActions(room, viewer, creatorRole(staff, room.creatorId)).map((action) => ({
+            id: action.id,
+            testId: `admin-room-${action.id}`,
+            icon: ICONS[action.id],
+            label: t(`admin.roomAction.${action.id}` as MessageKey),
+            tone: action.id === 'ban' || action.id === 'delete' ? 'danger' : undefined,
+            disabledReason: action.disabledReason ? t(action.disabledReason) : undefined,
+            onSelect: () => select(action.id, room),
+          }));
+          return (
+            <li key={room.roomId} data-testid="admin-room-row" data-room-name={room.roomName} className="flex items-center gap-3 px-3 py-2.5">
+              <div className="min-w-0 flex-1">
+                <div className="flex min-w-0 flex-wrap items-center gap-1.5">
+                  <span className="min-w-0 truncate font-medium" title={room.roomId}>
+                    {room.roomName}
+                  </span>
+                  <RoomStatusBadge status={room.status} />
+                  {room.needPassword ? (
+                    <Badge>
+                      <Lock className="h-3 w-3" aria-hidden />
+                      {t('admin.rooms.password')}
+                    </Badge>
+                  ) : null}
+                </div>
+                <div className="mt-0.5 flex min-w-0 flex-wrap gap-x-3 text-xs text-zinc-600 dark:text-zinc-400">
+                  <span className="min-w-0 truncate">{t('admin.rooms.creator', { name: room.creator })}</span>
+                  <span className="inline-flex items-center gap-1" data-testid="admin-room-viewers">
+                    <Users className="h-3 w-3" aria-hidden />
+                    {t('admin.rooms.viewers', { count: room.viewerCount })}
+                  </span>
+                  <span>
+                    {t('admin.rooms.created')} <RelativeTime timeMs={room.createdAt} />
+                  </span>
+                </div>
+              </div>
+              <ActionMenu label={t('admin.rooms.actions', { name: room.roomName })} testId="admin-room-actions" className={buttonClasses('ghost', 'icon', 'shrink-0')} align="end" items={items}>
+                <MoreHorizontal className="h-5 w-5" aria-hidden />
+              </ActionMenu>
+            </li>
+          );
+        })}
+      </ul>
+      <Modal
+        open={passwordFor !== null}
+        onOpenChange={(open) => !open && setPasswordFor(null)}
+        title={passwordFor ? t('admin.form.roomPasswordTitle', { name: passwordFor.roomName }) : ''}
+        closeLabel={t('admin.cancel')}
+      >
+        {passwordFor ? (
+          <ValueForm
+            id="admin-room-password"
+            kind="password"
+            label={t('admin.form.roomPassword')}
+            hint={t('admin.form.roomPasswordHint')}
+            validate={(value) => (value ? validateRoomPassword(value) : 'room password empty')}
+            errorField="roomPassword"
+            onCancel={() => setPasswordFor(null)}
+            onSubmit={async (password) => {
+              await setRoomPassword(passwordFor.roomId, password);
+              notifySuccess(t('admin.roomDone.password', { name: passwordFor.roomName }));
+              setPasswordFor(null);
+              onChanged();
+            }}
+          />
+        ) : null}
+      </Modal>
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming ? t(confirming.kind === 'ban' ? 'admin.confirm.banRoom' : 'admin.confirm.deleteRoom', { name: confirming.room.roomName }) : ''}
+        description={confirming ? t(confirming.kind === 'ban' ? 'admin.confirm.banRoomBody' : 'admin.confirm.deleteRoomBody') : ''}
+        confirmLabel={confirming ? t(confirming.kind === 'ban' ? 'admin.roomAction.ban' : 'admin.roomAction.delete') : ''}
+        onConfirm={async () => {
+          if (confirming) await run(confirming.kind, confirming.room);
+        }}
+        onOpenChange={(open) => !open && setConfirming(null)}
+      />
+    </>
+  );
+}
+
+export function RoomsSection({ initialFilter = '' }: { initialFilter?: Filter }) {
+  const t = useT();
+  const me = useAtomValue(userAtom);
+  const staff = useStaffRoles();
+  const { mutate: mutateAll } = useSWRConfig();
+  const viewer = { id: me?.id ?? '', role: me?.role ?? Role.User };
+  const list = useAdminList<RoomListItem, Filter, Scope>('admin-rooms', { filter: initialFilter, scope: 'all', sort: 'createdAt', order: 'desc' }, (query) =>
+    listRooms({ page: query.page, max: PAGE_SIZE, status: query.filter, keyword: query.keyword, search: query.scope, sort: query.sort, order: query.order }),
+  );
+  const refresh = () => void mutateAll((key) => Array.isArray(key) && String(key[0]).startsWith('admin-'));
+
+  return (
+    <section aria-labelledby="admin-rooms-title" data-testid="admin-rooms" className="space-y-4">
+      <h2 id="admin-rooms-title" className="text-lg font-semibold">
+        {t('admin.nav.rooms')}
+        {list.data ? <span className="ml-2 text-sm font-normal text-zinc-600 dark:text-zinc-400">{t('admin.rooms.count', { count: list.total })}</span> : null}
+      </h2>
+      <ListToolbar
+        testId="admin-rooms"
+        filterLabel="admin.rooms.filter"
+        filters={FILTERS}
+        filter={list.query.filter}
+        onFilter={(filter) => list.update({ filter })}
+        searchLabel="admin.rooms.search"
+        keyword={list.query.keyword}
+        onKeyword={(keyword) => list.update({ keyword })}
+        scopes={SCOPES}
+        scope={list.query.scope}
+        onScope={(scope) => list.update({ scope })}
+        sort={list.query.sort}
+        onSort={(sort) => list.update({ sort })}
+        order={list.query.order}
+        onOrder={(order) => list.update({ order })}
+      />
+      <ListState
+        loading={list.isLoading}
+        error={list.error}
+        count={list.rows.length}
+        empty={t(list.query.filter === 'pending' ? 'admin.rooms.emptyPending' : 'admin.rooms.empty')}
+        onRetry={() => void list.mutate()}
+        page={list.query.page}
+        pageSize={PAGE_SIZE}
+        total={list.total}
+        onPageChange={(page) => list.update({ page })}
+      >
+        <RoomRows rooms={list.rows} viewer={viewer} staff={staff} onChanged={refresh} />
+      </ListState>
+    </section>
+  );
+}
