@@ -46,6 +46,15 @@ const nextConfig = {
         enforce: true,
         priority: 20,
       };
+      // The same for the small modules that the root layout, the route-group layouts and the
+      // not-found boundary (which every page loads) all import: one copy instead of one per entry.
+      split.cacheGroups.shell = {
+        test: /[\\/](lib[\\/](storage|session|guard)\.ts|components[\\/]ui[\\/](button|spinner)\.tsx|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]loader-circle\.mjs)$/,
+        name: 'shell',
+        chunks: 'all',
+        enforce: true,
+        priority: 20,
+      };
     }
     return config;
   },

@@ -1,5 +1,12 @@
 /** Dates and times as a reader sees them, in both UI languages (date-fns with zh-CN and en-US). */
-import { formatClockTime, formatDateTime, formatLongDate, formatRelativeTime } from './time-format';
+import { dateLocaleReady, formatClockTime, formatDateTime, formatLongDate, formatRelativeTime, loadDateLocale } from './time-format';
+
+beforeAll(async () => {
+  // Chinese relative times need their date-fns locale, which loads on first use.
+  expect(dateLocaleReady('zh')).toBe(false);
+  expect(formatRelativeTime(0, 60_000, 'zh')).toBe('');
+  await loadDateLocale('zh');
+});
 
 const now = new Date(2025, 5, 15, 12, 0, 0).getTime();
 const SEC = 1000;

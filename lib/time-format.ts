@@ -2,16 +2,38 @@
  * Every date and time the UI shows, through date-fns with its `zh-CN` and `en-US` locales, following
  * the UI language: relative times ("5 minutes ago", "5 分钟前") for list timestamps, a full date and
  * time for tooltips, a long date for the profile, and HH:mm:ss for chat lines. Inputs are Unix ms.
+ * date-fns always carries en-US (its default locale); zh-CN is downloaded when first needed
+ * (`loadDateLocale`), so that English readers do not download it (issue 8 size budgets).
  */
 import { formatDistance } from 'date-fns/formatDistance';
 import { intlFormat } from 'date-fns/intlFormat';
 import { lightFormat } from 'date-fns/lightFormat';
 import type { Locale as DateFnsLocale } from 'date-fns/locale';
 import { enUS } from 'date-fns/locale/en-US';
-import { zhCN } from 'date-fns/locale/zh-CN';
 import type { Locale } from '@/lib/i18n/messages';
 
-const dateFnsLocales: Record<Locale, DateFnsLocale> = { zh: zhCN, en: enUS };
+const dateFnsLocales: Partial<Record<Locale, DateFnsLocale>> = { en: enUS };
+let zhLoading: Promise<void> | null = null;
+
+/** Whether relative times can be written in `locale` now (zh-CN needs `loadDateLocale` first). */
+export function dateLocaleReady(locale: Locale): boolean {
+  return dateFnsLocales[locale] !== undefined;
+}
+
+/** Downloads date-fns's locale of `locale` (once; a failed download is retried by the next call). */
+export function loadDateLocale(locale: Locale): Promise<void> {
+  if (dateLocaleReady(locale)) return Promise.resolve();
+  zhLoading ??= import('date-fns/locale/zh-CN').then(
+    (module) => {
+      dateFnsLocales.zh = module.zhCN;
+    },
+    (error: unknown) => {
+      zhLoading = null;
+      throw error;
+    },
+  );
+  return zhLoading;
+}
 
 /** BCP 47 tag of a UI language, for Intl formatting and `<html lang>`. */
 export function localeTag(locale: Locale): 'zh-CN' | 'en-US' {
@@ -24,11 +46,13 @@ function valid(timeMs: number): boolean {
 
 /**
  * "5 minutes ago", "about 3 hours ago", "in 2 days", "3 天前": the distance from `nowMs` to `timeMs`
- * (Unix ms) in the UI language (date-fns `formatDistance` with a suffix). An invalid time gives "".
+ * (Unix ms) in the UI language (date-fns `formatDistance` with a suffix). An invalid time, or a
+ * language whose locale is not loaded yet (`dateLocaleReady`), gives "".
  */
 export function formatRelativeTime(timeMs: number, nowMs: number, locale: Locale): string {
-  if (!valid(timeMs) || !valid(nowMs)) return '';
-  return formatDistance(timeMs, nowMs, { addSuffix: true, locale: dateFnsLocales[locale] });
+  const dateLocale = dateFnsLocales[locale];
+  if (!dateLocale || !valid(timeMs) || !valid(nowMs)) return '';
+  return formatDistance(timeMs, nowMs, { addSuffix: true, locale: dateLocale });
 }
 
 /** Date and time with the language's conventions ("Jun 15, 2025, 12:00:00 PM", "2025年6月15日 12:00:00"), for tooltips. */

@@ -7,16 +7,19 @@
  */
 import { clsx } from 'clsx';
 import { DoorOpen, LayoutDashboard, Mail, Settings, ShieldCheck, UserRound } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { PageHeading } from '@/components/common/page-heading';
+import { Skeleton } from '@/components/ui/skeleton';
 import { useT, type MessageKey } from '@/lib/i18n';
-import { AdminsSection } from './admins-section';
-import { EmailTestSection } from './email-test-section';
 import { OverviewSection, type OverviewTarget } from './overview-section';
-import { RoomsSection } from './rooms-section';
-import { SettingsSection } from './settings-section';
-import { UsersSection } from './users-section';
 import '@/lib/i18n/messages/admin';
+
+// Each section but the overview is its own chunk, downloaded when first opened.
+const UsersSection = lazy(() => import('./users-section').then((module) => ({ default: module.UsersSection })));
+const RoomsSection = lazy(() => import('./rooms-section').then((module) => ({ default: module.RoomsSection })));
+const SettingsSection = lazy(() => import('./settings-section').then((module) => ({ default: module.SettingsSection })));
+const AdminsSection = lazy(() => import('./admins-section').then((module) => ({ default: module.AdminsSection })));
+const EmailTestSection = lazy(() => import('./email-test-section').then((module) => ({ default: module.EmailTestSection })));
 
 const SECTIONS = ['overview', 'users', 'rooms', 'settings', 'admins', 'email'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -87,12 +90,20 @@ export function AdminConsole() {
           </ul>
         </nav>
         <div className="min-w-0" key={`${view.section}-${view.visit}`}>
-          {view.section === 'overview' ? <OverviewSection onOpen={openTarget} /> : null}
-          {view.section === 'users' ? <UsersSection initialFilter={view.filter} /> : null}
-          {view.section === 'rooms' ? <RoomsSection initialFilter={view.filter} /> : null}
-          {view.section === 'settings' ? <SettingsSection initialTab={view.tab} /> : null}
-          {view.section === 'admins' ? <AdminsSection /> : null}
-          {view.section === 'email' ? <EmailTestSection onOpenSettings={() => open('settings', { tab: 'email' })} /> : null}
+          <Suspense
+            fallback={
+              <div aria-busy="true" aria-label={t('admin.loading')}>
+                <Skeleton className="h-64 rounded-2xl" />
+              </div>
+            }
+          >
+            {view.section === 'overview' ? <OverviewSection onOpen={openTarget} /> : null}
+            {view.section === 'users' ? <UsersSection initialFilter={view.filter} /> : null}
+            {view.section === 'rooms' ? <RoomsSection initialFilter={view.filter} /> : null}
+            {view.section === 'settings' ? <SettingsSection initialTab={view.tab} /> : null}
+            {view.section === 'admins' ? <AdminsSection /> : null}
+            {view.section === 'email' ? <EmailTestSection onOpenSettings={() => open('settings', { tab: 'email' })} /> : null}
+          </Suspense>
         </div>
       </div>
     </div>

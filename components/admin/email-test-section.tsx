@@ -8,7 +8,7 @@ import { useAtomValue } from 'jotai';
 import { Send } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
@@ -22,10 +22,13 @@ import { userAtom } from '@/lib/session';
 import '@/lib/i18n/messages/admin';
 
 const schema = z.object({
-  email: z.string().trim().superRefine((value, ctx) => {
-    const error = value ? validateEmail(value) : null;
-    if (error) ctx.addIssue({ code: 'custom', message: error });
-  }),
+  email: z.string().check(
+    z.trim(),
+    z.superRefine((value, ctx) => {
+      const error = value ? validateEmail(value) : null;
+      if (error) ctx.addIssue({ code: 'custom', message: error, input: value });
+    }),
+  ),
 });
 
 export function EmailTestSection({ onOpenSettings }: { onOpenSettings: () => void }) {

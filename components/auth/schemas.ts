@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { contractString } from '@/components/common/form-rules';
 import {
   validateEmail,
@@ -16,9 +16,9 @@ export const loginSchema = z.object({
 export type LoginForm = z.infer<typeof loginSchema>;
 
 /** Register form: login rules plus a matching confirmation (its message is a catalogue key). */
-export const registerSchema = loginSchema
-  .extend({ passwordConfirm: z.string() })
-  .refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] });
+export const registerSchema = z
+  .extend(loginSchema, { passwordConfirm: z.string() })
+  .check(z.refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] }));
 export type RegisterForm = z.infer<typeof registerSchema>;
 
 /** Login with the bound email (§4.2: `{email, password}`). */
@@ -41,12 +41,12 @@ export const emailCodeSchema = z
     password: contractString(validateUserPassword),
     passwordConfirm: z.string(),
   })
-  .refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] });
+  .check(z.refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] }));
 export type EmailCodeForm = z.infer<typeof emailCodeSchema>;
 
 /** The login form in each mode: the same fields, the unused identity left unchecked. */
 export const loginFormSchemas = {
-  username: loginSchema.extend({ email: z.string() }),
-  email: emailLoginSchema.extend({ username: z.string() }),
+  username: z.extend(loginSchema, { email: z.string() }),
+  email: z.extend(emailLoginSchema, { username: z.string() }),
 };
 export type LoginFormValues = z.infer<typeof loginFormSchemas.username>;

@@ -1,5 +1,5 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { describeError, type ErrorField } from '@/lib/api/error-text';
 import type { MessageKey } from '@/lib/i18n';
 import { isRegistered } from '@/lib/i18n/messages';
@@ -10,10 +10,12 @@ import '@/lib/i18n/messages/errors';
  * server share one rule set; the issue message is the contract's error string (translated by `formErrorText`).
  */
 export function contractString(validate: (value: string) => string | null) {
-  return z.string().superRefine((value, ctx) => {
-    const error = validate(value);
-    if (error) ctx.addIssue({ code: 'custom', message: error });
-  });
+  return z.string().check(
+    z.superRefine((value, ctx) => {
+      const error = validate(value);
+      if (error) ctx.addIssue({ code: 'custom', message: error, input: value });
+    }),
+  );
 }
 
 /**

@@ -25,11 +25,11 @@ describe('RelativeTime', () => {
     expect(time.getAttribute('title')).toMatch(/^Jun 15, 2025,? 11:55:00\sAM$/);
   });
 
-  it('shows Chinese text and a Chinese full date when the language is zh', () => {
+  it('shows Chinese text and a Chinese full date when the language is zh (once its date locale has loaded)', async () => {
     mockLocale = 'zh';
     const created = now - 3 * 24 * 60 * MIN;
     render(<RelativeTime timeMs={created} />);
-    const time = screen.getByText('3 天前');
+    const time = await screen.findByText('3 天前');
     expect(time).toHaveAttribute('title', '2025年6月12日 12:00:00');
   });
 

@@ -6,7 +6,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { FormCard } from '@/components/common/form-card';
 import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
@@ -31,11 +31,11 @@ import '@/lib/i18n/messages/rooms';
 const WAITING_POLL_MS = 2000;
 
 const schema = z.object({
-  roomId: z
-    .string()
-    .trim()
-    .min(1, 'joinRoom.emptyId')
-    .refine((value) => isId(value), 'joinRoom.invalidId'),
+  roomId: z.string().check(
+    z.trim(),
+    z.minLength(1, 'joinRoom.emptyId'),
+    z.refine((value) => isId(value), 'joinRoom.invalidId'),
+  ),
   password: contractString(validateRoomPassword),
 });
 type JoinRoomForm = z.infer<typeof schema>;

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
@@ -59,7 +59,7 @@ export function RenameForm({ onDone, current }: InlineFormProps & { current: str
 
 const passwordSchema = z
   .object({ password: contractString(validateUserPassword), passwordConfirm: z.string() })
-  .refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] });
+  .check(z.refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] }));
 
 /** `POST /api/user/password` (§4.2): the answer's new token replaces the old one, which stops working. */
 export function PasswordForm({ onDone }: InlineFormProps) {
