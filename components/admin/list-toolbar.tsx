@@ -7,27 +7,21 @@ import { clsx } from 'clsx';
 import { Search } from 'lucide-react';
 import { Select } from '@/components/ui/input';
 import { useT, type MessageKey } from '@/lib/i18n';
+import type { ListQuery } from './use-admin-list';
 import '@/lib/i18n/messages/admin';
 
 export interface ListToolbarProps<Filter extends string, Scope extends string> {
   testId: string;
   filterLabel: MessageKey;
   filters: readonly { value: Filter; label: MessageKey }[];
-  filter: Filter;
-  onFilter: (filter: Filter) => void;
   searchLabel: MessageKey;
-  keyword: string;
-  onKeyword: (keyword: string) => void;
   scopes: readonly { value: Scope; label: MessageKey }[];
-  scope: Scope;
-  onScope: (scope: Scope) => void;
-  sort: 'name' | 'createdAt';
-  onSort: (sort: 'name' | 'createdAt') => void;
-  order: 'asc' | 'desc';
-  onOrder: (order: 'asc' | 'desc') => void;
+  /** The list's query and its `update` (useAdminList). */
+  query: ListQuery<Filter, Scope>;
+  onChange: (change: Partial<ListQuery<Filter, Scope>>) => void;
 }
 
-export function ListToolbar<Filter extends string, Scope extends string>(props: ListToolbarProps<Filter, Scope>) {
+export function ListToolbar<Filter extends string, Scope extends string>({ query, onChange, ...props }: ListToolbarProps<Filter, Scope>) {
   const t = useT();
   return (
     <div className="space-y-3">
@@ -36,12 +30,12 @@ export function ListToolbar<Filter extends string, Scope extends string>(props: 
           <button
             key={value}
             type="button"
-            aria-pressed={props.filter === value}
+            aria-pressed={query.filter === value}
             data-testid={`${props.testId}-filter-${value || 'all'}`}
-            onClick={() => props.onFilter(value)}
+            onClick={() => onChange({ filter: value })}
             className={clsx(
               'min-h-9 cursor-pointer rounded-full px-3 text-sm font-medium ring-1 ring-inset transition-colors',
-              props.filter === value
+              query.filter === value
                 ? 'bg-brand-600 text-white ring-brand-600'
                 : 'text-zinc-700 ring-zinc-300 hover:bg-zinc-100 dark:text-zinc-300 dark:ring-zinc-700 dark:hover:bg-zinc-800',
             )}
@@ -57,24 +51,24 @@ export function ListToolbar<Filter extends string, Scope extends string>(props: 
           <input
             type="search"
             data-testid={`${props.testId}-search`}
-            value={props.keyword}
+            value={query.keyword}
             placeholder={t(props.searchLabel)}
-            onChange={(event) => props.onKeyword(event.target.value)}
+            onChange={(event) => onChange({ keyword: event.target.value })}
             className="h-10 w-full rounded-lg border border-zinc-300 bg-white pl-9 pr-3 text-sm dark:border-zinc-700 dark:bg-zinc-950"
           />
         </label>
-        <Select aria-label={t('admin.scope')} value={props.scope} onChange={(event) => props.onScope(event.target.value as Scope)} className="w-auto">
+        <Select aria-label={t('admin.scope')} value={query.scope} onChange={(event) => onChange({ scope: event.target.value as Scope })} className="w-auto">
           {props.scopes.map(({ value, label }) => (
             <option key={value} value={value}>
               {t(label)}
             </option>
           ))}
         </Select>
-        <Select aria-label={t('admin.sort')} value={props.sort} onChange={(event) => props.onSort(event.target.value as 'name' | 'createdAt')} className="w-auto">
+        <Select aria-label={t('admin.sort')} value={query.sort} onChange={(event) => onChange({ sort: event.target.value as 'name' | 'createdAt' })} className="w-auto">
           <option value="createdAt">{t('admin.sort.createdAt')}</option>
           <option value="name">{t('admin.sort.name')}</option>
         </Select>
-        <Select aria-label={t('admin.order')} value={props.order} onChange={(event) => props.onOrder(event.target.value as 'asc' | 'desc')} className="w-auto">
+        <Select aria-label={t('admin.order')} value={query.order} onChange={(event) => onChange({ order: event.target.value as 'asc' | 'desc' })} className="w-auto">
           <option value="desc">{t('admin.order.desc')}</option>
           <option value="asc">{t('admin.order.asc')}</option>
         </Select>

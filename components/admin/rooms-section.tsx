@@ -202,18 +202,10 @@ export function RoomsSection({ initialFilter = '' }: { initialFilter?: Filter })
         testId="admin-rooms"
         filterLabel="admin.rooms.filter"
         filters={FILTERS}
-        filter={list.query.filter}
-        onFilter={(filter) => list.update({ filter })}
         searchLabel="admin.rooms.search"
-        keyword={list.query.keyword}
-        onKeyword={(keyword) => list.update({ keyword })}
         scopes={SCOPES}
-        scope={list.query.scope}
-        onScope={(scope) => list.update({ scope })}
-        sort={list.query.sort}
-        onSort={(sort) => list.update({ sort })}
-        order={list.query.order}
-        onOrder={(order) => list.update({ order })}
+        query={list.query}
+        onChange={list.update}
       />
       <ListState
         loading={list.isLoading}

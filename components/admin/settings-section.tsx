@@ -38,6 +38,8 @@ export function SettingsSection({ initialTab = 'user' }: { initialTab?: Tab }) {
   const [tab, setTab] = useState<Tab>(initialTab);
   const { data, error, isLoading, mutate } = useSWR(['admin-settings', tab], () => getSiteSettings(tab));
   const groups = Object.entries(data ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  // A server without this group (the companion server has no RTMP settings) has nothing to show.
+  const missing = error !== undefined && describeError(error).text === 'group not found';
   return (
     <section aria-labelledby="admin-settings-title" data-testid="admin-settings" className="space-y-4">
       <h2 id="admin-settings-title" className="text-lg font-semibold">
@@ -66,8 +68,8 @@ export function SettingsSection({ initialTab = 'user' }: { initialTab?: Tab }) {
       <div role="tabpanel" aria-label={t(`admin.settings.group.${tab}` as MessageKey)}>
         <ListState
           loading={isLoading}
-          error={error}
-          count={groups.length}
+          error={missing ? undefined : error}
+          count={missing ? 0 : groups.length}
           empty={t('admin.settings.empty')}
           onRetry={() => void mutate()}
           page={1}

@@ -132,18 +132,10 @@ export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter })
         testId="admin-users"
         filterLabel="admin.users.filter"
         filters={FILTERS}
-        filter={list.query.filter}
-        onFilter={(filter) => list.update({ filter })}
         searchLabel="admin.users.search"
-        keyword={list.query.keyword}
-        onKeyword={(keyword) => list.update({ keyword })}
         scopes={SCOPES}
-        scope={list.query.scope}
-        onScope={(scope) => list.update({ scope })}
-        sort={list.query.sort}
-        onSort={(sort) => list.update({ sort })}
-        order={list.query.order}
-        onOrder={(order) => list.update({ order })}
+        query={list.query}
+        onChange={list.update}
       />
       <ListState
         loading={list.isLoading}

@@ -231,7 +231,7 @@ export interface RoomListQuery {
  * The repository filter of a parsed list query (rooms or members): no search scope means no keyword,
  * `max`/`offset` become `limit`/`offset`.
  */
-function listFilter<Sort extends string, Search extends string>(query: {
+export function listFilter<Sort extends string, Search extends string>(query: {
   keyword: string;
   search: Search | null;
   sort: Sort;

@@ -26,7 +26,7 @@ import { isUniqueViolation } from '../db/users';
 import type { RoomRecord, SiteSettings, Store, UserRecord } from '../db';
 import { badRequest, forbidden, notFound } from '../errors';
 import { hashPassword } from '../passwords';
-import { roomListItem, type ViewerCount } from './rooms';
+import { listFilter, roomListItem, type ViewerCount } from './rooms';
 import { newId, userInfo } from './users';
 
 /** Error texts of the admin routes (§4.6, §8). */
@@ -167,16 +167,7 @@ export interface UserListQuery {
 
 /** `GET /api/admin/user/list` (§4.6): every user but the built-in guest, with their bound email. */
 export function listUsers(store: Store, query: UserListQuery): ListResponse<UserInfo> {
-  const { total, rows } = store.users.list({
-    role: ROLE_FILTER[query.role],
-    excludeId: GUEST_USER_ID,
-    keyword: query.search === null ? '' : query.keyword,
-    search: query.search ?? 'all',
-    sort: query.sort,
-    desc: query.desc,
-    limit: query.max,
-    offset: query.offset,
-  });
+  const { total, rows } = store.users.list({ ...listFilter(query), role: ROLE_FILTER[query.role], excludeId: GUEST_USER_ID });
   return { total, list: rows.map(userInfo) };
 }
 
@@ -338,16 +329,7 @@ export interface AdminRoomListQuery {
 /** `GET /api/admin/room/list` and `/api/admin/user/rooms` (§4.6): any room, hidden or not. */
 export function listAllRooms(store: Store, query: AdminRoomListQuery, viewers: ViewerCount): ListResponse<RoomListItem> {
   if (query.creatorId !== undefined) targetUser(store, query.creatorId);
-  const { total, rows } = store.rooms.list({
-    status: ROOM_STATUS_FILTER[query.status],
-    creatorId: query.creatorId,
-    keyword: query.search === null ? '' : query.keyword,
-    search: query.search ?? 'all',
-    sort: query.sort,
-    desc: query.desc,
-    limit: query.max,
-    offset: query.offset,
-  });
+  const { total, rows } = store.rooms.list({ ...listFilter(query), status: ROOM_STATUS_FILTER[query.status], creatorId: query.creatorId });
   return { total, list: rows.map((row) => roomListItem(row, viewers)) };
 }
 
