@@ -45,13 +45,12 @@ export function SettingsSection({ initialTab = 'user' }: { initialTab?: Tab }) {
       <h2 id="admin-settings-title" className="text-lg font-semibold">
         {t('admin.nav.settings')}
       </h2>
-      <div role="tablist" aria-label={t('admin.settings.groups')} className="flex gap-1.5 overflow-x-auto pb-1">
+      <div role="group" aria-label={t('admin.settings.groups')} className="flex gap-1.5 overflow-x-auto pb-1">
         {TABS.map((value) => (
           <button
             key={value}
             type="button"
-            role="tab"
-            aria-selected={tab === value}
+            aria-pressed={tab === value}
             data-testid={`admin-settings-tab-${value}`}
             onClick={() => setTab(value)}
             className={clsx(
@@ -65,7 +64,7 @@ export function SettingsSection({ initialTab = 'user' }: { initialTab?: Tab }) {
           </button>
         ))}
       </div>
-      <div role="tabpanel" aria-label={t(`admin.settings.group.${tab}` as MessageKey)}>
+      <div>
         <ListState
           loading={isLoading}
           error={missing ? undefined : error}
