@@ -6,7 +6,7 @@
  * then finds the console in the header menu), sends a test mail that a real SMTP server receives,
  * and turns off password sign-up (the register page stops offering it).
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, seedToken, test } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { LoginPage } from './pages/login-page';
@@ -15,9 +15,10 @@ import { startCompanionProcess } from './support/companion-process';
 import { collectPageErrors } from './support/page-errors';
 import { webUrl } from './support/urls';
 
-/** A fresh browser context (with `token` in localStorage when given) and its page. */
-async function person(browser: Browser, token?: string): Promise<{ page: Page; errors: string[] }> {
+/** A fresh browser context (with `token` in localStorage when given) and its page; `opened` collects it for closing. */
+async function person(browser: Browser, opened: BrowserContext[], token?: string): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext();
+  opened.push(context);
   if (token) await seedToken(context, token);
   const page = await context.newPage();
   return { page, errors: collectPageErrors(page) };
@@ -32,11 +33,12 @@ test("root of a fresh server signs in with the password from its first start's l
   const url = (route: string) => webUrl(server.origin, route);
   const api = new SeedApi(server.origin);
   const people: { errors: string[] }[] = [];
+  const contexts: BrowserContext[] = [];
   try {
     const password = /created user "root" with password: (\S+)/.exec(server.log())?.[1];
     expect(password, server.log()).toBeTruthy();
 
-    const root = await person(browser);
+    const root = await person(browser, contexts);
     people.push(root);
     const rootPage = root.page;
     const nav = (section: string) => rootPage.getByTestId(`admin-nav-${section}`).click();
@@ -56,7 +58,7 @@ test("root of a fresh server signs in with the password from its first start's l
       const ownerToken = await api.signup(ownerName, 'owner-pass-1');
       const roomName = uniqueName('to be banned');
       const roomId = await api.createRoom(ownerToken, roomName);
-      const owner = await person(browser, ownerToken);
+      const owner = await person(browser, contexts, ownerToken);
       people.push(owner);
       const cinema = new CinemaPage(owner.page, server.origin);
       await cinema.goto(roomId);
@@ -77,7 +79,7 @@ test("root of a fresh server signs in with the password from its first start's l
       await expect(owner.page.getByTestId('join-room-message')).toContainText('banned');
     });
 
-    const newcomer = await person(browser);
+    const newcomer = await person(browser, contexts);
     people.push(newcomer);
     const newcomerName = uniqueName('newcomer');
     const newcomerPassword = 'newcomer-pass-1';
@@ -147,7 +149,7 @@ test("root of a fresh server signs in with the password from its first start's l
     });
 
     await test.step('root turns off password sign-up; the register page no longer offers it', async () => {
-      const visitor = await person(browser);
+      const visitor = await person(browser, contexts);
       people.push(visitor);
       await visitor.page.goto(url('/auth/register'));
       await expect(visitor.page.locator('#register-username')).toBeVisible();
@@ -168,6 +170,7 @@ test("root of a fresh server signs in with the password from its first start's l
 
     for (const { errors } of people) expect(errors).toEqual([]);
   } finally {
+    for (const context of contexts) await context.close();
     await server.stop();
   }
 });

@@ -17,6 +17,9 @@ import { expectTogether, openWatchParty } from './support/watch-party';
  * screenshot of the element, decoded by the page itself (no image library needed).
  */
 async function colourAt(page: Page, xFraction: number, yFraction: number): Promise<[number, number, number]> {
+  // At the top of the page the whole picture is below the sticky header (a menu's focus may have
+  // scrolled the page, and an element screenshot shows whatever covers the element).
+  await page.evaluate(() => window.scrollTo(0, 0));
   const png = (await page.getByTestId('player-video').screenshot()).toString('base64');
   return page.evaluate(
     async ({ data, x, y }) => {

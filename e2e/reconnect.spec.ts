@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../server/app';
 import { test as base, expect, ROOT_PASSWORD, seedToken, USER_PASSWORD } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
@@ -59,8 +59,15 @@ interface Viewer {
   errors: string[];
 }
 
+/** The viewers' contexts, closed after each test: players left running would load the machine for the next tests. */
+const opened: BrowserContext[] = [];
+test.afterEach(async () => {
+  for (const context of opened.splice(0)) await context.close();
+});
+
 async function openViewer(browser: Browser, origin: string, token: string, roomId: string): Promise<Viewer> {
   const context = await browser.newContext();
+  opened.push(context);
   await seedToken(context, token);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
