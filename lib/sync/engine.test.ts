@@ -451,6 +451,32 @@ describe('after a remote action', () => {
     expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.005);
   });
 
+  it('retries a scheduled start once when the element started much later than learned (a loaded machine), instead of nudging for seconds', async () => {
+    const media = await readyMedia();
+    const engine = makeEngine(media, new RecordingTransport());
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 5, playbackRate: 1 });
+    await elapse(2000, media);
+    // The machine slows down: play() now takes 500 ms to run the clock, not the 60 ms learned.
+    media.runDelayMs = 500;
+    const before = seeks(media);
+    const status = { isPlaying: true, currentTime: 40, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    const drifts: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      await elapse(100, media);
+      drifts.push(driftFrom(media, status, at));
+    }
+    // The first start lands about 0.44 s behind (a 5 % nudge would need about 9 s for that); the
+    // retry, with the latency just observed, is exact well within 1.5 s of the action.
+    expect(Math.min(...drifts)).toBeLessThan(-0.3);
+    expect(seeks(media) - before).toBe(2);
+    expect(Math.abs(drifts[14])).toBeLessThan(0.01);
+    // Only once per action: later misses are nudged, not seeked.
+    await elapse(6000, media);
+    expect(seeks(media) - before).toBe(2);
+  });
+
   it('seeks from 0.1 s after a remote action but only nudges a smaller error', async () => {
     const media = await readyMedia();
     const engine = makeEngine(media, new RecordingTransport());

@@ -545,7 +545,27 @@ export class SyncEngine {
   /** True when a playing element's clock runs steadily enough to measure. */
   private steady(): boolean {
     const media = this.media;
-    return !media.paused && !media.ended && !media.seeking && this.stalledSinceMs === null && media.readyState >= HAVE_FUTURE_DATA && this.now() >= this.settleUntilMs;
+    return (
+      !media.paused &&
+      !media.ended &&
+      !media.seeking &&
+      this.stalledSinceMs === null &&
+      media.readyState >= HAVE_FUTURE_DATA &&
+      this.now() >= this.settleUntilMs &&
+      !this.startPending()
+    );
+  }
+
+  /**
+   * True while an engine start's play() has not run the element's clock yet (a loaded machine can
+   * take longer than the settle time): measuring then would count the wait as drift, learn a start
+   * latency that is too short and spend the action's seek on it. Bounded by MAX_LAG_SEC, after which
+   * the element is measured whatever it does.
+   */
+  private startPending(): boolean {
+    const pending = this.pendingLearn;
+    if (pending?.kind !== 'start') return false;
+    return this.media.currentTime === pending.position && this.now() - pending.atMs < MAX_LAG_SEC * 1000;
   }
 
   /** The correction loop: once the element runs steadily while the room plays, measure the drift and correct. */
@@ -601,8 +621,11 @@ export class SyncEngine {
 
   private learn(kind: LagKind, observedSec: number): void {
     if (!(observedSec > -0.05 && observedSec <= MAX_LAG_SEC)) return;
-    // The first observation replaces the default outright: this browser's value beats a guess.
-    const weight = this.lagLearned.has(kind) ? LAG_WEIGHT : 1;
+    // The first observation replaces the default outright: this browser's value beats a guess. So
+    // does one that differs from the learned value by more than the acquire threshold: the machine's
+    // load changed, and an average would miss the next start again.
+    const changed = Math.abs(observedSec - this.lagSec[kind]) > this.tuning.acquireThresholdSec;
+    const weight = this.lagLearned.has(kind) && !changed ? LAG_WEIGHT : 1;
     this.lagLearned.add(kind);
     this.lagSec[kind] = this.lagSec[kind] * (1 - weight) + Math.max(0, observedSec) * weight;
   }
