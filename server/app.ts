@@ -11,6 +11,7 @@ import { loadOrCreateSecret, TokenService } from './auth';
 import { openStore } from './db';
 import { installJsonParser } from './http/body';
 import { handleError } from './http/envelope';
+import { redactUrl } from './http/redact';
 import type { ServerContext } from './http/guards';
 import { HubRegistry } from './hub/registry';
 import { HUB_TICK_MS } from './hub/room-hub';
@@ -117,7 +118,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     forceCloseConnections: true,
   });
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
+    request.log.info(`${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
   });
 
   try {

@@ -24,12 +24,13 @@ export function userVersion(hashedPassword: string): number {
   return zlib.crc32(hashedPassword) >>> 0;
 }
 
-/** Reads `<dataDir>/jwt-secret`, creating it (random, mode 0600) on first start. */
+/** Reads `<dataDir>/jwt-secret`, creating it (random, mode 0600) on first start; an existing one is made 0600 too. */
 export function loadOrCreateSecret(dataDir: string): Uint8Array {
   const file = path.join(dataDir, JWT_SECRET_FILE);
   let secret = '';
   try {
     secret = fs.readFileSync(file, 'utf8').trim();
+    fs.chmodSync(file, 0o600);
   } catch {
     // First start: no secret yet.
   }

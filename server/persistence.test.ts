@@ -86,3 +86,29 @@ it('creates root with a random password printed once', async () => {
     await second.stop();
   }
 });
+
+it("keeps the data directory's files readable by the owner only, also those an older version left open", async () => {
+  const parent = tempDir();
+  dataDirs.push(parent);
+  const dataDir = `${parent}/data`;
+  const mode = (file: string) => fs.statSync(file).mode & 0o777;
+  const first = await launch({ dataDir });
+  try {
+    await signUpUser(first, 'modes');
+    expect(mode(dataDir)).toBe(0o700);
+    for (const file of ['synctv.db', 'synctv.db-wal', 'jwt-secret']) expect([file, mode(`${dataDir}/${file}`)]).toEqual([file, 0o600]);
+  } finally {
+    await first.stop();
+  }
+  // An older version created them with the default mode.
+  fs.chmodSync(`${dataDir}/synctv.db`, 0o644);
+  fs.chmodSync(`${dataDir}/jwt-secret`, 0o644);
+  const second = await launch({ dataDir });
+  try {
+    expect((await get(second, '/api/public/settings')).status).toBe(200);
+    expect(mode(`${dataDir}/synctv.db`)).toBe(0o600);
+    expect(mode(`${dataDir}/jwt-secret`)).toBe(0o600);
+  } finally {
+    await second.stop();
+  }
+});

@@ -218,6 +218,39 @@ describe('playback', () => {
     expect((await b.next(MessageType.CHECK_STATUS)).payload.case).toBe('playbackStatus');
   });
 
+  it('refuses a STATUS with impossible values: ERROR to the sender, nothing stored, nothing relayed', async () => {
+    const { owner, member, roomId } = await roomWithMember();
+    const push = await post(server, '/api/room/movie/push', { url: 'https://x/v.mp4', name: 'v' }, { token: owner.token, roomId });
+    await post(server, '/api/room/movie/current', { id: push.body.data.id }, { token: owner.token, roomId });
+    const a = await open(roomId, owner);
+    const b = await open(roomId, member);
+    const before = (await get(server, '/api/room/movie/current', { token: owner.token, roomId })).body.data.status;
+    const cases: Array<[Partial<PlaybackState>, string]> = [
+      [{ currentTime: Number.NaN }, 'invalid current time'],
+      [{ currentTime: Number.POSITIVE_INFINITY }, 'invalid current time'],
+      [{ currentTime: -1 }, 'invalid current time'],
+      [{ playbackRate: 0 }, 'invalid playback rate'],
+      [{ playbackRate: -1 }, 'invalid playback rate'],
+      [{ playbackRate: Number.NaN }, 'invalid playback rate'],
+      [{ playbackRate: 100 }, 'invalid playback rate'],
+    ];
+    for (const [values, error] of cases) {
+      a.send({
+        type: MessageType.STATUS,
+        timestamp: BigInt(Date.now()),
+        payload: { case: 'playbackStatus', value: { isPlaying: false, currentTime: 10, playbackRate: 1, ...values } },
+      });
+      expect((await a.next(MessageType.ERROR)).payload).toEqual({ case: 'errorMessage', value: error });
+    }
+    expect(await b.none(MessageType.STATUS)).toBe(true);
+    const after = (await get(server, '/api/room/movie/current', { token: owner.token, roomId })).body.data.status;
+    expect(after.isPlaying).toBe(before.isPlaying);
+    expect(after.playbackRate).toBe(before.playbackRate);
+    // The edges browsers accept are taken.
+    a.send({ type: MessageType.STATUS, timestamp: BigInt(Date.now()), payload: { case: 'playbackStatus', value: { isPlaying: false, currentTime: 0, playbackRate: 16 } } });
+    expect((await b.next(MessageType.STATUS)).payload.value).toMatchObject({ currentTime: 0, playbackRate: 16 });
+  });
+
   it('answers EXPIRED when the id does not match the current movie', async () => {
     const { owner, roomId } = await roomWithMember();
     const a = await open(roomId, owner);
@@ -288,6 +321,33 @@ describe('robustness and viewers', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const cold = await get(server, '/api/room/hot?max=100');
     expect(cold.body.data.list.map((room: { roomId: string }) => room.roomId)).not.toContain(roomId);
+  });
+
+  it("closes a user's sockets when they change their password; the new token connects", async () => {
+    const { member, roomId } = await roomWithMember();
+    const socket = await open(roomId, member);
+    const changed = await post(server, '/api/user/password', { password: 'a-new-pass-1' }, { token: member.token });
+    expect(changed.status).toBe(200);
+    await socket.closed;
+    await expect(TestSocket.open(server, roomId, member.token)).rejects.toMatchObject({ status: 401 });
+    const again = await open(roomId, { ...member, token: changed.body.data.token });
+    expect(again.isOpen()).toBe(true);
+  });
+
+  it('keeps tokens out of the log', async () => {
+    const logged = await launch({ logLevel: 'info' });
+    try {
+      const user = await signUpUser(logged, 'logged');
+      const { roomId } = await createRoom(logged, user);
+      const socket = await TestSocket.open(logged, roomId, user.token, 'query');
+      socket.close();
+      await get(logged, `/api/user/me?token=${encodeURIComponent(user.token)}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(logged.output()).toContain('GET /api/user/me?token=[redacted] 200');
+      expect(logged.output()).not.toContain(user.token);
+    } finally {
+      await logged.stop();
+    }
   });
 
   it('closes the sockets of a member who exits the room', async () => {

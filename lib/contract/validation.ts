@@ -58,6 +58,21 @@ export function validateChat(content: string): string | null {
   return null;
 }
 
+/** Playback rates browsers accept (Chromium's HTMLMediaElement range), the bounds of a STATUS's rate. */
+export const MIN_PLAYBACK_RATE = 0.0625;
+export const MAX_PLAYBACK_RATE = 16;
+
+/**
+ * A STATUS's values (§6.4; a companion-server check, v0.9.11 stores what it gets): `currentTime`
+ * (seconds) finite and >= 0, `playbackRate` finite within what browsers accept. Returns
+ * `invalid current time` / `invalid playback rate`, or null.
+ */
+export function validatePlaybackStatus(status: { currentTime: number; playbackRate: number }): string | null {
+  if (!Number.isFinite(status.currentTime) || status.currentTime < 0) return 'invalid current time';
+  if (!(status.playbackRate >= MIN_PLAYBACK_RATE && status.playbackRate <= MAX_PLAYBACK_RATE)) return 'invalid playback rate';
+  return null;
+}
+
 /** Ids of users, rooms and movies: UUIDv4 as 32 lowercase hex characters without dashes (§3.3). */
 export function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length === 32;

@@ -131,12 +131,18 @@ function migrate(db: Sqlite): void {
 }
 
 /**
- * Opens (creating if needed) `<dataDir>/synctv.db`. Creates `dataDir` when missing.
+ * Opens (creating if needed) `<dataDir>/synctv.db`, mode 0600. Creates `dataDir` (mode 0700) when missing.
  * Throws when the directory cannot be created or the file is not a SQLite database.
  */
 export function openDatabase(dataDir: string): Sqlite {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, DATABASE_FILE));
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, DATABASE_FILE);
+  // Readable by the owner only (hashes, emails, settings with SMTP and OAuth2 secrets): created so,
+  // and tightened on start for a file an older version created. SQLite gives the -wal and -shm files
+  // the database file's permissions.
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  fs.chmodSync(file, 0o600);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');

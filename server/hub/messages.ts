@@ -7,7 +7,7 @@
 import { MemberStatus, Permission } from '@/lib/contract/roles';
 import { applyClientStatus, isOutOfSync, latencySec } from '@/lib/contract/playback';
 import type { PlaybackState } from '@/lib/contract/playback';
-import { validateChat } from '@/lib/contract/validation';
+import { validateChat, validatePlaybackStatus } from '@/lib/contract/validation';
 import { encodeMessage, MessageType, timestampMs, type Message } from '@/lib/contract/message';
 import type { Store } from '../db';
 import { expireIdOf, roomStatusAt } from '../rules/movies';
@@ -100,6 +100,8 @@ export function handleClientMessage(context: MessageContext, message: Message): 
       const state = roomStatusAt(store, roomId, nowMs);
       if (!state) return;
       const seek = payload.value;
+      const invalid = validatePlaybackStatus(seek);
+      if (invalid) return reply(context, errorFrame(invalid));
       const next = applyClientStatus(
         { isPlaying: seek.isPlaying, currentTime: seek.currentTime, playbackRate: seek.playbackRate },
         timestampMs(message),

@@ -80,6 +80,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   app.post('/api/user/retrieve/email', async (request, reply) => {
     const body = objectBody(request.body);
     const user = await resetPassword(email, stringField(body, 'email'), stringField(body, 'captcha'), stringField(body, 'password'));
+    hubs.kickUserEverywhere(user.id);
     return sendData(reply, await tokenResponse(user));
   });
 
@@ -157,6 +158,9 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   app.post('/api/user/password', async (request, reply) => {
     const user = await requireUser(context, request);
     const updated = await changePassword(store, user, stringField(objectBody(request.body), 'password'));
+    // Older tokens no longer authenticate (§3.1 `uv`): sockets opened with them close too; the
+    // client reconnects with the new token.
+    hubs.kickUserEverywhere(user.id);
     return sendData(reply, await tokenResponse(updated));
   });
 

@@ -143,6 +143,8 @@ export const errors = {
     'contract.send chat message error: no permission': '你没有发言的权限',
     'contract.set status error: no permission': '你没有控制播放的权限',
     'contract.playback status is nil': '播放状态缺失',
+    'contract.invalid current time': '播放位置无效',
+    'contract.invalid playback rate': '不支持这个播放速度',
     'contract.target user id is invalid': '语音连接的目标无效',
     'contract.no permission to use webrtc': '你没有使用语音的权限',
     // Site administration (§4.6)
@@ -316,6 +318,8 @@ export const errors = {
     'contract.send chat message error: no permission': "You don't have permission to chat in this room",
     'contract.set status error: no permission': "You don't have permission to control playback",
     'contract.playback status is nil': 'The playback status was missing',
+    'contract.invalid current time': 'The playback position is not valid',
+    'contract.invalid playback rate': 'That playback speed is not supported',
     'contract.target user id is invalid': 'The voice chat target is not valid',
     'contract.no permission to use webrtc': "You don't have permission to use voice chat",
     'contract.group not found': 'There is no such group of settings',
