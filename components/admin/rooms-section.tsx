@@ -17,6 +17,7 @@ import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
+import { joinRoomPath } from '@/config/routes';
 import { listRooms, roomAction, setRoomPassword, type AdminRoomQuery } from '@/lib/api/admin';
 import { Role, RoomStatus } from '@/lib/contract/roles';
 import type { RoomListItem } from '@/lib/contract/types';
@@ -91,7 +92,7 @@ export function RoomRows({ rooms, viewer, staff, onChanged, testId = 'admin-room
     }
   };
   const select = (id: RoomActionId, room: RoomListItem) => {
-    if (id === 'open') router.push(`/joinRoom/${room.roomId}`);
+    if (id === 'open') router.push(joinRoomPath(room.roomId));
     else if (id === 'password') setPasswordFor(room);
     else if (id === 'ban' || id === 'delete') setConfirming({ kind: id, room });
     else void run(id, room);
