@@ -1,0 +1,28 @@
+/** @jest-environment node */
+import { performance } from 'node:perf_hooks';
+import { hashPassword, verifyPassword } from './passwords';
+
+describe('passwords', () => {
+  it('verifies a hash written by bcryptjs (the hashing of earlier versions) and refuses a wrong password', async () => {
+    const earlier = '$2b$10$nb/TGwXibXCV4fEgX8SKmuFQlvjwSuPhkPyK1fzqT28qFsXkxdAYy'; // bcryptjs 3, "hunter2"
+    await expect(verifyPassword('hunter2', earlier)).resolves.toBe(true);
+    await expect(verifyPassword('hunter3', earlier)).resolves.toBe(false);
+    await expect(verifyPassword('hunter2', 'not a hash')).resolves.toBe(false);
+    await expect(verifyPassword('hunter2', '')).resolves.toBe(false);
+  });
+
+  it('hashes with cost 10 and round-trips', async () => {
+    const hash = await hashPassword('correct horse');
+    expect(hash).toMatch(/^\$2b\$10\$/);
+    await expect(verifyPassword('correct horse', hash)).resolves.toBe(true);
+  });
+
+  it('hashes off the event loop: the loop stays mostly idle while 8 passwords are checked', async () => {
+    const hash = await hashPassword('storm');
+    const before = performance.eventLoopUtilization();
+    await Promise.all(Array.from({ length: 8 }, () => verifyPassword('storm', hash)));
+    const { utilization } = performance.eventLoopUtilization(before);
+    // bcryptjs ran the rounds on this thread (utilization near 1); the native addon uses the thread pool.
+    expect(utilization).toBeLessThan(0.5);
+  });
+});
