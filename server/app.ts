@@ -10,6 +10,7 @@ import Fastify, { LogController } from 'fastify';
 import { loadOrCreateSecret, TokenService } from './auth';
 import { openStore } from './db';
 import { installJsonParser } from './http/body';
+import { DEFAULT_BODY_LIMIT, installLimits } from './http/limits';
 import { handleError } from './http/envelope';
 import { redactUrl } from './http/redact';
 import type { ServerContext } from './http/guards';
@@ -65,6 +66,22 @@ export interface StartServerOptions {
   fixedCaptchaAnswer?: string;
   /** Tests only: endpoints that replace a provider's built-in ones (a local OAuth2 server). */
   oauth2Endpoints?: EndpointOverrides;
+  /**
+   * Multiplies every rate limit (./http/limits.ts; default 1, 0 = off). The end-to-end tests raise
+   * it: their browsers all come from 127.0.0.1.
+   */
+  rateLimitScale?: number;
+  /**
+   * Which proxies' `X-Forwarded-For` names the client (Fastify's `trustProxy`: true for any, or
+   * comma-separated addresses/CIDRs such as `127.0.0.1,10.0.0.0/8`). Default none: behind nginx or Caddy set it, or every
+   * visitor shares the proxy's address and its rate limits. main.ts reads `TRUST_PROXY`.
+   */
+  trustProxy?: boolean | string;
+  /**
+   * A response socket that takes nothing for this long is closed (ms, default 120000): a client that
+   * stops reading cannot hold its response in memory. The room WebSocket is not affected.
+   */
+  idleTimeoutMs?: number;
 }
 
 /** A running server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -79,8 +96,8 @@ export interface RunningServer {
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** Request bodies up to 8 MiB (a `pushs` of many movies with long URLs). */
-const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+/** Default of `idleTimeoutMs`. */
+const IDLE_TIMEOUT_MS = 120_000;
 
 /**
  * Opens the data directory, creates the built-in users on first start, and listens.
@@ -112,7 +129,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         : { level: logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' } } },
     // Fastify logs two lines per request (received, completed); the hook below writes one.
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT_BYTES,
+    // Per route in ./http/limits.ts; this is the bound of anything registered outside it.
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    connectionTimeout: options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+    trustProxy: options.trustProxy ?? false,
     // The movie proxy's target tokens carry a URL in a path segment (§4.5).
     routerOptions: { maxParamLength: 16 * 1024 },
     forceCloseConnections: true,
@@ -129,9 +149,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
 
     installJsonParser(app);
+    await installLimits(app, context, { rateLimitScale: options.rateLimitScale });
     app.setErrorHandler(handleError);
     app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain').send('404 page not found'));
-    await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] });
+    await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], exposedHeaders: ['Retry-After'] });
     await app.register(compress, { global: true });
 
     registerPublicRoutes(app, context);

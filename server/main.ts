@@ -2,7 +2,9 @@
  * CLI entry of the companion server (`npm start`). Environment: PORT (default 8080), HOST (default
  * 0.0.0.0), DATA_DIR (default ./data), ROOT_PASSWORD (first start only), WEB_DIR (default ./out),
  * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug), PROXY_ALLOW_ADDRESSES
- * (comma-separated IP addresses the movie proxy may reach although they are private).
+ * (comma-separated IP addresses the movie proxy may reach although they are private), TRUST_PROXY
+ * (behind a reverse proxy: `true`, or the proxy's addresses/CIDRs, comma-separated; then
+ * `X-Forwarded-For` names the client for the rate limits and the log).
  * First start only (they seed the email settings of server-contract.md §5.6; later changes go to the
  * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
  * or TCP), SMTP_USERNAME, SMTP_PASSWORD, SMTP_FROM.
@@ -30,6 +32,13 @@ function emailSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<SiteSettings> {
   };
 }
 
+/** TRUST_PROXY: unset/empty/`false` = none, `true` = any, else the addresses as given. */
+function trustProxyFromEnv(value: string | undefined): boolean | string {
+  const text = (value ?? '').trim();
+  if (!text || text.toLowerCase() === 'false') return false;
+  return text.toLowerCase() === 'true' ? true : text;
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
@@ -47,6 +56,7 @@ async function main(): Promise<void> {
       .filter(Boolean),
     initialSettings: emailSettingsFromEnv(process.env),
     logLevel,
+    trustProxy: trustProxyFromEnv(process.env.TRUST_PROXY),
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);
 

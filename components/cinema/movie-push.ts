@@ -162,7 +162,8 @@ export function pushProblem(base: MovieBase): { field: 'url' | 'name'; key: Mess
   if (!PLAYABLE_URL.test(base.url)) return { field: 'url', key: 'cinema.push.urlScheme' };
   const problem = validateMovieBase(base);
   if (!problem) return null;
-  return { field: problem === 'empty name' ? 'name' : 'url', key: MOVIE_ERRORS[problem] ?? 'cinema.push.urlScheme' };
+  // The other bounds (danmu, headers, subtitles, sources) read as the error catalogue's words.
+  return { field: problem === 'empty name' || problem === 'name too long' ? 'name' : 'url', key: MOVIE_ERRORS[problem] ?? (`contract.${problem}` as MessageKey) };
 }
 
 /** Props of the lazily loaded form (./movie-push-fields.tsx). */

@@ -73,9 +73,18 @@ async function errorOf(request: Request, response: Response): Promise<ApiError> 
   const body = await response.text().catch(() => '');
   const fallback = `Request failed with status code ${response.status}: ${request.method} ${request.url}`;
   const text = serverErrorText(body);
+  const retryAfterSec = retryAfterOf(response);
   return text === undefined
-    ? new ApiError(response.status, response.statusText || fallback, pathOf(request.url), { source: 'status' })
-    : new ApiError(response.status, text, pathOf(request.url));
+    ? new ApiError(response.status, response.statusText || fallback, pathOf(request.url), { source: 'status', retryAfterSec })
+    : new ApiError(response.status, text, pathOf(request.url), { retryAfterSec });
+}
+
+/** A 429's `Retry-After` as whole seconds (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterOf(response: Response): number | undefined {
+  const value = response.status === 429 ? response.headers.get('retry-after')?.trim() : undefined;
+  if (!value) return undefined;
+  const seconds = /^\d+$/.test(value) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 /** The answer with its envelope removed: a response whose JSON body is `data` (empty answers stay empty). */

@@ -69,6 +69,9 @@ const FIELDS: Record<string, ErrorField> = {
   'unsupported scheme': 'url',
   'local ip is not allowed': 'url',
   'empty name': 'name',
+  'name too long': 'name',
+  'danmu too long': 'url',
+  'streamDanmu too long': 'url',
   'message is empty': 'message',
   'message too long': 'message',
 };
@@ -111,6 +114,9 @@ function knownText(raw: string): string | undefined {
  * abort on purpose do not show them.
  */
 export function describeError(error: unknown): ErrorDescription {
+  if (error instanceof ApiError && error.status === 429 && error.retryAfterSec) {
+    return { message: t('error.retryAfter', { seconds: error.retryAfterSec }), text: 'too many requests' };
+  }
   if (error instanceof ApiError && error.source !== 'server') {
     if (error.source === 'network') return { message: t('error.network') };
     if (error.source === 'not-json') return { message: t('error.notJson') };

@@ -16,12 +16,20 @@ export class ApiError extends Error {
   readonly status: number;
   readonly path: string;
   readonly source: ApiErrorSource;
+  /** A 429's `Retry-After` in seconds (whole, > 0), when the server sent one. */
+  readonly retryAfterSec?: number;
 
-  constructor(status: number, message: string, path: string, options?: { cause?: unknown; source?: ApiErrorSource }) {
+  constructor(
+    status: number,
+    message: string,
+    path: string,
+    options?: { cause?: unknown; source?: ApiErrorSource; retryAfterSec?: number },
+  ) {
     super(message, options);
     this.name = 'ApiError';
     this.status = status;
     this.path = path;
     this.source = options?.source ?? 'server';
+    if (options?.retryAfterSec) this.retryAfterSec = options.retryAfterSec;
   }
 }

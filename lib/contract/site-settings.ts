@@ -29,7 +29,7 @@ export interface SiteSettingSpec {
   /** Shown, never changed (`version`, `database_version`). */
   readOnly?: boolean;
   /** Unit of an `int`, for the label's suffix. */
-  unit?: 'hours' | 'rooms';
+  unit?: 'hours' | 'rooms' | 'movies';
 }
 
 /** The groups of §5.6 in the console's order; `oauth2_<p>` groups follow. */
@@ -71,6 +71,8 @@ export const SITE_SETTING_SPECS: readonly SiteSettingSpec[] = [
   bool('room', 'room_must_need_pwd'),
   bool('room', 'room_must_no_need_pwd'),
   int('room', 'room_ttl', 1, MAX_INT, { unit: 'hours' }),
+  // A companion-server extension (v0.9.11 has no limit): movies and folders one room may hold.
+  int('room', 'room_max_movie_count', 1, 1_000_000, { unit: 'movies' }),
   bool('proxy', 'movie_proxy'),
   bool('proxy', 'live_proxy'),
   bool('proxy', 'allow_proxy_to_local'),

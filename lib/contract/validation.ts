@@ -83,11 +83,78 @@ export const MAX_MOVIE_URL_BYTES = 8192;
 /** Largest movie type, in bytes (§7.1). */
 export const MAX_MOVIE_TYPE_BYTES = 32;
 
-/** Movie base fields checked on push (§7.1, §8): `url too long`, `empty name`, `type too long`. */
-export function validateMovieBase(base: { url?: string; name?: string; type?: string }): string | null {
-  if (base.url && byteLength(base.url) > MAX_MOVIE_URL_BYTES) return 'url too long';
+/** Largest movie name accepted before the §7.1 truncation to 256 bytes (a companion-server bound). */
+export const MAX_MOVIE_NAME_BYTES = 4096;
+/** Largest danmu / streamDanmu URL, header value, in bytes (companion-server bounds). */
+export const MAX_MOVIE_LINK_BYTES = MAX_MOVIE_URL_BYTES;
+export const MAX_HEADER_VALUE_BYTES = 4096;
+/** Largest header name, subtitle name, source name, in bytes (companion-server bounds). */
+export const MAX_MOVIE_LABEL_BYTES = 256;
+/** Most entries in `headers`, `subtitles`, `moreSources` (companion-server bounds). */
+export const MAX_MOVIE_ENTRIES = 32;
+/** Largest movie as JSON, in bytes (a companion-server bound: 100 such movies make a 6.4 MB list page). */
+export const MAX_MOVIE_JSON_BYTES = 64 * 1024;
+/** Most movies in one bulk push (`POST /api/room/movie/pushs`, a companion-server bound). */
+export const MAX_PUSH_COUNT = 500;
+/** Most ids in one delete (`POST /api/room/movie/delete`, a companion-server bound). */
+export const MAX_DELETE_IDS = 1000;
+
+const tooLong = (value: string | undefined, max: number) => Boolean(value) && byteLength(value as string) > max;
+
+/**
+ * Movie base fields checked on push and edit (§7.1, §8): the contract's `url too long`, `empty name`,
+ * `type too long`, then the companion server's bounds on every other field, each naming the field:
+ * `name too long` (> 4096 bytes; shorter names are still truncated to 256), `danmu too long`,
+ * `streamDanmu too long` (> 8192), `too many headers` / `too many subtitles` / `too many moreSources`
+ * (> 32 entries), `header name too long` (> 256) / `header value too long` (> 4096),
+ * `subtitle name too long` / `subtitle url too long` / `subtitle type too long`, and the same three
+ * for `source`, and `movie too large` beyond 64 KiB of JSON in all. Returns the first problem's text or null.
+ */
+export function validateMovieBase(base: Partial<MovieFields>): string | null {
+  if (tooLong(base.url, MAX_MOVIE_URL_BYTES)) return 'url too long';
   if (!base.name) return 'empty name';
-  if (base.type && byteLength(base.type) > MAX_MOVIE_TYPE_BYTES) return 'type too long';
+  if (tooLong(base.type, MAX_MOVIE_TYPE_BYTES)) return 'type too long';
+  if (tooLong(base.name, MAX_MOVIE_NAME_BYTES)) return 'name too long';
+  if (tooLong(base.danmu, MAX_MOVIE_LINK_BYTES)) return 'danmu too long';
+  if (tooLong(base.streamDanmu, MAX_MOVIE_LINK_BYTES)) return 'streamDanmu too long';
+  const headers = Object.entries(base.headers ?? {});
+  if (headers.length > MAX_MOVIE_ENTRIES) return 'too many headers';
+  for (const [name, value] of headers) {
+    if (tooLong(name, MAX_MOVIE_LABEL_BYTES)) return 'header name too long';
+    if (tooLong(value, MAX_HEADER_VALUE_BYTES)) return 'header value too long';
+  }
+  const subtitles = Object.entries(base.subtitles ?? {});
+  if (subtitles.length > MAX_MOVIE_ENTRIES) return 'too many subtitles';
+  for (const [name, subtitle] of subtitles) {
+    const problem = sourceProblem('subtitle', { name, ...subtitle });
+    if (problem) return problem;
+  }
+  const sources = base.moreSources ?? [];
+  if (sources.length > MAX_MOVIE_ENTRIES) return 'too many moreSources';
+  for (const source of sources) {
+    const problem = sourceProblem('source', source);
+    if (problem) return problem;
+  }
+  if (byteLength(JSON.stringify(base)) > MAX_MOVIE_JSON_BYTES) return 'movie too large';
+  return null;
+}
+
+/** The fields of a MovieBase that validateMovieBase reads (lib/contract/types.ts has the whole shape). */
+interface MovieFields {
+  url: string;
+  name: string;
+  type: string;
+  danmu: string;
+  streamDanmu: string;
+  headers: Record<string, string>;
+  subtitles: Record<string, { url: string; type: string }>;
+  moreSources: { name: string; type: string; url: string }[];
+}
+
+function sourceProblem(kind: 'subtitle' | 'source', entry: { name: string; url: string; type: string }): string | null {
+  if (tooLong(entry.name, MAX_MOVIE_LABEL_BYTES)) return `${kind} name too long`;
+  if (tooLong(entry.url, MAX_MOVIE_URL_BYTES)) return `${kind} url too long`;
+  if (tooLong(entry.type, MAX_MOVIE_TYPE_BYTES)) return `${kind} type too long`;
   return null;
 }
 

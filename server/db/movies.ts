@@ -61,6 +61,7 @@ export class MovieRepository {
   private readonly deleteTreeStmt;
   private readonly clearRootStmt;
   private readonly maxPositionStmt;
+  private readonly countRoomStmt;
   private readonly setPositionStmt;
   private readonly updateBaseStmt;
 
@@ -90,6 +91,7 @@ export class MovieRepository {
        ) DELETE FROM movies WHERE id IN (SELECT id FROM tree)`,
     );
     this.clearRootStmt = db.prepare('DELETE FROM movies WHERE room_id = ?');
+    this.countRoomStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM movies WHERE room_id = ?');
     this.maxPositionStmt = db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM movies WHERE room_id = ?');
     this.setPositionStmt = db.prepare('UPDATE movies SET position = ? WHERE room_id = ? AND id = ?');
     this.updateBaseStmt = db.prepare('UPDATE movies SET name = ?, url = ?, base = ?, parent_id = ? WHERE room_id = ? AND id = ?');
@@ -98,6 +100,11 @@ export class MovieRepository {
   find(roomId: string, id: string): MovieListRow | null {
     const row = this.byIdStmt.get(roomId, id);
     return row ? toRecord(row) : null;
+  }
+
+  /** Number of movies and folders in a room, at any depth. */
+  countInRoom(roomId: string): number {
+    return this.countRoomStmt.get(roomId)?.n ?? 0;
   }
 
   /**

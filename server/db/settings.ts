@@ -49,6 +49,8 @@ export interface SiteSettings extends OAuth2Settings {
   room_must_no_need_pwd: boolean;
   create_room_need_review: boolean;
   room_ttl: number;
+  /** Companion-server extension: movies (and folders) one room may hold. */
+  room_max_movie_count: number;
   // group user
   disable_user_signup: boolean;
   signup_need_review: boolean;
@@ -100,6 +102,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   room_must_no_need_pwd: false,
   create_room_need_review: false,
   room_ttl: 48,
+  room_max_movie_count: 1000,
   disable_user_signup: false,
   signup_need_review: false,
   enable_password_signup: true,

@@ -66,9 +66,32 @@ function typeName(type: number): string {
   return MessageType[type] ?? String(type);
 }
 
-/** Handles one decoded inbound message (§6.4). Never throws for bad input: the sender gets an ERROR. */
+/** ERROR text of a message refused by the socket's limits (./token-bucket.ts; a companion-server extension). */
+export const TOO_MANY_MESSAGES = 'too many messages';
+
+/**
+ * Whether the socket's limits let `message` through (every message, then CHAT and STATUS each);
+ * a refused one gets one ERROR `too many messages` a second at most, and the socket stays open.
+ */
+function withinLimits(context: MessageContext, message: Message): boolean {
+  const { buckets } = context.connection;
+  const bucket = message.type === MessageType.CHAT ? buckets.chat : message.type === MessageType.STATUS ? buckets.status : null;
+  if (buckets.any.take(context.nowMs) && (!bucket || bucket.take(context.nowMs))) return true;
+  if (context.nowMs - buckets.lastRefusalMs >= 1000) {
+    buckets.lastRefusalMs = context.nowMs;
+    reply(context, errorFrame(TOO_MANY_MESSAGES));
+  }
+  return false;
+}
+
+/**
+ * Handles one decoded inbound message (§6.4). Never throws for bad input: the sender gets an ERROR.
+ * Beyond the socket's limits (a companion-server extension) the message is dropped with ERROR
+ * `too many messages`.
+ */
 export function handleClientMessage(context: MessageContext, message: Message): void {
   const { store, hub, connection, nowMs } = context;
+  if (!withinLimits(context, message)) return;
   const roomId = hub.roomId;
   const sender = loadSender(store, roomId, connection.userId);
   if (!sender) {

@@ -5,6 +5,7 @@
  */
 import { WebSocket } from 'ws';
 import { encodeMessage, MessageType } from '@/lib/contract/message';
+import type { SocketBuckets } from './token-bucket';
 
 /** One open room socket. `id` is a per-connection UUID (36 characters with dashes, §6.3). */
 export interface Connection {
@@ -13,6 +14,8 @@ export interface Connection {
   socket: WebSocket;
   /** Joined the WebRTC mesh (WEBRTC_JOIN). */
   rtcJoined: boolean;
+  /** Inbound message limits (./token-bucket.ts). */
+  buckets: SocketBuckets;
 }
 
 /** Hub ticker period (ms), §6.6. */
@@ -22,7 +25,7 @@ export const HUB_TICK_MS = 5000;
  * Bytes queued for one socket beyond which it is dropped: a client that stopped reading must not
  * make the server buffer without bound (v0.9.11 caps its per-connection queue at 128 messages).
  */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** Writes one binary frame if the socket is still open; a failed write closes that socket only. */
 export function sendFrame(connection: Connection, frame: Uint8Array): void {

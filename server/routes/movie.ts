@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { MessageType } from '@/lib/contract/message';
+import { MAX_PUSH_COUNT } from '@/lib/contract/validation';
 import { arrayBody, objectBody, stringArrayField, stringField, type JsonObject } from '../json';
 import { sendData, sendNoContent } from '../http/envelope';
 import { badRequest } from '../errors';
@@ -71,7 +72,10 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/pushs', async (request, reply) => {
     const access = await requireRoom(context, request);
     const policy = proxyPolicy();
-    const bases = arrayBody(request.body).map((item) => {
+    const items = arrayBody(request.body);
+    // Before reading any of them: the count alone decides (pushMovies checks it again).
+    if (items.length > MAX_PUSH_COUNT) throw badRequest('too many movies');
+    const bases = items.map((item) => {
       if (!item || typeof item !== 'object' || Array.isArray(item)) {
         throw badRequest('json: cannot unmarshal into an array of objects');
       }

@@ -17,12 +17,13 @@ import { badRequest, HttpError } from '../errors';
 import { requireRoom, type ServerContext } from '../http/guards';
 import { handleClientMessage, leaveWebRtc } from '../hub/messages';
 import type { Connection } from '../hub/room-hub';
+import { socketBuckets } from '../hub/token-bucket';
 import { resolveRoomAccess, type RoomAccess } from '../rules/room-access';
 
 /** Path of the room socket. */
 export const ROOM_SOCKET_PATH = '/api/room/ws';
-/** Largest accepted frame (bytes). A chat line is at most 4 KiB, so 1 MiB is generous. */
-const MAX_FRAME_BYTES = 1024 * 1024;
+/** Largest accepted frame (bytes). A chat line is at most 4 KiB and an SDP offer a few; 64 KiB is generous. */
+const MAX_FRAME_BYTES = 64 * 1024;
 
 /** Close codes used for bad frames (RFC 6455). */
 const CLOSE_UNSUPPORTED_DATA = 1003;
@@ -100,6 +101,7 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
       userId: access.user.id,
       socket,
       rtcJoined: false,
+      buckets: socketBuckets(Date.now()),
     };
     // ws reports protocol violations (bad opcode, oversized frame) here and then closes the socket.
     socket.on('error', (error) => log.debug({ err: error }, 'room socket error'));

@@ -10,7 +10,7 @@ import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStat
 import { Permission } from '@/lib/contract/roles';
 import { extrapolate } from '@/lib/contract/playback';
 import type { PlaybackState } from '@/lib/contract/playback';
-import { byteLength, validateMovieBase } from '@/lib/contract/validation';
+import { byteLength, MAX_DELETE_IDS, MAX_PUSH_COUNT, validateMovieBase } from '@/lib/contract/validation';
 import type { MovieListRow, MovieRecord, Store, StoredCurrent } from '../db';
 import { badRequest, forbidden } from '../errors';
 import { boolField, objectField, stringField, type JsonObject } from '../json';
@@ -322,10 +322,15 @@ function checkParent(store: Store, roomId: string, parentId: string | undefined)
 
 /**
  * `POST /api/room/movie/push` and `/pushs` (§4.5). Needs AddMovie (403 `push movie error: no
- * permission`). Returns the stored records in order.
+ * permission`). Companion-server bounds: 400 `too many movies` beyond MAX_PUSH_COUNT at once, 400
+ * `too many movies in the room` when the room would hold more than the site setting
+ * `room_max_movie_count` (folders count). Returns the stored records in order.
  */
 export function pushMovies(store: Store, access: RoomAccess, bases: MovieBase[], many: boolean): MovieRecord[] {
   requirePermission(access, Permission.AddMovie, many ? 'push movies error: no permission' : 'push movie error: no permission');
+  if (bases.length > MAX_PUSH_COUNT) throw badRequest('too many movies');
+  const limit = store.settings.get().room_max_movie_count;
+  if (store.movies.countInRoom(access.room.id) + bases.length > limit) throw badRequest('too many movies in the room');
   for (const base of bases) checkParent(store, access.room.id, base.parentId);
   return store.movies.insertMany(access.room.id, access.user.id, bases, newId);
 }
@@ -350,6 +355,7 @@ function currentLineage(store: Store, roomId: string): { currentId: string; ance
  */
 export function deleteMovies(store: Store, access: RoomAccess, ids: string[]): void {
   if (ids.length === 0) throw badRequest('empty ids');
+  if (ids.length > MAX_DELETE_IDS) throw badRequest('too many ids');
   for (const id of ids) if (id.length !== 32) throw badRequest('id length must be 32');
   const canDelete = hasMemberPermission(subjectOf(access), access.settings, Permission.DeleteMovie);
   const { currentId, ancestors } = currentLineage(store, access.room.id);

@@ -38,7 +38,8 @@ export function tempDir(prefix = 'synctv-test-'): string {
 export async function launch(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? tempDir();
-  const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), ...options, dataDir };
+  // Rate limits are off unless a test asks for them (server/limits.test.ts): the tests sign up many users from one address.
+  const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), rateLimitScale: 0, ...options, dataDir };
   const child = spawn(process.execPath, [TSX_CLI, SERVE], {
     cwd: ROOT,
     env: { ...process.env, SERVE_OPTIONS: JSON.stringify(serveOptions) },

@@ -1,0 +1,55 @@
+/**
+ * A token bucket: up to `capacity` messages at once, refilled at `perSecond`. Used per room socket
+ * for chat, STATUS and all inbound messages (issue 13), so that one member cannot flood a room while
+ * a person typing or a player seeking never comes near the limit. Synchronous, so the order of a
+ * socket's messages is kept (a promise-based limiter could let a later SYNC overtake a STATUS).
+ */
+export class TokenBucket {
+  private tokens: number;
+  private updatedMs: number;
+
+  /** `capacity` (burst, messages) and `perSecond` (sustained rate); `nowMs` is the clock in ms. */
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+    nowMs: number,
+  ) {
+    this.tokens = capacity;
+    this.updatedMs = nowMs;
+  }
+
+  /** Takes one token at `nowMs` (ms); false when the bucket is empty (the message is refused). */
+  take(nowMs: number): boolean {
+    const elapsedSec = Math.max(0, nowMs - this.updatedMs) / 1000;
+    this.tokens = Math.min(this.capacity, this.tokens + elapsedSec * this.perSecond);
+    this.updatedMs = nowMs;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/** Limits of one room socket: `{capacity (burst), perSecond}` of each bucket. */
+export const SOCKET_LIMITS = {
+  /** Every inbound message (SYNC and CHECK_STATUS read the database too). */
+  any: { capacity: 100, perSecond: 50 },
+  /** CHAT: a burst of 10 lines, then 3 a second. */
+  chat: { capacity: 10, perSecond: 3 },
+  /** STATUS: play, pause, seek and rate changes (the player debounces them), 10 a second. */
+  status: { capacity: 30, perSecond: 10 },
+} as const;
+
+/** The buckets of one socket. */
+export interface SocketBuckets {
+  any: TokenBucket;
+  chat: TokenBucket;
+  status: TokenBucket;
+  /** When the last `too many messages` ERROR went out (ms): at most one a second. */
+  lastRefusalMs: number;
+}
+
+/** Fresh buckets for a socket opened at `nowMs`. */
+export function socketBuckets(nowMs: number): SocketBuckets {
+  const bucket = (limits: { capacity: number; perSecond: number }) => new TokenBucket(limits.capacity, limits.perSecond, nowMs);
+  return { any: bucket(SOCKET_LIMITS.any), chat: bucket(SOCKET_LIMITS.chat), status: bucket(SOCKET_LIMITS.status), lastRefusalMs: -Infinity };
+}
