@@ -63,6 +63,12 @@ await check('/ and /web redirect to /web/', async () => {
 });
 
 await check('home page', () => expectDocument('/web/', '/'));
+await check('documents carry their script policy and refuse framing', async () => {
+  const answer = await get('/web/');
+  expect(/<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self'[^"]*'sha256-/.test(answer.text), 'no script policy meta (scripts/csp.mjs)');
+  expect(/frame-ancestors/.test(answer.headers.get('content-security-policy') ?? ''), 'no Content-Security-Policy header with frame-ancestors');
+  expect(answer.headers.get('x-content-type-options') === 'nosniff', 'no X-Content-Type-Options: nosniff');
+});
 await check('a static route, with and without the trailing slash', async () => {
   await expectDocument('/web/auth/login/', '/auth/login');
   await expectDocument('/web/auth/login', '/auth/login');

@@ -73,6 +73,8 @@ interface WorkerFixtures {
 
 interface TestFixtures {
   actors: Actors;
+  /** Fails the test when any page broke the documents' Content Security Policy (scripts/csp.mjs). */
+  cspGuard: void;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -144,6 +146,30 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await server.close();
     },
     { scope: 'worker' },
+  ],
+
+  cspGuard: [
+    async ({ browser, context }, use) => {
+      const violations: string[] = [];
+      const watch = (watched: BrowserContext) =>
+        watched.on('console', (message) => {
+          if (message.type() === 'error' && /Content Security Policy/.test(message.text())) violations.push(`${message.page()?.url()}: ${message.text()}`);
+        });
+      watch(context);
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args) => {
+        const created = await newContext(...args);
+        watch(created);
+        return created;
+      };
+      try {
+        await use();
+      } finally {
+        browser.newContext = newContext;
+      }
+      expect(violations, 'Content Security Policy violations').toEqual([]);
+    },
+    { auto: true },
   ],
 
   actors: async ({ browser, app }, use) => {

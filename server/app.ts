@@ -11,6 +11,7 @@ import { loadOrCreateSecret, TokenService } from './auth';
 import { openStore } from './db';
 import { installJsonParser } from './http/body';
 import { DEFAULT_BODY_LIMIT, installLimits } from './http/limits';
+import { DEFAULT_FRAME_ANCESTORS, installSecurityHeaders } from './http/security-headers';
 import { handleError } from './http/envelope';
 import { redactUrl } from './http/redact';
 import type { ServerContext } from './http/guards';
@@ -82,6 +83,11 @@ export interface StartServerOptions {
    * stops reading cannot hold its response in memory. The room WebSocket is not affected.
    */
   idleTimeoutMs?: number;
+  /**
+   * Who may show the app in a frame: the CSP `frame-ancestors` sources of every document (default
+   * `'none'`, e.g. `'self' https://blog.example`). main.ts reads `FRAME_ANCESTORS`.
+   */
+  frameAncestors?: string;
 }
 
 /** A running server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -107,6 +113,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const dataDir = path.resolve(options.dataDir);
   const webDir = path.resolve(options.webDir ?? './out');
   const host = options.host ?? '127.0.0.1';
+  const frameAncestors = options.frameAncestors?.trim() || DEFAULT_FRAME_ANCESTORS;
   const store = openStore(dataDir, options.initialSettings);
   const context: ServerContext = {
     store,
@@ -154,6 +161,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain').send('404 page not found'));
     await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], exposedHeaders: ['Retry-After'] });
     await app.register(compress, { global: true });
+    await installSecurityHeaders(app, frameAncestors);
 
     registerPublicRoutes(app, context);
     registerUserRoutes(app, context, tokenResponse);
@@ -164,7 +172,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     registerAdminRoutes(app, context);
     registerProxyRoutes(app, context);
     registerRoomSocketFallback(app, context);
-    await registerWebRoutes(app, webDir);
+    await registerWebRoutes(app, webDir, frameAncestors);
 
     await app.listen({ port: options.port ?? 0, host });
   } catch (error) {

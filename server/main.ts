@@ -4,7 +4,8 @@
  * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug), PROXY_ALLOW_ADDRESSES
  * (comma-separated IP addresses the movie proxy may reach although they are private), TRUST_PROXY
  * (behind a reverse proxy: `true`, or the proxy's addresses/CIDRs, comma-separated; then
- * `X-Forwarded-For` names the client for the rate limits and the log).
+ * `X-Forwarded-For` names the client for the rate limits and the log), FRAME_ANCESTORS (who may frame
+ * the app: CSP sources, default `'none'`).
  * First start only (they seed the email settings of server-contract.md §5.6; later changes go to the
  * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
  * or TCP), SMTP_USERNAME, SMTP_PASSWORD, SMTP_FROM.
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     initialSettings: emailSettingsFromEnv(process.env),
     logLevel,
     trustProxy: trustProxyFromEnv(process.env.TRUST_PROXY),
+    frameAncestors: process.env.FRAME_ANCESTORS || undefined,
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);
 

@@ -140,3 +140,62 @@ it('explains how to build the client when the export is missing', async () => {
     await bare.stop();
   }
 });
+
+describe('security headers', () => {
+  const SCRIPT = 'document.documentElement.dataset.booted="1"';
+  const DOCUMENT = `<!DOCTYPE html><html><head><meta charSet="utf-8"/><script>${SCRIPT}</script><script src="/web/_next/a.js"></script></head><body>secure</body></html>`;
+  let secureDir: string;
+  let framed: TestServer;
+  let strict: TestServer;
+
+  beforeAll(async () => {
+    secureDir = tempDir('synctv-csp-');
+    fs.writeFileSync(path.join(secureDir, 'index.html'), DOCUMENT);
+    // The build step itself, twice: the second run must replace the policy, not add another.
+    const { execFileSync } = await import('node:child_process');
+    for (let run = 0; run < 2; run++) execFileSync(process.execPath, [path.resolve(__dirname, '../scripts/csp.mjs'), secureDir]);
+    [strict, framed] = await Promise.all([launch({ webDir: secureDir }), launch({ webDir: secureDir, frameAncestors: "'self' https://blog.example" })]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([strict?.stop(), framed?.stop()]);
+    fs.rmSync(secureDir, { recursive: true, force: true });
+  });
+
+  it('the build puts one policy in each document, allowing its inline script by hash and no unsafe-inline script', () => {
+    const html = fs.readFileSync(path.join(secureDir, 'index.html'), 'utf8');
+    const metas = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)"\/>/g) ?? [];
+    expect(metas).toHaveLength(1);
+    const { createHash } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+    const hash = createHash('sha256').update(SCRIPT).digest('base64');
+    const scriptSrc = /script-src ([^;"]*)/.exec(metas[0])?.[1] ?? '';
+    expect(scriptSrc.split(' ')).toEqual(["'self'", "'wasm-unsafe-eval'", `'sha256-${hash}'`]);
+    expect(html).toContain(`<script>${SCRIPT}</script>`);
+  });
+
+  it('sends the document policy with frame-ancestors none, nosniff, a referrer policy and X-Frame-Options', async () => {
+    const response = await get(strict, '/web/');
+    expect(response.status).toBe(200);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[^']+'/);
+    expect(policy).toMatch(/object-src 'none'/);
+    expect(policy.endsWith("frame-ancestors 'none'")).toBe(true);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('allows the configured frame ancestors instead (and drops X-Frame-Options, which cannot list them)', async () => {
+    const response = await get(framed, '/web/');
+    expect(response.headers.get('content-security-policy')).toMatch(/frame-ancestors 'self' https:\/\/blog\.example$/);
+    expect(response.headers.get('x-frame-options')).toBeNull();
+  });
+
+  it('sends nosniff on API answers too, and lets other origins load the proxy media (CORP cross-origin)', async () => {
+    const response = await get(strict, '/api/public/settings');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(response.headers.get('content-security-policy')).toBeNull();
+  });
+});

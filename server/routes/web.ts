@@ -6,13 +6,18 @@
 import fs from 'node:fs';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import path from 'node:path';
 import { cacheControlFor, resolveWebFile } from '../rules/web-path';
+import { documentPolicyHeader } from '../http/security-headers';
 
 /** Text of the 503 answered while the client has not been built. */
 export const WEB_NOT_BUILT = 'The web client has not been built: run `npm run build` (it writes ./out), then reload.';
 
-/** Registers the static routes for the export directory `webDir` (absolute). */
-export async function registerWebRoutes(app: FastifyInstance, webDir: string): Promise<void> {
+/**
+ * Registers the static routes for the export directory `webDir` (absolute). Documents carry their
+ * Content Security Policy with `frame-ancestors <frameAncestors>` (../http/security-headers.ts).
+ */
+export async function registerWebRoutes(app: FastifyInstance, webDir: string, frameAncestors: string): Promise<void> {
   await app.register(fastifyStatic, {
     root: webDir,
     serve: false,
@@ -31,6 +36,10 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string): P
     if (!resolved) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
     const cacheControl = cacheControlFor(resolved.file);
     if (cacheControl) reply.header('cache-control', cacheControl);
+    if (resolved.file.endsWith('.html')) {
+      const policy = documentPolicyHeader(path.join(webDir, resolved.file), frameAncestors);
+      if (policy) reply.header('content-security-policy', policy);
+    }
     return reply.code(resolved.status).sendFile(resolved.file, webDir);
   });
 }
