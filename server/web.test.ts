@@ -168,7 +168,7 @@ describe('security headers', () => {
     expect(metas).toHaveLength(1);
     const { createHash } = jest.requireActual<typeof import('node:crypto')>('node:crypto');
     const hash = createHash('sha256').update(SCRIPT).digest('base64');
-    const scriptSrc = /script-src ([^;"]*)/.exec(metas[0])?.[1] ?? '';
+    const scriptSrc = /script-src ([^;"]*)/.exec(metas[0] ?? '')?.[1] ?? '';
     expect(scriptSrc.split(' ')).toEqual(["'self'", "'wasm-unsafe-eval'", `'sha256-${hash}'`]);
     expect(html).toContain(`<script>${SCRIPT}</script>`);
   });
