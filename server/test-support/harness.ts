@@ -11,7 +11,6 @@ import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/c
 import type { StartServerOptions } from '../app';
 
 const ROOT = path.resolve(__dirname, '../..');
-const TSX_CLI = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const SERVE = path.join(__dirname, 'serve.ts');
 
 /** Password of `root` in test servers. */
@@ -27,6 +26,8 @@ export interface TestServer {
   output(): string;
   /** SIGTERM, then wait for the exit (SIGKILL after 5 s). Removes the data directory if launch made it. */
   stop(): Promise<void>;
+  /** Kills the process with SIGKILL (no shutdown at all, as a crash or `kill -9`); keeps the data directory. */
+  kill(): Promise<void>;
 }
 
 /** A fresh temporary data directory. */
@@ -40,7 +41,8 @@ export async function launch(options: Partial<StartServerOptions> = {}): Promise
   const dataDir = options.dataDir ?? tempDir();
   // Rate limits are off unless a test asks for them (server/limits.test.ts): the tests sign up many users from one address.
   const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), rateLimitScale: 0, ...options, dataDir };
-  const child = spawn(process.execPath, [TSX_CLI, SERVE], {
+  // One process (tsx as a loader, not its CLI, which would run the server in a grandchild that a SIGKILL misses).
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVE], {
     cwd: ROOT,
     env: { ...process.env, SERVE_OPTIONS: JSON.stringify(serveOptions) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -74,6 +76,12 @@ export async function launch(options: Partial<StartServerOptions> = {}): Promise
     dataDir,
     alive: () => !exited,
     output: () => output,
+    async kill() {
+      if (!exited) {
+        child.kill('SIGKILL');
+        await exit;
+      }
+    },
     async stop() {
       if (!exited) {
         child.kill('SIGTERM');
