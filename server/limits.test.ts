@@ -4,6 +4,7 @@
  * bounds of every MovieBase field, bulk push and room movie counts, rate limits with 429 and
  * Retry-After, and the per-socket limits on chat and STATUS. Each test fails without its limit.
  */
+import net from 'node:net';
 import { MessageType } from '@/lib/contract/message';
 import { SOCKET_LIMITS } from './hub/token-bucket';
 import {
@@ -39,6 +40,13 @@ const MOVIE_BODY_LIMIT = 1024 * 1024;
 
 const movie = (extra: Record<string, unknown> = {}) => ({ url: 'https://media.test/a.mp4', name: 'A', ...extra });
 const repeat = (bytes: number) => 'x'.repeat(bytes);
+
+/** `promise`, or a rejection after `ms`. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 async function ownerAndRoom(target = server): Promise<{ owner: TestUser; roomId: string }> {
   const owner = await signUpUser(target, 'limits');
@@ -282,6 +290,21 @@ describe('socket limits', () => {
     }
   });
 
+  it('closes a socket that keeps flooding after its ERROR (1008 too many messages), and only that one', async () => {
+    const { owner, roomId } = await ownerAndRoom();
+    const flooder = await TestSocket.open(server, roomId, owner.token);
+    const other = await TestSocket.open(server, roomId, owner.token);
+    try {
+      for (let i = 0; i < SOCKET_LIMITS.any.capacity + SOCKET_LIMITS.closeAfterRefused + 50; i++) flooder.send({ type: MessageType.SYNC });
+      expect(await within(5000, flooder.closed)).toEqual({ code: 1008, reason: 'too many messages' });
+      other.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'still fine' } });
+      expect((await other.next(MessageType.CHAT)).payload.value).toBe('still fine');
+    } finally {
+      flooder.close();
+      other.close();
+    }
+  });
+
   it('closes a socket that sends a frame over 64 KiB (1009), and only that one', async () => {
     const { owner, roomId } = await ownerAndRoom();
     const big = await TestSocket.open(server, roomId, owner.token);
@@ -293,5 +316,38 @@ describe('socket limits', () => {
     } finally {
       other.close();
     }
+  });
+});
+
+describe('slow readers', () => {
+  /** A raw connection to the server that records what it receives and when it is closed. */
+  function rawConnection(target: TestServer) {
+    const socket = net.connect(target.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    const request = `GET /api/public/settings HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n\r\n`;
+    return { socket, closed, request, received: () => received, answers: () => received.split('HTTP/1.1 200').length - 1 };
+  }
+
+  it('cuts a connection whose client sends requests without waiting for (or reading) the answers', async () => {
+    const client = rawConnection(server);
+    client.socket.write(client.request.repeat(20));
+    await within(5000, client.closed).finally(() => client.socket.destroy());
+    expect(client.answers()).toBeLessThanOrEqual(1);
+    expect((await get(server, '/api/public/settings')).status).toBe(200);
+  });
+
+  it('keeps a connection that reads each answer before asking again (keep-alive)', async () => {
+    const client = rawConnection(server);
+    for (let n = 1; n <= 5; n++) {
+      client.socket.write(client.request);
+      const deadline = Date.now() + 3000;
+      while (client.answers() < n && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(client.answers()).toBe(n);
+    }
+    expect(client.socket.destroyed).toBe(false);
+    client.socket.destroy();
   });
 });

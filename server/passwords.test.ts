@@ -1,6 +1,7 @@
 /** @jest-environment node */
 import { performance } from 'node:perf_hooks';
-import { hashPassword, verifyPassword } from './passwords';
+import bcrypt from 'bcrypt';
+import { BCRYPT_PARALLELISM, hashPassword, verifyPassword } from './passwords';
 
 describe('passwords', () => {
   it('verifies a hash written by bcryptjs (the hashing of earlier versions) and refuses a wrong password', async () => {
@@ -24,5 +25,26 @@ describe('passwords', () => {
     const { utilization } = performance.eventLoopUtilization(before);
     // bcryptjs ran the rounds on this thread (utilization near 1); the native addon uses the thread pool.
     expect(utilization).toBeLessThan(0.5);
+  });
+
+  it(`runs at most ${BCRYPT_PARALLELISM} bcrypt computation(s) at once, leaving a core to the event loop`, async () => {
+    const hash = await hashPassword('storm');
+    let running = 0;
+    let most = 0;
+    const compare = bcrypt.compare.bind(bcrypt) as (data: string, encrypted: string) => Promise<boolean>;
+    const spy = jest.spyOn(bcrypt, 'compare').mockImplementation(async (data: string | Buffer, encrypted: string) => {
+      most = Math.max(most, ++running);
+      try {
+        return await compare(String(data), encrypted);
+      } finally {
+        running--;
+      }
+    });
+    try {
+      await Promise.all(Array.from({ length: 6 }, () => verifyPassword('storm', hash)));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(most).toBe(BCRYPT_PARALLELISM);
   });
 });

@@ -23,6 +23,16 @@ export const MOVIE_BODY_LIMIT = 1024 * 1024;
 /** Body limit of a bulk push: 500 movies of about 8 KiB each. */
 export const BULK_PUSH_BODY_LIMIT = 4 * 1024 * 1024;
 
+/**
+ * Unfinished responses one connection may have (not yet written out to the client: still being
+ * made, or waiting behind a client that does not read); a request beyond them closes the connection.
+ * Browsers and HTTP libraries do not pipeline: they send the next request on a connection only after
+ * reading the previous answer, so they never have more than the one being answered.
+ */
+export const MAX_PENDING_RESPONSES = 1;
+/** Response bytes that a connection's client has left unread, beyond which its next request cuts it. */
+export const MAX_UNREAD_RESPONSE_BYTES = 4 * 1024 * 1024;
+
 /** One counter: at most `max` requests per `windowMs` for each key that `key` gives (none = not counted). */
 export interface RateRule {
   /** For the reader and the log; routes that share one counter share the rule object. */
@@ -126,6 +136,7 @@ function tooManyRequests(reply: FastifyReply, retryAfterSec: number): HttpError 
  */
 export async function installLimits(app: FastifyInstance, context: ServerContext, options: LimitOptions = {}): Promise<void> {
   const scale = options.rateLimitScale ?? 1;
+  cutOffSlowReaders(app);
   await app.register(rateLimit, { global: false, hook: 'onRequest' });
 
   type Check = ReturnType<FastifyInstance['createRateLimit']>;
@@ -167,6 +178,30 @@ export async function installLimits(app: FastifyInstance, context: ServerContext
     if (accountRules.length) preHandler.push(limiter(accountRules));
     route.onRequest = [...toArray(route.onRequest), ...onRequest];
     route.preHandler = [...toArray(route.preHandler), ...preHandler];
+  });
+}
+
+/**
+ * A client that sends requests and does not read the answers (a "slow reader") would make the server
+ * hold every answer in memory. Each connection's unfinished responses are counted; a request that
+ * finds `MAX_PENDING_RESPONSES` of them, or more than `MAX_UNREAD_RESPONSE_BYTES` waiting in the
+ * socket's buffer, closes the connection without an answer. (A connection that reads nothing at all
+ * is also closed by the idle timeout, `connectionTimeout`.)
+ */
+function cutOffSlowReaders(app: FastifyInstance): void {
+  const pending = new WeakMap<object, number>();
+  app.addHook('onRequest', (request, reply, done) => {
+    const socket = request.raw.socket;
+    const count = (pending.get(socket) ?? 0) + 1;
+    if (count > MAX_PENDING_RESPONSES || socket.writableLength > MAX_UNREAD_RESPONSE_BYTES) {
+      reply.hijack();
+      socket.destroy();
+      return;
+    }
+    pending.set(socket, count);
+    // 'close' comes once the response is written out, or when the connection goes.
+    reply.raw.once('close', () => pending.set(socket, (pending.get(socket) ?? 1) - 1));
+    done();
   });
 }
 

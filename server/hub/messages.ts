@@ -14,6 +14,7 @@ import { expireIdOf, roomStatusAt } from '../rules/movies';
 import { hasMemberPermission, type PermissionSubject } from '../rules/permissions';
 import { GUEST_USER_ID } from '../rules/users';
 import { sendFrame, type Connection, type RoomHub } from './room-hub';
+import { SOCKET_LIMITS } from './token-bucket';
 
 /** What handling one message needs. `nowMs` is the server clock (Unix ms) at arrival. */
 export interface MessageContext {
@@ -69,9 +70,14 @@ function typeName(type: number): string {
 /** ERROR text of a message refused by the socket's limits (./token-bucket.ts; a companion-server extension). */
 export const TOO_MANY_MESSAGES = 'too many messages';
 
+/** Close code of a socket that keeps flooding after its ERROR (RFC 6455 policy violation). */
+export const CLOSE_POLICY_VIOLATION = 1008;
+
 /**
  * Whether the socket's limits let `message` through (every message, then CHAT and STATUS each);
- * a refused one gets one ERROR `too many messages` a second at most, and the socket stays open.
+ * a refused one gets one ERROR `too many messages` a second at most, and the socket stays open,
+ * unless more than `SOCKET_LIMITS.closeAfterRefused` are refused within that second: then it is
+ * closed with 1008 `too many messages`.
  */
 function withinLimits(context: MessageContext, message: Message): boolean {
   const { buckets } = context.connection;
@@ -79,7 +85,10 @@ function withinLimits(context: MessageContext, message: Message): boolean {
   if (buckets.any.take(context.nowMs) && (!bucket || bucket.take(context.nowMs))) return true;
   if (context.nowMs - buckets.lastRefusalMs >= 1000) {
     buckets.lastRefusalMs = context.nowMs;
+    buckets.refused = 1;
     reply(context, errorFrame(TOO_MANY_MESSAGES));
+  } else if (++buckets.refused > SOCKET_LIMITS.closeAfterRefused) {
+    context.connection.socket.close(CLOSE_POLICY_VIOLATION, TOO_MANY_MESSAGES);
   }
   return false;
 }

@@ -37,6 +37,12 @@ export const SOCKET_LIMITS = {
   chat: { capacity: 10, perSecond: 3 },
   /** STATUS: play, pause, seek and rate changes (the player debounces them), 10 a second. */
   status: { capacity: 30, perSecond: 10 },
+  /**
+   * Refused messages between two `too many messages` ERRORs (one a second) beyond which the socket is
+   * closed (1008): a client that ignores the ERROR and keeps sending at thousands a second. A person,
+   * or a player, is refused a few messages at most.
+   */
+  closeAfterRefused: 1000,
 } as const;
 
 /** The buckets of one socket. */
@@ -46,10 +52,12 @@ export interface SocketBuckets {
   status: TokenBucket;
   /** When the last `too many messages` ERROR went out (ms): at most one a second. */
   lastRefusalMs: number;
+  /** Messages refused since that ERROR. */
+  refused: number;
 }
 
 /** Fresh buckets for a socket opened at `nowMs`. */
 export function socketBuckets(nowMs: number): SocketBuckets {
   const bucket = (limits: { capacity: number; perSecond: number }) => new TokenBucket(limits.capacity, limits.perSecond, nowMs);
-  return { any: bucket(SOCKET_LIMITS.any), chat: bucket(SOCKET_LIMITS.chat), status: bucket(SOCKET_LIMITS.status), lastRefusalMs: -Infinity };
+  return { any: bucket(SOCKET_LIMITS.any), chat: bucket(SOCKET_LIMITS.chat), status: bucket(SOCKET_LIMITS.status), lastRefusalMs: -Infinity, refused: 0 };
 }

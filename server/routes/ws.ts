@@ -116,6 +116,7 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
       }
     });
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (socket.readyState !== socket.OPEN) return; // closing: what is still in flight is dropped unread
       if (!isBinary) {
         socket.close(CLOSE_UNSUPPORTED_DATA, 'binary frames only');
         return;

@@ -19,6 +19,8 @@ export const TEST_ROOT_PASSWORD = 'root-test-pw';
 export interface TestServer {
   url: string;
   port: number;
+  /** The server process's id (for CPU and memory readings in the benchmarks). */
+  pid: number;
   dataDir: string;
   /** Whether the server process is still running. */
   alive(): boolean;
@@ -73,6 +75,7 @@ export async function launch(options: Partial<StartServerOptions> = {}): Promise
   });
   return {
     ...ready,
+    pid: child.pid ?? -1,
     dataDir,
     alive: () => !exited,
     output: () => output,
