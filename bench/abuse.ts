@@ -13,11 +13,11 @@
  *   npm run bench:abuse [-- --seconds 10] [--only chat-flood,login-storm]
  *   npm run bench:abuse -- --markdown    # the README table from bench/results/abuse-latest.json
  */
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { call, launch, type TestServer } from '@/server/test-support/harness';
-import { benchChat, httpCanary, latencySummary, machine, sleep, Viewer, watchRss, inParallel, type LatencySummary } from './lib/load-kit';
+import { benchChat, httpCanary, inParallel, latencySummary, option, sleep, Viewer, watchRss, writeResults, type LatencySummary } from './lib/load-kit';
 
 const resultsFile = path.join(__dirname, 'results', 'abuse-latest.json');
 const ATTACKS = ['large-bodies', 'unbounded-fields', 'bulk-push', 'login-storm', 'chat-flood', 'slow-readers'];
@@ -35,10 +35,6 @@ interface PhaseResult {
   met: boolean;
 }
 
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
 
 let address = 0;
 /** A POST from its own forwarded address, so the setup's sign-ups and rooms do not meet the per-address limits. */
@@ -160,15 +156,7 @@ async function main(): Promise<void> {
     console.log(`\n${table(results)}`);
     const failures = results.filter((r) => !r.met).map((r) => r.phase);
     console.log(failures.length === 0 ? `\nevery phase met the target (HTTP and WebSocket p99 < ${TARGETS.p99Ms} ms, RSS < ${TARGETS.rssMb} MB, no chat line lost)` : `\ntarget missed in: ${failures.join(', ')}`);
-    let commit = '';
-    try {
-      commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    } catch {
-      // not a git checkout
-    }
-    mkdirSync(path.dirname(resultsFile), { recursive: true });
-    writeFileSync(resultsFile, `${JSON.stringify({ date: new Date().toISOString(), commit, machine: machine(), targets: TARGETS, seconds, canaryStatuses: httpTotals.statuses, phases: results, failures }, null, 2)}\n`);
-    console.log(`wrote ${path.relative(process.cwd(), resultsFile)}`);
+    writeResults(resultsFile, { targets: TARGETS, seconds, canaryStatuses: httpTotals.statuses, phases: results, failures });
     process.exitCode = failures.length === 0 && server.alive() ? 0 : 1;
   } finally {
     await server.stop();

@@ -16,11 +16,10 @@
  * The viewers run in this one Node process, so a delivery's latency includes this process's own
  * delay in reading it: the figures are an upper bound of the server's.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { launch, type TestServer } from '@/server/test-support/harness';
-import { benchChat, cpuSeconds, httpCanary, latencySummary, machine, rssMb, roomWith, signUpMany, sleep, Viewer, type LatencySummary } from './lib/load-kit';
+import { benchChat, cpuSeconds, httpCanary, latencySummary, option, rssMb, roomWith, signUpMany, sleep, Viewer, writeResults, type LatencySummary } from './lib/load-kit';
 
 const resultsFile = path.join(__dirname, 'results', 'load-latest.json');
 
@@ -47,10 +46,6 @@ interface ScenarioResult {
   canary: LatencySummary | null;
 }
 
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-}
 
 async function scenario(server: TestServer, tokens: string[], name: string, rooms: number, perRoom: number, seconds: number, chatRate: number): Promise<ScenarioResult> {
   const roomIds: string[] = [];
@@ -168,15 +163,7 @@ async function main(): Promise<void> {
       ...(r.disconnects === 0 ? [] : [`${r.name}: ${r.disconnects} disconnects`]),
     ]);
     console.log(failures.length === 0 ? `\nall targets met (p99 < ${LOAD_TARGETS.p99Ms} ms, RSS < ${LOAD_TARGETS.rssMb} MB, nothing lost, no disconnects)` : `\ntargets missed:\n${failures.join('\n')}`);
-    let commit = '';
-    try {
-      commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    } catch {
-      // not a git checkout
-    }
-    mkdirSync(path.dirname(resultsFile), { recursive: true });
-    writeFileSync(resultsFile, `${JSON.stringify({ date: new Date().toISOString(), commit, machine: machine(), options: { viewers, rooms, perRoom, seconds, chatRate }, targets: LOAD_TARGETS, scenarios: results, failures }, null, 2)}\n`);
-    console.log(`wrote ${path.relative(process.cwd(), resultsFile)}`);
+    writeResults(resultsFile, { options: { viewers, rooms, perRoom, seconds, chatRate }, targets: LOAD_TARGETS, scenarios: results, failures });
     process.exitCode = failures.length === 0 ? 0 : 1;
   } finally {
     await server.stop();

@@ -3,8 +3,10 @@
  * and memory read from /proc, room sockets that time the chat lines they receive, an HTTP canary,
  * and the setup of users and rooms through the API.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { decodeMessage, encodeMessage, MessageType } from '@/lib/contract/message';
 import { call, post, type TestServer } from '@/server/test-support/harness';
@@ -215,4 +217,26 @@ export async function roomWith(server: TestServer, ownerToken: string, name: str
 /** The machine, for the results file. */
 export function machine() {
   return { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? '', loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100), node: process.version };
+}
+
+/** The value after `--<name>` on the command line, or `fallback`. */
+export function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+}
+
+/**
+ * Writes a results file (pretty JSON) with the date, the short commit (empty outside a git checkout)
+ * and the machine before `figures`; prints its path.
+ */
+export function writeResults(file: string, figures: Record<string, unknown>): void {
+  let commit = '';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    // not a git checkout
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), commit, machine: machine(), ...figures }, null, 2)}\n`);
+  console.log(`wrote ${path.relative(process.cwd(), file)}`);
 }
