@@ -9,7 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { contractName, contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { Field, TextField } from '@/components/ui/field';
@@ -22,7 +22,7 @@ import { useT } from '@/lib/i18n';
 import '@/lib/i18n/messages/admin';
 
 const addUserSchema = z.object({
-  username: contractString(validateUsername),
+  username: contractName(validateUsername),
   password: contractString(validateUserPassword),
   role: z.coerce.number(),
 });

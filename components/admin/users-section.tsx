@@ -20,7 +20,7 @@ import { roleNameKey } from '@/components/user/role-name';
 import { addUser, listUsers, makeAdmin, removeAdmin, setUsername, setUserPassword, userAction, type AdminUserQuery } from '@/lib/api/admin';
 import { Role } from '@/lib/contract/roles';
 import type { UserInfo } from '@/lib/contract/types';
-import { validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { normalizeName, validateUsername, validateUserPassword } from '@/lib/contract/validation';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { userAtom } from '@/lib/session';
@@ -219,7 +219,8 @@ export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter })
             validate={validateUsername}
             errorField="username"
             onCancel={() => setEditing(null)}
-            onSubmit={async (username) => {
+            onSubmit={async (value) => {
+              const username = normalizeName(value);
               await setUsername(editing.user.id, username);
               notifySuccess(t('admin.done.rename', { name: username }));
               setEditing(null);

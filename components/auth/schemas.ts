@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { contractString } from '@/components/common/form-rules';
+import { contractName, contractString } from '@/components/common/form-rules';
 import {
   validateEmail,
   validateEmailCode,
@@ -10,7 +10,7 @@ import '@/lib/i18n/messages/auth';
 
 /** Login form: the contract's username and password rules (server-contract.md §8). */
 export const loginSchema = z.object({
-  username: contractString(validateUsername),
+  username: contractName(validateUsername),
   password: contractString(validateUserPassword),
 });
 export type LoginForm = z.infer<typeof loginSchema>;

@@ -19,6 +19,20 @@ export function contractString(validate: (value: string) => string | null) {
 }
 
 /**
+ * `contractString` for a user or room name: trimmed first (the parsed value, which the form submits,
+ * has no leading or trailing white space), so that a blank name is refused as empty (issue 14).
+ */
+export function contractName(validate: (value: string) => string | null) {
+  return z.string().check(
+    z.trim(),
+    z.superRefine((value, ctx) => {
+      const error = validate(value);
+      if (error) ctx.addIssue({ code: 'custom', message: error, input: value });
+    }),
+  );
+}
+
+/**
  * The text to show for a form error message: a catalogue key set by a form's own rule
  * (e.g. `register.mismatch`), a contract error text (from the error catalogue), or the message as
  * it is (already in words: a server error placed by `placeFormError`).

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormCard } from '@/components/common/form-card';
-import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { contractName, contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -21,7 +21,7 @@ import { writeRoomPassword, writeRoomSetupPending } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';
 
 const schema = z.object({
-  roomName: contractString(validateRoomName),
+  roomName: contractName(validateRoomName),
   password: contractString(validateRoomPassword),
   hidden: z.boolean(),
 });

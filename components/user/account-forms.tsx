@@ -4,7 +4,7 @@ import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { contractName, contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -24,7 +24,7 @@ interface InlineFormProps {
   onDone: () => void;
 }
 
-const renameSchema = z.object({ username: contractString(validateUsername) });
+const renameSchema = z.object({ username: contractName(validateUsername) });
 
 /** `POST /api/user/username` (§4.2), then the session's user is reloaded. */
 export function RenameForm({ onDone, current }: InlineFormProps & { current: string }) {

@@ -16,9 +16,18 @@ const PRINTABLE = /^[\x20-\x7e]*$/;
 /** P+Han: ASCII printable plus CJK Han characters. */
 const PRINTABLE_OR_HAN = /^[\x20-\x7e\p{Script=Han}]*$/u;
 
-/** Username: 1–32 bytes, P+Han (signup, login, rename). */
+/**
+ * A user, room or movie name as it is checked and stored: without leading and trailing white space
+ * (issue 14; a companion-server and client rule: v0.9.11 stores a name as sent, so a name of spaces
+ * made a user or room that showed no name). The client trims before sending, the server again.
+ */
+export function normalizeName(name: string): string {
+  return name.trim();
+}
+
+/** Username: 1–32 bytes, P+Han (signup, login, rename); a blank one is `username is empty`. */
 export function validateUsername(username: string): string | null {
-  if (!username) return 'username is empty';
+  if (!username.trim()) return 'username is empty';
   if (byteLength(username) > 32) return 'username too long';
   if (!PRINTABLE_OR_HAN.test(username)) return 'username has invalid char';
   return null;
@@ -32,9 +41,9 @@ export function validateUserPassword(password: string): string | null {
   return null;
 }
 
-/** Room name: 1–32 bytes, P+Han (uniqueness is the server's check: `room already exists`). */
+/** Room name: 1–32 bytes, P+Han, not blank (uniqueness is the server's check: `room already exists`). */
 export function validateRoomName(name: string): string | null {
-  if (!name) return 'empty room name';
+  if (!name.trim()) return 'empty room name';
   if (byteLength(name) > 32) return 'room name too long';
   if (!PRINTABLE_OR_HAN.test(name)) return 'room name has invalid char';
   return null;
@@ -112,7 +121,7 @@ const tooLong = (value: string | undefined, max: number) => Boolean(value) && by
  */
 export function validateMovieBase(base: Partial<MovieFields>): string | null {
   if (tooLong(base.url, MAX_MOVIE_URL_BYTES)) return 'url too long';
-  if (!base.name) return 'empty name';
+  if (!base.name?.trim()) return 'empty name';
   if (tooLong(base.type, MAX_MOVIE_TYPE_BYTES)) return 'type too long';
   if (tooLong(base.name, MAX_MOVIE_NAME_BYTES)) return 'name too long';
   if (tooLong(base.danmu, MAX_MOVIE_LINK_BYTES)) return 'danmu too long';

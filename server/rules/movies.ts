@@ -10,7 +10,7 @@ import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStat
 import { Permission } from '@/lib/contract/roles';
 import { extrapolate } from '@/lib/contract/playback';
 import type { PlaybackState } from '@/lib/contract/playback';
-import { byteLength, MAX_DELETE_IDS, MAX_PUSH_COUNT, validateMovieBase } from '@/lib/contract/validation';
+import { byteLength, MAX_DELETE_IDS, MAX_PUSH_COUNT, normalizeName, validateMovieBase } from '@/lib/contract/validation';
 import type { MovieListRow, MovieRecord, Store, StoredCurrent } from '../db';
 import { badRequest, forbidden } from '../errors';
 import { boolField, objectField, stringField, type JsonObject } from '../json';
@@ -76,7 +76,7 @@ function moreSources(body: JsonObject): MovieBase['moreSources'] {
 export function readMovieBase(body: JsonObject, proxy: ProxyPolicy): MovieBase {
   const base: MovieBase = {
     url: stringField(body, 'url'),
-    name: stringField(body, 'name'),
+    name: normalizeName(stringField(body, 'name')),
     type: stringField(body, 'type'),
     live: boolField(body, 'live'),
     proxy: boolField(body, 'proxy'),

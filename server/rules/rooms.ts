@@ -17,7 +17,7 @@ import type {
   RoomSettings,
 } from '@/lib/contract/types';
 import { MemberRole, MemberStatus, Role, RoomStatus } from '@/lib/contract/roles';
-import { validateRoomName, validateRoomPassword } from '@/lib/contract/validation';
+import { normalizeName, validateRoomName, validateRoomPassword } from '@/lib/contract/validation';
 import type { RoomListRow, RoomRecord, Store, UserRecord } from '../db';
 import { emptyCurrent, DEFAULT_ROOM_SETTINGS } from '../db/rooms';
 import { isUniqueViolation } from '../db/users';
@@ -93,8 +93,9 @@ export function joinedRoom(store: Store, user: UserRecord, roomId: string, viewe
 export async function createRoom(
   store: Store,
   user: UserRecord,
-  input: { roomName: string; password: string; hidden: boolean },
+  rawInput: { roomName: string; password: string; hidden: boolean },
 ): Promise<CreateRoomResponse> {
+  const input = { ...rawInput, roomName: normalizeName(rawInput.roomName) };
   const invalid = validateRoomName(input.roomName) ?? validateRoomPassword(input.password);
   if (invalid) throw badRequest(invalid);
   const site = store.settings.get();

@@ -19,7 +19,7 @@ import {
   type SettingValue,
 } from '@/lib/contract/site-settings';
 import type { ListResponse, RoomListItem, UserInfo } from '@/lib/contract/types';
-import { isId, validateEmail, validateRoomPassword, validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { isId, normalizeName, validateEmail, validateRoomPassword, validateUsername, validateUserPassword } from '@/lib/contract/validation';
 import { DEFAULT_SITE_SETTINGS } from '../db/settings';
 import { SCHEMA_VERSION } from '../db/database';
 import { isUniqueViolation } from '../db/users';
@@ -195,7 +195,8 @@ function roomIdsOf(store: Store, userId: string): string[] {
  * `role cannot be empty`, `invalid role`, `user already exists`; 403 `you cannot add root user` (and
  * for an admin, an admin user) unless the caller is root.
  */
-export async function addUser(store: Store, caller: UserRecord, username: string, password: string, role: number): Promise<UserRecord> {
+export async function addUser(store: Store, caller: UserRecord, rawUsername: string, password: string, role: number): Promise<UserRecord> {
+  const username = normalizeName(rawUsername);
   const invalid = validateUsername(username) ?? validateUserPassword(password);
   if (invalid) throw badRequest(invalid);
   if (!role) throw badRequest(SiteAdminError.roleEmpty);
@@ -271,7 +272,8 @@ export async function setUserPassword(store: Store, caller: UserRecord, id: stri
  * `POST /api/admin/user/username {id, username}` (§4.6). Throws 400 on validation or a taken name,
  * 403 for someone else who is root or (non-root caller) an admin.
  */
-export function setUsername(store: Store, caller: UserRecord, id: string, username: string): void {
+export function setUsername(store: Store, caller: UserRecord, id: string, rawUsername: string): void {
+  const username = normalizeName(rawUsername);
   const target = targetUser(store, id);
   if (target.id !== caller.id) assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
   const invalid = validateUsername(username);

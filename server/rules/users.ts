@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { UserInfo } from '@/lib/contract/types';
 import { GUEST_USER_ID, Role } from '@/lib/contract/roles';
-import { validateEmail, validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { normalizeName, validateEmail, validateUsername, validateUserPassword } from '@/lib/contract/validation';
 import type { Store, UserRecord } from '../db';
 import { isUniqueViolation } from '../db/users';
 import { badRequest, forbidden, notFound } from '../errors';
@@ -96,7 +96,8 @@ export async function ensureBuiltinUsers(
  * `POST /api/user/signup` (§4.2). Throws 400 `user signup disabled`, `password signup disabled`,
  * the validation texts, or `user already exists`. New users are Pending when sign-up review is on.
  */
-export async function signUp(store: Store, username: string, password: string): Promise<UserRecord> {
+export async function signUp(store: Store, rawUsername: string, password: string): Promise<UserRecord> {
+  const username = normalizeName(rawUsername);
   const settings = store.settings.get();
   if (settings.disable_user_signup) throw badRequest('user signup disabled');
   if (!settings.enable_password_signup) throw badRequest('password signup disabled');
@@ -133,7 +134,8 @@ export function tokenRefusal(user: UserRecord): string | null {
  * `POST /api/user/login` (§4.2). Exactly one of username or email (the bound address). Throws 400
  * on validation, 404 `user not found`, 403 `password incorrect`.
  */
-export async function logIn(store: Store, username: string, email: string, password: string): Promise<UserRecord> {
+export async function logIn(store: Store, rawUsername: string, email: string, password: string): Promise<UserRecord> {
+  const username = normalizeName(rawUsername);
   if (username && email) throw badRequest('only one of username or email should be provided');
   if (!username && !email) throw badRequest('either username or email is required');
   if (email && validateEmail(email)) throw badRequest('invalid email format');
@@ -146,7 +148,8 @@ export async function logIn(store: Store, username: string, email: string, passw
 }
 
 /** `POST /api/user/username` (§4.2). Throws 400 on validation or a taken name. */
-export function rename(store: Store, user: UserRecord, username: string): void {
+export function rename(store: Store, user: UserRecord, rawUsername: string): void {
+  const username = normalizeName(rawUsername);
   const invalid = validateUsername(username);
   if (invalid) throw badRequest(invalid);
   if (username === user.username) return;
