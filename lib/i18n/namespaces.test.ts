@@ -90,4 +90,22 @@ describe('message namespaces', () => {
     expect(translate('en', 'route.home')).toBe(common.en['route.home']);
     expect(translate('en', 'no.such.key' as never)).toBe('no.such.key');
   });
+
+  it('have every key in both languages, with the same placeholders (issue 14)', () => {
+    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+    const problems: string[] = [];
+    for (const [name, namespace] of Object.entries({ common, ...features }) as [string, { zh: Record<string, string>; en: Record<string, string> }][]) {
+      const zhKeys = Object.keys(namespace.zh).sort();
+      const enKeys = Object.keys(namespace.en).sort();
+      for (const key of zhKeys.filter((key) => !(key in namespace.en))) problems.push(`${name}: ${key} has no English text`);
+      for (const key of enKeys.filter((key) => !(key in namespace.zh))) problems.push(`${name}: ${key} has no Chinese text`);
+      for (const key of zhKeys.filter((key) => key in namespace.en)) {
+        const zh = placeholders(namespace.zh[key]).join(',');
+        const en = placeholders(namespace.en[key]).join(',');
+        if (zh !== en) problems.push(`${name}: ${key} has {${zh}} in Chinese and {${en}} in English`);
+        if (!namespace.zh[key].trim() || !namespace.en[key].trim()) problems.push(`${name}: ${key} is blank`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 });
