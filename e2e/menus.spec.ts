@@ -5,7 +5,7 @@
 import { expect, test } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 
-test('the username opens the user menu: personal center, language, dark mode, and sign out, also from the keyboard', async ({ app, actors }) => {
+test('the username opens the user menu: profile, language, dark mode, and sign out, also from the keyboard', async ({ app, actors }) => {
   const user = await actors.user();
   const { page } = user;
   await page.goto(app.url('/'));
@@ -15,7 +15,7 @@ test('the username opens the user menu: personal center, language, dark mode, an
   await trigger.click();
   const menu = page.getByRole('menu');
   await expect(menu).toBeVisible();
-  await expect(menu.getByRole('menuitem')).toHaveText(['Personal center', '切换到中文', 'Switch to dark mode', 'Sign out']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Profile', '切换到中文', 'Switch to dark mode', 'Sign out']);
   await page.getByTestId('user-menu-theme').click();
   await expect(menu).toBeHidden();
   await expect(page.locator('html')).toHaveClass(/dark/);

@@ -98,7 +98,7 @@ test('folders, reordering, editing and bulk delete, seen by a second viewer', as
     await a.page.getByTestId('movie-push-mode-many').click();
     await a.page.getByTestId('movie-push-bulk').fill(`${media.url}/clip/index.m3u8\nBonus | ${media.url}/clip/index.m3u8`);
     await a.page.getByTestId('movie-push-submit').click();
-    await expect(a.page.locator('[data-sonner-toast]').filter({ hasText: 'Added 2 movies' })).toBeVisible();
+    await expect(a.page.locator('[data-sonner-toast]').filter({ hasText: 'Movies added: 2' })).toBeVisible();
     await expect.poll(() => rowNames(a.page)).toEqual(['one (edited)', 'Season 1', 'clip', 'Bonus']);
     await b.page.getByTestId('movie-search').fill('');
     await b.page.getByTestId('movie-search').press('Enter');

@@ -41,7 +41,7 @@ test('the creator gives a friend playback control; without it the friend watches
   await test.step('A applies "everyone controls"; B gets the controls without reloading', async () => {
     const settings = await cinemaA.openSettings();
     await settings.getByTestId('preset-apply-everyone').click();
-    await expect(a.page.locator('[data-sonner-toast]').filter({ hasText: 'updated 1 members' })).toBeVisible();
+    await expect(a.page.locator('[data-sonner-toast]').filter({ hasText: 'members updated: 1' })).toBeVisible();
     await expect(settings.getByTestId('setting-can_set_current_status')).toHaveAttribute('aria-checked', 'true');
     await cinemaA.closePanel();
     await expect(b.page.getByTestId('watch-only-reason')).toHaveCount(0);

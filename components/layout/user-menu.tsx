@@ -14,7 +14,7 @@ export interface UserMenuProps {
 
 /**
  * The signed-in user's menu in the header: the username opens it (a Radix dropdown menu, loaded on
- * the first open). Personal center, the admin console for site admins (role >= Admin), the language,
+ * the first open). Profile, the admin console for site admins (role >= Admin), the language,
  * dark mode, and signing out (on this device only).
  */
 export function UserMenu({ user }: UserMenuProps) {

@@ -13,6 +13,7 @@ import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';
 import { ROOMS_PAGE_SIZE } from './rooms-screen';
 import '@/lib/i18n/messages/rooms';
+import '@/lib/i18n/plural';
 
 type Scope = NonNullable<RoomListQuery['search']>;
 const scopes: Scope[] = ['all', 'name', 'creator', 'id'];

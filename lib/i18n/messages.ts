@@ -46,13 +46,22 @@ export function isRegistered(key: string): boolean {
   return key in catalogues.zh;
 }
 
+/** Fills plural forms; installed by ./plural.ts, which the namespaces whose texts have plural forms import. */
+let pluralFormatter: ((locale: Locale, text: string, params: Record<string, string | number>) => string) | null = null;
+
+/** Installs the plural formatter (./plural.ts), so that screens without plural texts do not download it. */
+export function setPluralFormatter(formatter: typeof pluralFormatter): void {
+  pluralFormatter = formatter;
+}
+
 /**
- * Looks up `key` in `locale` (then in Chinese) and fills `{name}` placeholders from `params`.
+ * Looks up `key` in `locale` (then in Chinese), picks plural forms (`{n, plural, one {# room} other
+ * {# rooms}}`, through Intl.PluralRules) and fills `{name}` placeholders from `params`.
  * Unknown placeholders stay as written; a key whose namespace was never imported comes back as the
  * key itself, which the namespace test and the screens' tests catch.
  */
 export function translate(locale: Locale, key: MessageKey, params?: Record<string, string | number>): string {
   const text = catalogues[locale][key] ?? catalogues.zh[key] ?? key;
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return (pluralFormatter?.(locale, text, params) ?? text).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

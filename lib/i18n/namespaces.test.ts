@@ -17,6 +17,7 @@ import { roomAdmin } from './messages/room-admin';
 import { rooms } from './messages/rooms';
 import { user } from './messages/user';
 import { translate } from './messages';
+import './plural';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem } as const;
@@ -92,7 +93,8 @@ describe('message namespaces', () => {
   });
 
   it('have every key in both languages, with the same placeholders (issue 14)', () => {
-    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
+    // `{name}`, and the parameter of a plural form `{name, plural, …}`.
+    const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((match) => match[1]))].sort();
     const problems: string[] = [];
     for (const [name, namespace] of Object.entries({ common, ...features }) as [string, { zh: Record<string, string>; en: Record<string, string> }][]) {
       const zhKeys = Object.keys(namespace.zh).sort();
@@ -107,5 +109,28 @@ describe('message namespaces', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('pick plural forms by the language\'s rules (issue 14)', () => {
+    expect(translate('en', 'search.results', { n: 1 })).toBe('1 room found');
+    expect(translate('en', 'search.results', { n: 0 })).toBe('0 rooms found');
+    expect(translate('en', 'search.results', { n: 21 })).toBe('21 rooms found');
+    expect(translate('zh', 'search.results', { n: 1 })).toBe(rooms.zh['search.results'].replace('{n}', '1'));
+  });
+
+  it('load the plural rules in every file that uses a plural text (issue 14)', () => {
+    const pluralKeys = Object.values(features).flatMap((namespace) =>
+      Object.keys(namespace.en).filter((key) => [(namespace.en as Record<string, string>)[key], (namespace.zh as Record<string, string>)[key]].some((text) => text.includes(', plural,'))),
+    );
+    expect(pluralKeys).toContain('search.results');
+    const files = ['app', 'components', 'hooks', 'lib', 'config'].flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
+    const missing = files
+      .filter((file) => !file.includes(`${path.sep}lib${path.sep}i18n${path.sep}`))
+      .filter((file) => {
+        const code = withoutComments(readFileSync(file, 'utf8'));
+        return pluralKeys.some((key) => code.includes(`'${key}'`)) && !code.includes("import '@/lib/i18n/plural';");
+      })
+      .map((file) => path.relative(ROOT, file));
+    expect(missing).toEqual([]);
   });
 });

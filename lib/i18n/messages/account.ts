@@ -67,7 +67,7 @@ export const account = {
     'callback.failed': "The sign-in didn't complete",
     'callback.missing': 'This link has no authorization code or state. Please start the sign-in again.',
     'callback.back': 'Back to log in',
-    'callback.backProfile': 'Back to your account',
+    'callback.backProfile': 'Back to your profile',
     'account.email': 'Email',
     'account.whitelist': 'Only these email domains are accepted: {domains}',
   },

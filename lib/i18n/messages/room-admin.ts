@@ -257,7 +257,7 @@ export const roomAdmin = {
     'roomAdmin.preset.current': 'Current',
     'roomAdmin.preset.apply': 'Apply',
     'roomAdmin.preset.applied': 'Applied “{name}”',
-    'roomAdmin.preset.appliedMembers': 'Applied “{name}” and updated {count} members',
+    'roomAdmin.preset.appliedMembers': 'Applied “{name}”; members updated: {count}',
     'roomAdmin.settings.access': 'Who can come in',
     'roomAdmin.settings.hidden': 'Hide from the room list',
     'roomAdmin.settings.hiddenHint': 'Only people with the link can find this room',

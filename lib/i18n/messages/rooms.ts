@@ -114,7 +114,7 @@ export const rooms = {
     'search.emptyBody': 'Try another keyword or search field.',
     'search.prompt': 'Type a keyword to search',
     'search.promptBody': 'Find public rooms by name, creator or room id.',
-    'search.results': '{n} rooms found',
+    'search.results': '{n, plural, one {# room found} other {# rooms found}}',
     'createRoom.subtitle': 'Once the room exists, share its id with your friends',
     'createRoom.name': 'Room name',
     'createRoom.password': 'Room password (optional)',
