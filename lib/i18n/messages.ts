@@ -46,7 +46,7 @@ export function isRegistered(key: string): boolean {
   return key in catalogues.zh;
 }
 
-/** Fills plural forms; installed by ./plural.ts, which the namespaces whose texts have plural forms import. */
+/** Fills plural forms; installed by ./plural.ts, which every screen that shows a plural text imports. */
 let pluralFormatter: ((locale: Locale, text: string, params: Record<string, string | number>) => string) | null = null;
 
 /** Installs the plural formatter (./plural.ts), so that screens without plural texts do not download it. */
@@ -56,7 +56,7 @@ export function setPluralFormatter(formatter: typeof pluralFormatter): void {
 
 /**
  * Looks up `key` in `locale` (then in Chinese), picks plural forms (`{n, plural, one {# room} other
- * {# rooms}}`, through Intl.PluralRules) and fills `{name}` placeholders from `params`.
+ * {# rooms}}`, once ./plural.ts is loaded) and fills `{name}` placeholders from `params`.
  * Unknown placeholders stay as written; a key whose namespace was never imported comes back as the
  * key itself, which the namespace test and the screens' tests catch.
  */
