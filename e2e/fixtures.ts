@@ -120,7 +120,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         },
         oauth2Endpoints: { github: oauth.endpoints },
         logLevel: process.env.E2E_SERVER_LOG === '1' ? 'info' : 'silent',
-        // Every browser comes from 127.0.0.1; e2e/limits.spec.ts runs its own server with the limits on.
+        // Every browser comes from 127.0.0.1; e2e/rate-limit.spec.ts runs its own server with the limits on.
         rateLimitScale: 0,
       });
       const origin = `http://127.0.0.1:${server.port}`;

@@ -6,7 +6,8 @@
  *
  * The policy goes into the document as `<meta http-equiv="Content-Security-Policy">`, so it holds on
  * any server (a SyncTV server's `/web`, nginx, Caddy, a static host). The companion server also sends
- * it as a header with `frame-ancestors`, which a meta policy cannot carry (server/rules/csp.ts);
+ * it as a header with `frame-ancestors`, which a meta policy cannot carry
+ * (server/http/security-headers.ts);
  * deploy/nginx.conf and deploy/Caddyfile add the header-only parts.
  *
  * Usage: `node scripts/csp.mjs [exportDir]` (default NEXT_EXPORT_DIR, else `out`). Running it again

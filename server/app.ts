@@ -68,14 +68,15 @@ export interface StartServerOptions {
   /** Tests only: endpoints that replace a provider's built-in ones (a local OAuth2 server). */
   oauth2Endpoints?: EndpointOverrides;
   /**
-   * Multiplies every rate limit (./http/limits.ts; default 1, 0 = off). The end-to-end tests raise
-   * it: their browsers all come from 127.0.0.1.
+   * Multiplies every rate limit (./http/limits.ts; default 1, 0 = off). The end-to-end tests turn
+   * them off: their browsers all come from 127.0.0.1.
    */
   rateLimitScale?: number;
   /**
    * Which proxies' `X-Forwarded-For` names the client (Fastify's `trustProxy`: true for any, or
-   * comma-separated addresses/CIDRs such as `127.0.0.1,10.0.0.0/8`). Default none: behind nginx or Caddy set it, or every
-   * visitor shares the proxy's address and its rate limits. main.ts reads `TRUST_PROXY`.
+   * comma-separated addresses/CIDRs such as `127.0.0.1,10.0.0.0/8`). Default none: behind nginx or
+   * Caddy set it, or every visitor shares the proxy's address and its rate limits. main.ts reads
+   * `TRUST_PROXY`.
    */
   trustProxy?: boolean | string;
   /**

@@ -10,12 +10,7 @@ import '@/lib/i18n/messages/errors';
  * server share one rule set; the issue message is the contract's error string (translated by `formErrorText`).
  */
 export function contractString(validate: (value: string) => string | null) {
-  return z.string().check(
-    z.superRefine((value, ctx) => {
-      const error = validate(value);
-      if (error) ctx.addIssue({ code: 'custom', message: error, input: value });
-    }),
-  );
+  return z.string().check(contractCheck(validate));
 }
 
 /**
@@ -23,13 +18,15 @@ export function contractString(validate: (value: string) => string | null) {
  * has no leading or trailing white space), so that a blank name is refused as empty (issue 14).
  */
 export function contractName(validate: (value: string) => string | null) {
-  return z.string().check(
-    z.trim(),
-    z.superRefine((value, ctx) => {
-      const error = validate(value);
-      if (error) ctx.addIssue({ code: 'custom', message: error, input: value });
-    }),
-  );
+  return z.string().check(z.trim(), contractCheck(validate));
+}
+
+/** The check of `contractString` and `contractName`: the validator's text becomes the issue message. */
+function contractCheck(validate: (value: string) => string | null) {
+  return z.superRefine((value: string, ctx) => {
+    const error = validate(value);
+    if (error) ctx.addIssue({ code: 'custom', message: error, input: value });
+  });
 }
 
 /**

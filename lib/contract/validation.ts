@@ -94,8 +94,9 @@ export const MAX_MOVIE_TYPE_BYTES = 32;
 
 /** Largest movie name accepted before the §7.1 truncation to 256 bytes (a companion-server bound). */
 export const MAX_MOVIE_NAME_BYTES = 4096;
-/** Largest danmu / streamDanmu URL, header value, in bytes (companion-server bounds). */
+/** Largest `danmu` / `streamDanmu` URL, in bytes (a companion-server bound). */
 export const MAX_MOVIE_LINK_BYTES = MAX_MOVIE_URL_BYTES;
+/** Largest header value, in bytes (a companion-server bound). */
 export const MAX_HEADER_VALUE_BYTES = 4096;
 /** Largest header name, subtitle name, source name, in bytes (companion-server bounds). */
 export const MAX_MOVIE_LABEL_BYTES = 256;

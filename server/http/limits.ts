@@ -118,8 +118,8 @@ export const ROUTE_LIMITS: Readonly<Record<string, RouteLimits>> = {
 /** How the limits are applied. */
 export interface LimitOptions {
   /**
-   * Multiplies every rate rule's `max` (default 1). The end-to-end tests, whose browsers all come
-   * from 127.0.0.1, raise it; 0 turns the rate limits off.
+   * Multiplies every rate rule's `max` (default 1); 0 turns the rate limits off, as the end-to-end
+   * tests do (their browsers all come from 127.0.0.1).
    */
   rateLimitScale?: number;
 }
