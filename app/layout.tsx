@@ -19,9 +19,18 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
       </head>
       <body className="flex min-h-dvh flex-col">
+        {/* Static markup, so it costs no JavaScript: both languages are in the page and CSS shows the
+            one that matches <html lang> (globals.css), which the language bootstrap sets. */}
+        <a href="#main-content" className="skip-link" data-testid="skip-link">
+          <span lang="en">Skip to main content</span>
+          <span lang="zh-CN">跳到主要内容</span>
+        </a>
         <AppProviders>
           <Header />
-          <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col px-4 py-6 sm:px-6 lg:py-10">{children}</main>
+          {/* tabIndex -1: the skip link moves the focus here, so the next Tab starts in the content. */}
+          <main id="main-content" tabIndex={-1} className="mx-auto flex w-full max-w-6xl flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:py-10">
+            {children}
+          </main>
           <SiteFooter />
         </AppProviders>
       </body>

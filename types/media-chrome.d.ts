@@ -16,6 +16,7 @@ type MediaElementProps = DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElem
   noautohide?: boolean;
   lang?: string;
   showduration?: boolean;
+  notoggle?: boolean;
   rates?: string;
   hidden?: boolean;
   invoketarget?: string;

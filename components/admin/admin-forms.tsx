@@ -55,7 +55,7 @@ export function AddUserForm({ asRoot, onSubmit, onCancel }: AddUserFormProps) {
   });
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="add-user-form">
-      <TextField id="add-username" label={t('admin.form.username')} autoComplete="off" autoFocus error={formErrorText(t, errors.username?.message)} {...register('username')} />
+      <TextField id="add-username" label={t('admin.form.username')} autoComplete="off" data-autofocus error={formErrorText(t, errors.username?.message)} {...register('username')} />
       <TextField id="add-password" label={t('admin.form.password')} autoComplete="new-password" error={formErrorText(t, errors.password?.message)} {...register('password')} />
       <Field id="add-role" label={t('admin.form.role')} hint={asRoot ? undefined : t('admin.form.roleHint')}>
         <Select id="add-role" data-testid="add-role" aria-describedby={asRoot ? undefined : 'add-role-hint'} {...register('role')}>
@@ -112,7 +112,7 @@ export function ValueForm({ id, label, hint, kind, initial = '', validate, error
         label={label}
         hint={hint}
         autoComplete={kind === 'password' ? 'new-password' : 'off'}
-        autoFocus
+        data-autofocus
         error={formErrorText(t, errors.value?.message)}
         {...register('value')}
       />

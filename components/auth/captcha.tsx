@@ -90,7 +90,7 @@ export function CaptchaField({ id, error, state, ...inputProps }: CaptchaFieldPr
         data-testid={`${id}-image`}
         aria-label={t('account.captchaImage')}
         title={t('account.captchaImage')}
-        className="mt-6 inline-flex h-10 w-32 shrink-0 cursor-pointer items-center justify-center overflow-hidden rounded-lg border border-zinc-300 bg-zinc-100 text-xs text-zinc-500 dark:border-zinc-700 dark:bg-zinc-800"
+        className="mt-6 inline-flex h-10 w-32 shrink-0 cursor-pointer items-center justify-center overflow-hidden rounded-lg border border-zinc-300 bg-zinc-100 text-xs text-zinc-500 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-400"
       >
         {state.captcha ? (
           // A data URL from the server: next/image cannot optimise it, and the export has no image server.

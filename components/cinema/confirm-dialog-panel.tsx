@@ -6,6 +6,7 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { Button } from '@/components/ui/button';
+import { useReturnFocus } from '@/components/ui/return-focus';
 
 export interface ConfirmDialogPanelProps {
   open: boolean;
@@ -21,11 +22,13 @@ export interface ConfirmDialogPanelProps {
 
 /** The modal itself: title, description, cancel and a red confirm button (`confirm-*` test ids). */
 export function ConfirmDialogPanel({ open, title, description, confirmLabel, cancelLabel, busy, onConfirm, onOpenChange }: ConfirmDialogPanelProps) {
+  const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/50 animate-fade-in" />
         <Dialog.Content
+          {...returnFocus}
           data-testid="confirm-dialog"
           className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900"
         >

@@ -185,7 +185,7 @@ export function NewFolderDialog({ roomId, open, parentId, onClose }: NewFolderDi
   return (
     <Modal open={open} onOpenChange={(next) => !next && onClose()} title={t('cinema.movies.newFolder')} closeLabel={t('cinema.dialog.cancel')} testId="new-folder-dialog">
       <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
-        <TextField id="new-folder-name" label={t('cinema.movies.folderName')} value={name} error={error ?? undefined} autoFocus onChange={(event) => setName(event.target.value)} />
+        <TextField id="new-folder-name" label={t('cinema.movies.folderName')} value={name} error={error ?? undefined} data-autofocus onChange={(event) => setName(event.target.value)} />
         <div className="flex justify-end gap-2">
           <Button variant="outline" size="sm" onClick={onClose} disabled={busy}>
             {t('cinema.dialog.cancel')}

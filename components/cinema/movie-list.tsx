@@ -298,14 +298,17 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
                   className={clsx('flex items-center gap-2 px-4 py-3', isCurrent && 'bg-brand-50/60 dark:bg-brand-500/10')}
                 >
                   {selectable(movie) ? (
-                    <input
-                      type="checkbox"
-                      data-testid="movie-select"
-                      aria-label={t('cinema.movies.select', { name: movie.base.name })}
-                      checked={selected.includes(movie.id)}
-                      onChange={(event) => toggleSelected(movie.id, event.target.checked)}
-                      className="h-4 w-4 shrink-0 cursor-pointer accent-brand-600"
-                    />
+                    // The label around the box makes a 44 px touch target without moving the row.
+                    <label className="-m-3.5 flex h-11 w-11 shrink-0 cursor-pointer items-center justify-center">
+                      <input
+                        type="checkbox"
+                        data-testid="movie-select"
+                        aria-label={t('cinema.movies.select', { name: movie.base.name })}
+                        checked={selected.includes(movie.id)}
+                        onChange={(event) => toggleSelected(movie.id, event.target.checked)}
+                        className="h-4 w-4 shrink-0 cursor-pointer accent-brand-600"
+                      />
+                    </label>
                   ) : (
                     <span className="w-4 shrink-0" aria-hidden />
                   )}

@@ -479,7 +479,7 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
             <media-control-bar class="w-full" data-testid="player-controls">
               <media-play-button data-testid={canControl ? 'player-play' : 'watch-only-play'} disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} aria-describedby={controlDisabled ? 'watch-only-reason' : undefined} />
               {live ? <media-live-button disabled={controlDisabled || undefined} /> : <media-time-range class="min-w-0 flex-1" disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} data-testid="player-seek" />}
-              {live ? <span className="flex-1" /> : <media-time-display showduration class="hidden sm:flex" />}
+              {live ? <span className="flex-1" /> : <media-time-display showduration notoggle class="hidden sm:flex" />}
               <media-mute-button data-testid="player-mute" />
               <media-volume-range class="hidden sm:flex" />
               {hasMenu ? <media-settings-menu-button invoketarget={menuId} data-testid="player-settings" /> : null}

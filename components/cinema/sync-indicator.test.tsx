@@ -12,6 +12,15 @@ jest.mock('@/lib/i18n', () => {
 
 afterEach(() => jest.useRealTimers());
 
+/** Advances fake time in poll-sized steps, letting React render between them as a browser would. */
+function advance(ms: number): void {
+  for (let step = 0; step < ms; step += 250) {
+    act(() => {
+      jest.advanceTimersByTime(Math.min(250, ms - step));
+    });
+  }
+}
+
 describe('SyncIndicator', () => {
   it('shows the state and the signed drift, and exposes both as data attributes', () => {
     render(<SyncIndicator read={() => ({ state: 'correcting', driftMs: -42 })} />);
@@ -40,5 +49,25 @@ describe('SyncIndicator', () => {
     });
     expect(screen.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
     expect(screen.getByTestId('sync-indicator')).toHaveTextContent('In sync+3 ms');
+  });
+
+  it('tells screen readers a state once it has held for 2 s, and never a short correction', () => {
+    jest.useFakeTimers();
+    let current: Indicator = { state: 'in-sync', driftMs: 2 };
+    render(<SyncIndicator read={() => current} />);
+    const announcement = screen.getByTestId('sync-announcement');
+    expect(announcement).toHaveAttribute('aria-live', 'polite');
+    expect(announcement).toHaveTextContent(/^$/);
+    advance(2100);
+    expect(announcement).toHaveTextContent('In sync');
+    current = { state: 'correcting', driftMs: 300 };
+    advance(1000);
+    expect(announcement).toHaveTextContent('In sync');
+    current = { state: 'in-sync', driftMs: 1 };
+    advance(2100);
+    expect(announcement).toHaveTextContent('In sync');
+    current = { state: 'out-of-sync', driftMs: -4000 };
+    advance(2300);
+    expect(announcement).toHaveTextContent('Out of sync');
   });
 });

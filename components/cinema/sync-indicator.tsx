@@ -14,6 +14,8 @@ import '@/lib/i18n/messages/cinema';
 
 /** How often (ms) the indicator reads the engine. */
 const POLL_MS = 250;
+/** How long (ms) a state must hold before screen readers hear of it: a short correction stays quiet. */
+const ANNOUNCE_AFTER_MS = 2000;
 
 const view: Record<SyncState, { tone: BadgeTone; dot: string }> = {
   'in-sync': { tone: 'green', dot: 'bg-emerald-500' },
@@ -42,23 +44,35 @@ export function SyncIndicator({ read }: SyncIndicatorProps) {
   }, [read]);
 
   const { state, driftMs } = indicator;
+  // The badge changes several times a second (the drift), so it is not a live region itself; a hidden
+  // polite one says the state once it has held for ANNOUNCE_AFTER_MS.
+  const [announced, setAnnounced] = useState<SyncState | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setAnnounced(state), ANNOUNCE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
   const { tone, dot } = view[state];
   const showDrift = driftMs !== null && state !== 'idle' && state !== 'live';
   return (
-    <span
-      data-testid="sync-indicator"
-      data-state={state}
-      data-drift-ms={driftMs ?? ''}
-      role="status"
-      aria-live="off"
-      title={showDrift ? t('cinema.sync.driftHint') : undefined}
-    >
-      <Badge tone={tone}>
-        <span aria-hidden className={clsx('h-2 w-2 rounded-full', dot)} />
-        {t(`cinema.sync.state.${state}`)}
-        {showDrift ? <span className="tabular-nums">{t('cinema.sync.drift', { drift: formatDrift(driftMs) })}</span> : null}
-      </Badge>
-    </span>
+    <>
+      <span
+        data-testid="sync-indicator"
+        data-state={state}
+        data-drift-ms={driftMs ?? ''}
+        role="status"
+        aria-live="off"
+        title={showDrift ? t('cinema.sync.driftHint') : undefined}
+      >
+        <Badge tone={tone}>
+          <span aria-hidden className={clsx('h-2 w-2 rounded-full', dot)} />
+          {t(`cinema.sync.state.${state}`)}
+          {showDrift ? <span className="tabular-nums">{t('cinema.sync.drift', { drift: formatDrift(driftMs) })}</span> : null}
+        </Badge>
+      </span>
+      <span className="sr-only" aria-live="polite" data-testid="sync-announcement">
+        {announced && announced !== 'idle' ? t(`cinema.sync.state.${announced}`) : ''}
+      </span>
+    </>
   );
 }
 

@@ -228,7 +228,7 @@ export function MembersPanel({ roomId, open, onOpenChange }: MembersPanelProps) 
                       <span className="min-w-0 truncate font-medium" title={member.userId}>
                         {name(member)}
                       </span>
-                      {member.userId === me?.userId ? <span className="text-xs text-zinc-500">({t('roomAdmin.members.you')})</span> : null}
+                      {member.userId === me?.userId ? <span className="text-xs text-zinc-500 dark:text-zinc-400">({t('roomAdmin.members.you')})</span> : null}
                       <RoleBadge member={member} />
                       {member.status === MemberStatus.Pending ? <Badge tone="amber">{t('roomAdmin.status.pending')}</Badge> : null}
                       {member.status === MemberStatus.Banned ? <Badge tone="red">{t('roomAdmin.status.banned')}</Badge> : null}

@@ -28,14 +28,14 @@ export function RoomCard({ room, rank, showCreator = true }: RoomCardProps) {
     <article
       data-testid="room-card"
       data-room-id={room.roomId}
-      className="group flex flex-col gap-4 rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-brand-300 hover:shadow-md dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-brand-500/50"
+      className="group flex min-w-0 flex-col gap-4 rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm transition hover:border-brand-300 hover:shadow-md dark:border-zinc-800 dark:bg-zinc-900 dark:hover:border-brand-500/50"
     >
       <div className="flex items-start gap-3">
         {rank !== undefined ? (
           <span
             className={clsx(
               'inline-flex h-8 w-8 shrink-0 items-center justify-center rounded-lg text-sm font-bold',
-              rank <= 3 ? 'bg-brand-600 text-white dark:bg-brand-500' : 'bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300',
+              rank <= 3 ? 'bg-brand-600 text-white' : 'bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300',
             )}
           >
             {rank}
@@ -48,9 +48,8 @@ export function RoomCard({ room, rank, showCreator = true }: RoomCardProps) {
           <p
             className={clsx(
               'mt-1 inline-flex items-center gap-1 text-sm font-medium',
-              room.viewerCount > 0 ? 'text-emerald-600 dark:text-emerald-400' : 'text-zinc-400 dark:text-zinc-500',
+              room.viewerCount > 0 ? 'text-emerald-700 dark:text-emerald-400' : 'text-zinc-600 dark:text-zinc-400',
             )}
-            aria-label={`${t('rooms.viewersLabel')}: ${room.viewerCount}`}
           >
             <Users className="h-4 w-4" aria-hidden />
             {t('rooms.viewers', { n: room.viewerCount })}
@@ -91,7 +90,7 @@ export function RoomCard({ room, rank, showCreator = true }: RoomCardProps) {
         href={joinRoomPath(room.roomId)}
         data-testid="room-join"
         aria-label={t('rooms.joinRoom', { name: room.roomName })}
-        className={buttonClasses('secondary', 'sm', 'mt-auto w-full group-hover:bg-brand-600 group-hover:text-white dark:group-hover:bg-brand-500')}
+        className={buttonClasses('secondary', 'sm', 'mt-auto w-full group-hover:bg-brand-600 group-hover:text-white')}
       >
         {t('rooms.join')}
       </Link>

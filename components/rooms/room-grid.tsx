@@ -25,8 +25,8 @@ export interface RoomGridProps {
 }
 
 const gridClasses = {
-  wide: 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3',
-  narrow: 'grid gap-4 sm:grid-cols-2',
+  wide: 'grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3',
+  narrow: 'grid grid-cols-1 gap-4 sm:grid-cols-2',
 };
 
 /** A room list with its loading, error and empty states. */

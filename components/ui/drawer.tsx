@@ -7,6 +7,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useReturnFocus } from '@/components/ui/return-focus';
 
 export interface DrawerProps {
   open: boolean;
@@ -19,11 +20,13 @@ export interface DrawerProps {
 }
 
 export function Drawer({ open, onOpenChange, title, closeLabel, testId, children }: DrawerProps) {
+  const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-zinc-950/50 data-[state=open]:animate-fade-in" />
         <Dialog.Content
+          {...returnFocus}
           aria-describedby={undefined}
           data-testid={testId}
           className="fixed inset-y-0 right-0 z-50 flex w-full max-w-2xl flex-col border-l border-zinc-200 bg-white shadow-xl focus:outline-none data-[state=open]:animate-slide-in-right dark:border-zinc-800 dark:bg-zinc-900"
@@ -50,11 +53,13 @@ export interface ModalProps extends DrawerProps {
 
 /** A centred dialog (the permission editor, sharing) with the same behaviour as the drawer. */
 export function Modal({ open, onOpenChange, title, description, closeLabel, testId, children }: ModalProps) {
+  const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-zinc-950/50 data-[state=open]:animate-fade-in" />
         <Dialog.Content
+          {...returnFocus}
           {...(description ? {} : { 'aria-describedby': undefined })}
           data-testid={testId}
           className="fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl border border-zinc-200 bg-white shadow-xl focus:outline-none dark:border-zinc-800 dark:bg-zinc-900"

@@ -7,6 +7,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useReturnFocus } from '@/components/ui/return-focus';
 
 export interface ModalPanelProps {
   open: boolean;
@@ -20,11 +21,13 @@ export interface ModalPanelProps {
 }
 
 export function ModalPanel({ open, onOpenChange, title, description, closeLabel, children, testId }: ModalPanelProps) {
+  const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/50 animate-fade-in" />
         <Dialog.Content
+          {...returnFocus}
           data-testid={testId}
           {...(description ? {} : { 'aria-describedby': undefined })}
           className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl border border-zinc-200 bg-white p-5 shadow-xl dark:border-zinc-800 dark:bg-zinc-900"

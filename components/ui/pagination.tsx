@@ -57,7 +57,7 @@ export function Pagination({ page, pageSize, total, onPageChange, labels, classN
           className={clsx(
             itemClasses,
             n === page
-              ? 'bg-brand-600 text-white dark:bg-brand-500'
+              ? 'bg-brand-600 text-white'
               : 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800',
           )}
         >

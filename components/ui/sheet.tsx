@@ -2,6 +2,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useReturnFocus } from '@/components/ui/return-focus';
 
 export interface SheetProps {
   open: boolean;
@@ -14,11 +15,13 @@ export interface SheetProps {
 
 /** A panel sliding in from the right over a dimmed page (Radix Dialog: focus trap, Escape, outside click). */
 export function Sheet({ open, onOpenChange, title, closeLabel, children }: SheetProps) {
+  const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-zinc-950/50 backdrop-blur-sm data-[state=open]:animate-fade-in" />
         <Dialog.Content
+          {...returnFocus}
           aria-describedby={undefined}
           className="fixed inset-y-0 right-0 z-50 flex w-full max-w-xs flex-col gap-4 border-l border-zinc-200 bg-white p-5 shadow-xl focus:outline-none data-[state=open]:animate-slide-in-right dark:border-zinc-800 dark:bg-zinc-900"
         >

@@ -38,15 +38,18 @@ export function Switch({ id, checked, onChange, label, hint, disabledReason, bus
         disabled={disabled}
         data-testid={testId}
         onClick={() => onChange(!checked)}
-        className={clsx(
-          'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full transition-colors disabled:cursor-not-allowed disabled:opacity-50',
-          checked ? 'bg-brand-600' : 'bg-zinc-300 dark:bg-zinc-600',
-        )}
+        // The button is a 44 px touch target; the track inside it is what is drawn.
+        className="-my-2.5 inline-flex h-11 w-14 shrink-0 cursor-pointer items-center justify-center disabled:cursor-not-allowed disabled:opacity-50"
       >
         <span
           aria-hidden
-          className={clsx('inline-block h-5 w-5 rounded-full bg-white shadow transition-transform', checked ? 'translate-x-5' : 'translate-x-0.5')}
-        />
+          className={clsx(
+            'inline-flex h-6 w-11 items-center rounded-full transition-colors',
+            checked ? 'bg-brand-600' : 'bg-zinc-300 dark:bg-zinc-600',
+          )}
+        >
+          <span className={clsx('inline-block h-5 w-5 rounded-full bg-white shadow transition-transform', checked ? 'translate-x-5' : 'translate-x-0.5')} />
+        </span>
       </button>
     </div>
   );
