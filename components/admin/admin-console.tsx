@@ -65,7 +65,7 @@ export function AdminConsole() {
   return (
     <div className="space-y-6">
       <PageHeading title={t('route.admin')} description={t('admin.description')} />
-      <div className="grid gap-6 lg:grid-cols-[13rem_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[13rem_minmax(0,1fr)]">
         <nav aria-label={t('admin.nav.label')} className="-mx-1 overflow-x-auto lg:mx-0 lg:overflow-visible">
           <ul className="flex gap-1 px-1 lg:flex-col lg:px-0">
             {SECTIONS.map((section) => (

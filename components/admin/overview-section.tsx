@@ -68,7 +68,7 @@ export function OverviewSection({ onOpen }: { onOpen: (target: OverviewTarget) =
       <h2 id="admin-overview-title" className="text-lg font-semibold">
         {t('admin.nav.overview')}
       </h2>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <Figure icon={<UserRound />} label={t('admin.overview.users')} value={data?.users} testId="overview-users" onOpen={() => onOpen({ section: 'users', filter: '' })} openLabel={t('admin.overview.open')}>
           {data && data.pendingUsers > 0 ? (
             <PendingLink count={data.pendingUsers} label={t('admin.overview.pendingUsers')} review={t('admin.overview.review')} testId="overview-pending-users" onClick={() => onOpen({ section: 'users', filter: 'pending' })} />

@@ -50,7 +50,7 @@ export function OAuthButtons({ purpose, redirect, withHeading = false }: OAuthBu
   return (
     <div className="space-y-3" data-testid={`oauth-${purpose}`}>
       {withHeading ? <p className="text-center text-xs text-zinc-500 dark:text-zinc-400">{t('oauth.or')}</p> : null}
-      <div className="grid gap-2 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
         {providers.map((provider) => {
           const name = oauth2Label(provider, locale);
           return (

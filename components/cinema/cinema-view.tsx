@@ -140,7 +140,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
 
           <RoomSetup roomId={roomId} />
 
-          <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
             <PlayerPanel loading={!loaded && !room.currentError} sync={sync} onVideo={setVideo} chatLines={chat.lines} onChatShortcut={focusChat} />
             {/* On wide screens the chat takes the player's height and never stretches the row. */}
             <div className="h-96 lg:relative lg:h-auto lg:min-h-96">
@@ -165,7 +165,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             </Notice>
           ) : null}
 
-          <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
             {abilities.canListMovies ? (
               <MovieList
                 roomId={roomId}
@@ -192,7 +192,7 @@ function HallSkeleton() {
   return (
     <div aria-busy="true" aria-label={t('cinema.loading')} data-testid="cinema-loading" className="space-y-4">
       <Skeleton className="h-7 w-48" />
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <Skeleton className="aspect-video rounded-2xl" />
         <Skeleton className="h-64 rounded-2xl lg:h-auto" />
       </div>

@@ -72,7 +72,7 @@ export function ProfileScreen() {
   return (
     <div data-testid="page-myself" className="space-y-8">
       <PageHeading title={t('route.myself')} />
-      <div className="grid gap-6 lg:grid-cols-[22rem_1fr]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_1fr]">
         <div className="min-w-0 space-y-6">
           <Card className="p-6">
             <div className="mb-5 flex items-center gap-3">
@@ -86,7 +86,7 @@ export function ProfileScreen() {
             </div>
             <dl className="space-y-3 text-sm">
               <Row label={t('profile.username')}>
-                <span data-testid="profile-username" className="truncate font-medium">
+                <span data-testid="profile-username" className="block truncate font-medium">
                   {user.username}
                 </span>
               </Row>
@@ -104,7 +104,7 @@ export function ProfileScreen() {
                 </span>
               </Row>
               <Row label={t('profile.email')}>
-                <span data-testid="profile-email" className="truncate font-medium">
+                <span data-testid="profile-email" className="block truncate font-medium">
                   {user.email || t('profile.noEmail')}
                 </span>
               </Row>
