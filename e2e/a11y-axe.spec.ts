@@ -74,7 +74,7 @@ for (const look of LOOKS) {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(app.url('/rooms'));
       await checkOpened(sweep, page, 'phone menu', () => page.getByTestId('menu-toggle').click(), 'nav-rooms');
-      expectClean(sweep, 13);
+      expectClean(sweep, 12);
     });
 
     test('user screens and the viewing hall with its panels', async ({ app, actors, media }) => {

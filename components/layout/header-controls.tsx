@@ -36,12 +36,13 @@ export function LocaleToggle() {
       data-testid="locale-toggle"
       className={iconButton}
       onClick={() => setLocale(locale === 'zh' ? 'en' : 'zh')}
-      aria-label={t('locale.switch')}
       title={t('locale.switch')}
       lang={locale === 'zh' ? 'en' : 'zh-CN'}
     >
+      {/* The name comes from the content, so it always holds the visible short text (WCAG 2.5.3). */}
       <Languages className="h-4.5 w-4.5" aria-hidden />
       <span className="ml-1 hidden sm:inline">{t('locale.short')}</span>
+      <span className="sr-only">{t('locale.switch')}</span>
     </button>
   );
 }

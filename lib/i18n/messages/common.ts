@@ -28,7 +28,7 @@ export const common = {
     'session.signedOut': '已退出登录',
     'theme.toDark': '切换到深色模式',
     'theme.toLight': '切换到浅色模式',
-    'locale.switch': 'Switch to English (EN)',
+    'locale.switch': 'Switch to English',
     'locale.short': 'EN',
     'action.backHome': '返回首页',
     'action.retry': '重试',
