@@ -7,6 +7,7 @@
 import { expect, test, USER_PASSWORD, type Actor, type App } from './fixtures';
 import { applyLook, AxeSweep, LOOKS } from './support/axe';
 import { uniqueName } from './support/api';
+import { eachAdminSection } from './support/route-cases';
 import type { MediaServer } from './support/media-server';
 import type { Page } from '@playwright/test';
 
@@ -153,15 +154,7 @@ for (const look of LOOKS) {
       await page.goto(app.url('/admin'));
       await expect(page.getByTestId('admin-overview')).toBeVisible();
       await sweep.check(page, '/admin overview');
-      for (const [section, shown] of [
-        ['users', 'admin-user-row'],
-        ['rooms', 'admin-room-row'],
-        ['settings', 'admin-settings'],
-        ['admins', 'admin-admin-row'],
-        ['email', 'test-mail-form'],
-      ] as const) {
-        await page.getByTestId(`admin-nav-${section}`).click();
-        await expect(page.getByTestId(shown).first()).toBeVisible();
+      await eachAdminSection(page, async (section) => {
         await sweep.check(page, `/admin ${section}`);
         if (section === 'users') {
           await checkOpened(sweep, page, 'admin user menu', () => page.getByTestId('admin-user-actions').first().click(), 'admin-user-actions');
@@ -170,7 +163,7 @@ for (const look of LOOKS) {
         if (section === 'rooms') {
           await checkOpened(sweep, page, 'admin room menu', () => page.getByTestId('admin-room-actions').first().click(), 'admin-room-actions');
         }
-      }
+      });
       expectClean(sweep, 9);
     });
   });

@@ -90,14 +90,21 @@ test('the main journey works with the keyboard alone', async ({ app, actors, med
   // Pause and play with the player's own button, then seek with the seek bar's arrow keys.
   const playButton = page.getByTestId('player-play');
   await tabTo(page, playButton, { backwards: true });
+  // Each action waits for the room to report it (the playlist's label follows the room's status), as
+  // a person sees the picture stop before pressing again.
+  const roomState = page.getByTestId('current-movie-state');
   await page.keyboard.press('Space');
   await expect.poll(async () => (await media(page)).paused).toBe(true);
+  await expect(roomState).toHaveText('Current (paused)');
   await page.keyboard.press('Space');
   await expect.poll(async () => (await media(page)).paused).toBe(false);
+  await expect(roomState).toHaveText('Playing');
   const before = (await media(page)).currentTime;
   await tabTo(page, page.getByTestId('player-seek'));
-  for (let presses = 0; presses < 3; presses += 1) await page.keyboard.press('ArrowRight');
+  // One arrow press moves 10 s.
+  await page.keyboard.press('ArrowRight');
   await expect.poll(async () => (await media(page)).currentTime).toBeGreaterThan(before + 8);
+  await expect.poll(async () => (await media(page)).paused).toBe(false);
 
   // c moves from the player to the chat.
   await page.keyboard.press('c');

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { Actor, Actors } from '../fixtures';
 
 /** Who opens a route: a visitor without a session, a signed-up user, or root (site admin screens). */
@@ -67,4 +67,28 @@ export function recordDocumentLoads(page: Page): string[] {
  */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
+}
+
+/** The admin console's sections after the overview, each with a test id that shows once it has loaded. */
+const ADMIN_SECTIONS = [
+  ['users', 'admin-user-row'],
+  ['rooms', 'admin-room-row'],
+  ['settings', 'admin-settings'],
+  ['admins', 'admin-admin-row'],
+  ['email', 'test-mail-form'],
+] as const;
+
+/** An admin console section's name (`admin-nav-<name>`, `/admin#<name>`). */
+export type AdminSection = (typeof ADMIN_SECTIONS)[number][0];
+
+/**
+ * With the admin console open on `page`, opens each section from its navigation in turn, waits until
+ * it has loaded, and calls `visit` there.
+ */
+export async function eachAdminSection(page: Page, visit: (section: AdminSection) => Promise<void>): Promise<void> {
+  for (const [section, shown] of ADMIN_SECTIONS) {
+    await page.getByTestId(`admin-nav-${section}`).click();
+    await expect(page.getByTestId(shown).first()).toBeVisible();
+    await visit(section);
+  }
 }
