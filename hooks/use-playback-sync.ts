@@ -5,9 +5,7 @@
  * shares the socket's server clock, so the SYNC round trips it measures also correct the timestamps
  * of everything the socket sends.
  */
-import { useSetAtom } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { playbackStatusAtom } from '@/lib/room/atoms';
 import type { ServerClock } from '@/lib/sync/clock';
 import type { SyncIndicator } from '@/lib/sync/correction';
 import { SyncEngine, type AutoplayOutcome, type HttpStatus } from '@/lib/sync/engine';
@@ -44,7 +42,6 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
   const { video, socket, clock, target, live, canControl } = options;
   const [engine, setEngine] = useState<SyncEngine | null>(null);
   const [autoplay, setAutoplay] = useState<PlaybackSync['autoplay']>(null);
-  const setRoomStatus = useSetAtom(playbackStatusAtom);
   // The engine calls the latest callbacks without being rebuilt when they change.
   const callbacks = useRef({ onControlDenied: options.onControlDenied, onManualSynced: options.onManualSynced });
   useEffect(() => {
@@ -57,13 +54,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
       media: video,
       clock,
       transport: {
-        // The server relays a STATUS to everyone but its sender, so what the room shows (the playlist's
-        // "playing"/"paused" label) takes our own action from here.
-        sendStatus: (status) => {
-          const sent = socket.sendStatus(status);
-          if (sent) setRoomStatus({ status, receivedAtMs: Date.now() });
-          return sent;
-        },
+        sendStatus: (status) => socket.sendStatus(status),
         sendSync: () => socket.sendSync(),
       },
       live,
@@ -102,7 +93,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
     };
     // live and canControl are pushed by the effect below: they must not rebuild the engine.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [video, socket, clock, setRoomStatus]);
+  }, [video, socket, clock]);
 
   useEffect(() => {
     engine?.setLive(live);
