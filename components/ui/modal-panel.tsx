@@ -7,7 +7,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useReturnFocus } from '@/components/ui/return-focus';
+import { useReturnFocus } from './return-focus';
 
 export interface ModalPanelProps {
   open: boolean;
