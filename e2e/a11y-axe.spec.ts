@@ -35,7 +35,7 @@ async function seedRoom(app: App, media: MediaServer, owner: Actor): Promise<str
   const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'MP4 clip' });
   await app.api.setCurrent(owner.token!, roomId, movieId);
   const member = await app.api.signup(uniqueName('axe member'), USER_PASSWORD);
-  await app.api.request('POST', '/api/room/login', { token: member, json: { roomId, password: '' } });
+  await app.api.joinRoom(member, roomId);
   return roomId;
 }
 

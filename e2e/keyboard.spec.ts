@@ -8,13 +8,9 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test, USER_PASSWORD } from './fixtures';
 import { uniqueName } from './support/api';
 import { expectFocused, expectFocusWithin, expectVisibleFocus, tabTo } from './support/keyboard';
+import { sampleMedia } from './support/playback';
 
 test.describe.configure({ timeout: 120_000 });
-
-/** The video's paused flag and position (s). */
-function media(page: Page): Promise<{ paused: boolean; currentTime: number }> {
-  return page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => ({ paused: video.paused, currentTime: video.currentTime }));
-}
 
 /** Opens a dialog or drawer from `opener` with Enter, checks the focus went in, closes it with Escape, checks the focus came back. */
 async function openAndEscape(page: Page, opener: Locator, dialog: Locator): Promise<void> {
@@ -85,24 +81,24 @@ test('the main journey works with the keyboard alone', async ({ app, actors, med
   await expectFocused(play);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('current-movie-name')).toContainText('Keyboard clip');
-  await expect.poll(async () => (await media(page)).currentTime, { timeout: 15_000 }).toBeGreaterThan(0.5);
+  await expect.poll(async () => (await sampleMedia(page)).currentTime, { timeout: 15_000 }).toBeGreaterThan(0.5);
 
   // Pause and play with the player's own button, then seek with the seek bar's arrow keys.
   const playButton = page.getByTestId('player-play');
   await tabTo(page, playButton, { backwards: true });
   // At a person's pace: each press once the picture has answered the one before and a moment passed.
   await page.keyboard.press('Space');
-  await expect.poll(async () => (await media(page)).paused).toBe(true);
+  await expect.poll(async () => (await sampleMedia(page)).paused).toBe(true);
   await page.waitForTimeout(1000);
   await page.keyboard.press('Space');
-  await expect.poll(async () => (await media(page)).paused).toBe(false);
+  await expect.poll(async () => (await sampleMedia(page)).paused).toBe(false);
   await page.waitForTimeout(1000);
-  const before = (await media(page)).currentTime;
+  const before = (await sampleMedia(page)).currentTime;
   await tabTo(page, page.getByTestId('player-seek'));
   // One arrow press moves 10 s.
   await page.keyboard.press('ArrowRight');
-  await expect.poll(async () => (await media(page)).currentTime).toBeGreaterThan(before + 8);
-  await expect.poll(async () => (await media(page)).paused).toBe(false);
+  await expect.poll(async () => (await sampleMedia(page)).currentTime).toBeGreaterThan(before + 8);
+  await expect.poll(async () => (await sampleMedia(page)).paused).toBe(false);
 
   // c moves from the player to the chat.
   await page.keyboard.press('c');

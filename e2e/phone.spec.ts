@@ -5,7 +5,7 @@
  * away.
  */
 import type { Page } from '@playwright/test';
-import { expect, ROOT_PASSWORD, test, USER_PASSWORD, type App } from './fixtures';
+import { expect, ROOT_PASSWORD, seedToken, test, USER_PASSWORD, type App } from './fixtures';
 import { applyLook } from './support/axe';
 import { eachAdminSection } from './support/route-cases';
 
@@ -104,7 +104,7 @@ async function seedCrowdedRoom(app: App, mediaUrl: string, ownerToken: string): 
   await app.api.setCurrent(ownerToken, roomId, firstMovie);
   for (let i = 0; i < 8; i += 1) {
     const member = await app.api.signup(longName(`m${i}`), USER_PASSWORD);
-    await app.api.request('POST', '/api/room/login', { token: member, json: { roomId, password: '' } });
+    await app.api.joinRoom(member, roomId);
   }
   return roomId;
 }
@@ -122,7 +122,7 @@ for (const width of [390, 360]) {
 
     const context = await browser.newContext({ viewport: { width, height: 800 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     await applyLook(context, { theme: 'light', locale: 'en' });
-    await context.addInitScript((value) => localStorage.setItem('userToken', value), token);
+    await seedToken(context, token);
     const page = await context.newPage();
     try {
       for (const [route, testId] of [
@@ -186,7 +186,7 @@ test('the admin console fits a phone', async ({ app, browser }) => {
   await app.api.createRoom(rootToken, longName('adminroom'));
   const context = await browser.newContext({ viewport: { width: 360, height: 800 }, isMobile: true, hasTouch: true });
   await applyLook(context, { theme: 'light', locale: 'en' });
-  await context.addInitScript((value) => localStorage.setItem('userToken', value), rootToken);
+  await seedToken(context, rootToken);
   const page = await context.newPage();
   try {
     await page.goto(app.url('/admin'));

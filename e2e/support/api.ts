@@ -26,6 +26,11 @@ export class SeedApi {
     return room.roomId;
   }
 
+  /** `POST /api/room/login`: makes the user a member of the room (an open room when `password` is empty). */
+  async joinRoom(token: string, roomId: string, password = ''): Promise<void> {
+    await this.call<unknown>('POST', '/api/room/login', { token, json: { roomId, password } });
+  }
+
   /** `POST /api/room/movie/push` into the room's root folder → the new movie's id. */
   async pushMovie(token: string, roomId: string, base: MovieBase): Promise<string> {
     const movie = await this.call<PushedMovie>('POST', '/api/room/movie/push', { token, roomId, json: base });

@@ -5,6 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
+import { STORAGE_KEYS } from '../../lib/storage';
 
 /** One look of the app: the theme and the UI language (the `isDarkMode` and `locale` keys of lib/storage.ts). */
 export interface Look {
@@ -22,10 +23,13 @@ export const LOOKS: readonly Look[] = [
 
 /** Stores `look` in the context's localStorage before any page script runs, on every page load. */
 export async function applyLook(context: BrowserContext, look: Look): Promise<void> {
-  await context.addInitScript(({ theme, locale }) => {
-    localStorage.setItem('isDarkMode', String(theme === 'dark'));
-    localStorage.setItem('locale', locale);
-  }, look);
+  await context.addInitScript(
+    ({ keys, theme, locale }) => {
+      localStorage.setItem(keys.darkMode, String(theme === 'dark'));
+      localStorage.setItem(keys.locale, locale);
+    },
+    { keys: STORAGE_KEYS, ...look },
+  );
 }
 
 /** WCAG 2.0 and 2.1, levels A and AA: the rules the issue asks for. */
