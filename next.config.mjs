@@ -33,6 +33,13 @@ const nextConfig = {
   // With output 'export', a distDir other than `.next` names the export folder (hasCustomExportOutput in next/dist/build/index.js).
   distDir: process.env.NEXT_EXPORT_DIR && process.env.NEXT_EXPORT_DIR !== 'out' ? process.env.NEXT_EXPORT_DIR : '.next',
   webpack(config, { isServer, dev }) {
+    // JASSUB's WebAssembly glue (emscripten output) starts its pthread workers from its own file:
+    // `new Worker(new URL("jassub-worker.js", import.meta.url))`. Bundled as a worker, that file is
+    // a chunk that loads itself, which webpack reports as a circular chunk dependency (its hashes
+    // could then not name each other). Pthreads run only on cross-origin-isolated pages, which ours
+    // are not (no COOP/COEP), so the file stays a plain asset for that path: one bundled copy inside
+    // JASSUB's worker, no self-referencing chunk, no warning.
+    config.module.rules.push({ test: /[\\/]jassub[\\/]dist[\\/]wasm[\\/]jassub-worker\.js$/, parser: { worker: false } });
     // One chunk for the i18n core and the shell's texts (lib/i18n/index.ts, messages.ts,
     // messages/common.ts), which every route's layout, page and not-found entry imports. Next's client
     // splitChunks only moves modules of 20 KB or more into shared chunks, so without this group each
