@@ -101,7 +101,7 @@ test('password reset from the mailed link: the link fills the form, the new pass
   await fresh.page.getByTestId('login-email').fill(email);
   await fresh.page.getByTestId('login-password').fill(USER_PASSWORD);
   await fresh.page.getByTestId('login-submit').click();
-  await expect(fresh.page.locator('#login-password-error')).toHaveText('Wrong password');
+  await expect(fresh.page.locator('#login-password-error')).toHaveText('Wrong email or password');
   await fresh.page.getByTestId('login-password').fill('new-pass-9876');
   await fresh.page.getByTestId('login-submit').click();
   await expect(fresh.page.getByTestId('page-home')).toBeVisible();

@@ -21,7 +21,8 @@ test('a wrong password and a taken room name show in words at their field, witho
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill('not-the-password');
   await page.getByTestId('login-submit').click();
-  await expect(page.locator('#login-password-error')).toHaveText('Wrong password');
+  // Which of the two was wrong is not told (the server answers an unknown name the same way).
+  await expect(page.locator('#login-password-error')).toHaveText('Wrong username or password');
   await expect(page.getByTestId('login-password')).toBeFocused();
   await expect(page.getByTestId('login-password')).toHaveAttribute('aria-invalid', 'true');
   // Shown once: not also as a toast, and not as the raw server text.

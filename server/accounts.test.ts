@@ -111,7 +111,7 @@ describe('email sign-up and login', () => {
     const wrongPassword = await post(server, '/api/user/login', { email, password: 'nope-pw-1' });
     expect([wrongPassword.status, wrongPassword.body.error]).toEqual([403, 'password incorrect']);
     const unknown = await post(server, '/api/user/login', { email: address('none'), password: 'mail-pw-1' });
-    expect([unknown.status, unknown.body.error]).toEqual([404, 'user not found']);
+    expect([unknown.status, unknown.body.error]).toEqual([403, 'password incorrect']);
   });
 
   it('adds #NNNN when the address is already somebody\'s username', async () => {
@@ -181,6 +181,8 @@ describe('password reset', () => {
 
     const weak = await post(server, '/api/user/retrieve/email', { email, captcha: code, password: '' });
     expect([weak.status, weak.body.error]).toEqual([400, 'user password empty']);
+    const short = await post(server, '/api/user/retrieve/email', { email, captcha: code, password: 'seven77' });
+    expect([short.status, short.body.error]).toEqual([400, 'password too short']);
     const reset = await post(server, '/api/user/retrieve/email', { email, captcha: code, password: 'brand-new-pw' });
     expect(reset.status).toBe(200);
     expect((await get(server, '/api/user/me', { token: oldToken })).status).toBe(401);

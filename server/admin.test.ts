@@ -122,7 +122,7 @@ describe('site settings', () => {
     expect(Object.keys(all.body.data)).toEqual(expect.arrayContaining(['user', 'room', 'proxy', 'email', 'server', 'database', 'oauth2_github']));
     expect(all.body.data.user).toMatchObject({ enable_password_signup: true, user_max_room_count: 3, enable_guest: true });
     expect(all.body.data.server.version).toMatch(/0\.9\.11/);
-    expect(all.body.data.database.database_version).toBe('2');
+    expect(all.body.data.database.database_version).toBe('3');
 
     const room = await get(server, '/api/admin/settings/room', { token: root.token });
     expect(Object.keys(room.body.data)).toEqual(['room']);
@@ -216,18 +216,19 @@ describe('users', () => {
     expect((await post(server, '/api/user/login', { username: added, password: 'pw-added' })).status).toBe(200);
 
     const refusals: Array<[unknown, string, number, string]> = [
-      [{ username: name(), password: 'pw', role: Role.Root }, admin.token, 403, 'you cannot add root user'],
-      [{ username: name(), password: 'pw', role: Role.Admin }, admin.token, 403, 'user is not a root user'],
-      [{ username: name(), password: 'pw', role: 0 }, admin.token, 400, 'role cannot be empty'],
-      [{ username: name(), password: 'pw', role: 9 }, admin.token, 400, 'invalid role'],
-      [{ username: added, password: 'pw', role: Role.User }, admin.token, 400, 'user already exists'],
+      [{ username: name(), password: 'pw-added', role: Role.Root }, admin.token, 403, 'you cannot add root user'],
+      [{ username: name(), password: 'pw-added', role: Role.Admin }, admin.token, 403, 'user is not a root user'],
+      [{ username: name(), password: 'pw-added', role: 0 }, admin.token, 400, 'role cannot be empty'],
+      [{ username: name(), password: 'pw-added', role: 9 }, admin.token, 400, 'invalid role'],
+      [{ username: added, password: 'pw-added', role: Role.User }, admin.token, 400, 'user already exists'],
       [{ username: name(), password: '', role: Role.User }, admin.token, 400, 'user password empty'],
+      [{ username: name(), password: 'pw', role: Role.User }, admin.token, 400, 'password too short'],
     ];
     for (const [body, token, status, error] of refusals) {
       const response = await adminPost('/api/admin/user/add', body, token);
       expect([response.status, response.body?.error]).toEqual([status, error]);
     }
-    expect((await adminPost('/api/admin/user/add', { username: name(), password: 'pw', role: Role.Admin })).status).toBe(204);
+    expect((await adminPost('/api/admin/user/add', { username: name(), password: 'pw-added', role: Role.Admin })).status).toBe(204);
   });
 
   it('approves a pending user, who can then sign in', async () => {
@@ -268,6 +269,8 @@ describe('users', () => {
   it('changes a password (older tokens die) and a name; deletes a user with their rooms', async () => {
     const user = await userWithRole('pwd');
     const socket = await TestSocket.open(server, (await createRoom(server, user)).roomId, user.token);
+    const short = await adminPost('/api/admin/user/password', { id: user.id, password: 'new-pw' });
+    expect([short.status, short.body.error]).toEqual([400, 'password too short']);
     expect((await adminPost('/api/admin/user/password', { id: user.id, password: 'new-pass-1' })).status).toBe(204);
     await socket.closed;
     expect((await get(server, '/api/user/me', { token: user.token })).status).toBe(401);

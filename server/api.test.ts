@@ -33,6 +33,9 @@ describe('envelope and errors', () => {
       emailWhitelist: ['gmail.com', 'qq.com', '163.com', 'yahoo.com', 'sina.com', '126.com', 'outlook.com', 'yeah.net', 'foxmail.com'],
       oauth2DisableSignup: true,
       guestEnable: true,
+      chatHistory: 100,
+      userMaxRoomCount: 3,
+      createRoomDisabled: false,
       p2pZone: 'hk',
     });
   });
@@ -106,15 +109,18 @@ describe('users', () => {
     expect(bearer.body.data.username).toBe('alice-api');
   });
 
-  it('refuses a duplicate user, unknown users and wrong passwords', async () => {
-    await post(server, '/api/user/signup', { username: 'dup-user', password: 'pw' });
-    const dup = await post(server, '/api/user/signup', { username: 'dup-user', password: 'pw2' });
+  it('refuses a duplicate user, a short password, and answers an unknown user as a wrong password', async () => {
+    const short = await post(server, '/api/user/signup', { username: 'dup-user', password: 'seven77' });
+    expect([short.status, short.body.error]).toEqual([400, 'password too short']);
+    expect((await post(server, '/api/user/signup', { username: 'dup-user', password: 'eight888' })).status).toBe(200);
+    const dup = await post(server, '/api/user/signup', { username: 'dup-user', password: 'pw2-long-enough' });
     expect([dup.status, dup.body.error]).toEqual([400, 'user already exists']);
+    // Who has an account is not told: an unknown name gets the answer of a wrong password.
     const unknown = await post(server, '/api/user/login', { username: 'nobody-here', password: 'pw' });
-    expect([unknown.status, unknown.body.error]).toEqual([404, 'user not found']);
+    expect([unknown.status, unknown.body.error]).toEqual([403, 'password incorrect']);
     const wrong = await post(server, '/api/user/login', { username: 'dup-user', password: 'nope' });
     expect([wrong.status, wrong.body.error]).toEqual([403, 'password incorrect']);
-    const guest = await post(server, '/api/user/signup', { username: 'guest', password: 'pw' });
+    const guest = await post(server, '/api/user/signup', { username: 'guest', password: 'guest-password' });
     expect(guest.body.error).toBe('user already exists');
   });
 
@@ -152,6 +158,8 @@ describe('users', () => {
     const user = await signUpUser(server, 'pwchange');
     const same = await post(server, '/api/user/password', { password: user.password }, { token: user.token });
     expect([same.status, same.body.error]).toEqual([400, 'password is the same']);
+    const short = await post(server, '/api/user/password', { password: 'short' }, { token: user.token });
+    expect([short.status, short.body.error]).toEqual([400, 'password too short']);
     const changed = await post(server, '/api/user/password', { password: 'new-secret' }, { token: user.token });
     expect(changed.status).toBe(200);
     expect(changed.body.data.token).toEqual(expect.any(String));

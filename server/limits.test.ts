@@ -198,7 +198,7 @@ describe('rate limits', () => {
 
   it('limits sign-ups from one address to 10 in 10 minutes', async () => {
     // signUpUser above made 1 sign-up from this address.
-    const { passed, response } = await until429((attempt) => post(limited, '/api/user/signup', { username: `flood${attempt}`, password: 'pw' }), 10);
+    const { passed, response } = await until429((attempt) => post(limited, '/api/user/signup', { username: `flood${attempt}`, password: 'flood-password' }), 10);
     expect(passed).toBe(9);
     expectRefusal(response, 600);
   });

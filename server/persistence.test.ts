@@ -1,7 +1,7 @@
 /** @jest-environment node */
 /**
  * Everything survives a restart on the same data directory (issue 2, Part B): users, tokens (the
- * JWT secret), rooms, memberships, movies, the current movie and its status; and the first-start
+ * JWT secret), rooms, memberships, movies, the current movie and its status, the chat; and the first-start
  * root password is random and printed once.
  */
 import fs from 'node:fs';
@@ -31,7 +31,8 @@ it('keeps users, tokens, rooms, members, movies and the playback status across a
     await post(first, '/api/room/movie/current', { id: movieId }, { token: owner.token, roomId });
     const socket = await TestSocket.open(first, roomId, owner.token);
     socket.send({ type: MessageType.STATUS, payload: { case: 'playbackStatus', value: { isPlaying: false, currentTime: 77, playbackRate: 1.5 } } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'see you after the restart' } });
+    await socket.next(MessageType.CHAT);
     socket.close();
   } finally {
     await first.stop();
@@ -56,6 +57,11 @@ it('keeps users, tokens, rooms, members, movies and the playback status across a
     expect(current.body.data.movie.id).toBe(movieId);
     expect(current.body.data.status).toMatchObject({ currentTime: 77, playbackRate: 1.5 });
     expect(current.body.data.status.isPlaying).toBeUndefined();
+    // The room's chat is replayed from the database to a socket that joins.
+    const socket = await TestSocket.open(second, roomId, member.token);
+    const chat = await socket.next(MessageType.CHAT);
+    expect([chat.payload.value, chat.sender?.username]).toEqual(['see you after the restart', owner.username]);
+    socket.close();
   } finally {
     await second.stop();
   }

@@ -169,6 +169,7 @@ describe('authorization matrix', () => {
     { name: 'make admin', method: 'POST', path: '/api/room/admin/members/admin', body: () => ({ id: randomId() }), level: 'room-creator', bit: 0, allowed: 404 },
     { name: 'admin permissions', method: 'POST', path: '/api/room/admin/members/admin/permissions', body: () => ({ id: randomId(), adminPermissions: 1 }), level: 'room-creator', bit: 0, allowed: 404 },
     { name: 'delete room', method: 'POST', path: '/api/room/admin/delete', level: 'room-admin', bit: AdminPermission.DeleteRoom, allowed: 204 },
+    { name: 'clear chat history', method: 'POST', path: '/api/room/admin/chat/clear', level: 'room-admin', bit: AdminPermission.SetRoomSettings, allowed: 204 },
     { name: 'password check', method: 'POST', path: '/api/room/pwd/check', body: () => ({ password: 'x' }), level: 'room-noguest', bit: 0, allowed: 200 },
     { name: 'member list (everyone)', method: 'GET', path: '/api/room/members', level: 'room-noguest', bit: 0, allowed: 200 },
   ];

@@ -4,7 +4,7 @@
  * and that bad frames close only the offending socket.
  */
 import zlib from 'node:zlib';
-import { MessageType } from '@/lib/contract/message';
+import { MessageType, type Message } from '@/lib/contract/message';
 import {
   createRoom,
   get,
@@ -125,6 +125,65 @@ describe('chat', () => {
     const exactlyMax = '汉'.repeat(1365);
     a.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: exactlyMax } });
     expect((await guest.next(MessageType.CHAT)).payload.value).toBe(exactlyMax);
+  });
+});
+
+describe('chat history (a companion-server extension)', () => {
+  /** Sends `count` lines `<prefix> <n>` as the creator, one socket per 10 lines (each socket's burst), each seen by `observer` before the next. */
+  async function say(roomId: string, owner: TestUser, observer: TestSocket, count: number, prefix: string): Promise<void> {
+    let speaker: TestSocket | null = null;
+    for (let index = 0; index < count; index += 1) {
+      if (index % 10 === 0) speaker = await open(roomId, owner);
+      speaker!.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: `${prefix} ${index}` } });
+      await observer.next(MessageType.CHAT, (message) => message.payload.value === `${prefix} ${index}`);
+    }
+  }
+
+  /** Opens a socket and returns the frames it got before its first VIEWER_COUNT: the replayed history. */
+  async function joinAndReadHistory(roomId: string, user?: TestUser): Promise<Message[]> {
+    const socket = await TestSocket.open(server, roomId, user?.token);
+    sockets.push(socket);
+    let before: Message[] = [];
+    await socket.next(MessageType.VIEWER_COUNT, (count) => {
+      before = socket.received.slice(0, socket.received.indexOf(count));
+      return true;
+    });
+    return before;
+  }
+
+  it('replays the newest 100 lines, oldest first, to every socket that joins, before its VIEWER_COUNT', async () => {
+    const { owner, member, roomId } = await roomWithMember();
+    const observer = await open(roomId, member);
+    const sentFrom = Date.now();
+    await say(roomId, owner, observer, 105, 'line');
+    const history = await joinAndReadHistory(roomId, member);
+    expect(history.every((message) => message.type === MessageType.CHAT)).toBe(true);
+    expect(history.map((message) => message.payload.value)).toEqual(Array.from({ length: 100 }, (_, index) => `line ${index + 5}`));
+    for (const line of history) {
+      expect(line.sender).toMatchObject({ userId: owner.id, username: owner.username });
+      expect(Number(line.timestamp)).toBeGreaterThanOrEqual(sentFrom);
+      expect(Number(line.timestamp)).toBeLessThanOrEqual(Date.now());
+    }
+    // In order of sending, and each line stamped when the server received it.
+    const stamps = history.map((line) => Number(line.timestamp));
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+    // A guest of the room gets the same replay; another room gets none.
+    expect(await joinAndReadHistory(roomId)).toHaveLength(100);
+    const other = await roomWithMember();
+    expect(await joinAndReadHistory(other.roomId, other.owner)).toEqual([]);
+  });
+
+  it('is cleared by a room admin with SetRoomSettings: later sockets get no replay', async () => {
+    const { owner, member, roomId } = await roomWithMember();
+    const observer = await open(roomId, member);
+    await say(roomId, owner, observer, 3, 'before');
+    const refused = await post(server, '/api/room/admin/chat/clear', {}, { token: member.token, roomId });
+    expect([refused.status, refused.body.error]).toEqual([403, 'user is not a room administrator']);
+    expect(await joinAndReadHistory(roomId, member)).toHaveLength(3);
+    expect((await post(server, '/api/room/admin/chat/clear', {}, { token: owner.token, roomId })).status).toBe(204);
+    expect(await joinAndReadHistory(roomId, member)).toEqual([]);
+    await say(roomId, owner, observer, 1, 'after');
+    expect((await joinAndReadHistory(roomId, member)).map((message) => message.payload.value)).toEqual(['after 0']);
   });
 });
 

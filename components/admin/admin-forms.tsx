@@ -17,13 +17,13 @@ import { Select } from '@/components/ui/input';
 import { roleNameKey } from '@/components/user/role-name';
 import type { ErrorField } from '@/lib/api/error-text';
 import { Role } from '@/lib/contract/roles';
-import { validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { validateNewUserPassword, validateUsername } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import '@/lib/i18n/messages/admin';
 
 const addUserSchema = z.object({
   username: contractName(validateUsername),
-  password: contractString(validateUserPassword),
+  password: contractString(validateNewUserPassword),
   role: z.coerce.number(),
 });
 
@@ -56,7 +56,7 @@ export function AddUserForm({ asRoot, onSubmit, onCancel }: AddUserFormProps) {
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="add-user-form">
       <TextField id="add-username" label={t('admin.form.username')} autoComplete="off" data-autofocus error={formErrorText(t, errors.username?.message)} {...register('username')} />
-      <TextField id="add-password" label={t('admin.form.password')} autoComplete="new-password" error={formErrorText(t, errors.password?.message)} {...register('password')} />
+      <TextField id="add-password" label={t('admin.form.password')} hint={t('admin.form.passwordRule')} autoComplete="new-password" error={formErrorText(t, errors.password?.message)} {...register('password')} />
       <Field id="add-role" label={t('admin.form.role')} hint={asRoot ? undefined : t('admin.form.roleHint')}>
         <Select id="add-role" data-testid="add-role" aria-describedby={asRoot ? undefined : 'add-role-hint'} {...register('role')}>
           {roles.map((role) => (

@@ -20,7 +20,7 @@ import { roleNameKey } from '@/components/user/role-name';
 import { addUser, listUsers, makeAdmin, removeAdmin, setUsername, setUserPassword, userAction, type AdminUserQuery } from '@/lib/api/admin';
 import { Role } from '@/lib/contract/roles';
 import type { UserInfo } from '@/lib/contract/types';
-import { normalizeName, validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { normalizeName, validateUsername, validateNewUserPassword } from '@/lib/contract/validation';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { userAtom } from '@/lib/session';
@@ -241,7 +241,7 @@ export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter })
             kind="password"
             label={t('admin.form.newPassword')}
             hint={t('admin.form.passwordHint')}
-            validate={validateUserPassword}
+            validate={validateNewUserPassword}
             errorField="password"
             onCancel={() => setEditing(null)}
             onSubmit={async (password) => {

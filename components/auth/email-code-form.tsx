@@ -93,6 +93,7 @@ export function EmailCodeForm({ flow, initial, submitLabel, testId, onSubmit }: 
       <TextField
         id={`${testId}-password`}
         label={t(flow === 'retrieve' ? 'account.newPassword' : 'auth.password')}
+        hint={t('auth.newPasswordHint')}
         type="password"
         autoComplete="new-password"
         error={formErrorText(t, errors.password?.message)}

@@ -8,6 +8,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormCard } from '@/components/common/form-card';
 import { formErrorText, placeFormError } from '@/components/common/form-rules';
+import { describeError } from '@/lib/api/error-text';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -71,6 +72,14 @@ export function LoginScreen() {
       notifySuccess(t('login.success'));
       router.replace(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
     } catch (error) {
+      // Neither server says which of the two was wrong in a way worth showing at one field: the
+      // companion server answers an unknown name as a wrong password, v0.9.11 tells them apart.
+      const text = describeError(error).text;
+      if (text === 'password incorrect' || text === 'user not found') {
+        const message = t(mode === 'email' ? 'login.wrongEmailCredentials' : 'login.wrongCredentials');
+        setError('password', { type: 'server', message }, { shouldFocus: true });
+        return;
+      }
       setFailure(placeFormError(error, { username: 'username', email: 'email', password: 'password' }, setError));
     }
   });

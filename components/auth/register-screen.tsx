@@ -183,6 +183,7 @@ export function RegisterScreen() {
           <TextField
             id="register-password"
             label={t('auth.password')}
+            hint={t('auth.newPasswordHint')}
             error={formErrorText(t, errors.password?.message)}
             type="password"
             autoComplete="new-password"

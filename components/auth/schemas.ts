@@ -3,6 +3,7 @@ import { contractName, contractString } from '@/components/common/form-rules';
 import {
   validateEmail,
   validateEmailCode,
+  validateNewUserPassword,
   validateUserPassword,
   validateUsername,
 } from '@/lib/contract/validation';
@@ -15,9 +16,9 @@ export const loginSchema = z.object({
 });
 export type LoginForm = z.infer<typeof loginSchema>;
 
-/** Register form: login rules plus a matching confirmation (its message is a catalogue key). */
+/** Register form: the username rules, a new password (8 characters at least) and a matching confirmation (its message is a catalogue key). */
 export const registerSchema = z
-  .extend(loginSchema, { passwordConfirm: z.string() })
+  .object({ username: contractName(validateUsername), password: contractString(validateNewUserPassword), passwordConfirm: z.string() })
   .check(z.refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] }));
 export type RegisterForm = z.infer<typeof registerSchema>;
 
@@ -38,7 +39,7 @@ export const emailCodeSchema = z
     email: contractString(validateEmail),
     answer: z.string(),
     code: contractString(validateEmailCode),
-    password: contractString(validateUserPassword),
+    password: contractString(validateNewUserPassword),
     passwordConfirm: z.string(),
   })
   .check(z.refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] }));

@@ -11,7 +11,7 @@ import { TextField } from '@/components/ui/field';
 import { CaptchaField, useEmailCodeSender } from '@/components/auth/captcha';
 import { bindEmail } from '@/lib/api/account';
 import { getMe, setPassword, setUsername } from '@/lib/api/user';
-import { validateEmail, validateEmailCode, validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { validateEmail, validateEmailCode, validateNewUserPassword, validateUsername } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { storeToken, userAtom } from '@/lib/session';
@@ -58,7 +58,7 @@ export function RenameForm({ onDone, current }: InlineFormProps & { current: str
 }
 
 const passwordSchema = z
-  .object({ password: contractString(validateUserPassword), passwordConfirm: z.string() })
+  .object({ password: contractString(validateNewUserPassword), passwordConfirm: z.string() })
   .check(z.refine((form) => form.password === form.passwordConfirm, { message: 'register.mismatch', path: ['passwordConfirm'] }));
 
 /** `POST /api/user/password` (§4.2): the answer's new token replaces the old one, which stops working. */
@@ -87,6 +87,7 @@ export function PasswordForm({ onDone }: InlineFormProps) {
       <TextField
         id="new-password"
         label={t('account.newPassword')}
+        hint={t('auth.newPasswordHint')}
         type="password"
         autoComplete="new-password"
         autoFocus

@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MIN_USER_PASSWORD_LENGTH } from '@/lib/contract/validation';
 import { errors } from '@/lib/i18n/messages/errors';
 import { ApiError } from './error';
 import { describeError } from './error-text';
@@ -49,6 +50,10 @@ function serverErrorTexts(): string[] {
 describe('the error catalogue', () => {
   it('has both languages for every key', () => {
     expect(Object.keys(errors.en).sort()).toEqual(Object.keys(errors.zh).sort());
+  });
+
+  it('names the shortest new password in both languages', () => {
+    for (const locale of ['en', 'zh'] as const) expect(errors[locale]['contract.password too short']).toContain(String(MIN_USER_PASSWORD_LENGTH));
   });
 
   it('knows every error text in the companion server and the shared validators', () => {

@@ -40,6 +40,7 @@ const FIELDS: Record<string, ErrorField> = {
   'password incorrect': 'password',
   'user password empty': 'password',
   'password too long': 'password',
+  'password too short': 'password',
   'password has invalid char': 'password',
   'password is the same': 'password',
   'email is empty': 'email',

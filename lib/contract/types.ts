@@ -35,6 +35,14 @@ export interface PublicSettings {
   oauth2DisableSignup: boolean;
   guestEnable: boolean;
   p2pZone: string;
+  /**
+   * Companion-server extensions, absent on a v0.9.11 server (README "How the companion server
+   * differs"): how many recent chat lines a room replays to a socket that joins; the most rooms a
+   * user (not an admin) may create (`user_max_room_count`); whether users may create rooms at all.
+   */
+  chatHistory?: number;
+  userMaxRoomCount?: number;
+  createRoomDisabled?: boolean;
 }
 
 /** Token response of login, signup and password change (§3.1). Banned or pending users get `message` and no token. */

@@ -41,6 +41,22 @@ export function validateUserPassword(password: string): string | null {
   return null;
 }
 
+/** Fewest characters of a new user password (a companion-server and client rule; v0.9.11 takes 1). */
+export const MIN_USER_PASSWORD_LENGTH = 8;
+
+/**
+ * A password being set (sign-up, password change, reset, an admin's new user or new password): the
+ * contract's rules, then at least MIN_USER_PASSWORD_LENGTH characters (`password too short`). Signing
+ * in checks only `validateUserPassword`, so that older and v0.9.11 accounts with shorter passwords
+ * keep working.
+ */
+export function validateNewUserPassword(password: string): string | null {
+  const invalid = validateUserPassword(password);
+  if (invalid) return invalid;
+  if (password.length < MIN_USER_PASSWORD_LENGTH) return 'password too short';
+  return null;
+}
+
 /** Room name: 1–32 bytes, P+Han, not blank (uniqueness is the server's check: `room already exists`). */
 export function validateRoomName(name: string): string | null {
   if (!name.trim()) return 'empty room name';

@@ -110,13 +110,23 @@ CREATE TABLE IF NOT EXISTS user_providers (
   PRIMARY KEY (provider, provider_user_id),
   UNIQUE (user_id, provider)
 );
+
+CREATE TABLE IF NOT EXISTS chat_messages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  room_id TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL,
+  username TEXT NOT NULL,
+  content TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_messages_room ON chat_messages(room_id, id);
 `;
 
 /**
  * Version of the schema, kept in SQLite's `user_version` (shown as the read-only site setting
- * `database_version`, §5.6): 1 = the first tables, 2 = users.email and user_providers.
+ * `database_version`, §5.6): 1 = the first tables, 2 = users.email and user_providers, 3 = chat_messages.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * Changes to tables that older data directories already have (CREATE TABLE IF NOT EXISTS leaves

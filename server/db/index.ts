@@ -2,6 +2,7 @@
  * The data layer of the companion server: one SQLite file `<dataDir>/synctv.db` behind typed
  * repositories with prepared statements.
  */
+import { ChatRepository } from './chat';
 import { openDatabase, type Sqlite } from './database';
 import { MemberRepository } from './members';
 import { MovieRepository } from './movies';
@@ -16,6 +17,7 @@ export type { MemberRecord, MemberListRow } from './members';
 export type { MovieRecord, MovieListRow } from './movies';
 export type { SiteSettings } from './settings';
 export type { ProviderLink } from './providers';
+export type { ChatRecord } from './chat';
 
 /** All repositories over one database. `close()` checkpoints and closes the file. */
 export interface Store {
@@ -26,6 +28,8 @@ export interface Store {
   movies: MovieRepository;
   settings: SettingsRepository;
   providers: ProviderRepository;
+  /** The rooms' recent chat (./chat.ts). */
+  chat: ChatRepository;
   close(): void;
 }
 
@@ -45,6 +49,7 @@ export function openStore(dataDir: string, initial: Partial<SiteSettings> = {}):
     movies: new MovieRepository(db),
     settings,
     providers: new ProviderRepository(db),
+    chat: new ChatRepository(db),
     close: () => db.close(),
   };
 }

@@ -9,7 +9,7 @@ import { applyClientStatus, isOutOfSync, latencySec } from '@/lib/contract/playb
 import type { PlaybackState } from '@/lib/contract/playback';
 import { validateChat, validatePlaybackStatus } from '@/lib/contract/validation';
 import { encodeMessage, MessageType, timestampMs, type Message } from '@/lib/contract/message';
-import type { Store } from '../db';
+import type { ChatRecord, Store } from '../db';
 import { expireIdOf, roomStatusAt } from '../rules/movies';
 import { hasMemberPermission, type PermissionSubject } from '../rules/permissions';
 import { GUEST_USER_ID } from '../rules/users';
@@ -60,6 +60,16 @@ function statusPayload(status: PlaybackState) {
     case: 'playbackStatus' as const,
     value: { isPlaying: status.isPlaying, currentTime: status.currentTime, playbackRate: status.playbackRate },
   };
+}
+
+/** A CHAT frame of one line (§6.4): `timestamp` is when the server received it, in Unix ms. */
+export function chatFrame(line: ChatRecord): Uint8Array {
+  return encodeMessage({
+    type: MessageType.CHAT,
+    timestamp: BigInt(line.createdAt),
+    sender: { userId: line.userId, username: line.username },
+    payload: { case: 'chatContent', value: line.content },
+  });
 }
 
 /** Name of a message type for `unknown message type: <NAME>` (the number when it has no name). */
@@ -115,14 +125,9 @@ export function handleClientMessage(context: MessageContext, message: Message): 
       const invalid = validateChat(content);
       if (invalid) return reply(context, errorFrame(invalid));
       if (!sender.can(Permission.SendChatMessage)) return reply(context, errorFrame('send chat message error: no permission'));
-      hub.broadcast(
-        encodeMessage({
-          type: MessageType.CHAT,
-          timestamp: BigInt(nowMs),
-          sender: sender.sender,
-          payload: { case: 'chatContent', value: content },
-        }),
-      );
+      const line = { ...sender.sender, content, createdAt: nowMs };
+      store.chat.append(roomId, line);
+      hub.broadcast(chatFrame(line));
       return;
     }
 

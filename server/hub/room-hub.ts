@@ -55,9 +55,14 @@ export class RoomHub {
     this.ticker.unref();
   }
 
-  /** Adds a socket and sends it the current VIEWER_COUNT (§6.5). */
-  register(connection: Connection): void {
+  /**
+   * Adds a socket and sends it `history` (the room's recent CHAT frames, a companion-server
+   * extension), then the current VIEWER_COUNT (§6.5). Both go out before any other frame, so a
+   * client can tell replayed chat from live chat: what arrives before the first VIEWER_COUNT.
+   */
+  register(connection: Connection, history: readonly Uint8Array[] = []): void {
     this.connections.add(connection);
+    for (const frame of history) sendFrame(connection, frame);
     sendFrame(connection, viewerCountFrame(this.viewerCount()));
   }
 

@@ -4,11 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { PublicSettings } from '@/lib/contract/types';
 import type { SiteSettings } from '../db';
+import { CHAT_HISTORY_SIZE } from '../db/chat';
 import { sendData } from '../http/envelope';
 import type { ServerContext } from '../http/guards';
 import { signupProviders } from '../rules/oauth2';
 
-/** `GET /api/public/settings` from the site settings (§4.1). */
+/** `GET /api/public/settings` from the site settings (§4.1), with the companion server's extensions (PublicSettings). */
 export function publicSettings(site: SiteSettings): PublicSettings {
   return {
     passwordDisableSignup: site.disable_user_signup || !site.enable_password_signup,
@@ -19,6 +20,9 @@ export function publicSettings(site: SiteSettings): PublicSettings {
     oauth2DisableSignup: site.disable_user_signup || signupProviders(site).length === 0,
     guestEnable: site.enable_guest,
     p2pZone: site.p2p_zone,
+    chatHistory: CHAT_HISTORY_SIZE,
+    userMaxRoomCount: site.user_max_room_count,
+    createRoomDisabled: site.disable_create_room,
   };
 }
 

@@ -13,6 +13,7 @@ import type { RoomAccess, RoomLevel } from '../rules/room-access';
 import {
   approveMember,
   banMember,
+  clearChatHistory,
   deleteMember,
   deleteRoom,
   parseSettingsPatch,
@@ -98,6 +99,11 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
     const access = await requireRoom(context, request, 'room-admin');
     const password = stringField(objectBody(request.body), 'password');
     apply(access, await setRoomPassword(store, access, password));
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/room/admin/chat/clear', async (request, reply) => {
+    clearChatHistory(store, await requireRoom(context, request, 'room-admin'));
     return sendNoContent(reply);
   });
 

@@ -15,7 +15,7 @@ import { authenticateToken, readCredentials } from '../auth';
 import { errorEnvelope } from '../http/envelope';
 import { badRequest, HttpError } from '../errors';
 import { requireRoom, type ServerContext } from '../http/guards';
-import { handleClientMessage, leaveWebRtc } from '../hub/messages';
+import { chatFrame, handleClientMessage, leaveWebRtc } from '../hub/messages';
 import type { Connection } from '../hub/room-hub';
 import { socketBuckets } from '../hub/token-bucket';
 import { resolveRoomAccess, type RoomAccess } from '../rules/room-access';
@@ -135,7 +135,8 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
         socket.close(CLOSE_INTERNAL_ERROR, 'internal error');
       }
     });
-    hub.register(connection);
+    // The room's recent chat first, as ordinary CHAT frames (a companion-server extension).
+    hub.register(connection, context.store.chat.recent(access.room.id).map(chatFrame));
   }
 
   return wss;

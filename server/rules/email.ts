@@ -6,7 +6,7 @@
  * then the state of accounts, so nothing about accounts is revealed without a solved captcha.
  */
 import { Role } from '@/lib/contract/roles';
-import { validateCaptchaAnswer, validateEmail, validateEmailCode, validateUserPassword } from '@/lib/contract/validation';
+import { validateCaptchaAnswer, validateEmail, validateEmailCode, validateNewUserPassword } from '@/lib/contract/validation';
 import type { SiteSettings, Store, UserRecord } from '../db';
 import { isUniqueViolation } from '../db/users';
 import { badRequest, HttpError, serverError } from '../errors';
@@ -107,7 +107,7 @@ export async function signUpWithEmail(
 ): Promise<UserRecord> {
   check(validateEmail(email));
   check(validateEmailCode(code));
-  check(validateUserPassword(password));
+  check(validateNewUserPassword(password));
   const settings = services.store.settings.get();
   checkEmailSignupOpen(settings);
   requireEmailEnabled(settings);
@@ -161,7 +161,7 @@ export async function sendRetrieveCode(
 export async function resetPassword(services: EmailServices, email: string, code: string, password: string): Promise<UserRecord> {
   check(validateEmail(email));
   check(validateEmailCode(code));
-  check(validateUserPassword(password));
+  check(validateNewUserPassword(password));
   requireEmailEnabled(services.store.settings.get());
   if (!services.codes.consume('retrieve', email, code)) throw badRequest('email captcha verify failed');
   const user = services.store.users.findByEmail(email);

@@ -123,6 +123,16 @@ export function deleteRoom(store: Store, access: RoomAccess): AdminEffects[] {
   return [{ closeRoom: true }];
 }
 
+/**
+ * `POST /api/room/admin/chat/clear` (a companion-server extension): forgets the room's kept chat
+ * (../db/chat.ts), so that sockets joining later get none. Lines already on screen stay there. Needs
+ * SetRoomSettings (§5.4) after the `room-admin` level; throws 403 `no permission` otherwise.
+ */
+export function clearChatHistory(store: Store, access: RoomAccess): void {
+  requireAdminBit(access, AdminPermission.SetRoomSettings);
+  store.chat.clear(access.room.id);
+}
+
 /** The target member of a member action: 400 `id is required` for a malformed id, 404 when not a member. */
 function targetMember(store: Store, access: RoomAccess, id: string): MemberRecord {
   if (!isId(id)) throw badRequest(RoomAdminError.idRequired);

@@ -19,7 +19,7 @@ import {
   type SettingValue,
 } from '@/lib/contract/site-settings';
 import type { ListResponse, RoomListItem, UserInfo } from '@/lib/contract/types';
-import { isId, normalizeName, validateEmail, validateRoomPassword, validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { isId, normalizeName, validateEmail, validateRoomPassword, validateUsername, validateNewUserPassword } from '@/lib/contract/validation';
 import { DEFAULT_SITE_SETTINGS } from '../db/settings';
 import { SCHEMA_VERSION } from '../db/database';
 import { isUniqueViolation } from '../db/users';
@@ -197,7 +197,7 @@ function roomIdsOf(store: Store, userId: string): string[] {
  */
 export async function addUser(store: Store, caller: UserRecord, rawUsername: string, password: string, role: number): Promise<UserRecord> {
   const username = normalizeName(rawUsername);
-  const invalid = validateUsername(username) ?? validateUserPassword(password);
+  const invalid = validateUsername(username) ?? validateNewUserPassword(password);
   if (invalid) throw badRequest(invalid);
   if (!role) throw badRequest(SiteAdminError.roleEmpty);
   if (!Number.isInteger(role) || role < Role.Banned || role > Role.Root) throw badRequest(SiteAdminError.roleInvalid);
@@ -262,7 +262,7 @@ export function approveUser(store: Store, id: string): void {
 export async function setUserPassword(store: Store, caller: UserRecord, id: string, password: string): Promise<SiteEffects> {
   const target = targetUser(store, id);
   if (target.id !== caller.id) assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
-  const invalid = validateUserPassword(password);
+  const invalid = validateNewUserPassword(password);
   if (invalid) throw badRequest(invalid);
   store.users.updatePassword(target.id, await hashPassword(password));
   return { kickUsers: [target.id] };

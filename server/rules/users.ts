@@ -5,10 +5,10 @@
 import crypto from 'node:crypto';
 import type { UserInfo } from '@/lib/contract/types';
 import { GUEST_USER_ID, Role } from '@/lib/contract/roles';
-import { normalizeName, validateEmail, validateUsername, validateUserPassword } from '@/lib/contract/validation';
+import { normalizeName, validateEmail, validateNewUserPassword, validateUsername, validateUserPassword } from '@/lib/contract/validation';
 import type { Store, UserRecord } from '../db';
 import { isUniqueViolation } from '../db/users';
-import { badRequest, forbidden, notFound } from '../errors';
+import { badRequest, forbidden } from '../errors';
 import { hashPassword, verifyPassword } from '../passwords';
 
 /** The one built-in guest user shared by every visitor without a token (§3.4). */
@@ -101,7 +101,7 @@ export async function signUp(store: Store, rawUsername: string, password: string
   const settings = store.settings.get();
   if (settings.disable_user_signup) throw badRequest('user signup disabled');
   if (!settings.enable_password_signup) throw badRequest('password signup disabled');
-  const invalid = validateUsername(username) ?? validateUserPassword(password);
+  const invalid = validateUsername(username) ?? validateNewUserPassword(password);
   if (invalid) throw badRequest(invalid);
   if (store.users.findByUsername(username)) throw badRequest('user already exists');
   const review = settings.signup_need_review || settings.password_signup_need_review;
@@ -131,8 +131,15 @@ export function tokenRefusal(user: UserRecord): string | null {
 }
 
 /**
+ * A bcrypt hash of a random password, which an unknown user's sign-in is checked against, so that
+ * it takes as long as a known user's (the answer's timing tells nothing either).
+ */
+let decoyHash: Promise<string> | null = null;
+
+/**
  * `POST /api/user/login` (§4.2). Exactly one of username or email (the bound address). Throws 400
- * on validation, 404 `user not found`, 403 `password incorrect`.
+ * on validation, 403 `password incorrect` for a wrong password and for an unknown user alike (a
+ * companion-server choice: v0.9.11 answers 404 `user not found`, which tells who has an account).
  */
 export async function logIn(store: Store, rawUsername: string, email: string, password: string): Promise<UserRecord> {
   const username = normalizeName(rawUsername);
@@ -141,9 +148,11 @@ export async function logIn(store: Store, rawUsername: string, email: string, pa
   if (email && validateEmail(email)) throw badRequest('invalid email format');
   const invalid = validateUserPassword(password);
   if (invalid) throw badRequest(invalid);
-  const user = username ? store.users.findByUsername(username) : store.users.findByEmail(email);
-  if (!user || user.id === GUEST_USER_ID) throw notFound('user not found');
-  if (!(await verifyPassword(password, user.hashedPassword))) throw forbidden('password incorrect');
+  const found = username ? store.users.findByUsername(username) : store.users.findByEmail(email);
+  const user = found && found.id !== GUEST_USER_ID ? found : null;
+  decoyHash ??= hashPassword(crypto.randomBytes(24).toString('base64url'));
+  const matches = await verifyPassword(password, user ? user.hashedPassword : await decoyHash);
+  if (!user || !matches) throw forbidden('password incorrect');
   return user;
 }
 
@@ -166,7 +175,7 @@ export function rename(store: Store, user: UserRecord, rawUsername: string): voi
  * `uv`, so every older token now fails). Throws 400 on validation or `password is the same`.
  */
 export async function changePassword(store: Store, user: UserRecord, password: string): Promise<UserRecord> {
-  const invalid = validateUserPassword(password);
+  const invalid = validateNewUserPassword(password);
   if (invalid) throw badRequest(invalid);
   if (await verifyPassword(password, user.hashedPassword)) throw badRequest('password is the same');
   const hashedPassword = await hashPassword(password);

@@ -1,0 +1,66 @@
+/**
+ * The recent chat of each room (a companion-server extension; docs in README "Chat that stays"):
+ * the last CHAT_HISTORY_SIZE lines a room's members sent, replayed to every socket that joins. The
+ * sender's name is kept as it was when they wrote (a rename later does not rewrite history), and a
+ * room's lines go with the room (ON DELETE CASCADE). `createdAt` is the server's Unix ms.
+ */
+import type { Sqlite } from './database';
+
+/** Lines kept per room: the newest 100. */
+export const CHAT_HISTORY_SIZE = 100;
+
+/** One stored chat line. */
+export interface ChatRecord {
+  userId: string;
+  username: string;
+  content: string;
+  createdAt: number;
+}
+
+interface ChatRow {
+  user_id: string;
+  username: string;
+  content: string;
+  created_at: number;
+}
+
+/** Prepared statements over `chat_messages`. */
+export class ChatRepository {
+  private readonly insertStmt;
+  private readonly trimStmt;
+  private readonly recentStmt;
+  private readonly clearStmt;
+
+  constructor(db: Sqlite) {
+    this.insertStmt = db.prepare('INSERT INTO chat_messages (room_id, user_id, username, content, created_at) VALUES (?, ?, ?, ?, ?)');
+    // Everything older than the room's newest CHAT_HISTORY_SIZE lines (the index walks them newest first).
+    this.trimStmt = db.prepare(
+      'DELETE FROM chat_messages WHERE room_id = ? AND id <= (SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
+    );
+    this.recentStmt = db.prepare<[string, number], ChatRow>(
+      'SELECT user_id, username, content, created_at FROM (SELECT * FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
+    );
+    this.clearStmt = db.prepare('DELETE FROM chat_messages WHERE room_id = ?');
+  }
+
+  /** Stores one line of `roomId` and drops the room's lines beyond the newest CHAT_HISTORY_SIZE. */
+  append(roomId: string, line: ChatRecord): void {
+    this.insertStmt.run(roomId, line.userId, line.username, line.content, line.createdAt);
+    this.trimStmt.run(roomId, roomId, CHAT_HISTORY_SIZE);
+  }
+
+  /** The room's kept lines, oldest first (at most CHAT_HISTORY_SIZE). */
+  recent(roomId: string): ChatRecord[] {
+    return this.recentStmt.all(roomId, CHAT_HISTORY_SIZE).map((row) => ({
+      userId: row.user_id,
+      username: row.username,
+      content: row.content,
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** Forgets every kept line of the room. Returns how many were removed. */
+  clear(roomId: string): number {
+    return this.clearStmt.run(roomId).changes;
+  }
+}
