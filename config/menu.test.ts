@@ -1,4 +1,4 @@
-import { buildMenu, signupAllowed, type MenuContext } from './menu';
+import { buildMenu, returnPathOf, signupAllowed, type MenuContext } from './menu';
 import { Role } from '@/lib/contract/roles';
 import type { PublicSettings } from '@/lib/contract/types';
 
@@ -65,5 +65,22 @@ describe('signupAllowed', () => {
     expect(signupAllowed({ ...closed, oauth2DisableSignup: false })).toBe(true);
     expect(signupAllowed({ ...closed, emailEnable: true })).toBe(true);
     expect(signupAllowed({ ...closed, emailEnable: true, emailDisableSignup: true })).toBe(false);
+  });
+});
+
+describe('the way back after signing in', () => {
+  it('gives Log in and Register the current page as redirect', () => {
+    const menu = buildMenu({ ...base, signupAllowed: true, returnTo: '/cinema/abc?x=1' });
+    expect(menu.find((e) => e.name === 'login')?.href).toBe('/auth/login?redirect=%2Fcinema%2Fabc%3Fx%3D1');
+    expect(menu.find((e) => e.name === 'register')?.href).toBe('/auth/register?redirect=%2Fcinema%2Fabc%3Fx%3D1');
+    expect(buildMenu({ ...base, signupAllowed: true }).find((e) => e.name === 'login')?.href).toBe('/auth/login');
+  });
+
+  it('returns to the page and its query, passes on a sign-in screen\'s own redirect, and has none on the home page', () => {
+    expect(returnPathOf('cinema', '/cinema/abc/', '?pwd=1')).toBe('/cinema/abc?pwd=1');
+    expect(returnPathOf('joinRoom', '/joinRoom/abc/', '')).toBe('/joinRoom/abc');
+    expect(returnPathOf('login', '/auth/login/', '?redirect=%2Fcinema%2Fabc')).toBe('/cinema/abc');
+    expect(returnPathOf('register', '/auth/register/', '')).toBeNull();
+    expect(returnPathOf('home', '/', '')).toBeNull();
   });
 });

@@ -5,7 +5,8 @@
 import type { MessageKey } from '@/lib/i18n/messages';
 import type { PublicSettings } from '@/lib/contract/types';
 import { Role } from '@/lib/contract/roles';
-import { routes } from './routes';
+import { loginPath, registerPath } from '@/lib/guard';
+import { normalizePath, routes } from './routes';
 
 /** What the menu depends on. */
 export interface MenuContext {
@@ -17,6 +18,11 @@ export interface MenuContext {
   signupAllowed: boolean;
   /** Path of the cinema being watched (`/cinema/<id>`), or null outside a cinema. */
   cinemaPath: string | null;
+  /**
+   * Where Log in and Register lead back to (`?redirect=`): the page the visitor is on, with its
+   * query; null (or absent) for none, e.g. on the home page.
+   */
+  returnTo?: string | null;
 }
 
 /** One rendered menu link. `name` is the route name (also the `nav-<name>` test id). */
@@ -51,8 +57,8 @@ export const menuItems: readonly MenuItem[] = [
   },
   { route: 'myself', title: 'nav.myself', show: signedIn },
   { route: 'admin', show: (ctx) => ctx.role >= Role.Admin },
-  { route: 'login', show: (ctx) => !signedIn(ctx) },
-  { route: 'register', show: (ctx) => !signedIn(ctx) && ctx.signupAllowed },
+  { route: 'login', show: (ctx) => !signedIn(ctx), href: (ctx) => (ctx.returnTo ? loginPath(ctx.returnTo) : '/auth/login') },
+  { route: 'register', show: (ctx) => !signedIn(ctx) && ctx.signupAllowed, href: (ctx) => (ctx.returnTo ? registerPath(ctx.returnTo) : '/auth/register') },
 ];
 
 /** True when any signup method is open: password, email, or OAuth2 (§4.1 keys). Unknown settings: false. */
@@ -77,4 +83,18 @@ export function buildMenu(ctx: MenuContext): MenuEntry[] {
     if (!route || !item.show(ctx)) return [];
     return [{ name: route.name, title: item.title ?? route.title, href: item.href ? item.href(ctx) : staticHref(route.path) }];
   });
+}
+
+/** Screens of the sign-in flow: their Log in and Register links pass on the `redirect` they were given. */
+const SIGN_IN_ROUTES = new Set(['login', 'register', 'reset', 'callback']);
+
+/**
+ * Where the header's Log in and Register lead back to: the current page and its query, except on
+ * the home page (nowhere to return to) and on the sign-in screens, which pass on their own `redirect`.
+ */
+export function returnPathOf(routeName: string, pathname: string, search: string): string | null {
+  if (SIGN_IN_ROUTES.has(routeName)) return new URLSearchParams(search).get('redirect') || null;
+  const path = normalizePath(pathname);
+  if (path === '/') return null;
+  return path + search;
 }

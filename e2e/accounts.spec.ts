@@ -31,12 +31,16 @@ test('email sign-up: a wrong captcha is refused at its field, then the mailed co
   await expect(page.getByTestId('register-email-answer-image').locator('img')).toBeVisible();
   await page.getByTestId('register-email-answer').fill('11111');
   await page.getByTestId('register-email-send').click();
+  // The address is confirmed before anything is mailed.
+  await expect(page.getByTestId('confirm-dialog')).toContainText(email);
+  await page.getByTestId('confirm-ok').click();
   await expect(page.locator('#register-email-answer-error')).toHaveText("The captcha doesn't match. Try again.");
   expect(mail.mails.some((m) => m.to.includes(email))).toBe(false);
 
   // A fresh image was loaded; the right answer sends the mail.
   await page.getByTestId('register-email-answer').fill(CAPTCHA_ANSWER);
   await page.getByTestId('register-email-send').click();
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('register-email-sent')).toContainText(email);
   const received = await mail.next(email);
   expect(received.subject).toContain('sign-up code');
@@ -80,6 +84,7 @@ test('password reset from the mailed link: the link fills the form, the new pass
   await page.getByTestId('reset-email').fill(email);
   await page.getByTestId('reset-answer').fill(CAPTCHA_ANSWER);
   await page.getByTestId('reset-send').click();
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('reset-sent')).toBeVisible();
   const link = linkIn(await mail.next(email));
   expect(link).toContain('/web/auth/reset?captcha=');
@@ -119,6 +124,7 @@ test('user center: bind and unbind an email, rename, change the password (old to
   await page.locator('#bind-address').fill(email);
   await page.getByTestId('bind-answer').fill(CAPTCHA_ANSWER);
   await page.getByTestId('bind-send').click();
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('bind-sent')).toContainText(email);
   await page.getByTestId('bind-code').fill(codeIn(await mail.next(email)));
   await page.getByTestId('bind-submit').click();

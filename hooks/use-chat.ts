@@ -1,58 +1,71 @@
 'use client';
 /**
- * The chat history of one room: CHAT frames from the socket (the server echoes our own lines too,
- * server-contract.md §6.4), newest last, at most MAX_CHAT_LINES, kept in sessionStorage so a reload
- * of the tab keeps the conversation (as the reference client does).
+ * The chat of one room (lib/room/chat.ts): live CHAT frames from the room socket, the companion
+ * server's replay of the room's recent chat on every connect (the CHAT frames before the
+ * connection's first other frame, its VIEWER_COUNT), and the hall's own system lines. Newest last,
+ * at most MAX_CHAT_LINES, kept in sessionStorage so that a reload of the tab keeps the conversation
+ * even against a v0.9.11 server, which replays nothing.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { MessageType, type Message } from '@/lib/contract/message';
+import { appendLine, chatLineOf, lineId, mergeReplay, validLines, type ChatLine } from '@/lib/room/chat';
 import { readChatLines, writeChatLines } from '@/lib/storage';
+import type { ServerClock } from '@/lib/sync/clock';
+import type { RoomSocket } from '@/lib/ws/room-socket';
+import { useRoomSocketEvent } from './use-room-socket';
 
-/** One chat line. `atMs` is the local receipt time (Unix ms), `text` the raw content (shown as text). */
-export interface ChatLine {
-  id: string;
-  username: string;
-  text: string;
-  atMs: number;
+export type { ChatLine } from '@/lib/room/chat';
+export { appendLine, MAX_CHAT_LINES } from '@/lib/room/chat';
+
+export interface ChatOptions {
+  /**
+   * The server keeps the room's chat (the companion server's `chatHistory` public setting): its
+   * replay, even an empty one, is what the room said, so it replaces the tab's saved lines.
+   */
+  serverKeepsHistory: boolean;
+  /** The socket's server clock, which moves a replayed line's server time onto the local clock. */
+  clock: ServerClock | null;
 }
 
-export const MAX_CHAT_LINES = 200;
-
-/** The lines saved for the room in this tab that are well-formed, newest MAX_CHAT_LINES. */
-function restore(roomId: string): ChatLine[] {
-  const saved = readChatLines(roomId);
-  if (!Array.isArray(saved)) return [];
-  return saved
-    .filter((line): line is ChatLine =>
-      typeof line === 'object' && line !== null && typeof line.text === 'string' && typeof line.username === 'string' && typeof line.atMs === 'number' && typeof line.id === 'string')
-    .slice(-MAX_CHAT_LINES);
+export interface RoomChat {
+  lines: ChatLine[];
+  /** Adds a line of the hall's own (never sent), e.g. "playback stopped". */
+  addSystemLine: (text: string) => void;
 }
 
-/** Appends `line`, keeping the newest `max` lines. */
-export function appendLine(lines: ChatLine[], line: ChatLine, max = MAX_CHAT_LINES): ChatLine[] {
-  const next = lines.length >= max ? lines.slice(lines.length - max + 1) : lines.slice();
-  next.push(line);
-  return next;
-}
-
-/** A CHAT frame as a chat line, or null for any other frame. */
-export function chatLineOf(message: Message, atMs: number, id: string): ChatLine | null {
-  if (message.type !== MessageType.CHAT || message.payload.case !== 'chatContent') return null;
-  return { id, username: message.sender?.username || '?', text: message.payload.value, atMs };
-}
-
-export function useChat(roomId: string): { lines: ChatLine[]; receive: (message: Message) => void } {
-  const [lines, setLines] = useState<ChatLine[]>(() => (typeof window === 'undefined' ? [] : restore(roomId)));
+export function useChat(roomId: string, socket: RoomSocket | null, { serverKeepsHistory, clock }: ChatOptions): RoomChat {
+  const [lines, setLines] = useState<ChatLine[]>(() => (typeof window === 'undefined' ? [] : validLines(readChatLines(roomId))));
+  // The replay of the connection being opened: CHAT frames collect here until the first other frame.
+  const replay = useRef<ChatLine[] | null>(null);
 
   useEffect(() => {
     writeChatLines(roomId, lines);
   }, [roomId, lines]);
 
-  const receive = useCallback((message: Message) => {
+  useRoomSocketEvent(socket, 'open', () => {
+    replay.current = [];
+  });
+
+  useRoomSocketEvent(socket, 'message', (message: Message) => {
     const now = Date.now();
-    const line = chatLineOf(message, now, `${now}-${Math.random().toString(36).slice(2, 8)}`);
-    if (line) setLines((previous) => appendLine(previous, line));
+    const replaying = replay.current;
+    if (message.type === MessageType.CHAT) {
+      const toLocalMs = (serverMs: number) => serverMs - (clock && clock.sampleCount > 0 ? clock.offsetMs : 0);
+      const line = chatLineOf(message, now, replaying !== null, toLocalMs);
+      if (!line) return;
+      if (replaying) replaying.push(line);
+      else setLines((previous) => appendLine(previous, line));
+      return;
+    }
+    if (!replaying) return;
+    replay.current = null;
+    if (replaying.length > 0 || serverKeepsHistory) setLines((previous) => mergeReplay(previous, replaying));
+  });
+
+  const addSystemLine = useCallback((text: string) => {
+    const atMs = Date.now();
+    setLines((previous) => appendLine(previous, { id: lineId(atMs), username: '', text, atMs, system: true }));
   }, []);
 
-  return { lines, receive };
+  return { lines, addSystemLine };
 }

@@ -1,7 +1,8 @@
 'use client';
 import { useAtomValue } from 'jotai';
 import { usePathname } from 'next/navigation';
-import { buildMenu, signupAllowed, type MenuEntry } from '@/config/menu';
+import { useEffect, useState } from 'react';
+import { buildMenu, returnPathOf, signupAllowed, type MenuEntry } from '@/config/menu';
 import { cinemaPath, matchRoute } from '@/config/routes';
 import { roleOf } from '@/lib/contract/roles';
 import { roomIdAtom } from '@/lib/room/room-id';
@@ -9,10 +10,14 @@ import { publicSettingsAtom, userAtom } from '@/lib/session';
 
 /**
  * The header's links for the session and the open room (`roomIdAtom`: the cinema link while the
- * viewing hall is open), plus the name of the active route.
+ * viewing hall is open), plus the name of the active route. Log in and Register carry the current
+ * page as `redirect`.
  */
 export function useMenu(): { entries: MenuEntry[]; activeName: string } {
   const pathname = usePathname();
+  // The query exists only in the real URL (pages are prerendered without it): read after each navigation.
+  const [search, setSearch] = useState('');
+  useEffect(() => setSearch(window.location.search), [pathname]);
   const user = useAtomValue(userAtom);
   const settings = useAtomValue(publicSettingsAtom);
   const roomId = useAtomValue(roomIdAtom);
@@ -22,6 +27,7 @@ export function useMenu(): { entries: MenuEntry[]; activeName: string } {
     guestEnable: settings?.guestEnable ?? false,
     signupAllowed: signupAllowed(settings),
     cinemaPath: roomId ? cinemaPath(roomId) : null,
+    returnTo: returnPathOf(activeName, pathname, search),
   });
   return { entries, activeName };
 }

@@ -1,7 +1,10 @@
 'use client';
 /**
- * React wrapper of the room socket (lib/ws/room-socket.ts): one socket per room id, opened on mount
- * (when `roomId` is non-null) and closed for good on unmount. The token is read from storage on every
+ * React wrapper of the room socket (lib/ws/room-socket.ts): one socket per room id, created on mount
+ * (when `roomId` is non-null) and closed for good on unmount. It is created unconnected: the owner
+ * calls `socket.connect()` once every listener is attached (the viewing hall does so in its last
+ * effect, which React runs after its children's), so that no frame of the first connection (the chat
+ * replay, the first VIEWER_COUNT) arrives before anyone listens. The token is read from storage on every
  * attempt, so a guest (no token) connects without a subprotocol. Coming back online skips the backoff.
  * Each socket comes with its server clock estimate (lib/sync/clock.ts), which stamps every outgoing
  * message in server time; the sync engine feeds it with SYNC round trips.
@@ -32,7 +35,6 @@ export function useRoomSocket(roomId: string | null): RoomSocketHandle {
     const offState = created.on('state', setState);
     const onOnline = () => created.reconnectNow();
     window.addEventListener('online', onOnline);
-    created.connect();
     setOpened({ socket: created, clock });
     setState(created.state);
     return () => {

@@ -10,7 +10,8 @@
  *    quirk 1); then `GET /api/room/joined` tells whether they are a member, and a non-member is sent
  *    to /joinRoom/<id>.
  * 2. `GET /api/room/info`.
- * 3. The WebSocket (token as subprotocol, none for a guest).
+ * 3. The WebSocket (token as subprotocol, none for a guest), which the hall connects once its
+ *    listeners are attached (hooks/use-room-socket.ts).
  * 4. `GET /api/room/movie/current`.
  *
  * After step 2, a signed-in member also reads the room's settings (its `can_*` switches gate controls).
@@ -57,7 +58,7 @@ const EXPIRY_CHECK_MS = 10_000;
 const RECHECK_MEMBERSHIP_EVERY = 3;
 
 export interface OpenRoom {
-  /** The room socket, once the membership and the info are loaded. */
+  /** The room socket, once the membership and the info are loaded; not connected until the caller calls `connect()`. */
   socket: RoomSocket | null;
   /** The socket's server clock estimate (null with the socket). */
   clock: ServerClock | null;

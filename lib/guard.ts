@@ -26,6 +26,11 @@ export function loginPath(wantedPath: string): string {
   return `/auth/login?redirect=${encodeURIComponent(wantedPath)}`;
 }
 
+/** The register page with `redirect` holding the path to return to after signing up (as `loginPath`). */
+export function registerPath(wantedPath: string): string {
+  return `/auth/register?redirect=${encodeURIComponent(wantedPath)}`;
+}
+
 /**
  * Decides whether the page at `pathname` may be shown.
  * - Allowed when the route's minimum role is not above `role`.

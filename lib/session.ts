@@ -31,9 +31,12 @@ export function loadStoredToken(): string | null {
   return token;
 }
 
-/** Keeps a token a server issued (login, signup, password change, OAuth2; §3.1) on this device. */
-export function storeToken(token: string): void {
-  writeToken(token);
+/**
+ * Keeps a token a server issued (login, signup, password change, OAuth2; §3.1): on this device, or
+ * with `remember` false in this tab only (lib/storage.ts `writeToken`).
+ */
+export function storeToken(token: string, remember?: boolean): void {
+  writeToken(token, remember);
   getDefaultStore().set(tokenAtom, token);
 }
 

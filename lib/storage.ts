@@ -7,9 +7,14 @@
  * - `isDarkMode`: "true" or "false" (read before first paint by components/layout/theme-script.ts);
  * - `locale`: "zh" or "en";
  * - `danmaku`: the viewer's danmaku overlay settings (JSON `{enabled, opacity, density}`);
- * - `room-<roomId>-pwd`: a room's password as typed, to prefill the join form.
+ * - `theater`: "true" while the viewing hall is in theater mode (the video across the window);
+ * - `room-<roomId>-pwd`: a room's password as typed, to prefill the join form;
+ * - `uname`: the last username signed in with "remember me" (the reference client's key), to prefill
+ *   the login form. Passwords are never stored (the reference client keeps one in plain text).
  *
  * sessionStorage (this tab only):
+ * - `userToken`: the raw JWT instead of localStorage when the person signed in without "remember me",
+ *   so that the session ends with the tab;
  * - `cinema-chat-<roomId>`: the room's recent chat lines (JSON), so that a reload keeps the conversation;
  * - `room-<roomId>-setup`: "1" for a room this tab just created, until its creator picks a preset or
  *   dismisses the offer in the viewing hall.
@@ -24,10 +29,12 @@ export const STORAGE_KEYS = {
   darkMode: 'isDarkMode',
   locale: 'locale',
   danmaku: 'danmaku',
+  theater: 'theater',
+  username: 'uname',
 } as const;
 
-/** Keys that signing out keeps: display preferences, not part of anyone's session. */
-const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale, STORAGE_KEYS.danmaku];
+/** Keys that signing out keeps: display preferences and the remembered username, not part of anyone's session. */
+const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale, STORAGE_KEYS.danmaku, STORAGE_KEYS.theater, STORAGE_KEYS.username];
 
 type Area = 'localStorage' | 'sessionStorage';
 
@@ -57,14 +64,30 @@ function write(key: string, value: string | null, area: Area = 'localStorage'): 
   }
 }
 
-/** The stored raw JWT, or null (none, or no storage). */
+/** The stored raw JWT (kept on this device, or in this tab only), or null (none, or no storage). */
 export function readToken(): string | null {
-  return read(STORAGE_KEYS.token) || null;
+  return read(STORAGE_KEYS.token) || read(STORAGE_KEYS.token, 'sessionStorage') || null;
 }
 
-/** Stores the raw JWT; null removes it. */
-export function writeToken(token: string | null): void {
-  write(STORAGE_KEYS.token, token || null);
+/**
+ * Stores the raw JWT; null removes it. `remember` keeps it on this device (localStorage, as the
+ * reference client does) or in this tab only (sessionStorage, gone when the tab closes); left out,
+ * a new token (a password change) goes where the current one is.
+ */
+export function writeToken(token: string | null, remember?: boolean): void {
+  const lasting = remember ?? !read(STORAGE_KEYS.token, 'sessionStorage');
+  write(STORAGE_KEYS.token, lasting ? token || null : null);
+  write(STORAGE_KEYS.token, lasting ? null : token || null, 'sessionStorage');
+}
+
+/** The username the login form starts with ("" when none was remembered). */
+export function readRememberedUsername(): string {
+  return read(STORAGE_KEYS.username) ?? '';
+}
+
+/** Remembers the username for the login form ("" forgets it). */
+export function writeRememberedUsername(username: string): void {
+  write(STORAGE_KEYS.username, username || null);
 }
 
 /** The stored dark-mode choice: true, false, or null when the user never chose (the OS decides). */
@@ -102,6 +125,16 @@ export function readDanmakuSettings(): unknown {
 /** Stores the danmaku settings (as JSON). */
 export function writeDanmakuSettings(settings: unknown): void {
   write(STORAGE_KEYS.danmaku, JSON.stringify(settings));
+}
+
+/** Whether the viewing hall was last left in theater mode (false when never chosen). */
+export function readTheater(): boolean {
+  return read(STORAGE_KEYS.theater) === 'true';
+}
+
+/** Remembers theater mode for the next visit to any room. */
+export function writeTheater(on: boolean): void {
+  write(STORAGE_KEYS.theater, String(on));
 }
 
 /** localStorage key of a room's cached password, as in the reference client. */
@@ -160,6 +193,7 @@ export function writeRoomSetupPending(roomId: string, pending: boolean): void {
  * does not also flip them. The reference client clears everything, preferences included.
  */
 export function clearSession(): void {
+  write(STORAGE_KEYS.token, null, 'sessionStorage');
   const local = storage('localStorage');
   if (!local) return;
   try {

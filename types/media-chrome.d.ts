@@ -24,6 +24,9 @@ type MediaElementProps = DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElem
   anchor?: string;
   breakpoints?: string;
   defaultstreamtype?: string;
+  /** media-chrome-menu-item: `radio` or `checkbox`, and its value. */
+  type?: string;
+  value?: string;
   [attribute: `data-${string}`]: string | undefined;
 };
 

@@ -66,10 +66,11 @@ export function AdminConsole() {
     <div className="space-y-6">
       <PageHeading title={t('route.admin')} description={t('admin.description')} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[13rem_minmax(0,1fr)]">
-        <nav aria-label={t('admin.nav.label')} className="-mx-1 overflow-x-auto lg:mx-0 lg:overflow-visible">
-          <ul className="flex gap-1 px-1 lg:flex-col lg:px-0">
+        {/* Every section in sight on every width: a grid of buttons above the section, a column beside it. */}
+        <nav aria-label={t('admin.nav.label')}>
+          <ul className="grid grid-cols-2 gap-1 sm:grid-cols-3 lg:flex lg:flex-col">
             {SECTIONS.map((section) => (
-              <li key={section} className="shrink-0">
+              <li key={section} className="min-w-0">
                 <button
                   type="button"
                   aria-current={view.section === section ? 'page' : undefined}

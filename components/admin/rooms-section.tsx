@@ -28,7 +28,7 @@ import { userAtom } from '@/lib/session';
 import { ValueForm } from './admin-forms';
 import { roomActions, type RoomActionId, type Viewer } from './actions';
 import { ListState } from './list-state';
-import { ListToolbar } from './list-toolbar';
+import { ListToolbar } from '@/components/common/list-toolbar';
 import { creatorRole, PAGE_SIZE, useAdminList, useStaffRoles } from './use-admin-list';
 import '@/lib/i18n/messages/admin';
 

@@ -76,9 +76,10 @@ export function SettingsSection({ initialTab = 'user' }: { initialTab?: Tab }) {
           total={groups.length}
           onPageChange={() => undefined}
         >
-          <div className="grid gap-4 xl:grid-cols-2">
+          {/* Several groups share the width; one group uses all of it, its fields in two columns. */}
+          <div className={clsx('grid gap-4', groups.length > 1 && 'xl:grid-cols-2')}>
             {groups.map(([group, values]) => (
-              <SettingsCard key={group} group={group} values={values} onSaved={() => void mutate()} />
+              <SettingsCard key={group} group={group} values={values} wide={groups.length === 1} onSaved={() => void mutate()} />
             ))}
           </div>
         </ListState>
@@ -97,11 +98,13 @@ function providerOf(group: string): string | null {
 export interface SettingsCardProps {
   group: string;
   values: Record<string, SettingValue>;
+  /** The only card on the page: on wide screens its fields take two columns. */
+  wide?: boolean;
   onSaved: () => void;
 }
 
 /** One group's form. */
-export function SettingsCard({ group, values, onSaved }: SettingsCardProps) {
+export function SettingsCard({ group, values, wide = false, onSaved }: SettingsCardProps) {
   const t = useT();
   const [locale] = useLocale();
   const fields = useMemo(() => settingFields(group, values), [group, values]);
@@ -188,7 +191,7 @@ export function SettingsCard({ group, values, onSaved }: SettingsCardProps) {
           <h3 className="text-base font-semibold">{title}</h3>
           {dirty ? <Badge tone="amber">{t('admin.settings.unsaved')}</Badge> : null}
         </div>
-        <div className="divide-y divide-zinc-100 dark:divide-zinc-800">
+        <div className={clsx('divide-y divide-zinc-100 dark:divide-zinc-800', wide && 'xl:grid xl:grid-cols-2 xl:gap-x-8 xl:divide-y-0')}>
           {fields.map((field) => {
             const { label, help } = labelOf(field);
             const id = `setting-${field.name}`;

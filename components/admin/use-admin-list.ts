@@ -1,40 +1,17 @@
 'use client';
 /**
- * State of a console list: its query (filter, keyword, scope, sort, order, page) and the page of
- * rows from the server (SWR, keeping the previous page while the next loads). A new filter, keyword,
- * scope or sort goes back to page 1; the keyword is sent once typing pauses (deferred value).
+ * The console's lists: their page size and the staff's roles (who may act on whom).
  */
-import { useDeferredValue, useState } from 'react';
 import useSWR from 'swr';
-import type { ListResponse } from '@/lib/contract/types';
 import { listUsers } from '@/lib/api/admin';
 import { Role } from '@/lib/contract/roles';
 
 /** Rows per page of the console's lists. */
 export const PAGE_SIZE = 20;
 
-export interface ListQuery<Filter extends string, Scope extends string> {
-  filter: Filter;
-  keyword: string;
-  scope: Scope;
-  sort: 'name' | 'createdAt';
-  order: 'asc' | 'desc';
-  page: number;
-}
-
-export function useAdminList<Row, Filter extends string, Scope extends string>(
-  key: string,
-  initial: Omit<ListQuery<Filter, Scope>, 'page' | 'keyword'>,
-  load: (query: ListQuery<Filter, Scope>) => Promise<ListResponse<Row>>,
-) {
-  const [query, setQuery] = useState<ListQuery<Filter, Scope>>({ ...initial, keyword: '', page: 1 });
-  const keyword = useDeferredValue(query.keyword.trim());
-  const sent = { ...query, keyword };
-  const swr = useSWR([key, JSON.stringify(sent)], () => load(sent), { keepPreviousData: true });
-  /** Changes part of the query; anything but the page goes back to page 1. */
-  const update = (change: Partial<ListQuery<Filter, Scope>>) => setQuery((current) => ({ ...current, page: 1, ...change }));
-  return { query, update, ...swr, rows: swr.data?.list ?? [], total: swr.data?.total ?? 0 };
-}
+export type { ListQuery } from '@/hooks/use-server-list';
+/** The console's lists are server lists (hooks/use-server-list.ts). */
+export { useServerList as useAdminList } from '@/hooks/use-server-list';
 
 /**
  * Site roles of the admins and roots (by user id), to tell which rows the viewer may act on before

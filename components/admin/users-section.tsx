@@ -27,7 +27,7 @@ import { userAtom } from '@/lib/session';
 import { AddUserForm, ValueForm } from './admin-forms';
 import { userActions, type UserActionId } from './actions';
 import { ListState } from './list-state';
-import { ListToolbar } from './list-toolbar';
+import { ListToolbar } from '@/components/common/list-toolbar';
 import { PAGE_SIZE, useAdminList } from './use-admin-list';
 import { UserRoomsDialog } from './user-rooms-dialog';
 import '@/lib/i18n/messages/admin';

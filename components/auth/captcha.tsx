@@ -7,6 +7,7 @@ import { getCaptcha, sendEmailCode, type Captcha, type EmailFlow } from '@/lib/a
 import { validateCaptchaAnswer } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import { TextField } from '@/components/ui/field';
+import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
 import '@/lib/i18n/messages/auth';
 import '@/lib/i18n/messages/account';
 
@@ -33,9 +34,11 @@ interface CodeRequestFields extends FieldValues {
 }
 
 /**
- * The send step of an email-code form (§4.2): checks the address and the captcha answer at their
- * fields, `POST /api/user/{flow}/email/captcha`, and on any outcome clears the answer and loads a
- * new captcha (the server spent the old one). `setFailure` receives an error that belongs to no field.
+ * The send step of an email-code form (§4.2): `send` checks the address and the captcha answer at
+ * their fields and asks the person to confirm the address (`confirming`, shown by SendCodeConfirm,
+ * as the reference client does: a code mailed to a mistyped address is lost); `confirmSend` then
+ * posts `POST /api/user/{flow}/email/captcha`, and on any outcome clears the answer and loads a new
+ * captcha (the server spent the old one). `setFailure` receives an error that belongs to no field.
  */
 export function useEmailCodeSender<F extends CodeRequestFields>(
   flow: EmailFlow,
@@ -46,6 +49,7 @@ export function useEmailCodeSender<F extends CodeRequestFields>(
   const captcha = useCaptcha(flow);
   const [sentTo, setSentTo] = useState<string | null>(initialSentTo);
   const [sending, setSending] = useState(false);
+  const [confirming, setConfirming] = useState<string | null>(null);
   // The form's own field names are `email` and `answer`; its wider type is not needed here.
   const fields = form as unknown as UseFormReturn<CodeRequestFields>;
 
@@ -54,6 +58,12 @@ export function useEmailCodeSender<F extends CodeRequestFields>(
     const answerError = validateCaptchaAnswer(fields.getValues('answer'));
     if (answerError) fields.setError('answer', { type: 'required', message: answerError });
     if (!(await fields.trigger('email')) || answerError || !captcha.captcha) return;
+    setConfirming(fields.getValues('email'));
+  };
+
+  const confirmSend = async () => {
+    setConfirming(null);
+    if (!captcha.captcha) return;
     const { email, answer } = fields.getValues();
     setSending(true);
     try {
@@ -67,7 +77,27 @@ export function useEmailCodeSender<F extends CodeRequestFields>(
       captcha.reload();
     }
   };
-  return { captcha, sentTo, sending, send };
+  return { captcha, sentTo, sending, send, confirming, confirmSend, cancelSend: () => setConfirming(null) };
+}
+
+/** "Send the code to this address?" before a code is mailed (useEmailCodeSender's `confirming`). */
+export function SendCodeConfirm({ sender }: { sender: Pick<ReturnType<typeof useEmailCodeSender>, 'confirming' | 'confirmSend' | 'cancelSend'> }) {
+  const t = useT();
+  // Kept while the dialog closes, so that its text does not change under the person.
+  const [shown, setShown] = useState('');
+  if (sender.confirming && sender.confirming !== shown) setShown(sender.confirming);
+  return (
+    <ConfirmDialog
+      open={sender.confirming !== null}
+      title={t('account.confirmSendTitle')}
+      description={t('account.confirmSendBody', { email: sender.confirming ?? shown })}
+      confirmLabel={t('account.confirmSendOk')}
+      onConfirm={sender.confirmSend}
+      onOpenChange={(open) => {
+        if (!open) sender.cancelSend();
+      }}
+    />
+  );
 }
 
 export interface CaptchaFieldProps extends Omit<ComponentProps<'input'>, 'id'> {

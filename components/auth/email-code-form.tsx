@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import type { EmailFlow } from '@/lib/api/account';
 import { useT } from '@/lib/i18n';
-import { CaptchaField, useEmailCodeSender } from './captcha';
+import { CaptchaField, SendCodeConfirm, useEmailCodeSender } from './captcha';
 import { emailCodeSchema, type EmailCodeForm } from './schemas';
 import '@/lib/i18n/messages/auth';
 import '@/lib/i18n/messages/account';
@@ -47,7 +47,8 @@ export function EmailCodeForm({ flow, initial, submitLabel, testId, onSubmit }: 
     setError,
     formState: { errors, isSubmitting },
   } = form;
-  const { captcha, sentTo, sending, send } = useEmailCodeSender(flow, form, setFailure, initial?.code ? initial.email : null);
+  const sender = useEmailCodeSender(flow, form, setFailure, initial?.code ? initial.email : null);
+  const { captcha, sentTo, sending, send } = sender;
 
   const submit = handleSubmit(async ({ email, code, password }) => {
     setFailure(null);
@@ -111,6 +112,7 @@ export function EmailCodeForm({ flow, initial, submitLabel, testId, onSubmit }: 
       <Button type="submit" className="w-full" size="lg" data-testid={`${testId}-submit`} loading={isSubmitting} disabled={isSubmitting}>
         {submitLabel}
       </Button>
+      <SendCodeConfirm sender={sender} />
     </form>
   );
 }

@@ -11,14 +11,16 @@ import { formErrorText, placeFormError } from '@/components/common/form-rules';
 import { describeError } from '@/lib/api/error-text';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
 import { signupAllowed } from '@/config/menu';
 import { login } from '@/lib/api/user';
 import { clsx } from 'clsx';
-import { safeRedirect } from '@/lib/guard';
+import { registerPath, safeRedirect } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
+import { readRememberedUsername, writeRememberedUsername } from '@/lib/storage';
 import { loginFormSchemas, type LoginFormValues } from './schemas';
 import { useCompleteSignIn } from '@/hooks/use-complete-sign-in';
 import '@/lib/i18n/messages/auth';
@@ -41,6 +43,8 @@ export function LoginScreen() {
   const [failure, setFailure] = useState<string | null>(null);
   const [redirect, setRedirect] = useState('/');
   const [mode, setMode] = useState<LoginMode>('username');
+  // Kept signed in on this device (the default), or in this tab only; the username is then remembered too.
+  const [remember, setRemember] = useState(true);
   // The query exists only in the real URL (the page was prerendered without it), so read it after mount.
   useEffect(() => setRedirect(safeRedirect(new URLSearchParams(window.location.search).get('redirect'))), []);
   const hasRedirect = redirect !== '/';
@@ -49,11 +53,17 @@ export function LoginScreen() {
     handleSubmit,
     setError,
     clearErrors,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<LoginFormValues>({
     resolver: zodResolver(loginFormSchemas[mode]),
     defaultValues: { username: '', email: '', password: '' },
   });
+  // The remembered username (this device's storage, read after mount like the query).
+  useEffect(() => {
+    const username = readRememberedUsername();
+    if (username) setValue('username', username);
+  }, [setValue]);
   const switchMode = (next: LoginMode) => {
     setMode(next);
     setFailure(null);
@@ -64,11 +74,12 @@ export function LoginScreen() {
     setFailure(null);
     try {
       const answer = mode === 'email' ? await login({ email, password }) : await login({ username, password });
-      const refusal = await completeSignIn(answer);
+      const refusal = await completeSignIn(answer, remember);
       if (refusal) {
         setFailure(refusal);
         return;
       }
+      if (mode === 'username') writeRememberedUsername(remember ? username : '');
       notifySuccess(t('login.success'));
       router.replace(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
     } catch (error) {
@@ -94,7 +105,7 @@ export function LoginScreen() {
         settings === null || signupAllowed(settings) ? (
           <>
             {t('login.noAccount')}{' '}
-            <Link href="/auth/register" className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+            <Link href={hasRedirect ? registerPath(redirect) : '/auth/register'} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
               {t('login.registerNow')}
             </Link>
           </>
@@ -156,13 +167,21 @@ export function LoginScreen() {
           autoComplete="current-password"
           {...register('password')}
         />
-        {settings?.emailEnable ? (
-          <p className="-mt-2 text-right text-sm">
+        <div className="-mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
+          <Checkbox
+            id="login-remember"
+            data-testid="login-remember"
+            label={t('login.remember')}
+            hint={t('login.rememberHint')}
+            checked={remember}
+            onChange={(event) => setRemember(event.target.checked)}
+          />
+          {settings?.emailEnable ? (
             <Link href="/auth/reset" data-testid="login-forgot" className="text-brand-600 hover:underline dark:text-brand-400">
               {t('login.forgot')}
             </Link>
-          </p>
-        ) : null}
+          ) : null}
+        </div>
         {failure ? <Notice tone="error">{failure}</Notice> : null}
         <Button type="submit" data-testid="login-submit" className="w-full" size="lg" loading={isSubmitting}>
           {t('login.submit')}

@@ -6,6 +6,7 @@ import { Notice } from '@/components/common/notice';
 import { useErrorDescription } from '@/hooks/use-error-description';
 import { getOAuth2Enabled, getOAuth2SignupEnabled, startOAuth2Login } from '@/lib/api/account';
 import { oauth2Label } from '@/lib/contract/oauth2';
+import { ProviderIcon } from './provider-icon';
 import { useLocale, useT } from '@/lib/i18n';
 import '@/lib/i18n/messages/auth';
 import '@/lib/i18n/messages/account';
@@ -62,6 +63,7 @@ export function OAuthButtons({ purpose, redirect, withHeading = false }: OAuthBu
               disabled={starting !== null}
               onClick={() => void start(provider)}
             >
+              {starting === provider ? null : <ProviderIcon provider={provider} />}
               {t(purpose === 'login' ? 'oauth.continueWith' : 'oauth.signupWith', { provider: name })}
             </Button>
           );

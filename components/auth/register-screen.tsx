@@ -4,7 +4,7 @@ import { useAtomValue } from 'jotai';
 import { UserPlus } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { clsx } from 'clsx';
 import { signupWithEmail } from '@/lib/api/account';
 import { Role } from '@/lib/contract/roles';
@@ -16,6 +16,7 @@ import { Notice } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { signup } from '@/lib/api/user';
+import { loginPath, safeRedirect } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';
@@ -54,6 +55,10 @@ export function RegisterScreen() {
   const [failure, setFailure] = useState<string | null>(null);
   const [picked, setPicked] = useState<SignupMethod | null>(null);
   const [pending, setPending] = useState(false);
+  // Where to go once signed up (`?redirect=`, same-site paths only); read after mount, as on the login screen.
+  const [redirect, setRedirect] = useState('/');
+  useEffect(() => setRedirect(safeRedirect(new URLSearchParams(window.location.search).get('redirect'))), []);
+  const loginHref = redirect === '/' ? '/auth/login' : loginPath(redirect);
   const methods = settings ? signupMethods(settings) : ['password' as const];
   const method = picked && methods.includes(picked) ? picked : methods[0];
 
@@ -68,7 +73,7 @@ export function RegisterScreen() {
       return refusal;
     }
     notifySuccess(t('register.success'));
-    router.replace('/');
+    router.replace(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
     return null;
   };
   const {
@@ -93,7 +98,7 @@ export function RegisterScreen() {
   const footer = (
     <>
       {t('register.haveAccount')}{' '}
-      <Link href="/auth/login" className="font-medium text-brand-600 hover:underline dark:text-brand-400">
+      <Link href={loginHref} className="font-medium text-brand-600 hover:underline dark:text-brand-400">
         {t('register.loginNow')}
       </Link>
     </>
@@ -105,7 +110,7 @@ export function RegisterScreen() {
         <Notice tone="info" testId="register-pending">
           {t('register.pending')}
         </Notice>
-        <Link href="/auth/login" className={buttonClasses('primary', 'lg', 'mt-6 w-full')}>
+        <Link href={loginHref} className={buttonClasses('primary', 'lg', 'mt-6 w-full')}>
           {t('register.loginNow')}
         </Link>
       </FormCard>
@@ -119,7 +124,7 @@ export function RegisterScreen() {
           <p className="font-medium">{t('register.noneAllowed')}</p>
           <p className="mt-1">{t('register.disabledBody')}</p>
         </Notice>
-        <Link href="/auth/login" className={buttonClasses('primary', 'lg', 'mt-6 w-full')}>
+        <Link href={loginHref} className={buttonClasses('primary', 'lg', 'mt-6 w-full')}>
           {t('register.loginNow')}
         </Link>
       </FormCard>
@@ -167,7 +172,7 @@ export function RegisterScreen() {
       ) : method === 'oauth' ? (
         <Suspense fallback={null}>
           <p className="mb-4 text-sm text-zinc-500 dark:text-zinc-400">{t('register.oauthHint')}</p>
-          <OAuthButtons purpose="signup" redirect="/" />
+          <OAuthButtons purpose="signup" redirect={redirect} />
         </Suspense>
       ) : (
         <form onSubmit={onSubmit} noValidate className="space-y-5">

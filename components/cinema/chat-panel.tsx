@@ -1,9 +1,12 @@
 'use client';
 /**
  * Room chat: the lines as plain text (React text nodes; chat is never HTML, server-contract.md §11 b)
- * where only http(s) links become links (lib/chat-links.ts), with the local receipt time; an input
- * that sends on Enter within the 4096-byte limit and counts the bytes as you type. Long lines wrap
- * and the list scrolls inside the panel, whose height the hall fixes.
+ * where only http(s) links become links (lib/chat-links.ts), with their time; an input that sends on
+ * Enter within the 4096-byte limit and counts the bytes as you type. What was said before this tab
+ * joined (the companion server's replay, lib/room/chat.ts) comes first under "Earlier messages",
+ * outside the live region so that screen readers do not read out the whole history on entering; the
+ * hall's own lines ("now playing …") are set apart. Long lines wrap and the list scrolls inside the
+ * panel, whose height the hall fixes.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { clsx } from 'clsx';
@@ -21,17 +24,19 @@ export interface ChatPanelProps {
   lines: ChatLine[];
   /** SendChatMessage permission. */
   canChat: boolean;
+  /** Why the viewer may not chat and how to get in (components/cinema/denied.tsx), shown instead of the input. */
+  denied?: React.ReactNode;
   connected: boolean;
   /** Sends one message; false when it could not be sent (socket not open). */
   onSend: (text: string) => boolean;
   className?: string;
 }
 
-export function ChatPanel({ lines, canChat, connected, onSend, className }: ChatPanelProps) {
+export function ChatPanel({ lines, canChat, denied, connected, onSend, className }: ChatPanelProps) {
   const t = useT();
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const listRef = useRef<HTMLOListElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
   useEffect(() => {
@@ -74,6 +79,10 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
 
   const bytes = byteLength(draft);
   const overLimit = bytes > MAX_CHAT_BYTES;
+  // The leading run of lines this tab did not see live: the replay of what was said before it came.
+  const firstSeen = lines.findIndex((line) => !line.earlier);
+  const earlier = firstSeen === -1 ? lines : lines.slice(0, firstSeen);
+  const current = firstSeen === -1 ? [] : lines.slice(firstSeen);
 
   return (
     <section
@@ -81,43 +90,31 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
       className={clsx('flex min-h-0 flex-col overflow-hidden rounded-2xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900', className)}
     >
       <h2 className="border-b border-zinc-200 px-4 py-2.5 text-sm font-semibold dark:border-zinc-800">{t('cinema.chat.title')}</h2>
-      <ol
+      <div
         ref={listRef}
         onScroll={(event) => {
           const list = event.currentTarget;
           stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
         }}
-        className="min-h-0 flex-1 space-y-1 overflow-y-auto px-4 py-2 text-sm"
-        aria-live="polite"
+        className="min-h-0 flex-1 overflow-y-auto px-4 py-2 text-sm"
       >
-        {lines.length === 0 ? <li className="py-6 text-center text-zinc-500 dark:text-zinc-400">{t('cinema.chat.emptyHistory')}</li> : null}
-        {lines.map((line) => (
-          <li key={line.id} data-testid="chat-message" className="whitespace-pre-wrap break-words">
-            <span className="font-medium text-brand-700 dark:text-brand-300">{line.username}</span>
-            {': '}
-            <span>
-              {splitChatLinks(line.text).map((part, index) =>
-                part.kind === 'link' ? (
-                  <a
-                    key={index}
-                    href={part.href}
-                    target="_blank"
-                    rel="noopener noreferrer nofollow ugc"
-                    className="break-all text-brand-700 underline underline-offset-2 dark:text-brand-300"
-                  >
-                    {part.text}
-                  </a>
-                ) : (
-                  part.text
-                ),
-              )}
-            </span>{' '}
-            <time dateTime={new Date(line.atMs).toISOString()} className="text-xs text-zinc-500 dark:text-zinc-400">
-              {formatClockTime(line.atMs)}
-            </time>
-          </li>
-        ))}
-      </ol>
+        {lines.length === 0 ? <p className="py-6 text-center text-zinc-500 dark:text-zinc-400">{t('cinema.chat.emptyHistory')}</p> : null}
+        {earlier.length > 0 ? (
+          <>
+            <p className="pb-1 text-center text-xs font-medium text-zinc-600 dark:text-zinc-400">{t('cinema.chat.earlier')}</p>
+            <ol aria-label={t('cinema.chat.earlier')} data-testid="chat-earlier" className="space-y-1 border-b border-zinc-200 pb-2 dark:border-zinc-800">
+              {earlier.map((line) => (
+                <ChatLineItem key={line.id} line={line} />
+              ))}
+            </ol>
+          </>
+        ) : null}
+        <ol aria-live="polite" className={clsx('space-y-1', earlier.length > 0 && 'pt-2')}>
+          {current.map((line) => (
+            <ChatLineItem key={line.id} line={line} />
+          ))}
+        </ol>
+      </div>
       {canChat ? (
         <form onSubmit={onSubmit} className="border-t border-zinc-200 p-3 dark:border-zinc-800">
           <div className="flex gap-2">
@@ -161,8 +158,50 @@ export function ChatPanel({ lines, canChat, connected, onSend, className }: Chat
           </div>
         </form>
       ) : (
-        <p className="border-t border-zinc-200 p-3 text-xs text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">{t('cinema.chat.noPermission')}</p>
+        <div className="border-t border-zinc-200 p-3 text-center dark:border-zinc-800" data-testid="chat-denied">
+          {denied ?? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('cinema.chat.noPermission')}</p>}
+        </div>
       )}
     </section>
+  );
+}
+
+/** One line: `name: text` with its time, or one of the hall's own lines, set apart. */
+function ChatLineItem({ line }: { line: ChatLine }) {
+  const time = (
+    <time dateTime={new Date(line.atMs).toISOString()} className="text-xs text-zinc-500 dark:text-zinc-400">
+      {formatClockTime(line.atMs)}
+    </time>
+  );
+  if (line.system) {
+    return (
+      <li data-testid="chat-system" className="text-center text-xs text-zinc-600 italic dark:text-zinc-400">
+        {line.text} {time}
+      </li>
+    );
+  }
+  return (
+    <li data-testid="chat-message" data-earlier={line.earlier || undefined} className="whitespace-pre-wrap break-words">
+      <span className="font-medium text-brand-700 dark:text-brand-300">{line.username}</span>
+      {': '}
+      <span>
+        {splitChatLinks(line.text).map((part, index) =>
+          part.kind === 'link' ? (
+            <a
+              key={index}
+              href={part.href}
+              target="_blank"
+              rel="noopener noreferrer nofollow ugc"
+              className="break-all text-brand-700 underline underline-offset-2 dark:text-brand-300"
+            >
+              {part.text}
+            </a>
+          ) : (
+            part.text
+          ),
+        )}
+      </span>{' '}
+      {time}
+    </li>
   );
 }

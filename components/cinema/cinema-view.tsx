@@ -1,20 +1,22 @@
 'use client';
 /**
- * The viewing hall `/cinema/<roomId>` (reference-client.md §1.5): the player with the sync engine,
- * the chat, the movie list and the push form, and the buttons that open the members, room settings
- * and share panels (components/room-admin). `useRoom` opens the room and keeps the room atoms
- * (lib/room/atoms.ts) current; the hall and its panels read them.
+ * The viewing hall `/cinema/<roomId>` (reference-client.md §1.5), film first: the video as large as
+ * the window allows with its info bar under it, the chat beside (or, on a phone, under) it, the
+ * movie list and "Add a movie" below; theater mode puts the video across the window. The grid's
+ * areas and sizes are in app/globals.css (`.hall`). `useRoom` opens the room and keeps the room
+ * atoms (lib/room/atoms.ts) current; the hall and its panels read them.
  *
  * The route renders this after mount, keyed by room id (static-export.md §1.3), so every room starts
  * with fresh atoms, socket, player and SWR cache.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Link from 'next/link';
 import { useAtomValue } from 'jotai';
+import { clsx } from 'clsx';
 import { SWRConfig, type SWRConfiguration } from 'swr';
 import { CircleExclamationPoint, DoorOpen, RotateCw } from 'lucide-react';
-import { Notice } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { joinRoomPath } from '@/config/routes';
@@ -25,16 +27,20 @@ import { useRoom } from '@/hooks/use-room';
 import { useRoomSocketEvent } from '@/hooks/use-room-socket';
 import { ApiError } from '@/lib/api/error';
 import { describeError } from '@/lib/api/error-text';
-import { hasCurrentMovie } from '@/lib/api/movie';
+import { hasCurrentMovie, setCurrentMovie } from '@/lib/api/movie';
+import type { PushedMovie } from '@/lib/contract/types';
 import { MessageType, type Message } from '@/lib/contract/message';
 import { useT } from '@/lib/i18n';
-import { notifySuccess, notifyWarning } from '@/lib/notify';
+import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
 import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
+import { publicSettingsAtom } from '@/lib/session';
+import { readTheater, writeTheater } from '@/lib/storage';
 import type { HttpStatus } from '@/lib/sync/engine';
 import { fromJsonStatus } from '@/lib/sync/status';
 import { RoomAdminBar, RoomSetup } from '@/components/room-admin/room-admin-bar';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBadge } from './connection-badge';
+import { Denied } from './denied';
 import { MovieList } from './movie-list';
 import { MoviePushForm } from './movie-push-form';
 import { PlayerPanel } from './player-panel';
@@ -64,6 +70,19 @@ export function CinemaView({ roomId }: CinemaViewProps) {
   );
 }
 
+/** Theater mode, kept on this device (lib/storage.ts `theater`); read after mount, as the prerender cannot know it. */
+function useTheater(): [boolean, () => void] {
+  const [theater, setTheater] = useState(false);
+  useEffect(() => setTheater(readTheater()), []);
+  const toggle = useCallback(() => {
+    setTheater((on) => {
+      writeTheater(!on);
+      return !on;
+    });
+  }, []);
+  return [theater, toggle];
+}
+
 function CinemaHall({ roomId }: CinemaViewProps) {
   const t = useT();
   const room = useRoom(roomId);
@@ -73,11 +92,16 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   const abilities = useAtomValue(roomAbilitiesAtom);
   const connection = useAtomValue(roomConnectionAtom);
   const loaded = useAtomValue(currentMovieAtom);
+  const serverKeepsHistory = (useAtomValue(publicSettingsAtom)?.chatHistory ?? 0) > 0;
   const [view, setView] = useState<MovieListView>({ folderId: '', page: 1, keyword: '' });
   const movies = useMovieList(roomId, socket !== null && abilities.canListMovies, view);
   const refreshMovies = useRefreshMovieLists(roomId);
-  const chat = useChat(roomId);
+  const chat = useChat(roomId, socket, { serverKeepsHistory, clock });
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [theater, toggleTheater] = useTheater();
+  // Bumped to open "Add a movie", bring it into view and focus its address field.
+  const [pushRequest, setPushRequest] = useState(0);
+  const requestPushForm = useCallback(() => setPushRequest((n) => n + 1), []);
 
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
   const httpTarget = useMemo<HttpStatus | null>(
@@ -108,30 +132,74 @@ function CinemaHall({ roomId }: CinemaViewProps) {
     onManualSynced,
   });
 
+  // Who last changed the current movie (CURRENT carries the sender), for the chat's system line.
+  const currentChangedBy = useRef('');
   useRoomSocketEvent(socket, 'message', (message: Message) => {
-    if (message.type === MessageType.CHAT) chat.receive(message);
-    else if (message.type === MessageType.MOVIES) refreshMovies();
+    if (message.type === MessageType.MOVIES) refreshMovies();
+    else if (message.type === MessageType.CURRENT) currentChangedBy.current = message.sender?.username ?? '';
   });
-
   useRoomSocketEvent(socket, 'open', ({ reconnected }) => {
     if (reconnected) refreshMovies();
   });
+
+  // "Now playing …" and "Playback stopped" in the chat when the current movie changes (not on entering).
+  const shownMovie = useRef<string | null | undefined>(undefined);
+  const { addSystemLine } = chat;
+  useEffect(() => {
+    if (!loaded) return;
+    const id = movie?.id ?? null;
+    const before = shownMovie.current;
+    shownMovie.current = id;
+    if (before === undefined || before === id) return;
+    const by = currentChangedBy.current;
+    currentChangedBy.current = '';
+    if (movie) addSystemLine(by ? t('cinema.chat.nowPlayingBy', { name: movie.base.name, by }) : t('cinema.chat.nowPlaying', { name: movie.base.name }));
+    else addSystemLine(by ? t('cinema.chat.stoppedBy', { by }) : t('cinema.chat.stopped'));
+  }, [loaded, movie, addSystemLine, t]);
+
+  // Add and play: a movie added to a room where nothing plays starts at once for whoever may change
+  // the movie; whoever may not is told who can. Otherwise the movies are just added.
+  const onPushed = useCallback(
+    async (added: PushedMovie[]) => {
+      const first = added.find((record) => !record.base.isFolder);
+      const nothingPlays = loaded !== null && !hasCurrentMovie(loaded.current);
+      if (first && nothingPlays && abilities.canSetCurrentMovie) {
+        try {
+          await setCurrentMovie(roomId, first.id);
+          notifySuccess(t('cinema.push.addedPlaying', { name: first.base.name }));
+        } catch (error) {
+          notifyError(error);
+        }
+      } else if (first && nothingPlays) {
+        notifyInfo(t('cinema.push.addedAsk', { name: first.base.name }));
+      } else if (added.length === 1) {
+        notifySuccess(t('cinema.push.added', { name: added[0].base.name }));
+      } else {
+        notifySuccess(t('cinema.push.bulkAdded', { count: added.length }));
+      }
+    },
+    [loaded, abilities.canSetCurrentMovie, roomId, t],
+  );
 
   const focusChat = useCallback(() => document.querySelector<HTMLElement>('[data-testid="chat-input"]')?.focus(), []);
   const sendChat = useCallback((text: string) => socket?.sendChat(text) ?? false, [socket]);
 
   const ready = Boolean(member && info);
 
+  // Last: every listener above, and those of the children (whose effects run first), is attached
+  // before the first frame can arrive (hooks/use-room-socket.ts).
+  useEffect(() => socket?.connect(), [socket]);
+
   return (
-    <div data-testid="page-cinema" data-room-id={roomId} className="mx-auto w-full max-w-7xl space-y-4 px-3 py-4 md:px-6">
+    <div data-testid="page-cinema" data-room-id={roomId} data-hall data-theater={theater} className={clsx('hall w-full px-3 py-[var(--hall-gap)] md:px-6', !theater && 'mx-auto max-w-7xl')}>
       {room.error && !ready ? (
         <RoomError roomId={roomId} error={room.error} redirecting={room.redirecting} onRetry={room.retry} />
       ) : !ready ? (
         <HallSkeleton />
       ) : (
-        <>
-          <header className="flex flex-wrap items-center gap-x-3 gap-y-2">
-            <h1 data-testid="room-name" className="min-w-0 truncate text-xl font-semibold">
+        <div className="space-y-[var(--hall-gap)]">
+          <header className="flex h-[var(--hall-title-h)] items-center gap-x-3">
+            <h1 data-testid="room-name" className="min-w-0 truncate text-lg font-semibold sm:text-xl" title={info?.name}>
               {info?.name}
             </h1>
             <ConnectionBadge />
@@ -140,48 +208,59 @@ function CinemaHall({ roomId }: CinemaViewProps) {
 
           <RoomSetup roomId={roomId} />
 
-          <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-            <PlayerPanel loading={!loaded && !room.currentError} sync={sync} onVideo={setVideo} chatLines={chat.lines} onChatShortcut={focusChat} />
-            {/* On wide screens the chat takes the player's height and never stretches the row. */}
-            <div className="h-96 lg:relative lg:h-auto lg:min-h-96">
+          <div className="hall-grid">
+            <PlayerPanel
+              loading={!loaded && !room.currentError}
+              loadError={room.currentError && !loaded ? room.currentError : null}
+              onRetryLoad={room.reloadCurrent}
+              sync={sync}
+              onVideo={setVideo}
+              chatLines={chat.lines}
+              onChatShortcut={focusChat}
+              theater={theater}
+              onToggleTheater={toggleTheater}
+              onAddMovie={requestPushForm}
+              hasMovies={(movies.data?.total ?? 0) > 0}
+            />
+            {/* Beside the video the chat takes the height of the video and its info bar and never stretches them. */}
+            <div className="hall-chat h-96 lg:relative lg:h-auto lg:min-h-96 landscape-short:relative landscape-short:h-auto landscape-short:min-h-0">
               <ChatPanel
-                className="h-full lg:absolute lg:inset-0"
+                className="h-full lg:absolute lg:inset-0 landscape-short:absolute landscape-short:inset-0"
                 lines={chat.lines}
                 canChat={abilities.canChat}
+                denied={abilities.canChat ? null : <Denied roomId={roomId} what="chat" />}
                 connected={connection === 'open'}
                 onSend={sendChat}
               />
             </div>
+            <div className="hall-movies min-w-0">
+              {abilities.canListMovies ? (
+                <MovieList
+                  roomId={roomId}
+                  view={view}
+                  onViewChange={setView}
+                  data={movies.data}
+                  error={movies.error}
+                  isLoading={movies.isLoading || movies.isValidating}
+                  refresh={() => void movies.mutate()}
+                  onAddMovie={requestPushForm}
+                  onCleared={() => addSystemLine(t('cinema.chat.cleared'))}
+                />
+              ) : (
+                <EmptyState title={<Denied roomId={roomId} what="movies" />} className="py-8" />
+              )}
+            </div>
+            <div className="hall-add min-w-0 self-start">
+              {abilities.canAddMovie ? (
+                <MoviePushForm roomId={roomId} parentId={view.folderId} openRequest={pushRequest} onPushed={onPushed} />
+              ) : (
+                <Card className="px-4 py-3 text-center" data-testid="movie-push-denied">
+                  <Denied roomId={roomId} what="add" />
+                </Card>
+              )}
+            </div>
           </div>
-
-          {room.currentError && !loaded ? (
-            <Notice tone="error">
-              <div className="flex flex-wrap items-center gap-2">
-                <span className="flex-1">{t('cinema.currentFailed', { error: describeError(room.currentError).message })}</span>
-                <Button size="sm" variant="outline" onClick={room.reloadCurrent}>
-                  {t('cinema.error.retry')}
-                </Button>
-              </div>
-            </Notice>
-          ) : null}
-
-          <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-            {abilities.canListMovies ? (
-              <MovieList
-                roomId={roomId}
-                view={view}
-                onViewChange={setView}
-                data={movies.data}
-                error={movies.error}
-                isLoading={movies.isLoading || movies.isValidating}
-                refresh={() => void movies.mutate()}
-              />
-            ) : (
-              <EmptyState title={t('cinema.movies.noPermission')} className="py-8" />
-            )}
-            {abilities.canAddMovie ? <MoviePushForm roomId={roomId} parentId={view.folderId} /> : null}
-          </div>
-        </>
+        </div>
       )}
     </div>
   );
@@ -192,11 +271,10 @@ function HallSkeleton() {
   return (
     <div aria-busy="true" aria-label={t('cinema.loading')} data-testid="cinema-loading" className="space-y-4">
       <Skeleton className="h-7 w-48" />
-      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <Skeleton className="aspect-video rounded-2xl" />
-        <Skeleton className="h-64 rounded-2xl lg:h-auto" />
+      <div className="hall-grid">
+        <Skeleton className="hall-video aspect-video max-h-[var(--hall-video-max-h)] rounded-2xl" />
+        <Skeleton className="hall-chat h-64 rounded-2xl lg:h-auto" />
       </div>
-      <Skeleton className="h-40 rounded-2xl" />
     </div>
   );
 }

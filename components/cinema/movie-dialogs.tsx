@@ -1,11 +1,14 @@
 'use client';
 /**
- * The playlist's dialogs, downloaded when one is first opened: edit a movie or rename a folder
- * (`POST /api/room/movie/edit`, which replaces the whole base, so every other field is kept as it
- * was; server-contract.md §4.5, §7.1), and create a folder (`POST /api/room/movie/push` with
+ * The playlist's dialogs, downloaded when one is first opened: edit a movie (name, address, type,
+ * live, proxy, and its request headers, subtitles and other sources) or rename a folder (`POST
+ * /api/room/movie/edit`, which replaces the whole base, so every field the form does not show is kept
+ * as it was; server-contract.md §4.5, §7.1), and create a folder (`POST /api/room/movie/push` with
  * `isFolder`). Errors show at their field when they are about one.
  */
 import { useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { clsx } from 'clsx';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Modal } from '@/components/ui/drawer';
@@ -15,12 +18,11 @@ import { editMovie, pushMovie } from '@/lib/api/movie';
 import type { Movie, MovieBase } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
-import { pushProblem } from './movie-push';
+import { inputClasses } from '@/components/ui/input';
+import { MOVIE_TYPES, movieBaseOf, pushProblem, rowProblems } from './movie-push';
+import { RowList, type MovieFormValues } from './movie-rows';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/errors';
-
-/** Movie types a person can pick (reference-client.md §1.5 "Advanced options"); "" lets the server guess. */
-const TYPES = ['', 'm3u8', 'mp4', 'flv', 'mpegts', 'mpd', 'webm'];
 
 type FieldErrors = { name?: string; url?: string; form?: string };
 
@@ -51,35 +53,135 @@ export function MovieEditDialog({ roomId, movie, onClose }: MovieEditDialogProps
       closeLabel={t('cinema.dialog.cancel')}
       testId="movie-edit-dialog"
     >
-      {movie ? <EditForm key={movie.id} roomId={roomId} movie={movie} onClose={onClose} /> : null}
+      {movie ? folder ? <FolderForm key={movie.id} roomId={roomId} movie={movie} onClose={onClose} /> : <EditForm key={movie.id} roomId={roomId} movie={movie} onClose={onClose} /> : null}
     </Modal>
   );
 }
 
+/** A movie's base as the form's values: the maps of headers and subtitles become rows. */
+export function formValuesOf(base: MovieBase): MovieFormValues {
+  return {
+    url: base.url,
+    name: base.name,
+    live: Boolean(base.live),
+    type: base.type ?? '',
+    proxy: Boolean(base.proxy),
+    headers: Object.entries(base.headers ?? {}).map(([key, value]) => ({ key, value })),
+    subtitles: Object.entries(base.subtitles ?? {}).map(([name, subtitle]) => ({ name, url: subtitle.url, type: subtitle.type })),
+    moreSources: (base.moreSources ?? []).map((source) => ({ name: source.name, url: source.url, type: source.type })),
+    bulk: '',
+  };
+}
+
+/**
+ * The base to send for an edit (`POST /api/room/movie/edit` replaces the whole base): the form's
+ * fields over the movie's own, so that what the form does not show (danmaku, folder, vendor, RTMP)
+ * stays; headers, subtitles and sources are exactly the form's rows (none left: removed).
+ */
+export function editedBase(base: MovieBase, fields: MovieFormValues): MovieBase {
+  const edited = movieBaseOf(fields);
+  return {
+    ...base,
+    name: edited.name,
+    url: edited.url,
+    type: edited.type,
+    live: edited.live,
+    proxy: edited.proxy,
+    headers: edited.headers,
+    subtitles: edited.subtitles,
+    moreSources: edited.moreSources,
+  };
+}
+
+/** A movie's name, address, type, live and proxy switches, and its headers, subtitles and other sources. */
 function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; onClose: () => void }) {
   const t = useT();
-  const folder = Boolean(movie.base.isFolder);
+  const [failure, setFailure] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<MovieFormValues>({ defaultValues: formValuesOf(movie.base) });
+  const currentType = movie.base.type ?? '';
+  const types: readonly string[] = (MOVIE_TYPES as readonly string[]).includes(currentType) ? MOVIE_TYPES : [...MOVIE_TYPES, currentType];
+
+  const submit = handleSubmit(async (fields) => {
+    setFailure(null);
+    const base = editedBase(movie.base, fields);
+    const problem = pushProblem(base);
+    if (problem) {
+      setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });
+      return;
+    }
+    const rows = rowProblems(fields);
+    if (rows.length) {
+      for (const [index, row] of rows.entries()) setError(row.path, { message: t(row.key) }, { shouldFocus: index === 0 });
+      return;
+    }
+    try {
+      await editMovie(roomId, movie.id, base);
+      notifySuccess(t('cinema.edit.saved', { name: base.name }));
+      onClose();
+    } catch (error) {
+      const placed = placeError(error);
+      if (placed.name) setError('name', { message: placed.name }, { shouldFocus: true });
+      else if (placed.url) setError('url', { message: placed.url }, { shouldFocus: true });
+      else setFailure(placed.form ?? null);
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" data-testid="movie-edit-form">
+      <TextField id="movie-edit-name" label={t('cinema.edit.name')} error={errors.name?.message} {...register('name')} />
+      <TextField id="movie-edit-url" label={t('cinema.edit.url')} error={errors.url?.message} spellCheck={false} className="font-mono text-xs" {...register('url')} />
+      <div className="space-y-1.5">
+        <label htmlFor="movie-edit-type" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          {t('cinema.edit.type')}
+        </label>
+        <select id="movie-edit-type" className={clsx(inputClasses, 'w-full')} {...register('type')}>
+          {types.map((value) => (
+            <option key={value} value={value}>
+              {value || t('cinema.edit.typeAuto')}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Checkbox id="movie-edit-live" label={t('cinema.edit.live')} {...register('live')} />
+      <Checkbox id="movie-edit-proxy" label={t('cinema.edit.proxy')} {...register('proxy')} />
+      <RowList kind="headers" control={control} register={register} errors={errors} />
+      <RowList kind="subtitles" control={control} register={register} errors={errors} />
+      <RowList kind="moreSources" control={control} register={register} errors={errors} />
+      {failure ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {failure}
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" size="sm" onClick={onClose} disabled={isSubmitting}>
+          {t('cinema.dialog.cancel')}
+        </Button>
+        <Button type="submit" size="sm" loading={isSubmitting} data-testid="movie-edit-save">
+          {t('cinema.edit.save')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A folder's name (its other fields stay as they are). */
+function FolderForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; onClose: () => void }) {
+  const t = useT();
   const [name, setName] = useState(movie.base.name);
-  const [url, setUrl] = useState(movie.base.url);
-  const [type, setType] = useState(movie.base.type ?? '');
-  const [live, setLive] = useState(Boolean(movie.base.live));
-  const [proxy, setProxy] = useState(Boolean(movie.base.proxy));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
-  const types = TYPES.includes(type) ? TYPES : [...TYPES, type];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const base: MovieBase = folder
-      ? { ...movie.base, name: name.trim() }
-      : { ...movie.base, name: name.trim(), url: url.trim(), type, live, proxy };
-    if (folder && !base.name) {
+    const base: MovieBase = { ...movie.base, name: name.trim() };
+    if (!base.name) {
       setErrors({ name: t('cinema.push.nameRequired') });
-      return;
-    }
-    const problem = folder ? null : pushProblem(base);
-    if (problem) {
-      setErrors({ [problem.field]: t(problem.key) });
       return;
     }
     setBusy(true);
@@ -98,38 +200,6 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
       <TextField id="movie-edit-name" label={t('cinema.edit.name')} value={name} error={errors.name} onChange={(event) => setName(event.target.value)} />
-      {folder ? null : (
-        <>
-          <TextField
-            id="movie-edit-url"
-            label={t('cinema.edit.url')}
-            value={url}
-            error={errors.url}
-            spellCheck={false}
-            className="font-mono text-xs"
-            onChange={(event) => setUrl(event.target.value)}
-          />
-          <div className="space-y-1.5">
-            <label htmlFor="movie-edit-type" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-              {t('cinema.edit.type')}
-            </label>
-            <select
-              id="movie-edit-type"
-              value={type}
-              onChange={(event) => setType(event.target.value)}
-              className="h-10 w-full rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
-            >
-              {types.map((value) => (
-                <option key={value} value={value}>
-                  {value || t('cinema.edit.typeAuto')}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Checkbox id="movie-edit-live" label={t('cinema.edit.live')} checked={live} onChange={(event) => setLive(event.target.checked)} />
-          <Checkbox id="movie-edit-proxy" label={t('cinema.edit.proxy')} checked={proxy} onChange={(event) => setProxy(event.target.checked)} />
-        </>
-      )}
       {errors.form ? (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">
           {errors.form}

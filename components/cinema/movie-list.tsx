@@ -1,19 +1,20 @@
 'use client';
 /**
  * The playlist (server-contract.md §4.5): the folder path as a breadcrumb, a search in the open
- * folder, folders and movies with name, URL and tags, and a row menu (Radix dropdown) with open or
- * "play this", edit and delete (confirmed first), each disabled with the reason when the member may
- * not; a checkbox per row for deleting several at once; new folder, reorder (drag and drop, also by
- * keyboard), stop playback and clear the folder; pagination that works with both the companion
- * server's paging and v0.9.11's unpaged list. Dialogs and reordering load when first used.
+ * folder, folders and movies with name, URL and tags; a movie's name (or a double-click on its row)
+ * plays it, and a row menu (Radix dropdown) has open or "play this", edit and delete (confirmed
+ * first), each disabled with the reason when the member may not; a checkbox per row for deleting
+ * several at once; new folder, reorder (drag and drop, also by keyboard), stop playback and clear the
+ * folder, which fold into one menu when the card is narrow; pagination that works with both the
+ * companion server's paging and v0.9.11's unpaged list. Dialogs and reordering load when first used.
  */
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { ArrowUpDown, ChevronRight, Folder, FolderOpen, FolderPlus, ListVideo, MoreHorizontal, Pencil, Play, RefreshCw, Search, Square, Trash2, X } from 'lucide-react';
+import { ArrowUpDown, ChevronRight, Folder, FolderOpen, FolderPlus, ListVideo, MoreHorizontal, Pencil, Play, Plus, RefreshCw, Search, Square, Trash2, X } from 'lucide-react';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Badge } from '@/components/ui/badge';
-import { ActionMenu } from '@/components/ui/action-menu';
+import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -45,12 +46,16 @@ export interface MovieListProps {
   isLoading: boolean;
   /** Re-reads the list (also done on every MOVIES message). */
   refresh: () => void;
+  /** Opens "Add a movie" (the empty list's button). */
+  onAddMovie?: () => void;
+  /** The folder was cleared by this viewer (the hall says so in the chat). */
+  onCleared?: () => void;
 }
 
 type Pending = { kind: 'delete'; movie: Movie } | { kind: 'deleteMany'; ids: string[] } | { kind: 'clear' } | { kind: 'stop' };
 
 /** The list of the open room; what the member may do and which movie plays come from the room atoms. */
-export function MovieList({ roomId, view, onViewChange, data, error, isLoading, refresh }: MovieListProps) {
+export function MovieList({ roomId, view, onViewChange, data, error, isLoading, refresh, onAddMovie, onCleared }: MovieListProps) {
   const t = useT();
   const abilities = useAtomValue(roomAbilitiesAtom);
   const myId = useAtomValue(roomMemberAtom)?.userId ?? '';
@@ -112,6 +117,7 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
       } else if (pending.kind === 'clear') {
         await clearMovies(roomId, folderId);
         notifySuccess(t('cinema.movies.cleared'));
+        onCleared?.();
         onViewChange({ ...view, page: 1 });
       } else {
         await setCurrentMovie(roomId, '');
@@ -137,61 +143,79 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
   const selectable = (movie: Movie) => abilities.canDelete(movie) && movie.id !== currentMovieId;
   const toggleSelected = (id: string, on: boolean) => setSelected(on ? [...selected, id] : selected.filter((other) => other !== id));
 
+  /** The list's actions, shown as buttons or in one menu (ActionMenu's items, plus a pressed state for the reorder switch). */
+  const toolbar: Array<ActionMenuItem & { pressed?: boolean }> = [];
+  if (abilities.canAddMovie) {
+    toolbar.push({
+      id: 'new-folder',
+      testId: 'movie-new-folder',
+      icon: <FolderPlus className="h-3.5 w-3.5" aria-hidden />,
+      label: t('cinema.movies.newFolder'),
+      onSelect: () => {
+        setUsedDialogs(true);
+        setCreatingFolder(true);
+      },
+    });
+  }
+  if (movies.length > 1 || reordering) {
+    toolbar.push({
+      id: 'reorder',
+      testId: 'movie-reorder-toggle',
+      icon: <ArrowUpDown className="h-3.5 w-3.5" aria-hidden />,
+      label: reordering ? t('cinema.movies.reorderDone') : t('cinema.movies.reorder'),
+      pressed: reordering,
+      disabledReason: reordering ? undefined : reorderReason,
+      onSelect: () => setReordering(!reordering),
+    });
+  }
+  if (currentMovieId && abilities.canSetCurrentMovie) {
+    toolbar.push({ id: 'stop', testId: 'movie-stop', icon: <Square className="h-3.5 w-3.5" aria-hidden />, label: t('cinema.movies.stop'), onSelect: () => ask({ kind: 'stop' }) });
+  }
+  if (abilities.canDeleteMovie && total > 0) {
+    toolbar.push({ id: 'clear', testId: 'movie-clear', icon: <Trash2 className="h-3.5 w-3.5" aria-hidden />, label: t('cinema.movies.clear'), onSelect: () => ask({ kind: 'clear' }) });
+  }
+
   const onSearch = (event: FormEvent) => {
     event.preventDefault();
     onViewChange({ ...view, page: 1, keyword: search.trim() });
   };
 
   return (
-    <Card className="min-w-0 overflow-hidden">
-      <section aria-label={t('cinema.movies.title')} data-testid="movie-list">
-        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
-          <h2 className="text-sm font-semibold">{t('cinema.movies.titleCount', { total })}</h2>
-          <div className="flex flex-wrap gap-2">
-            {abilities.canAddMovie ? (
+    <Card className="@container min-w-0 overflow-hidden">
+      <section aria-label={t('cinema.movies.title')} data-testid="movie-list" tabIndex={-1} className="outline-none">
+        <div className="flex items-center justify-between gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
+          <h2 className="truncate text-sm font-semibold">{t('cinema.movies.titleCount', { total })}</h2>
+          {/* The actions as buttons when the card is wide enough for them in one row, else in one menu. */}
+          <div className="hidden shrink-0 gap-2 @2xl:flex">
+            {toolbar.map((action) => (
               <Button
-                variant="outline"
+                key={action.id}
+                variant={action.pressed ? 'primary' : 'outline'}
                 size="sm"
-                data-testid="movie-new-folder"
-                onClick={() => {
-                  setUsedDialogs(true);
-                  setCreatingFolder(true);
-                }}
+                data-testid={action.testId}
+                aria-pressed={action.pressed}
+                disabled={Boolean(action.disabledReason)}
+                title={action.disabledReason}
+                onClick={action.onSelect}
               >
-                <FolderPlus className="h-3.5 w-3.5" aria-hidden />
-                {t('cinema.movies.newFolder')}
+                {action.icon}
+                {action.label}
               </Button>
-            ) : null}
-            {movies.length > 1 || reordering ? (
-              <Button
-                variant={reordering ? 'primary' : 'outline'}
-                size="sm"
-                data-testid="movie-reorder-toggle"
-                aria-pressed={reordering}
-                disabled={!reordering && Boolean(reorderReason)}
-                title={reordering ? undefined : reorderReason}
-                onClick={() => setReordering(!reordering)}
-              >
-                <ArrowUpDown className="h-3.5 w-3.5" aria-hidden />
-                {reordering ? t('cinema.movies.reorderDone') : t('cinema.movies.reorder')}
-              </Button>
-            ) : null}
-            {currentMovieId && abilities.canSetCurrentMovie ? (
-              <Button variant="outline" size="sm" data-testid="movie-stop" onClick={() => ask({ kind: 'stop' })}>
-                <Square className="h-3.5 w-3.5" aria-hidden />
-                {t('cinema.movies.stop')}
-              </Button>
-            ) : null}
-            {abilities.canDeleteMovie && total > 0 ? (
-              <Button variant="outline" size="sm" data-testid="movie-clear" onClick={() => ask({ kind: 'clear' })}>
-                <Trash2 className="h-3.5 w-3.5" aria-hidden />
-                {t('cinema.movies.clear')}
-              </Button>
-            ) : null}
+            ))}
             <Button variant="ghost" size="sm" data-testid="movie-refresh" onClick={refresh}>
               <RefreshCw className={clsx('h-3.5 w-3.5', isLoading && 'animate-spin')} aria-hidden />
               {t('cinema.movies.refresh')}
             </Button>
+          </div>
+          <div className="flex shrink-0 gap-1 @2xl:hidden">
+            <Button variant="ghost" size="icon" data-testid="movie-refresh-compact" aria-label={t('cinema.movies.refresh')} title={t('cinema.movies.refresh')} onClick={refresh}>
+              <RefreshCw className={clsx('h-4 w-4', isLoading && 'animate-spin')} aria-hidden />
+            </Button>
+            {toolbar.length > 0 ? (
+              <ActionMenu label={t('cinema.movies.toolbar')} testId="movie-toolbar-menu" className={buttonClasses('outline', 'icon')} items={toolbar}>
+                <MoreHorizontal className="h-4 w-4" aria-hidden />
+              </ActionMenu>
+            ) : null}
           </div>
         </div>
 
@@ -276,6 +300,14 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
               icon={<ListVideo />}
               title={keyword ? t('cinema.movies.searchEmpty', { keyword }) : folderId ? t('cinema.movies.emptyFolder') : t('cinema.movies.empty')}
               className="py-8"
+              action={
+                !keyword && abilities.canAddMovie && onAddMovie ? (
+                  <Button data-testid="movie-list-add" onClick={onAddMovie}>
+                    <Plus className="h-4 w-4" aria-hidden />
+                    {t('cinema.push.title')}
+                  </Button>
+                ) : null
+              }
             />
           </div>
         ) : reordering ? (
@@ -290,11 +322,14 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
             {movies.map((movie) => {
               const isCurrent = movie.id === currentMovieId;
               const folder = Boolean(movie.base.isFolder);
+              const playable = !folder && !isCurrent && abilities.canSetCurrentMovie;
               return (
                 <li
                   key={movie.id}
                   data-testid="movie-item"
                   data-movie-id={movie.id}
+                  // A double-click anywhere on a movie's row plays it, as in a media player's playlist.
+                  onDoubleClick={playable ? () => void play(movie) : undefined}
                   className={clsx('flex items-center gap-2 px-4 py-3', isCurrent && 'bg-brand-50/60 dark:bg-brand-500/10')}
                 >
                   {selectable(movie) ? (
@@ -323,6 +358,17 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
                           className="cursor-pointer truncate font-medium hover:underline"
                           title={`ID: ${movie.id}`}
                           onClick={() => openFolder(movie.id)}
+                        >
+                          {movie.base.name}
+                        </button>
+                      ) : playable ? (
+                        <button
+                          type="button"
+                          data-testid="movie-title"
+                          data-name
+                          className="cursor-pointer truncate text-left font-medium hover:text-brand-700 hover:underline dark:hover:text-brand-300"
+                          title={t('cinema.movies.playTitle', { name: movie.base.name })}
+                          onClick={() => void play(movie)}
                         >
                           {movie.base.name}
                         </button>

@@ -8,36 +8,35 @@
  * their field (or line), and nothing typed is lost on error.
  */
 import { useState } from 'react';
-import { useFieldArray, useForm, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
-import { Plus, X } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { Plus } from 'lucide-react';
 import { clsx } from 'clsx';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
 import { inputClasses } from '@/components/ui/input';
 import { pushMovie, pushMovies } from '@/lib/api/movie';
-import { useT, type MessageKey } from '@/lib/i18n';
+import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
+import { RowList, type MovieFormValues } from './movie-rows';
 import {
   bulkBases,
   movieBaseOf,
+  nameFromUrl,
   MOVIE_TYPES,
   pushProblem,
   rowProblems,
-  SUBTITLE_TYPES,
   type MoviePushFieldsProps,
-  type PushFields,
 } from './movie-push';
 import '@/lib/i18n/messages/cinema';
 
-/** The form's values: one movie's fields, and the lines of a bulk push. */
-type FormValues = Required<PushFields> & { bulk: string };
+type FormValues = MovieFormValues;
 
 const EMPTY: FormValues = { url: '', name: '', live: false, type: '', proxy: false, headers: [], subtitles: [], moreSources: [], bulk: '' };
 
-export function MoviePushFields({ roomId, parentId }: MoviePushFieldsProps) {
+export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsProps) {
   const t = useT();
   const [mode, setMode] = useState<'one' | 'many'>('one');
   const {
@@ -48,14 +47,17 @@ export function MoviePushFields({ roomId, parentId }: MoviePushFieldsProps) {
     clearErrors,
     control,
     getValues,
+    watch,
     formState: { errors, isSubmitting },
   } = useForm<FormValues>({ defaultValues: EMPTY });
+  // The name a movie gets when its field is left empty: the file's name, or the page's host.
+  const defaultName = nameFromUrl(watch('url'));
 
   // A failure that belongs to no field (a permission, the server), shown above the button.
   const [failure, setFailure] = useState<string | null>(null);
 
   const pushOne = async (fields: FormValues) => {
-    const base = { ...movieBaseOf(fields), parentId };
+    const base = { ...movieBaseOf({ ...fields, name: fields.name.trim() || nameFromUrl(fields.url) }), parentId };
     const problem = pushProblem(base);
     if (problem) {
       setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });
@@ -67,9 +69,10 @@ export function MoviePushFields({ roomId, parentId }: MoviePushFieldsProps) {
       return;
     }
     try {
-      await pushMovie(roomId, base);
-      notifySuccess(t('cinema.push.added', { name: base.name }));
+      const pushed = await pushMovie(roomId, base);
       reset({ ...getValues(), url: '', name: '', headers: [], subtitles: [], moreSources: [] });
+      if (onPushed) await onPushed([pushed]);
+      else notifySuccess(t('cinema.push.added', { name: base.name }));
     } catch (error) {
       setFailure(placeFormError(error, { url: 'url', name: 'name' }, setError));
     }
@@ -83,12 +86,13 @@ export function MoviePushFields({ roomId, parentId }: MoviePushFieldsProps) {
       return;
     }
     try {
-      await pushMovies(
+      const pushed = await pushMovies(
         roomId,
         result.bases.map((base) => ({ ...base, parentId })),
       );
-      notifySuccess(t('cinema.push.bulkAdded', { count: result.bases.length }));
       reset({ ...getValues(), bulk: '' });
+      if (onPushed) await onPushed(pushed);
+      else notifySuccess(t('cinema.push.bulkAdded', { count: result.bases.length }));
     } catch (error) {
       setFailure(placeFormError(error, { url: 'bulk', name: 'bulk' }, setError));
     }
@@ -137,7 +141,9 @@ export function MoviePushFields({ roomId, parentId }: MoviePushFieldsProps) {
           />
           <TextField
             id="movie-push-name"
-            label={t('cinema.push.name')}
+            label={t('cinema.push.nameOptional')}
+            hint={defaultName ? t('cinema.push.nameDefault', { name: defaultName }) : t('cinema.push.nameHint')}
+            placeholder={defaultName || undefined}
             error={errors.name?.message}
             autoComplete="off"
             {...register('name', { onChange: () => clearErrors('name') })}
@@ -203,85 +209,5 @@ export function MoviePushFields({ roomId, parentId }: MoviePushFieldsProps) {
         {isSubmitting ? t('cinema.push.adding') : t('cinema.push.submit')}
       </Button>
     </form>
-  );
-}
-
-interface RowListProps {
-  kind: 'headers' | 'subtitles' | 'moreSources';
-  control: Control<FormValues>;
-  register: UseFormRegister<FormValues>;
-  errors: FieldErrors<FormValues>;
-}
-
-/** The texts of each row list: title, the two text columns, the type column (none for headers), the add button. */
-const ROW_TEXTS: Record<RowListProps['kind'], { title: MessageKey; first: MessageKey; second: MessageKey; type?: MessageKey; add: MessageKey }> = {
-  headers: { title: 'cinema.push.headers', first: 'cinema.push.headerKey', second: 'cinema.push.headerValue', add: 'cinema.push.addHeader' },
-  subtitles: { title: 'cinema.push.subtitles', first: 'cinema.push.subtitleName', second: 'cinema.push.subtitleUrl', type: 'cinema.push.subtitleType', add: 'cinema.push.addSubtitle' },
-  moreSources: { title: 'cinema.push.moreSources', first: 'cinema.push.sourceName', second: 'cinema.push.sourceUrl', type: 'cinema.push.sourceType', add: 'cinema.push.addSource' },
-};
-
-/** Rows of key/value (headers) or name/URL/type (subtitles, other sources), added and removed freely. */
-function RowList({ kind, control, register, errors }: RowListProps) {
-  const t = useT();
-  const texts = ROW_TEXTS[kind];
-  // Three arrays of different row shapes share one component; react-hook-form types them apart.
-  const { fields, append, remove } = useFieldArray({ control, name: kind as 'subtitles' });
-  const [first, second] = kind === 'headers' ? (['key', 'value'] as const) : (['name', 'url'] as const);
-  const rowErrors = errors[kind] as Array<Record<string, { message?: string } | undefined> | undefined> | undefined;
-  const types = kind === 'subtitles' ? SUBTITLE_TYPES : MOVIE_TYPES;
-
-  return (
-    <fieldset className="space-y-2" data-testid={`movie-push-${kind}`}>
-      <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">{t(texts.title)}</legend>
-      {fields.map((field, index) => {
-        const error = rowErrors?.[index]?.[first]?.message ?? rowErrors?.[index]?.[second]?.message;
-        return (
-          <div key={field.id} className="space-y-1">
-            <div className="flex flex-wrap items-center gap-2">
-              <input
-                aria-label={t(texts.first)}
-                placeholder={t(texts.first)}
-                aria-invalid={rowErrors?.[index]?.[first] ? true : undefined}
-                className={clsx(inputClasses, 'min-w-0 flex-1 basis-28')}
-                {...register(`${kind}.${index}.${first}` as 'subtitles.0.name')}
-              />
-              <input
-                aria-label={t(texts.second)}
-                placeholder={t(texts.second)}
-                aria-invalid={rowErrors?.[index]?.[second] ? true : undefined}
-                className={clsx(inputClasses, 'min-w-0 flex-[2] basis-40')}
-                {...register(`${kind}.${index}.${second}` as 'subtitles.0.url')}
-              />
-              {texts.type ? (
-                <select aria-label={t(texts.type)} className={clsx(inputClasses, 'w-28')} {...register(`${kind}.${index}.type` as 'subtitles.0.type')}>
-                  {types.map((value) => (
-                    <option key={value} value={value}>
-                      {value || t('cinema.push.typeAuto')}
-                    </option>
-                  ))}
-                </select>
-              ) : null}
-              <Button variant="ghost" size="icon" aria-label={t('cinema.push.removeRow')} onClick={() => remove(index)}>
-                <X className="h-4 w-4" aria-hidden />
-              </Button>
-            </div>
-            {error ? (
-              <p role="alert" className="text-xs text-red-600 dark:text-red-400">
-                {error}
-              </p>
-            ) : null}
-          </div>
-        );
-      })}
-      <Button
-        variant="outline"
-        size="sm"
-        data-testid={`movie-push-add-${kind}`}
-        onClick={() => append(kind === 'headers' ? ({ key: '', value: '' } as never) : { name: '', url: '', type: kind === 'subtitles' ? 'srt' : '' })}
-      >
-        <Plus className="h-3.5 w-3.5" aria-hidden />
-        {t(texts.add)}
-      </Button>
-    </fieldset>
   );
 }

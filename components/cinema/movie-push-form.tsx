@@ -18,6 +18,13 @@ export interface MoviePushFormProps {
   roomId: string;
   /** The folder the movie list shows ("" = root); movies are added there. */
   parentId?: string;
+  /**
+   * Bumped (from 1) by another part of the hall that offers "Add a movie" (the empty player, the
+   * empty list): the card opens, comes into view and focuses its address field.
+   */
+  openRequest?: number;
+  /** See MoviePushFieldsProps: what happens once movies were added. */
+  onPushed?: MoviePushFieldsProps['onPushed'];
 }
 
 /**
@@ -25,7 +32,7 @@ export interface MoviePushFormProps {
  * button (`movie-push-open`, aria-expanded); opening it loads the form and focuses the URL field.
  * If the form cannot be downloaded, the card says why and offers a retry.
  */
-export function MoviePushForm({ roomId, parentId = '' }: MoviePushFormProps) {
+export function MoviePushForm({ roomId, parentId = '', openRequest = 0, onPushed }: MoviePushFormProps) {
   const t = useT();
   const bodyId = useId();
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -33,8 +40,9 @@ export function MoviePushForm({ roomId, parentId = '' }: MoviePushFormProps) {
   const [Fields, setFields] = useState<ComponentType<MoviePushFieldsProps> | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const loading = useRef(false);
-  // Set when the user opens the card; the URL field takes the focus as soon as it is there.
-  const [wantsFocus, setWantsFocus] = useState(false);
+  // Set when the card is opened: the URL field takes the focus as soon as it is there; opened from
+  // elsewhere in the hall ('request'), the card also comes into view.
+  const [wantsFocus, setWantsFocus] = useState<false | 'open' | 'request'>(false);
 
   const loadFields = () => {
     if (loading.current) return;
@@ -51,15 +59,29 @@ export function MoviePushForm({ roomId, parentId = '' }: MoviePushFormProps) {
   const toggle = () => {
     const next = !open;
     setOpen(next);
-    setWantsFocus(next);
+    setWantsFocus(next ? 'open' : false);
     if (next && !Fields) loadFields();
   };
 
   useEffect(() => {
     if (!open || !Fields || !wantsFocus) return;
-    bodyRef.current?.querySelector<HTMLInputElement>('input')?.focus();
+    const field = bodyRef.current?.querySelector<HTMLInputElement>('input');
+    field?.focus({ preventScroll: wantsFocus === 'request' });
+    if (wantsFocus === 'request') bodyRef.current?.closest('section')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
     setWantsFocus(false);
   }, [open, Fields, wantsFocus]);
+
+  // Asked to open from elsewhere in the hall.
+  const handledRequest = useRef(openRequest);
+  const loadFieldsRef = useRef(loadFields);
+  loadFieldsRef.current = loadFields;
+  useEffect(() => {
+    if (openRequest === handledRequest.current) return;
+    handledRequest.current = openRequest;
+    setOpen(true);
+    setWantsFocus('request');
+    if (!Fields) loadFieldsRef.current();
+  }, [openRequest, Fields]);
 
   return (
     // Closed, the card keeps its own height instead of stretching beside the movie list.
@@ -85,7 +107,7 @@ export function MoviePushForm({ roomId, parentId = '' }: MoviePushFormProps) {
         </h2>
         <div id={bodyId} ref={bodyRef} hidden={!open}>
           {Fields ? (
-            <Fields roomId={roomId} parentId={parentId} />
+            <Fields roomId={roomId} parentId={parentId} onPushed={onPushed} />
           ) : loadError ? (
             <div className="space-y-3 p-4">
               <p role="alert" className="text-sm text-red-600 dark:text-red-400">

@@ -2,7 +2,7 @@
  * The push body of "Add a movie" and its checks (server-contract.md §4.5, §7.1, §8), shared by the
  * card (./movie-push-form.tsx) and the lazily loaded form (./movie-push-fields.tsx).
  */
-import type { MovieBase } from '@/lib/contract/types';
+import type { MovieBase, PushedMovie } from '@/lib/contract/types';
 import { validateMovieBase } from '@/lib/contract/validation';
 import type { MessageKey } from '@/lib/i18n';
 import '@/lib/i18n/messages/cinema';
@@ -33,8 +33,11 @@ export interface PushFields {
   moreSources?: SourceRow[];
 }
 
-/** Movie types a person can pick (reference-client.md §1.5); "" = automatic. */
-export const MOVIE_TYPES = ['', 'm3u8', 'mp4', 'flv', 'mpegts', 'mpd', 'webm'] as const;
+/**
+ * Movie types a person can pick (reference-client.md §1.5, and the other names its player knows:
+ * m2ts, m2t, mts and mpegts.js's `mse`); "" = automatic.
+ */
+export const MOVIE_TYPES = ['', 'm3u8', 'mp4', 'flv', 'mpegts', 'm2ts', 'm2t', 'mts', 'mse', 'mpd', 'webm'] as const;
 /** Subtitle formats (reference-client.md §1.5 "Subtitles dialog"). */
 export const SUBTITLE_TYPES = ['srt', 'ass', 'vtt'] as const;
 
@@ -113,19 +116,33 @@ export function rowProblems(fields: PushFields): RowProblem[] {
 /** Most movies one bulk push may add from the form. */
 export const MAX_BULK_LINES = 100;
 
-/** A name for a movie added by URL alone: the file name without its extension, else the host. */
+/**
+ * A name for a movie added by URL alone: the file's name without its extension (`…/Episode%201.mp4`
+ * → `Episode 1`; `…/show/index.m3u8` → `show`, since "index" says nothing), else, for a page or a
+ * path without a file name, the host (`https://www.example.com/watch?v=1` → `www.example.com`).
+ * "" when `url` is not an absolute URL.
+ */
 export function nameFromUrl(url: string): string {
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    const file = decodeURIComponent(parsed.pathname.split('/').filter(Boolean).pop() ?? '');
-    const stem = file.replace(/\.[a-z0-9]{1,5}$/i, '');
-    // "index.m3u8" says nothing: use the folder above it.
-    if (stem && stem.toLowerCase() !== 'index') return stem;
-    const folder = decodeURIComponent(parsed.pathname.split('/').filter(Boolean).slice(-2, -1)[0] ?? '');
-    return folder || parsed.hostname;
+    parsed = new URL(url.trim());
   } catch {
-    return url;
+    return '';
   }
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const segments = parsed.pathname.split('/').filter(Boolean).map(decode);
+  const file = segments.at(-1) ?? '';
+  const extension = /\.[a-z0-9]{1,5}$/i.exec(file);
+  if (!extension) return parsed.hostname;
+  const stem = file.slice(0, extension.index).trim();
+  if (stem && stem.toLowerCase() !== 'index') return stem;
+  return segments.at(-2) || parsed.hostname;
 }
 
 /**
@@ -171,4 +188,9 @@ export interface MoviePushFieldsProps {
   roomId: string;
   /** The folder the list shows ("" = root): new movies go there (`parentId`, §7.1). */
   parentId: string;
+  /**
+   * What happens once movies were added (the stored records, in order): the hall plays the first
+   * one in a room where nothing plays, and says what it did. Without it the form says "added".
+   */
+  onPushed?: (added: PushedMovie[]) => Promise<void> | void;
 }

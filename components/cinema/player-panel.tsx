@@ -1,29 +1,32 @@
 'use client';
 /**
- * The player card: the current movie's name and what the room is doing (playing, paused, a speed
- * other than 1×, live), the viewer count, the sync indicator and the sync button above the player;
- * the source selector when the movie has `moreSources`; the danmaku switch and its settings; what
- * helps when the source cannot play; the autoplay notices; or the empty state when nothing plays.
- * The movie, the room's status, the viewer count and the socket state come from the room atoms.
+ * The player's two areas of the hall (app/globals.css `.hall-video`, `.hall-info`): the video itself
+ * (or, with nothing playing, what to do about it), and the info bar under it: the current movie's
+ * name and what the room is doing (playing, paused, a speed other than 1×, live), the viewer count,
+ * the sync indicator and button, theater mode; the source selector when the movie has
+ * `moreSources`; the danmaku switch and its settings; what helps when the source cannot play; the
+ * autoplay notices. The movie, the room's status, the viewer count and the socket state come from
+ * the room atoms.
  */
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Eye, Film, MessageSquareText, RefreshCcw, Settings2, Volume2 } from 'lucide-react';
+import { Eye, Film, ListVideo, MessageSquareText, Plus, RectangleHorizontal, RefreshCcw, RotateCw, Settings2, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { danmakuSettingsOf, type DanmakuSettings } from '@/components/player/danmaku-source';
 import type { SourceProblem } from '@/components/player/source-problems';
 import type { ChatLine } from '@/hooks/use-chat';
+import { describeError } from '@/lib/api/error-text';
 import { hasCurrentMovie, playableUrl } from '@/lib/api/movie';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
-import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, viewerCountAtom } from '@/lib/room/atoms';
+import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { readDanmakuSettings, writeDanmakuSettings } from '@/lib/storage';
-import { Player } from './player';
+import { Denied } from './denied';
+import { Player, WatchOnlyReason } from './player';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
 import '@/lib/i18n/messages/cinema';
@@ -32,12 +35,21 @@ import '@/lib/i18n/messages/player';
 export interface PlayerPanelProps {
   /** The current movie is still loading. */
   loading: boolean;
+  /** Why the current movie could not be loaded (null when it was). */
+  loadError: unknown;
+  onRetryLoad: () => void;
   sync: PlaybackSync;
   onVideo: (video: HTMLVideoElement | null) => void;
   /** The room's chat lines (newest last): new ones also fly over the picture as danmaku. */
   chatLines: ChatLine[];
   /** The `c` key in the player: focus the chat input. */
   onChatShortcut?: () => void;
+  theater: boolean;
+  onToggleTheater: () => void;
+  /** Opens "Add a movie" (the empty player's button). */
+  onAddMovie: () => void;
+  /** The movie list has something to pick from. */
+  hasMovies: boolean;
 }
 
 /** One playable source of a movie: the main URL (index 0) or one of `moreSources`. */
@@ -59,21 +71,31 @@ function sourcesOf(movie: Movie, mainName: string): MovieSource[] {
 const DanmakuLayer = lazy(() => import('@/components/player/danmaku-layer').then((module) => ({ default: module.DanmakuLayer })));
 const DanmakuSettingsForm = lazy(() => import('@/components/player/danmaku-settings-form'));
 const ProblemRemedies = lazy(() => import('@/components/player/problem-notice').then((module) => ({ default: module.ProblemRemedies })));
+const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 
 const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
-export function PlayerPanel({ loading, sync, onVideo, chatLines, onChatShortcut }: PlayerPanelProps) {
+/** Scrolls the movie list into view and focuses its first movie's play button (or the list). */
+function showMovieList() {
+  const list = document.querySelector<HTMLElement>('[data-testid="movie-list"]');
+  list?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  (list?.querySelector<HTMLElement>('[data-testid="movie-title"]') ?? list)?.focus({ preventScroll: true });
+}
+
+export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, theater, onToggleTheater, onAddMovie, hasMovies }: PlayerPanelProps) {
   const t = useT();
   const loaded = useAtomValue(currentMovieAtom);
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
   const viewerCount = useAtomValue(viewerCountAtom);
   const roomStatus = useAtomValue(playbackStatusAtom)?.status;
+  const roomId = useAtomValue(roomIdAtom) ?? '';
   // The sync button works only while the socket is open.
   const canSync = useAtomValue(roomConnectionAtom) === 'open';
   const abilities = useAtomValue(roomAbilitiesAtom);
   const canControl = abilities.canSetStatus;
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [problem, setProblem] = useState<SourceProblem | null>(null);
+  const [subtitleProblem, setSubtitleProblem] = useState<string | null>(null);
   const [picked, setPicked] = useState<{ movieId: string; index: number }>({ movieId: '', index: 0 });
   const [danmaku, setDanmaku] = useState<DanmakuSettings>(() => danmakuSettingsOf(readDanmakuSettings(), prefersReducedMotion()));
   const [danmakuOpen, setDanmakuOpen] = useState(false);
@@ -99,75 +121,92 @@ export function PlayerPanel({ loading, sync, onVideo, chatLines, onChatShortcut 
     () => Object.entries(movie?.base.subtitles ?? {}).map(([name, subtitle]) => ({ name, url: playableUrl(subtitle.url), type: subtitle.type })),
     [movie],
   );
+  const liveOrControl = canControl || Boolean(movie?.base.live);
 
   return (
-    <Card className="min-w-0 overflow-hidden">
-      <section aria-label={t('cinema.player.title')}>
-        <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2.5 dark:border-zinc-800">
-          {/* On a phone the name and the room's state take their own line, above the count and sync. */}
-          <div className="flex min-w-0 flex-1 basis-full items-center gap-2 sm:basis-auto">
-            <Film className="h-4 w-4 shrink-0 text-zinc-500" aria-hidden />
-            {movie ? (
-              <h2 data-testid="current-movie-name" className="truncate text-sm font-semibold" title={movie.base.name}>
-                {movie.base.name}
-              </h2>
-            ) : (
-              <h2 className="truncate text-sm font-semibold text-zinc-500 dark:text-zinc-400">{t('cinema.player.nothing')}</h2>
-            )}
-            {movie?.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
-            {movie && roomStatus && !movie.base.live ? (
-              <span data-testid="room-playback" className="flex shrink-0 gap-1">
-                {roomStatus.isPlaying ? <Badge tone="green">{t('cinema.room.playing')}</Badge> : <Badge>{t('cinema.room.paused')}</Badge>}
-                {roomStatus.playbackRate !== 1 ? <Badge tone="brand">{t('cinema.room.rate', { rate: roomStatus.playbackRate })}</Badge> : null}
-              </span>
-            ) : null}
-          </div>
-          <span
-            data-testid="viewer-count"
-            className="inline-flex items-center gap-1 text-sm tabular-nums text-zinc-600 dark:text-zinc-300"
-            title={t('cinema.viewers')}
-          >
-            <Eye className="h-4 w-4" aria-hidden />
-            <span className="sr-only">{t('cinema.viewers')}: </span>
-            {viewerCount ?? '–'}
-          </span>
-          {movie ? <SyncIndicator read={sync.readIndicator} /> : null}
-          <Button variant="outline" size="sm" data-testid="sync-button" disabled={!canSync} onClick={() => sync.manualSync()} title={t('cinema.sync.hint')}>
-            <RefreshCcw className="h-3.5 w-3.5" aria-hidden />
-            {t('cinema.sync.button')}
-          </Button>
-        </div>
+    <>
+      {/* On a phone the video spans the screen edge to edge. */}
+      <div className="hall-video -mx-3 min-w-0 sm:mx-0">
+        {movie && source ? (
+          <Player
+            key={movie.id}
+            url={source.url}
+            type={source.type}
+            headers={sourceIndex === 0 ? movie.base.headers : undefined}
+            live={Boolean(movie.base.live)}
+            subtitles={subtitles}
+            onVideo={handleVideo}
+            canControl={liveOrControl}
+            onProblem={setProblem}
+            onSubtitleProblem={setSubtitleProblem}
+            onChatShortcut={onChatShortcut}
+            onToggleTheater={onToggleTheater}
+            overlay={
+              danmaku.enabled ? (
+                <Suspense fallback={null}>
+                  <DanmakuLayer video={video} settings={danmaku} lines={chatLines} fileUrl={movie.base.danmu ? playableUrl(movie.base.danmu) : ''} streamUrl={movie.base.streamDanmu ? playableUrl(movie.base.streamDanmu) : ''} />
+                </Suspense>
+              ) : null
+            }
+          />
+        ) : loading ? (
+          <Skeleton className="mx-auto aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] sm:rounded-lg" />
+        ) : (
+          <EmptyStage roomId={roomId} onAddMovie={onAddMovie} hasMovies={hasMovies} />
+        )}
+      </div>
 
-        <div className="space-y-2 p-2 sm:p-3">
-          {movie && source ? (
-            <Player
-              key={movie.id}
-              url={source.url}
-              type={source.type}
-              headers={sourceIndex === 0 ? movie.base.headers : undefined}
-              live={Boolean(movie.base.live)}
-              subtitles={subtitles}
-              onVideo={handleVideo}
-              canControl={canControl || Boolean(movie.base.live)}
-              onProblem={setProblem}
-              onChatShortcut={onChatShortcut}
-              overlay={
-                danmaku.enabled ? (
-                  <Suspense fallback={null}>
-                    <DanmakuLayer video={video} settings={danmaku} lines={chatLines} fileUrl={movie.base.danmu ? playableUrl(movie.base.danmu) : ''} streamUrl={movie.base.streamDanmu ? playableUrl(movie.base.streamDanmu) : ''} />
-                  </Suspense>
-                ) : null
-              }
-            />
-          ) : loading ? (
-            <Skeleton className="aspect-video w-full rounded-lg" />
-          ) : (
-            <EmptyState
-              className="aspect-video w-full"
-              icon={<Film />}
-              title={<span data-testid="cinema-empty">{t('cinema.player.empty')}</span>}
-            />
-          )}
+      <Card className="hall-info min-w-0">
+        <section aria-label={t('cinema.player.title')} className="space-y-2 px-3 py-2.5 sm:px-4">
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <div className="flex min-w-0 flex-1 basis-full items-center gap-2 sm:basis-auto">
+              <Film className="h-4 w-4 shrink-0 text-zinc-500" aria-hidden />
+              {movie ? (
+                <h2 data-testid="current-movie-name" className="truncate text-base font-semibold" title={movie.base.name}>
+                  {movie.base.name}
+                </h2>
+              ) : (
+                <h2 className="truncate text-base font-semibold text-zinc-600 dark:text-zinc-300">{t('cinema.player.nothing')}</h2>
+              )}
+              {movie?.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
+              {movie && roomStatus && !movie.base.live ? (
+                <span data-testid="room-playback" className="flex shrink-0 gap-1">
+                  {roomStatus.isPlaying ? <Badge tone="green">{t('cinema.room.playing')}</Badge> : <Badge>{t('cinema.room.paused')}</Badge>}
+                  {roomStatus.playbackRate !== 1 ? <Badge tone="brand">{t('cinema.room.rate', { rate: roomStatus.playbackRate })}</Badge> : null}
+                </span>
+              ) : null}
+            </div>
+            <div className="flex items-center gap-2">
+              <span
+                data-testid="viewer-count"
+                className="inline-flex items-center gap-1 text-sm tabular-nums text-zinc-600 dark:text-zinc-300"
+                title={t('cinema.viewers')}
+              >
+                <Eye className="h-4 w-4" aria-hidden />
+                <span className="sr-only">{t('cinema.viewers')}: </span>
+                {viewerCount ?? '–'}
+              </span>
+              {movie ? <SyncIndicator read={sync.readIndicator} /> : null}
+              <Button variant="outline" size="sm" data-testid="sync-button" disabled={!canSync} onClick={() => sync.manualSync()} title={t('cinema.sync.hint')}>
+                <RefreshCcw className="h-3.5 w-3.5" aria-hidden />
+                {t('cinema.sync.button')}
+              </Button>
+              {/* Theater mode changes the layout of wide windows only. */}
+              <span className="hidden lg:contents">
+                <Button
+                  variant={theater ? 'secondary' : 'ghost'}
+                  size="sm"
+                  data-testid="theater-toggle"
+                  aria-pressed={theater}
+                  title={`${t('player.view.theaterOn')} (t)`}
+                  onClick={onToggleTheater}
+                >
+                  <RectangleHorizontal className="h-4 w-4" aria-hidden />
+                  {t('player.view.theaterOn')}
+                </Button>
+              </span>
+            </div>
+          </div>
 
           {movie ? (
             <div className="flex flex-wrap items-center gap-2">
@@ -208,8 +247,26 @@ export function PlayerPanel({ loading, sync, onVideo, chatLines, onChatShortcut 
           <Suspense fallback={null}>
             {movie && danmakuOpen ? <DanmakuSettingsForm settings={danmaku} onChange={updateDanmaku} /> : null}
             {movie && problem && problem.kind !== 'noRange' ? <ProblemRemedies movie={movie} problem={problem} /> : null}
+            {movie && problem?.kind === 'noRange' ? <ProblemNotice problem={problem} /> : null}
           </Suspense>
+          {movie && subtitleProblem ? (
+            <p data-testid="player-subtitle-problem" className="text-xs text-amber-700 dark:text-amber-400">
+              {subtitleProblem}
+            </p>
+          ) : null}
+          {movie && !liveOrControl ? <WatchOnlyReason /> : null}
 
+          {loadError ? (
+            <Notice tone="error">
+              <div className="flex flex-wrap items-center gap-2">
+                <span className="flex-1">{t('cinema.currentFailed', { error: describeError(loadError).message })}</span>
+                <Button size="sm" variant="outline" onClick={onRetryLoad}>
+                  <RotateCw className="h-3.5 w-3.5" aria-hidden />
+                  {t('cinema.error.retry')}
+                </Button>
+              </div>
+            </Notice>
+          ) : null}
           {sync.autoplay === 'muted' ? (
             <Notice tone="warning" testId="autoplay-muted-notice">
               <div className="flex flex-wrap items-center gap-2">
@@ -226,8 +283,47 @@ export function PlayerPanel({ loading, sync, onVideo, chatLines, onChatShortcut 
               {t('cinema.autoplay.blocked')}
             </Notice>
           ) : null}
-        </div>
-      </section>
-    </Card>
+        </section>
+      </Card>
+    </>
+  );
+}
+
+interface EmptyStageProps {
+  roomId: string;
+  onAddMovie: () => void;
+  hasMovies: boolean;
+}
+
+/**
+ * Nothing plays: a dark stage of the video's size that says what to do: add a movie (which plays at
+ * once), pick one from the list, or, for someone who may do neither, who can.
+ */
+function EmptyStage({ roomId, onAddMovie, hasMovies }: EmptyStageProps) {
+  const t = useT();
+  const abilities = useAtomValue(roomAbilitiesAtom);
+  const canPick = abilities.canSetCurrentMovie && abilities.canListMovies && hasMovies;
+  return (
+    <div className="mx-auto flex aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] flex-col items-center justify-center gap-3 bg-zinc-900 px-4 text-center text-zinc-100 sm:rounded-lg">
+      <Film className="h-10 w-10 text-zinc-400" aria-hidden />
+      <p data-testid="cinema-empty" className="text-base font-medium">
+        {abilities.canAddMovie ? t('cinema.player.emptyAdd') : canPick ? t('cinema.player.emptyPick') : t('cinema.player.emptyWait')}
+      </p>
+      <div className="flex flex-wrap justify-center gap-2">
+        {abilities.canAddMovie ? (
+          <Button data-testid="empty-add-movie" onClick={onAddMovie}>
+            <Plus className="h-4 w-4" aria-hidden />
+            {t('cinema.push.title')}
+          </Button>
+        ) : null}
+        {canPick ? (
+          <Button variant="secondary" data-testid="empty-pick-movie" onClick={showMovieList}>
+            <ListVideo className="h-4 w-4" aria-hidden />
+            {t('cinema.player.pick')}
+          </Button>
+        ) : null}
+      </div>
+      {!abilities.canAddMovie && !canPick ? <Denied roomId={roomId} what="add" onDark /> : null}
+    </div>
   );
 }

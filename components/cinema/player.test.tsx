@@ -6,7 +6,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { translate } from '@/lib/i18n/messages';
 import '@/lib/i18n/messages/player-problem';
-import { isHlsSource, Player, sourceKind } from './player';
+import { isHlsSource, Player, sourceKind, WatchOnlyReason } from './player';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {
@@ -268,7 +268,13 @@ describe('Player controls', () => {
   };
 
   it('disables play and seek with the reason for a viewer without playback control, and turns off their keys and clicks', async () => {
-    const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} canControl={false} />);
+    // The hall shows the reason under the player (components/cinema/player-panel.tsx).
+    const { container } = render(
+      <>
+        <Player url="https://media.example/clip.mp4" onVideo={() => undefined} canControl={false} />
+        <WatchOnlyReason />
+      </>,
+    );
     const video = container.querySelector('video')!;
     expect(video.hasAttribute('controls')).toBe(false);
     await firstFrame(video);
@@ -282,8 +288,9 @@ describe('Player controls', () => {
     // Mute, quality, subtitles and fullscreen stay theirs.
     expect(screen.getByTestId('player-mute')).not.toHaveAttribute('disabled');
     expect(screen.getByTestId('player-fullscreen')).not.toHaveAttribute('disabled');
-    // Nothing to pick (no speed for them, one quality, no subtitles): no settings menu at all.
-    expect(screen.queryByTestId('player-settings')).toBeNull();
+    // No speed for them; the menu keeps what only changes their own view (aspect ratio, flip).
+    expect(screen.getByTestId('player-settings')).toBeInTheDocument();
+    expect(screen.queryByTestId('player-speed-menu')).toBeNull();
   });
 
   it('gives every control to a viewer who may control playback, once the first frame is there', async () => {
@@ -344,6 +351,9 @@ describe('FLV, MPEG-TS and DASH', () => {
     expect(sourceKind('https://x.test/manifest.mpd')).toBe('dash');
     expect(sourceKind('https://x.test/a.mp4')).toBe('native');
     expect(sourceKind('https://x.test/a.webm', 'webm')).toBe('native');
+    // MPEG-TS under its other names, and mpegts.js's MSE player (the reference client's `mse`, spelled `mes` there).
+    for (const type of ['m2ts', 'm2t', 'mts', 'mse', 'mes']) expect(sourceKind('https://x.test/stream', type)).toBe('mpegts');
+    for (const file of ['a.m2ts', 'a.m2t', 'a.mts']) expect(sourceKind(`https://x.test/${file}`)).toBe('mpegts');
   });
 
   it('plays FLV with mpegts.js, live and with the movie headers, and stops it on unmount', async () => {

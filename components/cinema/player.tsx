@@ -19,10 +19,13 @@
  * actions still publish STATUS and remote ones still apply without echo.
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { clsx } from 'clsx';
 import type Hls from 'hls.js';
 import { useLocale, useT } from '@/lib/i18n';
 import type { MovieSubtitle } from '@/components/player/subtitles';
 import type { SourceProblem } from '@/components/player/source-problems';
+import { DEFAULT_VIEW, PLAYBACK_RATES, videoStyle, type PlayerView } from '@/components/player/view';
+import type { AssRenderer, AttachedSubtitles } from '@/components/player/subtitles';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
@@ -52,18 +55,52 @@ export interface PlayerProps {
   onChatShortcut?: () => void;
   /** Layers over the picture (the danmaku overlay); they stay over it in fullscreen. */
   overlay?: React.ReactNode;
+  /** Reports a subtitle that could not be loaded, in words (null when there is none). */
+  onSubtitleProblem?: (text: string | null) => void;
+  /** Switches the hall's theater mode (`t`); absent outside the viewing hall. */
+  onToggleTheater?: () => void;
+}
+
+/** The id of the words that say why play and seek are disabled (WatchOnlyReason), which the play button points to. */
+export const WATCH_ONLY_REASON_ID = 'watch-only-reason';
+
+/** Why a viewer without playback control cannot play, pause or seek; the player's play button is described by it. */
+export function WatchOnlyReason() {
+  const t = useT();
+  return (
+    <p id={WATCH_ONLY_REASON_ID} data-testid="watch-only-reason" className="text-xs text-zinc-600 dark:text-zinc-300">
+      {t('cinema.player.watchOnly')}
+    </p>
+  );
 }
 
 /** Which engine plays a source: hls.js, mpegts.js (FLV or MPEG-TS), dash.js, or the element itself. */
 export type SourceKind = 'hls' | 'flv' | 'mpegts' | 'dash' | 'native';
 
-const TYPE_KINDS: Record<string, SourceKind> = { m3u8: 'hls', m3u: 'hls', hls: 'hls', flv: 'flv', mpegts: 'mpegts', ts: 'mpegts', m2ts: 'mpegts', mpd: 'dash', dash: 'dash' };
+const TYPE_KINDS: Record<string, SourceKind> = {
+  m3u8: 'hls',
+  m3u: 'hls',
+  hls: 'hls',
+  flv: 'flv',
+  mpegts: 'mpegts',
+  ts: 'mpegts',
+  m2ts: 'mpegts',
+  m2t: 'mpegts',
+  mts: 'mpegts',
+  // The reference client's `mes` (sic) and `mse`: mpegts.js's MSE player, which reads FLV or MPEG-TS.
+  mse: 'mpegts',
+  mes: 'mpegts',
+  mpd: 'dash',
+  dash: 'dash',
+};
 const EXTENSION_KINDS: [string, SourceKind][] = [
   ['.m3u8', 'hls'],
   ['.m3u', 'hls'],
   ['.flv', 'flv'],
   ['.ts', 'mpegts'],
   ['.m2ts', 'mpegts'],
+  ['.m2t', 'mpegts'],
+  ['.mts', 'mpegts'],
   ['.mpd', 'dash'],
 ];
 
@@ -101,6 +138,10 @@ const HOTKEYS = 'noc';
 
 /** The words for a source that cannot play, downloaded only when one cannot. */
 const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
+/** The view's menus and buttons (aspect ratio, flip, subtitle offset, web fullscreen, touch), with the controls. */
+const ViewMenus = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.ViewMenus })));
+const ViewBarButtons = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.ViewBarButtons })));
+const TouchControls = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.TouchControls })));
 
 let chromeModule: Promise<typeof import('@/components/player/chrome')> | null = null;
 /** Downloads (once) and defines the control layer's custom elements. */
@@ -109,14 +150,31 @@ function loadChrome() {
   return chromeModule;
 }
 
-export function Player({ url, type, headers, live = false, subtitles, onVideo, canControl = true, onProblem, onChatShortcut, overlay }: PlayerProps) {
+export function Player({
+  url,
+  type,
+  headers,
+  live = false,
+  subtitles,
+  onVideo,
+  canControl = true,
+  onProblem,
+  onChatShortcut,
+  overlay,
+  onSubtitleProblem,
+  onToggleTheater,
+}: PlayerProps) {
   const t = useT();
   const [locale] = useLocale();
   const videoRef = useRef<HTMLVideoElement>(null);
+  const controllerRef = useRef<HTMLElement>(null);
   const [problem, setProblem] = useState<SourceProblem | null>(null);
   const [engine, setEngine] = useState<Engine | null>(null);
   const [chromeReady, setChromeReady] = useState(false);
-  const [subtitleProblem, setSubtitleProblem] = useState<string | null>(null);
+  const [view, setView] = useState<PlayerView>(DEFAULT_VIEW);
+  const changeView = useCallback((patch: Partial<PlayerView>) => setView((current) => ({ ...current, ...patch })), []);
+  const subtitlesRef = useRef<AttachedSubtitles | null>(null);
+  const onSubtitleProblemRef = useRef(onSubtitleProblem);
   const menuId = `player-settings-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const headersKey = JSON.stringify(headers ?? {});
   const subtitlesKey = JSON.stringify(subtitles ?? []);
@@ -128,6 +186,7 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
   useEffect(() => {
     tRef.current = t;
     onProblemRef.current = onProblem;
+    onSubtitleProblemRef.current = onSubtitleProblem;
   });
 
   const report = useCallback((next: SourceProblem | null) => {
@@ -363,38 +422,61 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
     const video = videoRef.current;
     const list = JSON.parse(subtitlesKey) as MovieSubtitle[];
     if (!video || list.length === 0) return;
-    let stop: (() => void) | null = null;
     let cancelled = false;
-    setSubtitleProblem(null);
-    const onProblem = ({ name, detail }: { name: string; detail: string }) => setSubtitleProblem(tRef.current('player.subtitles.failed', { name, detail }));
+    onSubtitleProblemRef.current?.(null);
+    const onProblem = ({ name, detail }: { name: string; detail: string }) => onSubtitleProblemRef.current?.(tRef.current('player.subtitles.failed', { name, detail }));
     void import('@/components/player/subtitles').then(({ attachSubtitles }) => {
       if (cancelled) return;
-      stop = attachSubtitles(
+      subtitlesRef.current = attachSubtitles(
         video,
         list,
-        (subtitle) => {
-          let stopAss: (() => void) | null = null;
+        (subtitle, offsetSec) => {
+          let renderer: AssRenderer | null = null;
           let released = false;
+          let offset = offsetSec;
           import('@/components/player/ass')
-            .then(({ renderAss }) => renderAss(video, subtitle.url))
-            .then((stopRenderer) => {
-              if (released) stopRenderer();
-              else stopAss = stopRenderer;
+            .then(({ renderAss }) => renderAss(video, subtitle.url, offset))
+            .then((started) => {
+              if (released) started.stop();
+              else renderer = started;
             })
             .catch((error: unknown) => onProblem({ name: subtitle.name, detail: error instanceof Error ? error.message : String(error) }));
-          return () => {
-            released = true;
-            stopAss?.();
+          return {
+            stop: () => {
+              released = true;
+              renderer?.stop();
+            },
+            setOffset: (next) => {
+              offset = next;
+              renderer?.setOffset(next);
+            },
           };
         },
         onProblem,
       );
+      subtitlesRef.current.setOffset(viewRef.current.subtitleOffsetSec);
     });
     return () => {
       cancelled = true;
-      stop?.();
+      subtitlesRef.current?.stop();
+      subtitlesRef.current = null;
     };
   }, [subtitlesKey]);
+
+  // The subtitle offset follows the view (the tracks above read it when they are attached).
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  useEffect(() => subtitlesRef.current?.setOffset(view.subtitleOffsetSec), [view.subtitleOffsetSec]);
+
+  // Web fullscreen ends with Escape, like fullscreen.
+  useEffect(() => {
+    if (!view.webFullscreen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') changeView({ webFullscreen: false });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [view.webFullscreen, changeView]);
 
   // Menus with nothing to choose are left out (as the reference client hides a control with ≤ 1 option).
   const [menuCounts, setMenuCounts] = useState({ qualities: 0, audio: 0, subtitles: 0 });
@@ -416,91 +498,95 @@ export function Player({ url, type, headers, live = false, subtitles, onVideo, c
     };
   }, [chromeReady]);
 
-  // `c` moves to the chat (media-chrome's own `c`, captions, is turned off: the captions menu stays).
+  // `c` moves to the chat (media-chrome's own `c`, captions, is turned off: the captions menu stays);
+  // `t` switches theater mode.
   const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key !== 'c' || event.ctrlKey || event.metaKey || event.altKey || !onChatShortcut) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const action = event.key === 'c' ? onChatShortcut : event.key === 't' ? onToggleTheater : undefined;
+    if (!action) return;
     const target = event.target as HTMLElement;
     if (target.closest('input, textarea, [contenteditable="true"]')) return;
     event.preventDefault();
-    onChatShortcut();
+    action();
   };
 
   const controlDisabled = !canControl;
-  // Over the picture for a failure; under it for a source that plays but cannot seek (noRange).
-  const problemNotice = problem ? (
-    <Suspense fallback={null}>
-      <ProblemNotice problem={problem} />
-    </Suspense>
-  ) : null;
-  const hasMenu = (canControl && !live) || menuCounts.qualities > 1 || menuCounts.audio > 1 || menuCounts.subtitles > 0;
+  const hasSubtitles = (subtitles?.length ?? 0) > 0;
+  // Locked (touch screens): the bar goes and taps do nothing until the lock button is pressed again.
+  const locked = view.locked;
   return (
-    <div className="space-y-2">
-      {/* The controller is plain markup until components/player/chrome.ts defines its elements. */}
-      <media-controller
-        class="relative block aspect-video w-full overflow-hidden rounded-lg bg-black"
-        data-testid="player"
-        lang={locale === 'zh' ? 'zh-CN' : 'en'}
-        hotkeys={canControl ? HOTKEYS : WATCH_ONLY_HOTKEYS}
-        gesturesdisabled={controlDisabled || undefined}
-        defaultstreamtype={live ? 'live' : 'on-demand'}
-        onPointerEnter={startChrome}
-        onFocus={startChrome}
-        onKeyDown={onKeyDown}
-      >
-        <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" playsInline preload="auto" tabIndex={-1} />
-        {overlay}
-        {chromeReady ? (
-          <>
-            <media-loading-indicator slot="centered-chrome" noautohide />
-            <media-settings-menu id={menuId} hidden anchor="auto">
-              {canControl && !live ? (
-                <media-settings-menu-item>
-                  {t('player.menu.speed')}
-                  <media-playback-rate-menu slot="submenu" hidden rates="0.5 0.75 1 1.25 1.5 1.75 2 3">
-                    <div slot="title">{t('player.menu.speed')}</div>
-                  </media-playback-rate-menu>
-                </media-settings-menu-item>
-              ) : null}
-              {(
-                [
-                  ['quality', 'media-rendition-menu', menuCounts.qualities > 1],
-                  ['audio', 'media-audio-track-menu', menuCounts.audio > 1],
-                  ['subtitles', 'media-captions-menu', menuCounts.subtitles > 0],
-                ] as const
-              ).map(([name, Menu, shown]) => (
-                <media-settings-menu-item key={name} hidden={!shown || undefined}>
-                  {t(`player.menu.${name}`)}
-                  <Menu slot="submenu" hidden>
-                    <div slot="title">{t(`player.menu.${name}`)}</div>
-                  </Menu>
-                </media-settings-menu-item>
-              ))}
-            </media-settings-menu>
-            <media-control-bar class="w-full" data-testid="player-controls">
-              <media-play-button data-testid={canControl ? 'player-play' : 'watch-only-play'} disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} aria-describedby={controlDisabled ? 'watch-only-reason' : undefined} />
-              {live ? <media-live-button disabled={controlDisabled || undefined} /> : <media-time-range class="min-w-0 flex-1" disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} data-testid="player-seek" />}
-              {live ? <span className="flex-1" /> : <media-time-display showduration notoggle class="hidden sm:flex" />}
-              <media-mute-button data-testid="player-mute" />
-              <media-volume-range class="hidden sm:flex" />
-              {hasMenu ? <media-settings-menu-button invoketarget={menuId} data-testid="player-settings" /> : null}
-              <media-pip-button />
-              <media-fullscreen-button data-testid="player-fullscreen" />
-            </media-control-bar>
-          </>
-        ) : null}
-        {problem && problem.kind !== 'noRange' ? problemNotice : null}
-      </media-controller>
-      {problem?.kind === 'noRange' ? problemNotice : null}
-      {subtitleProblem ? (
-        <p data-testid="player-subtitle-problem" className="text-xs text-amber-700 dark:text-amber-400">
-          {subtitleProblem}
-        </p>
-      ) : null}
-      {canControl ? null : (
-        <p id="watch-only-reason" data-testid="watch-only-reason" className="text-xs text-zinc-600 dark:text-zinc-300">
-          {t('cinema.player.watchOnly')}
-        </p>
+    // The controller is plain markup until components/player/chrome.ts defines its elements. It is a
+    // size container, so that a forced aspect ratio can size the picture in its units (./view.ts).
+    <media-controller
+      ref={controllerRef}
+      class={clsx(
+        'relative mx-auto block aspect-video w-full max-w-[calc(var(--hall-video-max-h,100dvh)*16/9)] max-h-[var(--hall-video-max-h,100dvh)] overflow-hidden bg-black [container-type:size] sm:rounded-lg',
+        view.webFullscreen && 'player-web-fullscreen',
       )}
-    </div>
+      data-testid="player"
+      lang={locale === 'zh' ? 'zh-CN' : 'en'}
+      hotkeys={canControl && !locked ? HOTKEYS : WATCH_ONLY_HOTKEYS}
+      gesturesdisabled={controlDisabled || locked || undefined}
+      defaultstreamtype={live ? 'live' : 'on-demand'}
+      onPointerEnter={startChrome}
+      onFocus={startChrome}
+      onKeyDown={onKeyDown}
+    >
+      <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" style={videoStyle(view)} playsInline preload="auto" tabIndex={-1} />
+      {overlay}
+      {chromeReady ? (
+        <>
+          <media-loading-indicator slot="centered-chrome" noautohide />
+          <media-settings-menu id={menuId} hidden anchor="auto">
+            {canControl && !live ? (
+              <media-settings-menu-item>
+                {t('player.menu.speed')}
+                <media-playback-rate-menu slot="submenu" hidden rates={PLAYBACK_RATES} data-testid="player-speed-menu">
+                  <div slot="title">{t('player.menu.speed')}</div>
+                </media-playback-rate-menu>
+              </media-settings-menu-item>
+            ) : null}
+            {(
+              [
+                ['quality', 'media-rendition-menu', menuCounts.qualities > 1],
+                ['audio', 'media-audio-track-menu', menuCounts.audio > 1],
+                ['subtitles', 'media-captions-menu', menuCounts.subtitles > 0],
+              ] as const
+            ).map(([name, Menu, shown]) => (
+              <media-settings-menu-item key={name} hidden={!shown || undefined}>
+                {t(`player.menu.${name}`)}
+                <Menu slot="submenu" hidden>
+                  <div slot="title">{t(`player.menu.${name}`)}</div>
+                </Menu>
+              </media-settings-menu-item>
+            ))}
+            <Suspense fallback={null}>
+              <ViewMenus view={view} onView={changeView} hasSubtitles={hasSubtitles} />
+            </Suspense>
+          </media-settings-menu>
+          <media-control-bar class="w-full" data-testid="player-controls" hidden={locked || undefined}>
+            <media-play-button data-testid={canControl ? 'player-play' : 'watch-only-play'} disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} aria-describedby={controlDisabled ? WATCH_ONLY_REASON_ID : undefined} />
+            {live ? <media-live-button disabled={controlDisabled || undefined} /> : <media-time-range class="min-w-0 flex-1" disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} data-testid="player-seek" />}
+            {live ? <span className="flex-1" /> : <media-time-display showduration notoggle class="hidden sm:flex" />}
+            <media-mute-button data-testid="player-mute" />
+            <media-volume-range class="hidden sm:flex" />
+            <media-settings-menu-button invoketarget={menuId} data-testid="player-settings" />
+            <Suspense fallback={null}>
+              <ViewBarButtons view={view} onView={changeView} />
+            </Suspense>
+            <media-pip-button />
+            <media-fullscreen-button data-testid="player-fullscreen" />
+          </media-control-bar>
+          <Suspense fallback={null}>
+            <TouchControls view={view} onView={changeView} video={videoRef.current} controller={controllerRef.current} canFastForward={canControl && !live} />
+          </Suspense>
+        </>
+      ) : null}
+      {problem && problem.kind !== 'noRange' ? (
+        <Suspense fallback={null}>
+          <ProblemNotice problem={problem} />
+        </Suspense>
+      ) : null}
+    </media-controller>
   );
 }

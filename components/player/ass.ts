@@ -5,15 +5,17 @@
  * emitted by the bundler from jassub's own `new URL(…, import.meta.url)` references.
  */
 import JASSUB from 'jassub';
+import type { AssRenderer } from './subtitles';
 
 /**
  * Renders the ASS file at `url` over `video`, following the video's time, on a new canvas placed
  * right after the video in the media layer (`slot="media"` of media-chrome's controller, so it stays
  * over the picture in fullscreen too; a canvas can be handed to a worker only once, hence one per
- * showing). Resolves to the stop function, which also removes the canvas; rejects when the file
- * cannot be fetched or the browser lacks what JASSUB needs (WebAssembly, workers, OffscreenCanvas).
+ * showing), its cues `offsetSec` seconds later than the file says. Resolves to the renderer: its
+ * `stop` also removes the canvas, its `setOffset` moves the cues again. Rejects when the file cannot
+ * be fetched or the browser lacks what JASSUB needs (WebAssembly, workers, OffscreenCanvas).
  */
-export async function renderAss(video: HTMLVideoElement, url: string): Promise<() => void> {
+export async function renderAss(video: HTMLVideoElement, url: string, offsetSec = 0): Promise<AssRenderer> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const subContent = await response.text();
@@ -24,11 +26,17 @@ export async function renderAss(video: HTMLVideoElement, url: string): Promise<(
   canvas.style.pointerEvents = 'none';
   video.insertAdjacentElement('afterend', canvas);
   try {
-    const renderer = new JASSUB({ video, canvas, subContent });
+    // JASSUB draws the cue of (video time + timeOffset): a subtitle shown `offsetSec` later is drawn at time − offset.
+    const renderer = new JASSUB({ video, canvas, subContent, timeOffset: -offsetSec });
     await renderer.ready;
-    return () => {
-      void renderer.destroy();
-      canvas.remove();
+    return {
+      stop: () => {
+        void renderer.destroy();
+        canvas.remove();
+      },
+      setOffset: (next) => {
+        renderer.timeOffset = -next;
+      },
     };
   } catch (error) {
     canvas.remove();

@@ -23,6 +23,8 @@ import 'media-chrome/media-pip-button.js';
 import 'media-chrome/media-fullscreen-button.js';
 import 'media-chrome/media-loading-indicator.js';
 import 'media-chrome/media-live-button.js';
+import 'media-chrome/menu/media-chrome-menu.js';
+import 'media-chrome/menu/media-chrome-menu-item.js';
 import 'media-chrome/menu/media-settings-menu.js';
 import 'media-chrome/menu/media-settings-menu-item.js';
 import 'media-chrome/menu/media-settings-menu-button.js';

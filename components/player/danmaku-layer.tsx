@@ -93,6 +93,8 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
     const live = liveRef.current;
     if (!live) return;
     for (const line of lines.slice(start + 1)) {
+      // What was said before this viewer came (the server's replay) and the hall's own lines stay in the chat.
+      if (line.earlier || line.system) continue;
       if (limiterRef.current.take(Date.now())) live.emit({ text: line.text, style: commentStyle('#ffffff') });
     }
   }, [lines]);

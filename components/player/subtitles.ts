@@ -58,22 +58,54 @@ export interface SubtitleProblem {
   detail: string;
 }
 
+/** A running renderer of one shown ASS subtitle: stop it, or move its cues by an offset (s). */
+export interface AssRenderer {
+  stop: () => void;
+  setOffset: (offsetSec: number) => void;
+}
+
+/** The subtitles attached to a <video>: detach them, or move every cue by an offset. */
+export interface AttachedSubtitles {
+  /** Hides the tracks and stops the ASS renderer. */
+  stop: () => void;
+  /**
+   * Shows every cue `offsetSec` seconds later (earlier when negative) than its file says, as the
+   * reference client's "subtitle offset" does; 0 puts them back. Applies to cues still loading too.
+   */
+  setOffset: (offsetSec: number) => void;
+}
+
+/** Where a cue starts and ends in its file, before any offset. */
+const fileTimes = new WeakMap<VTTCue, { start: number; end: number }>();
+
+/** Moves `cue` to its file times plus `offsetSec` (never before 0). */
+export function placeCue(cue: VTTCue, offsetSec: number): void {
+  let times = fileTimes.get(cue);
+  if (!times) {
+    times = { start: cue.startTime, end: cue.endTime };
+    fileTimes.set(cue, times);
+  }
+  cue.startTime = Math.max(0, times.start + offsetSec);
+  cue.endTime = Math.max(cue.startTime, times.end + offsetSec);
+}
+
 /**
  * Adds one text track per subtitle to `video` (kind `subtitles`, labelled with the subtitle's name),
  * filled with its cues; an ASS/SSA one is handed to `onAss` when the viewer shows it and released
  * when they hide it. With exactly one subtitle it is shown at once (as the reference client does).
- * Returns the cleanup, which hides the tracks (tracks added by script cannot be removed; the player
- * gets a new <video> for each movie) and stops the ASS renderer.
+ * Returns the tracks' handle (see AttachedSubtitles); `stop` hides the tracks (tracks added by script
+ * cannot be removed; the player gets a new <video> for each movie) and stops the ASS renderer.
  */
 export function attachSubtitles(
   video: HTMLVideoElement,
   subtitles: MovieSubtitle[],
-  onAss: (subtitle: MovieSubtitle) => () => void,
+  onAss: (subtitle: MovieSubtitle, offsetSec: number) => AssRenderer,
   onProblem: (problem: SubtitleProblem) => void,
-): () => void {
+): AttachedSubtitles {
   let cancelled = false;
+  let offset = 0;
   const assTracks = new Map<TextTrack, MovieSubtitle>();
-  let stopAss: (() => void) | null = null;
+  let ass: AssRenderer | null = null;
   let assShown: TextTrack | null = null;
 
   const tracks = subtitles.map((subtitle) => {
@@ -91,7 +123,11 @@ export function attachSubtitles(
         .then((text) => parseSubtitleCues(text, format))
         .then((cues) => {
           if (cancelled) return;
-          for (const cue of cues) track.addCue(new VTTCue(cue.startTime, cue.endTime, cue.text));
+          for (const { startTime, endTime, text } of cues) {
+            const cue = new VTTCue(startTime, endTime, text);
+            placeCue(cue, offset);
+            track.addCue(cue);
+          }
         })
         .catch((error: unknown) => {
           if (!cancelled) onProblem({ name: subtitle.name, detail: error instanceof Error ? error.message : String(error) });
@@ -104,19 +140,26 @@ export function attachSubtitles(
   const onChange = () => {
     const shown = tracks.find((track) => track.mode === 'showing' && assTracks.has(track)) ?? null;
     if (shown === assShown) return;
-    stopAss?.();
-    stopAss = null;
+    ass?.stop();
+    ass = null;
     assShown = shown;
-    if (shown) stopAss = onAss(assTracks.get(shown)!);
+    if (shown) ass = onAss(assTracks.get(shown)!, offset);
   };
   video.textTracks.addEventListener('change', onChange);
   if (tracks.length === 1) tracks[0].mode = 'showing';
   onChange();
 
-  return () => {
-    cancelled = true;
-    video.textTracks.removeEventListener('change', onChange);
-    stopAss?.();
-    for (const track of tracks) track.mode = 'disabled';
+  return {
+    stop: () => {
+      cancelled = true;
+      video.textTracks.removeEventListener('change', onChange);
+      ass?.stop();
+      for (const track of tracks) track.mode = 'disabled';
+    },
+    setOffset: (offsetSec) => {
+      offset = offsetSec;
+      for (const track of tracks) for (const cue of Array.from(track.cues ?? [])) placeCue(cue as VTTCue, offset);
+      ass?.setOffset(offset);
+    },
   };
 }

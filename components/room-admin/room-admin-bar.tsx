@@ -7,8 +7,9 @@
  */
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
-import { Settings, Share2, Users } from 'lucide-react';
-import { Button } from '@/components/ui/button';
+import { MoreHorizontal, Settings, Share2, Users } from 'lucide-react';
+import { ActionMenu } from '@/components/ui/action-menu';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { useT } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';
 import { roomAbilitiesAtom, roomInfoAtom } from '@/lib/room/atoms';
@@ -69,11 +70,12 @@ export function RoomAdminBar({ roomId }: { roomId: string }) {
     { panel: 'share', label: t('cinema.panel.share'), icon: <Share2 className="h-3.5 w-3.5" aria-hidden />, visible: true },
   ];
 
+  const visible = buttons.filter((button) => button.visible);
   return (
-    <div className="ml-auto flex flex-wrap gap-2">
-      {buttons
-        .filter((button) => button.visible)
-        .map((button) => (
+    <div className="ml-auto flex shrink-0 gap-2">
+      {/* A phone keeps the title row to one line: the buttons fold into one menu. */}
+      <div className="hidden gap-2 sm:flex">
+        {visible.map((button) => (
           <Button
             key={button.panel}
             variant="outline"
@@ -87,6 +89,15 @@ export function RoomAdminBar({ roomId }: { roomId: string }) {
             {button.label}
           </Button>
         ))}
+      </div>
+      <ActionMenu
+        label={t('cinema.panel.menu')}
+        testId="room-menu"
+        className={buttonClasses('outline', 'icon', 'sm:hidden')}
+        items={visible.map((button) => ({ id: button.panel, testId: `menu-open-${button.panel}`, icon: button.icon, label: button.label, onSelect: () => show(button.panel) }))}
+      >
+        <MoreHorizontal className="h-4 w-4" aria-hidden />
+      </ActionMenu>
       {used.map((panel) => {
         const View = PANELS[panel];
         return (

@@ -1,12 +1,13 @@
 'use client';
 /**
- * Sharing a room (reference-client.md §1.5 "Share"): the join link `<origin>/web/joinRoom/<id>/`,
- * optionally with the password (`?pwd=`, checked first with `POST /api/room/pwd/check`, §3.6), a
- * copy button and the link as a QR code (qrcode.react) for phones. Loaded when first opened.
+ * Sharing a room (reference-client.md §1.5 "Share" and the room id's copy button): the join link
+ * `<origin>/web/joinRoom/<id>/`, optionally with the password (`?pwd=`, checked first with `POST
+ * /api/room/pwd/check`, §3.6), a copy button, the link as a QR code (qrcode.react) for phones, and
+ * the room id with its own copy button (for the join screen's id field). Loaded when first opened.
  */
 import { QRCodeSVG } from 'qrcode.react';
 import { useState } from 'react';
-import { Copy } from 'lucide-react';
+import { Check, Copy } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
@@ -42,6 +43,17 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const [copyFailed, setCopyFailed] = useState(false);
+  const [idCopy, setIdCopy] = useState<'idle' | 'copied' | 'failed'>('idle');
+
+  const copyId = async () => {
+    try {
+      await navigator.clipboard.writeText(roomId);
+      setIdCopy('copied');
+      notifySuccess(t('roomAdmin.share.idCopied'));
+    } catch {
+      setIdCopy('failed');
+    }
+  };
 
   const included = withPassword && checked !== null && checked === password ? checked : '';
   const link = shareLink(window.location.origin, roomId, included);
@@ -139,6 +151,31 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
           {copyFailed ? (
             <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
               {t('roomAdmin.share.copyFailed')}
+            </p>
+          ) : null}
+        </div>
+
+        <div className="space-y-1.5">
+          <label htmlFor="share-room-id" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+            {t('roomAdmin.share.roomId')}
+          </label>
+          <div className="flex gap-2">
+            <input
+              id="share-room-id"
+              data-testid="share-room-id"
+              readOnly
+              value={roomId}
+              onFocus={(event) => event.target.select()}
+              className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-zinc-50 px-3 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+            />
+            <Button variant="outline" data-testid="share-copy-id" onClick={() => void copyId()}>
+              {idCopy === 'copied' ? <Check className="h-4 w-4" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
+              {t('roomAdmin.share.copyId')}
+            </Button>
+          </div>
+          {idCopy === 'failed' ? (
+            <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
+              {t('roomAdmin.share.copyIdFailed')}
             </p>
           ) : null}
         </div>

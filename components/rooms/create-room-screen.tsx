@@ -1,24 +1,31 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus } from 'lucide-react';
+import { useAtomValue } from 'jotai';
+import { ListVideo, Plus } from 'lucide-react';
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import useSWR from 'swr';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormCard } from '@/components/common/form-card';
 import { contractName, contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
-import { Button } from '@/components/ui/button';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
+import { describeError } from '@/lib/api/error-text';
 import { createRoom } from '@/lib/api/room';
+import { getMyRooms } from '@/lib/api/user';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
-import { RoomStatus } from '@/lib/contract/roles';
+import { Role, roleOf, RoomStatus } from '@/lib/contract/roles';
+import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { validateRoomName, validateRoomPassword } from '@/lib/contract/validation';
 import { cinemaPath } from '@/config/routes';
 import { writeRoomPassword, writeRoomSetupPending } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';
+import '@/lib/i18n/messages/errors';
 
 const schema = z.object({
   roomName: contractName(validateRoomName),
@@ -29,12 +36,25 @@ type CreateRoomForm = z.infer<typeof schema>;
 
 /**
  * `/createRoom` (reference-client.md §1.4 "Create"): name, optional password, hidden flag;
- * `POST /api/room/create`. An active room opens at once; a room awaiting review says so.
+ * `POST /api/room/create`. An active room opens at once; a room awaiting review says so. Before the
+ * form, what stands in the way is said with the way out: room creation turned off, or the room
+ * limit reached (the companion server's `userMaxRoomCount` against the user's own rooms; admins have
+ * none), with a link to the user's rooms to delete one. A v0.9.11 server tells only when refusing.
  */
 export function CreateRoomScreen() {
   const t = useT();
   const router = useRouter();
   const [notice, setNotice] = useState<{ tone: NoticeTone; text: string } | null>(null);
+  const [limitReached, setLimitReached] = useState(false);
+  const user = useAtomValue(userAtom);
+  const settings = useAtomValue(publicSettingsAtom);
+  const isAdmin = roleOf(user) >= Role.Admin;
+  const limit = isAdmin ? undefined : settings?.userMaxRoomCount;
+  // How many rooms the user has (any status: they all count towards the limit).
+  const { data: mine } = useSWR(limit !== undefined ? ['/api/user/rooms', 'count'] : null, () => getMyRooms({ page: 1, max: 1, status: 'all' }));
+  const count = mine?.total;
+  const closed = !isAdmin && settings?.createRoomDisabled === true;
+  const full = limitReached || (limit !== undefined && count !== undefined && count >= limit);
   const {
     register,
     handleSubmit,
@@ -61,13 +81,41 @@ export function CreateRoomScreen() {
       const reason: MessageKey = created?.status === RoomStatus.Banned ? 'createRoom.banned' : 'createRoom.unknown';
       setNotice({ tone: 'error', text: `${t('createRoom.failed')}: ${t(reason)}` });
     } catch (error) {
+      if (describeError(error).text === 'room count exceeds limit') {
+        setLimitReached(true);
+        return;
+      }
       const text = placeFormError(error, { roomName: 'roomName', roomPassword: 'password', password: 'password' }, setError);
       setNotice(text === null ? null : { tone: 'error', text });
     }
   });
 
+  if (closed || full) {
+    return (
+      <FormCard testId="page-createRoom" icon={<Plus />} title={t('route.createRoom')}>
+        <Notice tone="warning" testId={closed ? 'create-room-closed' : 'create-room-limit'}>
+          <p className="font-medium">{closed ? t('createRoom.closed') : limit !== undefined ? t('createRoom.limitReached', { limit }) : t('contract.room count exceeds limit')}</p>
+          {closed ? null : (
+            <>
+              <p className="mt-1">{t('createRoom.limitHow')}</p>
+              <Link href="/user/me" data-testid="create-room-my-rooms" className={buttonClasses('primary', 'sm', 'mt-3')}>
+                <ListVideo className="h-4 w-4" aria-hidden />
+                {t('createRoom.myRooms')}
+              </Link>
+            </>
+          )}
+        </Notice>
+      </FormCard>
+    );
+  }
+
   return (
     <FormCard testId="page-createRoom" icon={<Plus />} title={t('route.createRoom')} subtitle={t('createRoom.subtitle')}>
+      {limit !== undefined && count !== undefined ? (
+        <p className="mb-4 text-center text-sm text-zinc-600 dark:text-zinc-300" data-testid="create-room-count">
+          {t('createRoom.count', { count, limit })}
+        </p>
+      ) : null}
       <form onSubmit={onSubmit} noValidate className="space-y-5">
         <TextField
           id="create-room-name"

@@ -1,16 +1,28 @@
 'use client';
-import { DoorOpen, Flame, Plus, Popcorn } from 'lucide-react';
+import { DoorOpen, Flame, Plus, Popcorn, RefreshCw } from 'lucide-react';
 import Link from 'next/link';
-import { buttonClasses } from '@/components/ui/button';
+import { useState } from 'react';
+import { clsx } from 'clsx';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Pagination } from '@/components/ui/pagination';
 import { useHotRooms } from '@/hooks/use-hot-rooms';
+import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';
 import '@/lib/i18n/messages/rooms';
 
-/** Home `/`: what the app is, ways to create or join a room, and the hot rooms (`GET /api/room/hot`). */
+/** Hot rooms per page of the home page. */
+const HOT_PAGE_SIZE = 12;
+
+/**
+ * Home `/`: what the app is, ways to create or join a room, and the hot rooms (`GET /api/room/hot`),
+ * paged, refreshed every 30 s and on demand (reference-client.md §1.2: 热度榜 with 更新列表 and paging).
+ */
 export function HomeScreen() {
   const t = useT();
-  const { data, error, isLoading, mutate } = useHotRooms(1, 12);
+  const labels = usePaginationLabels();
+  const [page, setPage] = useState(1);
+  const { data, error, isLoading, isValidating, mutate } = useHotRooms(page, HOT_PAGE_SIZE);
 
   return (
     <div data-testid="page-home" className="space-y-10">
@@ -38,9 +50,15 @@ export function HomeScreen() {
             <Flame className="h-5 w-5 text-orange-500" aria-hidden />
             {t('home.hot')}
           </h2>
-          <Link href="/rooms" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
-            {t('home.browseAll')}
-          </Link>
+          <div className="flex items-center gap-3">
+            <Button variant="ghost" size="sm" data-testid="hot-refresh" onClick={() => void mutate()}>
+              <RefreshCw className={clsx('h-3.5 w-3.5', isValidating && 'animate-spin')} aria-hidden />
+              {t('home.refresh')}
+            </Button>
+            <Link href="/rooms" className="text-sm font-medium text-brand-600 hover:underline dark:text-brand-400">
+              {t('home.browseAll')}
+            </Link>
+          </div>
         </div>
         <RoomGrid
           rooms={data?.list}
@@ -48,6 +66,7 @@ export function HomeScreen() {
           error={error}
           onRetry={() => void mutate()}
           ranked
+          rankOffset={(page - 1) * HOT_PAGE_SIZE}
           skeletons={3}
           empty={{
             icon: <Popcorn />,
@@ -60,6 +79,7 @@ export function HomeScreen() {
             ),
           }}
         />
+        <Pagination page={page} pageSize={HOT_PAGE_SIZE} total={data?.total ?? 0} onPageChange={setPage} labels={labels} />
       </section>
     </div>
   );

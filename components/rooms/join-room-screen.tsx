@@ -1,7 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useAtomValue } from 'jotai';
-import { DoorOpen, LogIn } from 'lucide-react';
+import { DoorOpen, Lock, LogIn, UserPlus } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -16,13 +16,14 @@ import { cinemaPath, normalizePath } from '@/config/routes';
 import { useMounted } from '@/hooks/use-mounted';
 import { usePathSegment } from '@/hooks/use-path-segment';
 import type { RoomCheck } from '@/lib/contract/types';
-import { loginPath } from '@/lib/guard';
+import { signupAllowed } from '@/config/menu';
+import { loginPath, registerPath } from '@/lib/guard';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { isId, validateRoomPassword } from '@/lib/contract/validation';
 import { memberOutcome, runJoinFlow } from './join-room-flow';
-import { getRoomJoined } from '@/lib/api/room';
+import { checkRoom, getRoomJoined } from '@/lib/api/room';
 import { Spinner } from '@/components/ui/spinner';
 import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';
@@ -153,46 +154,78 @@ export function JoinRoomScreen() {
     prefilledFor.current = key;
     reset({ roomId: pathRoomId ?? '', password: pwd ?? (pathRoomId ? readRoomPassword(pathRoomId) : '') });
     if (pathRoomId && (user || guestEnable)) void onSubmit();
+    // A visitor where guests are off cannot join: still show which room the link is for.
+    else if (pathRoomId) checkRoom(pathRoomId).then(setRoom, () => undefined);
   }, [mounted, pathRoomId, user, guestEnable, reset, onSubmit]);
 
-  const showForm = Boolean(user) || guestEnable;
-  const loginHref = mounted ? loginPath(normalizePath(pathname) + window.location.search) : '/auth/login';
+  // From a link (the id is in the path): the room is shown first and its id field only when the
+  // link's room could not be found. A visitor who cannot enter as a guest is offered to log in or
+  // register (and come back here) instead of a form whose Join would be refused.
+  const fromLink = Boolean(pathRoomId);
+  const visitorShutOut = !user && (!guestEnable || needsLogin || (room !== null && !room.enabledGuest));
+  const showForm = !visitorShutOut;
+  const showIdField = !fromLink || (notice !== null && room === null);
+  const showPassword = !fromLink || Boolean(room?.needPassword) || Boolean(errors.password);
+  const here = mounted ? normalizePath(pathname) + window.location.search : '/joinRoom';
+  const canRegister = signupAllowed(settings);
 
   return (
-    <FormCard testId="page-joinRoom" icon={<DoorOpen />} title={t('route.joinRoom')} subtitle={t('joinRoom.subtitle')}>
-      {!user && (needsLogin || !guestEnable) ? (
-        <Notice tone="warning" className="mb-5" testId="join-room-login-required">
-          <p className="font-medium">{t('joinRoom.loginFirst')}</p>
-          <p className="mt-1">{t('joinRoom.loginFirstBody')}</p>
-          <Link href={loginHref} className={buttonClasses('primary', 'sm', 'mt-3')}>
-            <LogIn className="h-4 w-4" aria-hidden />
-            {t('joinRoom.loginLink')}
-          </Link>
+    <FormCard
+      testId="page-joinRoom"
+      icon={room?.needPassword ? <Lock /> : <DoorOpen />}
+      title={fromLink && room ? room.name : t('route.joinRoom')}
+      subtitle={fromLink && room ? t('joinRoom.roomBy', { creator: room.creator, count: room.viewerCount }) : t('joinRoom.subtitle')}
+    >
+      {fromLink && room ? (
+        <p className="sr-only" data-testid="join-room-info">
+          {t('joinRoom.room', { name: room.name, creator: room.creator })}
+        </p>
+      ) : null}
+      {visitorShutOut ? (
+        <Notice tone="info" className="mb-5" testId="join-room-login-required">
+          <p className="font-medium">{room ? t('joinRoom.signInToJoin', { name: room.name }) : t('joinRoom.loginFirst')}</p>
+          <p className="mt-1">{room?.needPassword ? t('joinRoom.loginFirstPassword') : t('joinRoom.loginFirstBody')}</p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Link href={loginPath(here)} data-testid="join-room-login" className={buttonClasses('primary', 'sm')}>
+              <LogIn className="h-4 w-4" aria-hidden />
+              {t('joinRoom.loginLink')}
+            </Link>
+            {canRegister ? (
+              <Link href={registerPath(here)} data-testid="join-room-register" className={buttonClasses('outline', 'sm')}>
+                <UserPlus className="h-4 w-4" aria-hidden />
+                {t('joinRoom.registerLink')}
+              </Link>
+            ) : null}
+          </div>
         </Notice>
       ) : null}
 
       {showForm ? (
         <form onSubmit={onSubmit} noValidate className="space-y-5">
-          <TextField
-            id="join-room-id"
-            label={t('joinRoom.roomId')}
-            error={formErrorText(t, errors.roomId?.message)}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={t('joinRoom.roomIdPlaceholder')}
-            className="font-mono"
-            {...register('roomId')}
-          />
-          <TextField
-            id="join-room-password"
-            label={t('joinRoom.password')}
-            hint={t('joinRoom.passwordHint')}
-            error={formErrorText(t, errors.password?.message)}
-            type="password"
-            autoComplete="off"
-            {...register('password')}
-          />
-          {room ? (
+          {showIdField ? (
+            <TextField
+              id="join-room-id"
+              label={t('joinRoom.roomId')}
+              error={formErrorText(t, errors.roomId?.message)}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={t('joinRoom.roomIdPlaceholder')}
+              className="font-mono"
+              {...register('roomId')}
+            />
+          ) : null}
+          {showPassword ? (
+            <TextField
+              id="join-room-password"
+              label={t('joinRoom.password')}
+              hint={t('joinRoom.passwordHint')}
+              error={formErrorText(t, errors.password?.message)}
+              type="password"
+              autoComplete="off"
+              {...register('password')}
+            />
+          ) : null}
+          {!fromLink && room ? (
             <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="join-room-info">
               {t('joinRoom.room', { name: room.name, creator: room.creator })}
             </p>

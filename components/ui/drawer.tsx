@@ -6,7 +6,8 @@
  */
 import * as Dialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { markDrawerOpen } from './open-drawers';
 import { useReturnFocus } from './return-focus';
 
 export interface DrawerProps {
@@ -21,6 +22,7 @@ export interface DrawerProps {
 
 export function Drawer({ open, onOpenChange, title, closeLabel, testId, children }: DrawerProps) {
   const returnFocus = useReturnFocus();
+  useEffect(() => (open ? markDrawerOpen() : undefined), [open]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>

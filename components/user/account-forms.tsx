@@ -8,7 +8,7 @@ import { contractName, contractString, formErrorText, placeFormError } from '@/c
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
-import { CaptchaField, useEmailCodeSender } from '@/components/auth/captcha';
+import { CaptchaField, SendCodeConfirm, useEmailCodeSender } from '@/components/auth/captcha';
 import { bindEmail } from '@/lib/api/account';
 import { getMe, setPassword, setUsername } from '@/lib/api/user';
 import { validateEmail, validateEmailCode, validateNewUserPassword, validateUsername } from '@/lib/contract/validation';
@@ -129,7 +129,8 @@ export function BindEmailForm({ onDone }: InlineFormProps) {
     setError,
     formState: { errors, isSubmitting },
   } = form;
-  const { captcha, sentTo, sending, send } = useEmailCodeSender('bind', form, setFailure);
+  const sender = useEmailCodeSender('bind', form, setFailure);
+  const { captcha, sentTo, sending, send } = sender;
   const submit = handleSubmit(async ({ email, code }) => {
     setFailure(null);
     try {
@@ -157,6 +158,7 @@ export function BindEmailForm({ onDone }: InlineFormProps) {
       <TextField id="bind-code" label={t('account.emailCode')} autoComplete="one-time-code" error={formErrorText(t, errors.code?.message)} {...register('code')} />
       {failure ? <Notice tone="error">{failure}</Notice> : null}
       <FormButtons busy={isSubmitting} onCancel={onDone} testId="bind" />
+      <SendCodeConfirm sender={sender} />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Button } from '@/components/ui/button';
 import { getProviders, startOAuth2Bind, unbindOAuth2 } from '@/lib/api/account';
 import { oauth2Label } from '@/lib/contract/oauth2';
+import { ProviderIcon } from '@/components/auth/provider-icon';
 import { useLocale, useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import '@/lib/i18n/messages/user';
@@ -57,12 +58,15 @@ export function LinkedProviders() {
           const bound = link.createdAt > 0;
           return (
             <li key={provider} data-testid={`provider-${provider}`} className="flex items-center justify-between gap-3 text-sm">
-              <div className="min-w-0">
-                <p className="font-medium">{name}</p>
-                <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid={`provider-${provider}-state`}>
-                  {bound ? t('profile.providerBound', { time: '' }) : t('profile.providerUnbound')}
-                  {bound ? <RelativeTime timeMs={link.createdAt} /> : null}
-                </p>
+              <div className="flex min-w-0 items-center gap-3">
+                <ProviderIcon provider={provider} className="h-5 w-5" />
+                <div className="min-w-0">
+                  <p className="font-medium">{name}</p>
+                  <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid={`provider-${provider}-state`}>
+                    {bound ? t('profile.providerBound', { time: '' }) : t('profile.providerUnbound')}
+                    {bound ? <RelativeTime timeMs={link.createdAt} /> : null}
+                  </p>
+                </div>
               </div>
               {bound ? (
                 <Button variant="ghost" size="sm" data-testid={`provider-${provider}-unbind`} onClick={() => setUnbinding(provider)}>

@@ -141,7 +141,9 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   app.get('/api/user/rooms/joined', async (request, reply) => {
     const user = await requireUser(context, request);
     const query = parseRoomListQuery(request.query, ['name', 'id']);
-    return sendData(reply, listJoinedRooms(store, user, query, hubs.viewerCount));
+    // Without `status` (v0.9.11's query) every joined room is listed.
+    const status = queryValue(request.query, 'status');
+    return sendData(reply, listJoinedRooms(store, user, query, hubs.viewerCount, status === undefined ? undefined : STATUS_FILTER[status]));
   });
 
   app.get('/api/user/room/joined', async (request: FastifyRequest, reply) => {

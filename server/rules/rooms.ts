@@ -268,14 +268,18 @@ export function listCreatedRooms(
   return { total, list: rows.map((row) => roomListItem(row, viewers)) };
 }
 
-/** `GET /api/user/rooms/joined` (§4.2): rooms `user` is a member of but did not create. */
+/**
+ * `GET /api/user/rooms/joined` (§4.2): rooms `user` is a member of but did not create, filtered by
+ * the room's `status` (undefined = any; a companion-server extension: v0.9.11 takes no status here).
+ */
 export function listJoinedRooms(
   store: Store,
   user: UserRecord,
   query: RoomListQuery,
   viewers: ViewerCount,
+  status?: number,
 ): ListResponse<JoinedRoomListItem> {
-  const { total, rows } = store.rooms.list({ ...listFilter(query), joinedBy: user.id });
+  const { total, rows } = store.rooms.list({ ...listFilter(query), status, joinedBy: user.id });
   return {
     total,
     list: rows.map((row: RoomListRow) => ({

@@ -37,6 +37,9 @@ export const account = {
     'callback.backProfile': '返回个人中心',
     'account.email': '邮箱',
     'account.whitelist': '只接受这些邮箱域名：{domains}',
+    'account.confirmSendTitle': '发送验证码',
+    'account.confirmSendBody': '我们将把验证码发送到 {email}，请确认这个邮箱地址是否正确。',
+    'account.confirmSendOk': '地址正确，发送',
   },
   en: {
     'account.captcha': 'Captcha',
@@ -70,6 +73,9 @@ export const account = {
     'callback.backProfile': 'Back to your profile',
     'account.email': 'Email',
     'account.whitelist': 'Only these email domains are accepted: {domains}',
+    'account.confirmSendTitle': 'Send the code?',
+    'account.confirmSendBody': 'We will mail the code to {email}. Is that address right?',
+    'account.confirmSendOk': 'Yes, send it',
   },
 } as const;
 

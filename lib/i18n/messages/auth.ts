@@ -37,6 +37,8 @@ export const auth = {
     'register.noneAllowed': '本站暂不允许注册',
     'register.oauthHint': '使用第三方平台账号注册，之后也用它登录。',
     'register.pending': '注册成功，账号正在等待管理员审核，审核通过后即可登录。',
+    'login.remember': '记住我',
+    'login.rememberHint': '在这台设备上保持登录并记住用户名；不勾选时关闭标签页即退出。密码从不保存。',
   },
   en: {
     'auth.username': 'Username',
@@ -73,6 +75,8 @@ export const auth = {
     'register.noneAllowed': 'Registration is closed on this site',
     'register.oauthHint': 'Register with an account of another platform and sign in with it later.',
     'register.pending': 'Registered. An administrator has to approve the account before you can log in.',
+    'login.remember': 'Remember me',
+    'login.rememberHint': 'Stay signed in on this device and keep the username; unticked, closing the tab signs you out. The password is never stored.',
   },
 } as const;
 

@@ -158,6 +158,10 @@ export const roomAdmin = {
     'roomAdmin.setup.title': '房间已创建，谁来控制播放？',
     'roomAdmin.setup.body': '选一个起点，之后可以在“房间设置”中随时修改。',
     'roomAdmin.setup.dismiss': '稍后再说',
+    'roomAdmin.share.roomId': '房间 ID',
+    'roomAdmin.share.copyId': '复制 ID',
+    'roomAdmin.share.idCopied': '房间 ID 已复制',
+    'roomAdmin.share.copyIdFailed': '无法复制，请手动选择房间 ID 复制',
   },
   en: {
     'roomAdmin.close': 'Close',
@@ -311,6 +315,10 @@ export const roomAdmin = {
     'roomAdmin.setup.title': 'Room created. Who controls playback?',
     'roomAdmin.setup.body': 'Pick a starting point; you can change it any time under Room settings.',
     'roomAdmin.setup.dismiss': 'Not now',
+    'roomAdmin.share.roomId': 'Room ID',
+    'roomAdmin.share.copyId': 'Copy ID',
+    'roomAdmin.share.idCopied': 'Room ID copied',
+    'roomAdmin.share.copyIdFailed': 'Could not copy. Select the ID and copy it by hand.',
   },
 } as const;
 

@@ -1,14 +1,15 @@
 'use client';
 /**
- * The filter row above the console's tables: filter chips, a search box with its scope, sort and
- * order. Every change goes to the server (§4.6 list queries); the caller resets the page.
+ * The filter row above a server-paged list (the admin console's tables, the user center's rooms):
+ * filter chips, a search box with its scope, sort and order. Every change goes to the server
+ * (server-contract.md §4 list queries); the list goes back to page 1 (hooks/use-server-list.ts).
  */
 import { clsx } from 'clsx';
 import { Search } from 'lucide-react';
 import { Select } from '@/components/ui/input';
 import { useT, type MessageKey } from '@/lib/i18n';
-import type { ListQuery } from './use-admin-list';
-import '@/lib/i18n/messages/admin';
+import type { ListQuery } from '@/hooks/use-server-list';
+import '@/lib/i18n/messages/lists';
 
 export interface ListToolbarProps<Filter extends string, Scope extends string> {
   testId: string;
@@ -57,20 +58,20 @@ export function ListToolbar<Filter extends string, Scope extends string>({ query
             className="h-10 w-full rounded-lg border border-zinc-300 bg-white pl-9 pr-3 text-sm dark:border-zinc-700 dark:bg-zinc-950"
           />
         </label>
-        <Select aria-label={t('admin.scope')} value={query.scope} onChange={(event) => onChange({ scope: event.target.value as Scope })} className="w-auto">
+        <Select aria-label={t('list.scope')} value={query.scope} onChange={(event) => onChange({ scope: event.target.value as Scope })} className="w-auto">
           {props.scopes.map(({ value, label }) => (
             <option key={value} value={value}>
               {t(label)}
             </option>
           ))}
         </Select>
-        <Select aria-label={t('admin.sort')} value={query.sort} onChange={(event) => onChange({ sort: event.target.value as 'name' | 'createdAt' })} className="w-auto">
-          <option value="createdAt">{t('admin.sort.createdAt')}</option>
-          <option value="name">{t('admin.sort.name')}</option>
+        <Select aria-label={t('list.sort')} value={query.sort} onChange={(event) => onChange({ sort: event.target.value as 'name' | 'createdAt' })} className="w-auto">
+          <option value="createdAt">{t('list.sort.createdAt')}</option>
+          <option value="name">{t('list.sort.name')}</option>
         </Select>
-        <Select aria-label={t('admin.order')} value={query.order} onChange={(event) => onChange({ order: event.target.value as 'asc' | 'desc' })} className="w-auto">
-          <option value="desc">{t('admin.order.desc')}</option>
-          <option value="asc">{t('admin.order.asc')}</option>
+        <Select aria-label={t('list.order')} value={query.order} onChange={(event) => onChange({ order: event.target.value as 'asc' | 'desc' })} className="w-auto">
+          <option value="desc">{t('list.order.desc')}</option>
+          <option value="asc">{t('list.order.asc')}</option>
         </Select>
       </div>
     </div>
