@@ -1,8 +1,9 @@
 /**
- * Issue 14, phones: at 390 and 360 CSS pixels wide, with the longest names the contract allows, long
- * URLs and many rooms, movies and members, no screen scrolls sideways, every control is at least
- * 44 px each way, and the viewing hall puts the video first with the chat and the playlist one swipe
- * away.
+ * Phones: at 390 and 360 CSS pixels wide, with the longest names the contract allows, long URLs and
+ * many rooms, movies and members, no screen scrolls sideways, every control is at least 44 px each
+ * way, and the viewing hall puts the video first with the chat and the playlist one swipe away; held
+ * upright or sideways, the video and its controls are on the screen, and upright the video stays at
+ * the top while the chat scrolls.
  */
 import type { Page } from '@playwright/test';
 import { expect, ROOT_PASSWORD, seedToken, test, USER_PASSWORD, type App } from './fixtures';
@@ -160,14 +161,17 @@ for (const width of [390, 360]) {
       expect(chat.y, 'the chat is one swipe away').toBeLessThan(2 * 800);
       expect(playlist.y, 'the playlist is one swipe away').toBeLessThan(2 * 800);
 
-      for (const [opener, shown] of [
-        ['open-members', 'member-row'],
-        ['open-settings', 'room-password-state'],
-        ['open-share', 'share-link'],
+      // The room's buttons fold into one menu on a phone, so that its title row stays one line.
+      await expect(page.getByTestId('open-members')).toBeHidden();
+      for (const [panel, shown] of [
+        ['members', 'member-row'],
+        ['settings', 'room-password-state'],
+        ['share', 'share-link'],
       ] as const) {
-        await page.getByTestId(opener).click();
+        await page.getByTestId('room-menu').click();
+        await page.getByTestId(`menu-open-${panel}`).click();
         await expect(page.getByTestId(shown).first()).toBeVisible();
-        await checkScreen(page, `${opener} panel`);
+        await checkScreen(page, `${panel} panel`);
         await page.keyboard.press('Escape');
         await expect(page.getByRole('dialog')).toBeHidden();
       }
@@ -195,5 +199,60 @@ test('the admin console fits a phone', async ({ app, browser }) => {
     await eachAdminSection(page, (section) => checkScreen(page, `/admin ${section}`));
   } finally {
     await context.close();
+  }
+});
+
+/** Where an element is on the screen (CSS px), or a failure naming it when it is not laid out. */
+async function boxOf(page: Page, testId: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  const box = await page.getByTestId(testId).boundingBox();
+  if (!box) throw new Error(`${testId} is not laid out`);
+  return box;
+}
+
+/** The video and its control bar lie inside the screen, the bar inside the video. */
+async function expectVideoOnScreen(page: Page, viewport: { width: number; height: number }, where: string): Promise<void> {
+  // The controls show while the viewer touches the player; a focus does the same.
+  await page.getByTestId('player').dispatchEvent('focus');
+  await expect(page.getByTestId('player-controls')).toBeVisible();
+  const video = await boxOf(page, 'player');
+  const bar = await boxOf(page, 'player-controls');
+  expect(video.y, `${where}: the video starts on the screen`).toBeGreaterThanOrEqual(0);
+  expect(video.y + video.height, `${where}: the video ends on the screen`).toBeLessThanOrEqual(viewport.height + 0.5);
+  expect(video.x + video.width, `${where}: the video fits the width`).toBeLessThanOrEqual(viewport.width + 0.5);
+  expect(bar.y, `${where}: the controls are inside the video`).toBeGreaterThanOrEqual(video.y - 0.5);
+  expect(bar.y + bar.height, `${where}: the controls are inside the video`).toBeLessThanOrEqual(video.y + video.height + 0.5);
+}
+
+test('the video and its controls are on the screen of a phone held upright or sideways; upright it stays on top while the chat scrolls', async ({ app, media, browser }) => {
+  const token = await app.api.signup(longName('turn'), USER_PASSWORD);
+  const roomId = await app.api.createRoom(token, longName('turnroom'));
+  const movieId = await app.api.pushMovie(token, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'clip' });
+  await app.api.setCurrent(token, roomId, movieId);
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 844, height: 390 },
+  ]) {
+    const where = viewport.width < viewport.height ? 'upright' : 'sideways';
+    const context = await browser.newContext({ viewport, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    await applyLook(context, { theme: 'light', locale: 'en' });
+    await seedToken(context, token);
+    const page = await context.newPage();
+    try {
+      await page.goto(app.url(`/cinema/${roomId}`));
+      await expect.poll(() => page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => video.readyState)).toBeGreaterThanOrEqual(2);
+      await expectVideoOnScreen(page, viewport, where);
+      await expectNoSidewaysScroll(page, `viewing hall ${where}`);
+      if (where === 'upright') {
+        // Typing in the chat scrolls the page; the video stays right under the header.
+        await page.getByTestId('chat-input').fill('typed while watching');
+        await page.getByTestId('chat-input').press('Enter');
+        await page.getByTestId('movie-list').scrollIntoViewIfNeeded();
+        const header = await page.locator('header').first().boundingBox();
+        await expect.poll(async () => Math.round((await boxOf(page, 'player')).y)).toBe(Math.round(header!.y + header!.height));
+        await expectVideoOnScreen(page, viewport, `${where}, scrolled`);
+      }
+    } finally {
+      await context.close();
+    }
   }
 });

@@ -35,21 +35,26 @@ async function colourAt(page: Page, xFraction: number, yFraction: number): Promi
 }
 
 /**
- * Picks `label` in the captions menu (settings → Subtitles), as a viewer does. The pick returns to
- * the settings menu, which Escape then closes.
+ * Picks `label` in one of the settings menu's submenus (settings → `menu`), as a viewer does. The
+ * pick returns to the settings menu, which Escape then closes.
  */
-async function pickSubtitle(page: Page, label: string): Promise<void> {
-  const subtitles = page.getByRole('menuitem', { name: 'Subtitles' });
+async function pickInSettings(page: Page, menu: string, label: string): Promise<void> {
+  const entry = page.getByRole('menuitem', { name: menu });
   await page.getByTestId('player-settings').click();
-  await subtitles.click();
+  await entry.click();
   await page.getByRole('menuitemradio', { name: label }).click();
-  await expect(subtitles).toBeVisible();
+  await expect(entry).toBeVisible();
   // Escape closes the menu that has the focus; the pick may leave the focus on the page, so the
   // key goes to the menu item itself (retried: the menu animates back from the submenu).
   await expect(async () => {
-    if (await subtitles.isVisible()) await subtitles.press('Escape', { timeout: 1_000 });
-    await expect(subtitles).toBeHidden({ timeout: 1_000 });
+    if (await entry.isVisible()) await entry.press('Escape', { timeout: 1_000 });
+    await expect(entry).toBeHidden({ timeout: 1_000 });
   }).toPass({ timeout: 10_000 });
+}
+
+/** Picks `label` in the captions menu (settings → Subtitles). */
+function pickSubtitle(page: Page, label: string): Promise<void> {
+  return pickInSettings(page, 'Subtitles', label);
 }
 
 test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subtitle shows when picked', async ({ app, actors, media }) => {
@@ -74,6 +79,22 @@ test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subt
         }),
       )
       .toBe('SRT: Hello from <i>SRT</i>');
+  });
+
+  await test.step("the subtitle offset moves the SRT cues, for this viewer only", async () => {
+    const firstCueStart = (page: Page) =>
+      page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => {
+        const track = Array.from(video.textTracks).find((candidate) => candidate.label === 'SRT');
+        return (track?.cues?.[0] as VTTCue | undefined)?.startTime ?? -1;
+      });
+    const before = await firstCueStart(a.page);
+    expect(before).toBeGreaterThanOrEqual(0);
+    await pickInSettings(a.page, 'Subtitle offset', '+2 s');
+    await expect.poll(() => firstCueStart(a.page)).toBeCloseTo(before + 2, 3);
+    await pickInSettings(a.page, 'Subtitle offset', '−0.5 s');
+    await expect.poll(() => firstCueStart(a.page)).toBeCloseTo(Math.max(0, before - 0.5), 3);
+    await pickInSettings(a.page, 'Subtitle offset', '0');
+    await expect.poll(() => firstCueStart(a.page)).toBeCloseTo(before, 3);
   });
 
   await test.step('the ASS subtitle is drawn by libass over the picture when picked', async () => {

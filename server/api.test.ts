@@ -415,6 +415,16 @@ describe('movies', () => {
 
   const as = (user: TestUser) => ({ token: user.token, roomId });
 
+  it("gives the player a movie's request headers in /current, unless the server proxies it", async () => {
+    const headers = { Referer: 'https://media.example/', 'X-Room-Token': 'abc' };
+    const direct = await post(server, '/api/room/movie/push', { url: 'https://media.example/a.m3u8', name: 'with headers', headers }, as(owner));
+    expect((await post(server, '/api/room/movie/current', { id: direct.body.data.id }, as(owner))).status).toBe(204);
+    const current = await get(server, '/api/room/movie/current', as(member));
+    expect(current.body.data.movie.base.headers).toEqual(headers);
+    expect((await post(server, '/api/room/movie/current', { id: '' }, as(owner))).status).toBe(204);
+    expect((await post(server, '/api/room/movie/delete', { ids: [direct.body.data.id] }, as(owner))).status).toBe(204);
+  });
+
   it('reports an empty current movie', async () => {
     const current = await get(server, '/api/room/movie/current', as(owner));
     expect(current.body.data).toEqual({

@@ -166,7 +166,9 @@ function CinemaHall({ roomId }: CinemaViewProps) {
       if (first && nothingPlays && abilities.canSetCurrentMovie) {
         try {
           await setCurrentMovie(roomId, first.id);
-          notifySuccess(t('cinema.push.addedPlaying', { name: first.base.name }));
+          notifySuccess(
+            added.length === 1 ? t('cinema.push.addedPlaying', { name: first.base.name }) : t('cinema.push.bulkAddedPlaying', { count: added.length, name: first.base.name }),
+          );
         } catch (error) {
           notifyError(error);
         }

@@ -1,9 +1,9 @@
 'use client';
 /**
- * Why the hall withholds something (chatting, the movie list, adding movies) and the way in: a
- * visitor is offered to log in or register and come back to this room (`?redirect=`); a member is
- * told whether the room turned the thing off for everyone or their own permissions lack it, so that
- * they know whom to ask.
+ * Why the hall withholds something (chatting, the movie list, adding movies) and the way in: for a
+ * visitor the reason is a link to log in and come back to this room (`?redirect=`), next to the
+ * hall's guest banner (GuestBanner) that also offers registering; a member is told whether the room
+ * turned the thing off for everyone or their own permissions lack it, so that they know whom to ask.
  */
 import Link from 'next/link';
 import { clsx } from 'clsx';
@@ -41,7 +41,6 @@ export function Denied({ roomId, what, onDark = false }: DeniedProps) {
   const t = useT();
   const signedIn = useAtomValue(tokenAtom) !== null;
   const settings = useAtomValue(roomSettingsAtom);
-  const canRegister = signupAllowed(useAtomValue(publicSettingsAtom));
   const texts = TEXTS[what];
   if (signedIn) {
     const roomOff = settings?.[SWITCHES[what]] === false;
@@ -51,22 +50,43 @@ export function Denied({ roomId, what, onDark = false }: DeniedProps) {
       </span>
     );
   }
+  // A visitor: the reason is itself the way in (the hall's guest banner also offers registering).
+  return (
+    <Link
+      href={loginPath(cinemaPath(roomId))}
+      data-testid={`denied-${what}-login`}
+      className={clsx('text-sm font-medium underline underline-offset-2', onDark ? 'text-brand-200' : 'text-brand-700 dark:text-brand-300')}
+    >
+      <span data-testid={`denied-${what}`}>{t(texts.visitor)}</span>
+    </Link>
+  );
+}
+
+/**
+ * A visitor watching as a guest: what an account adds (chat, the movie list, adding movies) and the
+ * two ways to get one, each coming back to this room. Nothing for a signed-in member.
+ */
+export function GuestBanner({ roomId }: { roomId: string }) {
+  const t = useT();
+  const signedIn = useAtomValue(tokenAtom) !== null;
+  const canRegister = signupAllowed(useAtomValue(publicSettingsAtom));
+  if (signedIn) return null;
   const back = cinemaPath(roomId);
   return (
-    <span data-testid={`denied-${what}`} className={clsx('flex flex-col items-center gap-3 text-sm font-normal', onDark ? 'text-zinc-100' : 'text-zinc-700 dark:text-zinc-200')}>
-      <span>{t(texts.visitor)}</span>
-      <span className="flex flex-wrap justify-center gap-2">
-        <Link href={loginPath(back)} data-testid={`denied-${what}-login`} className={buttonClasses('primary', 'sm')}>
+    <div data-testid="guest-banner" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-2xl border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900 dark:border-brand-500/30 dark:bg-brand-500/10 dark:text-brand-100">
+      <p className="min-w-0 flex-1 basis-64">{t('cinema.guest.banner')}</p>
+      <div className="flex flex-wrap gap-2">
+        <Link href={loginPath(back)} data-testid="guest-login" className={buttonClasses('primary', 'sm')}>
           <LogIn className="h-4 w-4" aria-hidden />
           {t('cinema.deny.login')}
         </Link>
         {canRegister ? (
-          <Link href={registerPath(back)} data-testid={`denied-${what}-register`} className={buttonClasses('outline', 'sm')}>
+          <Link href={registerPath(back)} data-testid="guest-register" className={buttonClasses('outline', 'sm')}>
             <UserPlus className="h-4 w-4" aria-hidden />
             {t('cinema.deny.register')}
           </Link>
         ) : null}
-      </span>
-    </span>
+      </div>
+    </div>
   );
 }

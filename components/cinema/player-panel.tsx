@@ -25,7 +25,7 @@ import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { readDanmakuSettings, writeDanmakuSettings } from '@/lib/storage';
-import { Denied } from './denied';
+import { Denied, GuestBanner } from './denied';
 import { Player, WatchOnlyReason } from './player';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
@@ -283,6 +283,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
               {t('cinema.autoplay.blocked')}
             </Notice>
           ) : null}
+          <GuestBanner roomId={roomId} />
         </section>
       </Card>
     </>

@@ -61,6 +61,7 @@ export function JoinRoomScreen() {
   const [needsLogin, setNeedsLogin] = useState(false);
   // The room id while my membership waits for approval: the screen checks until it is decided.
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
+  const [passwordFocus, setPasswordFocus] = useState(false);
   const {
     register,
     handleSubmit,
@@ -86,7 +87,8 @@ export function JoinRoomScreen() {
             return;
           case 'needPassword':
             setNotice({ tone: 'info', text: t('joinRoom.needPassword') });
-            setFocus('password');
+            // The field appears with this render (a link's password room shows it only now).
+            setPasswordFocus(true);
             return;
           case 'needLogin':
             setNeedsLogin(true);
@@ -105,9 +107,14 @@ export function JoinRoomScreen() {
         setNotice(text === null ? null : { tone: 'error', text });
       }
     },
-    [user, router, setFocus, setError, t],
+    [user, router, setError, t],
   );
   const onSubmit = handleSubmit(join);
+  useEffect(() => {
+    if (!passwordFocus) return;
+    setPasswordFocus(false);
+    setFocus('password');
+  }, [passwordFocus, setFocus]);
 
   // Waiting for approval (join review): ask `/api/room/joined` every few seconds and enter as soon as
   // a room admin approves; a ban or a removed request ends the wait with its message.

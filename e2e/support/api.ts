@@ -42,6 +42,17 @@ export class SeedApi {
     await this.call<undefined>('POST', '/api/room/movie/current', { token, roomId, json: { id: movieId } });
   }
 
+  /** `GET /api/user/me` → the user's id. */
+  async userId(token: string): Promise<string> {
+    return (await this.call<{ id: string }>('GET', '/api/user/me', { token })).id;
+  }
+
+  /** `POST /api/room/admin/members/member/permissions`: the member's permission bits (the creator's `token`). */
+  async setMemberPermissions(token: string, roomId: string, memberToken: string, permissions: number): Promise<void> {
+    const id = await this.userId(memberToken);
+    await this.call<undefined>('POST', '/api/room/admin/members/member/permissions', { token, roomId, json: { id, permissions } });
+  }
+
   /** `GET /api/user/me` status code only, for asserting that a token is (still) accepted. */
   async meStatus(token: string): Promise<number> {
     const res = await fetch(`${this.origin}/api/user/me`, { headers: { Authorization: token } });
@@ -53,10 +64,11 @@ export class SeedApi {
   async request(
     method: string,
     path: string,
-    opts: { token?: string; json?: unknown } = {},
+    opts: { token?: string; roomId?: string; json?: unknown } = {},
   ): Promise<{ status: number; body: Record<string, unknown> | undefined; headers: Headers }> {
     const headers: Record<string, string> = {};
     if (opts.token) headers.Authorization = opts.token;
+    if (opts.roomId) headers['X-Room-Id'] = opts.roomId;
     if (opts.json !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(`${this.origin}${path}`, { method, headers, body: opts.json === undefined ? undefined : JSON.stringify(opts.json) });
     const text = await res.text();

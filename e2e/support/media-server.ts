@@ -1,13 +1,25 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import send from '@fastify/send';
 import path from 'node:path';
 import { listenOnLoopback } from './listen';
 
+/** One request the media server got: its method, path (with query) and headers (names in lower case). */
+export interface MediaRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
 /** A running test-media server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
 export interface MediaServer {
   url: string;
+  /** Every request so far, oldest first (the newest 5000), for tests of what the player sends. */
+  requests: MediaRequest[];
   close(): Promise<void>;
 }
+
+/** Requests the media server remembers. */
+const KEPT_REQUESTS = 5000;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.m3u8': 'application/vnd.apple.mpegurl',
@@ -29,7 +41,10 @@ const CONTENT_TYPES: Record<string, string> = {
  */
 export async function startMediaServer(rootDir: string, host = '127.0.0.1'): Promise<MediaServer> {
   const root = path.resolve(rootDir);
+  const requests: MediaRequest[] = [];
   const server: Server = createServer(async (req, res) => {
+    requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
+    if (requests.length > KEPT_REQUESTS) requests.shift();
     res.setHeader('Access-Control-Allow-Origin', '*');
     if (req.method === 'OPTIONS') {
       res.setHeader('Access-Control-Allow-Headers', '*');
@@ -56,5 +71,5 @@ export async function startMediaServer(rootDir: string, host = '127.0.0.1'): Pro
     stream.pipe(res);
   });
   const { origin, close } = await listenOnLoopback(server, host);
-  return { url: origin, close };
+  return { url: origin, requests, close };
 }

@@ -255,8 +255,9 @@ export function currentView(store: Store, access: RoomAccess, nowMs: number, tok
   }
   const movie = movieView(state.movie, access.user.id);
   movie.subPath = state.current.subPath;
-  // Headers are never shown in /current (§7.2), whoever asks.
-  delete movie.base.headers;
+  // A proxied movie's headers stay on the server, which sends them upstream (§7.1, §7.2); any other
+  // movie's go to the player, which sends them with its requests (hls.js, mpegts.js).
+  if (movie.base.proxy) delete movie.base.headers;
   const query = new URLSearchParams({ token, roomId: access.room.id });
   if (movie.base.proxy && !movie.base.live) {
     movie.base.url = `/api/room/movie/proxy/${movie.id}?${query}`;

@@ -207,8 +207,9 @@ export const cinema = {
     'cinema.push.nameDefault': '不填写时名为“{name}”',
     'cinema.push.addedPlaying': '已添加并开始播放《{name}》',
     'cinema.push.addedAsk': '已添加《{name}》。你没有切换影片的权限，请房间里有权限的人播放它',
-    'cinema.push.denied': '添加影片',
     'cinema.panel.menu': '房间菜单：成员、房间设置、分享',
+    'cinema.guest.banner': '你正以访客身份观看。登录或注册后就能聊天、查看影片列表和添加影片，之后会回到这个房间。',
+    'cinema.push.bulkAddedPlaying': '已添加 {count} 部影片，开始播放《{name}》',
   },
   en: {
     'cinema.loading': 'Loading…',
@@ -415,8 +416,9 @@ export const cinema = {
     'cinema.push.nameDefault': 'Left empty, it is called “{name}”',
     'cinema.push.addedPlaying': 'Added and playing {name}',
     'cinema.push.addedAsk': 'Added {name}. You may not change the movie; ask someone in the room who may to play it',
-    'cinema.push.denied': 'Add a movie',
     'cinema.panel.menu': 'Room menu: members, settings, share',
+    'cinema.guest.banner': 'You are watching as a guest. Log in or register to chat, see the movie list and add movies; you come back to this room after.',
+    'cinema.push.bulkAddedPlaying': 'Movies added: {count}; playing {name}',
   },
 } as const;
 
