@@ -42,7 +42,7 @@ async function pickInSettings(page: Page, menu: string, label: string): Promise<
   const entry = page.getByRole('menuitem', { name: menu });
   await page.getByTestId('player-settings').click();
   await entry.click();
-  await page.getByRole('menuitemradio', { name: label }).click();
+  await page.getByRole('menuitemradio', { name: label, exact: true }).click();
   await expect(entry).toBeVisible();
   // Escape closes the menu that has the focus; the pick may leave the focus on the page, so the
   // key goes to the menu item itself (retried: the menu animates back from the submenu).

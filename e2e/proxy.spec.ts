@@ -27,7 +27,8 @@ test('a proxied HLS movie plays through the server, and a local address is refus
     await a.page.getByTestId('movie-push-proxy').check();
     await a.page.getByTestId('movie-push-submit').click();
     await expect(cinema.movieItem('proxied clip')).toContainText('Proxy');
-    await cinema.playMovie('proxied clip');
+    // Nothing played: the added movie plays at once.
+    await expect(cinema.currentMovieName).toHaveText('proxied clip');
     await cinema.waitMediaLoaded();
     const fetched = requested.filter((url) => url.includes('/clip/') || url.includes('/movie/proxy/'));
     // Segments came through the companion server; the browser never asked the source itself.

@@ -54,11 +54,12 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
     await createRoom.goto();
     roomId = await createRoom.create(uniqueName('room'));
     await cinemaA.waitConnected();
+    // Added to a room where nothing plays, the clip becomes the current movie at once (server-contract.md
+    // §4.5: isPlaying=true at 0 s).
     await cinemaA.pushMovie({ url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
-    await cinemaA.playMovie(CLIP_NAME);
+    await expect(cinemaA.currentMovieName).toHaveText(CLIP_NAME);
     await cinemaA.waitMediaLoaded();
-    // "Play this" starts the movie for the room (server-contract.md §4.5: isPlaying=true at 0 s).
-    await expect.poll(async () => isPlaying(await cinemaA.media()), { message: 'the clip does not play after "play this"' }).toBe(true);
+    await expect.poll(async () => isPlaying(await cinemaA.media()), { message: 'the clip does not play after it was added' }).toBe(true);
     // Paused, so that A's play below is the event under test. Not before A's engine has finished its
     // first start (a scheduled start pauses the element for a moment, and a script's pause() of a
     // paused element fires no event, something no person can do).

@@ -31,6 +31,10 @@ type MediaElementProps = DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElem
 };
 
 declare module 'react' {
+  // media-chrome reads `keysused` on a focused element: the keys it must leave to it (the danmaku input).
+  interface InputHTMLAttributes<T> {
+    keysused?: string;
+  }
   namespace JSX {
     interface IntrinsicElements {
       'media-controller': MediaElementProps;

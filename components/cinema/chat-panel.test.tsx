@@ -19,6 +19,20 @@ describe('ChatPanel', () => {
     expect(message).toHaveTextContent('alice: hello 09:05:07');
   });
 
+  it('puts what was said before this tab came under "earlier messages", outside the live region; the hall\'s own lines apart', () => {
+    const earlier = { ...line('from before'), earlier: true };
+    const system = { id: 'sys', username: '', text: '正在播放《clip》', atMs: earlier.atMs, system: true };
+    render(<ChatPanel lines={[earlier, system, line('now')]} canChat connected onSend={() => true} />);
+    const block = screen.getByTestId('chat-earlier');
+    expect(block).toHaveTextContent('alice: from before');
+    expect(block.closest('[aria-live]')).toBeNull();
+    expect(screen.getByText('之前的消息')).toBeInTheDocument();
+    const live = screen.getByTestId('chat-system').closest('[aria-live]');
+    expect(live).toHaveTextContent('正在播放《clip》');
+    expect(live).toHaveTextContent('alice: now');
+    expect(screen.getAllByTestId('chat-message')).toHaveLength(2);
+  });
+
   it('renders markup as literal text, never as HTML', () => {
     const attack = '<img src=x onerror="window.hacked=1"><b>bold</b>';
     const { container } = render(<ChatPanel lines={[line(attack, '<i>mallory</i>')]} canChat connected onSend={() => true} />);

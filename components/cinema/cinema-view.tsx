@@ -219,6 +219,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
               onVideo={setVideo}
               chatLines={chat.lines}
               onChatShortcut={focusChat}
+              onSendChat={abilities.canChat ? sendChat : undefined}
               theater={theater}
               onToggleTheater={toggleTheater}
               onAddMovie={requestPushForm}

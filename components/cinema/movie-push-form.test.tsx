@@ -121,6 +121,20 @@ describe('MoviePushForm', () => {
     expect(screen.getByTestId('movie-push-name')).toHaveValue('');
   });
 
+  it('names a movie after its file when the name is left empty, and says so before sending; the hall hears what was added', async () => {
+    const stored = { id: 'm'.repeat(32), creatorId: 'c'.repeat(32), base: { url: 'https://cdn.test/show/Episode%201.mp4', name: 'Episode 1' } };
+    jest.mocked(pushMovie).mockResolvedValue(stored as never);
+    const onPushed = jest.fn();
+    render(<MoviePushForm roomId="room-1" onPushed={onPushed} />);
+    fireEvent.click(screen.getByTestId('movie-push-open'));
+    fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: 'https://cdn.test/show/Episode%201.mp4' } });
+    expect(screen.getByTestId('movie-push-name')).toHaveAttribute('placeholder', 'Episode 1');
+    expect(screen.getByText(zh('cinema.push.nameDefault', { name: 'Episode 1' }))).toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
+    expect(pushMovie).toHaveBeenCalledWith('room-1', expect.objectContaining({ url: 'https://cdn.test/show/Episode%201.mp4', name: 'Episode 1' }));
+    expect(onPushed).toHaveBeenCalledWith([stored]);
+  });
+
   it('refuses a URL it cannot play without sending anything', async () => {
     render(<MoviePushForm roomId="room-1" />);
     fireEvent.click(screen.getByTestId('movie-push-open'));
@@ -198,6 +212,10 @@ describe('advanced options and bulk push', () => {
     expect(bulkBases('  \n ', { live: false })).toEqual({ line: 0, key: 'cinema.push.bulkEmpty' });
     expect(bulkBases(Array.from({ length: 101 }, (_, i) => `https://x.test/${i}.mp4`).join('\n'), { live: false })).toEqual({ line: 101, key: 'cinema.push.bulkTooMany' });
     expect(nameFromUrl('https://x.test/%E7%AC%AC1%E9%9B%86.mp4')).toBe('第1集');
+    // A page, or a path without a file name, is named after its host.
+    expect(nameFromUrl('https://www.example.com/watch?v=1')).toBe('www.example.com');
+    expect(nameFromUrl('https://cdn.example.com/')).toBe('cdn.example.com');
+    expect(nameFromUrl('not a url')).toBe('');
   });
 
   it('pushes several movies from the "several at once" mode into the open folder', async () => {

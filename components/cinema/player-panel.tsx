@@ -44,6 +44,8 @@ export interface PlayerPanelProps {
   chatLines: ChatLine[];
   /** The `c` key in the player: focus the chat input. */
   onChatShortcut?: () => void;
+  /** Sends a line as chat (the player's danmaku input); absent for a viewer who may not chat. */
+  onSendChat?: (text: string) => boolean;
   theater: boolean;
   onToggleTheater: () => void;
   /** Opens "Add a movie" (the empty player's button). */
@@ -82,7 +84,7 @@ function showMovieList() {
   (list?.querySelector<HTMLElement>('[data-testid="movie-title"]') ?? list)?.focus({ preventScroll: true });
 }
 
-export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, theater, onToggleTheater, onAddMovie, hasMovies }: PlayerPanelProps) {
+export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, onSendChat, theater, onToggleTheater, onAddMovie, hasMovies }: PlayerPanelProps) {
   const t = useT();
   const loaded = useAtomValue(currentMovieAtom);
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
@@ -141,6 +143,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
             onSubtitleProblem={setSubtitleProblem}
             onChatShortcut={onChatShortcut}
             onToggleTheater={onToggleTheater}
+            onSendDanmaku={onSendChat}
             overlay={
               danmaku.enabled ? (
                 <Suspense fallback={null}>

@@ -61,8 +61,19 @@ jest.mock('dashjs', () => ({
 }));
 
 type Listener = (event: string, data: unknown) => void;
+/** What a fake loader is given: the fragment's context and the callbacks its load answers. */
+type FakeCallbacks = { onSuccess: (response: { data: unknown }, stats: unknown, context: unknown, details: unknown) => void };
 interface FakeConfig {
   xhrSetup: (xhr: { setRequestHeader(name: string, value: string): void }, url: string) => void;
+  fLoader: new (config: unknown) => { load(context: unknown, config: unknown, callbacks: FakeCallbacks): void };
+}
+
+/** hls.js's default loader, as the fake: it "loads" whatever the test put in `mockSegment`. */
+let mockSegment: ArrayBuffer = new ArrayBuffer(0);
+class FakeLoader {
+  load(context: unknown, _config: unknown, callbacks: FakeCallbacks): void {
+    callbacks.onSuccess({ data: mockSegment }, {}, context, null);
+  }
 }
 
 /** Every hls.js instance the player created, oldest first. */
@@ -70,6 +81,7 @@ const mockInstances: FakeHls[] = [];
 let mockMseSupported = true;
 
 class FakeHls {
+  static DefaultConfig = { loader: FakeLoader };
   static Events = { ERROR: 'hlsError', MANIFEST_LOADED: 'hlsManifestLoaded', LEVEL_LOADED: 'hlsLevelLoaded' };
   static ErrorTypes = { NETWORK_ERROR: 'networkError', MEDIA_ERROR: 'mediaError', OTHER_ERROR: 'otherError' };
   static isSupported(): boolean {
@@ -114,6 +126,14 @@ class FakeHls {
   destroy(): void {
     this.destroyed = true;
     this.listeners.clear();
+  }
+
+  /** What this instance's fragment loader hands hls.js for a segment that arrives as `data`. */
+  loadFragment(data: ArrayBuffer, encrypted = false): ArrayBuffer {
+    mockSegment = data;
+    let delivered: unknown = null;
+    new this.config.fLoader({}).load({ frag: { encrypted } }, {}, { onSuccess: (response) => (delivered = response.data) });
+    return delivered as ArrayBuffer;
   }
 
   /** The headers this instance's xhrSetup puts on a request. */
@@ -181,6 +201,18 @@ describe('Player', () => {
     await settle();
     expect(mockInstances).toHaveLength(1);
     expect(light.destroyed).toBe(false);
+  });
+
+  it('hands hls.js a segment from its first TS packet (a real server may put a PNG header in front)', async () => {
+    render(<Player url={HLS_URL} onVideo={() => undefined} />);
+    await settle();
+    const [light] = mockInstances;
+    const packets = new Uint8Array(3 * 188);
+    for (const offset of [0, 188, 376]) packets[offset] = 0x47;
+    const disguised = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, ...packets]).buffer;
+    expect(new Uint8Array(light.loadFragment(disguised))).toEqual(packets);
+    // An encrypted segment is left alone (its bytes are not packets until decrypted).
+    expect(light.loadFragment(disguised, true)).toBe(disguised);
   });
 
   it('switches to the full build on the same <video> when the stream has subtitles', async () => {

@@ -21,11 +21,13 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { clsx } from 'clsx';
 import type Hls from 'hls.js';
+import type { FragmentLoaderConstructor, FragmentLoaderContext, LoaderCallbacks, LoaderConfiguration } from 'hls.js';
 import { useLocale, useT } from '@/lib/i18n';
 import type { MovieSubtitle } from '@/components/player/subtitles';
 import type { SourceProblem } from '@/components/player/source-problems';
 import { DEFAULT_VIEW, PLAYBACK_RATES, videoStyle, type PlayerView } from '@/components/player/view';
 import type { AssRenderer, AttachedSubtitles } from '@/components/player/subtitles';
+import { stripTsPrefix } from '@/components/player/ts-prefix';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
@@ -59,6 +61,8 @@ export interface PlayerProps {
   onSubtitleProblem?: (text: string | null) => void;
   /** Switches the hall's theater mode (`t`); absent outside the viewing hall. */
   onToggleTheater?: () => void;
+  /** Sends a line typed in the control bar as chat (it then flies as danmaku); absent for a viewer who may not chat. */
+  onSendDanmaku?: (text: string) => boolean;
 }
 
 /** The id of the words that say why play and seek are disabled (WatchOnlyReason), which the play button points to. */
@@ -120,6 +124,28 @@ export function isHlsSource(url: string, type = ''): boolean {
   return sourceKind(url, type) === 'hls';
 }
 
+/**
+ * hls.js's own loader for segments, which hands an unencrypted segment on from its first MPEG-TS
+ * packet (components/player/ts-prefix.ts: a real SyncTV server may put a PNG header in front).
+ */
+function tsPrefixStrippingLoader(HlsClass: typeof Hls): FragmentLoaderConstructor {
+  // The default loader loads fragments too (hls.js uses it when `fLoader` is unset); its declared
+  // type is the generic loader's, so it is named here as what it is used as.
+  const Base = HlsClass.DefaultConfig.loader as unknown as FragmentLoaderConstructor;
+  return class extends Base {
+    load(context: FragmentLoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<FragmentLoaderContext>) {
+      const encrypted = context.frag.encrypted;
+      super.load(context, config, {
+        ...callbacks,
+        onSuccess: (response, stats, loaded, details) => {
+          if (!encrypted && response.data instanceof ArrayBuffer) response.data = stripTsPrefix(response.data);
+          callbacks.onSuccess(response, stats, loaded, details);
+        },
+      });
+    }
+  };
+}
+
 /** The engine playing the source, for the quality and audio menus (the element's own needs none). */
 type Engine = { kind: 'hls'; hls: Hls; events: typeof Hls.Events } | { kind: 'dash'; player: unknown; streamInitialized: string };
 
@@ -142,6 +168,8 @@ const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 const ViewMenus = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.ViewMenus })));
 const ViewBarButtons = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.ViewBarButtons })));
 const TouchControls = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.TouchControls })));
+const DanmakuInput = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.DanmakuInput })));
+const MiniProgress = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.MiniProgress })));
 
 let chromeModule: Promise<typeof import('@/components/player/chrome')> | null = null;
 /** Downloads (once) and defines the control layer's custom elements. */
@@ -163,6 +191,7 @@ export function Player({
   overlay,
   onSubtitleProblem,
   onToggleTheater,
+  onSendDanmaku,
 }: PlayerProps) {
   const t = useT();
   const [locale] = useLocale();
@@ -275,6 +304,7 @@ export function Player({
         xhrSetup: (xhr) => {
           for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
         },
+        fLoader: tsPrefixStrippingLoader(HlsClass),
       });
       instance.on(HlsClass.Events.ERROR, (_event, data) => {
         // A light instance being replaced by the full build has nothing more to say.
@@ -568,6 +598,11 @@ export function Player({
             <media-play-button data-testid={canControl ? 'player-play' : 'watch-only-play'} disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} aria-describedby={controlDisabled ? WATCH_ONLY_REASON_ID : undefined} />
             {live ? <media-live-button disabled={controlDisabled || undefined} /> : <media-time-range class="min-w-0 flex-1" disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} data-testid="player-seek" />}
             {live ? <span className="flex-1" /> : <media-time-display showduration notoggle class="hidden sm:flex" />}
+            {onSendDanmaku ? (
+              <Suspense fallback={null}>
+                <DanmakuInput onSend={onSendDanmaku} />
+              </Suspense>
+            ) : null}
             <media-mute-button data-testid="player-mute" />
             <media-volume-range class="hidden sm:flex" />
             <media-settings-menu-button invoketarget={menuId} data-testid="player-settings" />
@@ -579,6 +614,7 @@ export function Player({
           </media-control-bar>
           <Suspense fallback={null}>
             <TouchControls view={view} onView={changeView} video={videoRef.current} controller={controllerRef.current} canFastForward={canControl && !live} />
+            {live ? null : <MiniProgress video={videoRef.current} />}
           </Suspense>
         </>
       ) : null}

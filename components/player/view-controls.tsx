@@ -2,13 +2,16 @@
 /**
  * The controls of this viewer's own view of the picture (./view.ts), downloaded with the player's
  * controls after the first frame: in the settings menu, the aspect ratio, a flip and the subtitles'
- * offset (media-chrome radio menus); in the control bar, web fullscreen; on touch
- * screens, the lock and a long press that plays at 3× while held (reference-client.md §5: Artplayer's
- * lock and fastForward). A long press changes the room's speed like the speed menu does, so it is
- * offered only to viewers who may control playback, and never for a live stream.
+ * offset (media-chrome radio menus); in the control bar, a danmaku input (sent as chat, so it also
+ * works in fullscreen) and web fullscreen; a thin progress line while the controls are hidden; on
+ * touch screens, the lock, a long press that plays at 3× while held, and fullscreen turned to
+ * landscape for a wide picture (reference-client.md §5: Artplayer's danmaku input, miniProgressBar,
+ * lock, fastForward and autoOrientation). A long press changes the room's speed like the speed menu
+ * does, so it is offered only to viewers who may control playback, and never for a live stream.
  */
-import { useEffect, useRef, useState } from 'react';
-import { AppWindow, FastForward, Lock, LockOpen } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { AppWindow, FastForward, Lock, LockOpen, SendHorizontal } from 'lucide-react';
+import { byteLength, MAX_CHAT_BYTES } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import { SUBTITLE_OFFSETS, type AspectRatio, type Flip, type PlayerView } from './view';
 import '@/lib/i18n/messages/player';
@@ -176,6 +179,18 @@ export function TouchControls({ view, onView, video, controller, canFastForward 
     };
   }, [controller, video, canFastForward, view.locked]);
 
+  // Fullscreen on a phone held upright turns a wide picture sideways (where the browser allows it).
+  useEffect(() => {
+    if (!controller || !video) return;
+    const orientation = screen.orientation as ScreenOrientation & { lock?: (to: string) => Promise<void> };
+    const onFullscreen = () => {
+      if (document.fullscreenElement && video.videoWidth > video.videoHeight) orientation.lock?.('landscape').catch(() => undefined);
+      else if (!document.fullscreenElement) orientation.unlock?.();
+    };
+    document.addEventListener('fullscreenchange', onFullscreen);
+    return () => document.removeEventListener('fullscreenchange', onFullscreen);
+  }, [controller, video]);
+
   const lockLabel = view.locked ? t('player.view.unlock') : t('player.view.lock');
   return (
     <>
@@ -193,5 +208,69 @@ export function TouchControls({ view, onView, video, controller, canFastForward 
         </div>
       ) : null}
     </>
+  );
+}
+
+/** Keys media-chrome leaves to the danmaku input while it has the focus (its `keysused`). */
+const TYPING_KEYS = 'ArrowLeft ArrowRight ArrowUp ArrowDown Enter Space f m k c l j > < p t';
+
+export interface DanmakuInputProps {
+  /** Sends one line as chat (false when it could not be sent: not connected). */
+  onSend: (text: string) => boolean;
+}
+
+/** A line typed in the control bar flies as danmaku for everyone (it is sent as a chat line). */
+export function DanmakuInput({ onSend }: DanmakuInputProps) {
+  const t = useT();
+  const [text, setText] = useState('');
+  const tooLong = byteLength(text) > MAX_CHAT_BYTES;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const line = text.trim();
+    if (!line || tooLong) return;
+    if (onSend(line)) setText('');
+  };
+  return (
+    <form onSubmit={submit} className="hidden min-w-0 items-center sm:flex" data-testid="player-danmaku-form">
+      <input
+        type="text"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        keysused={TYPING_KEYS}
+        data-testid="player-danmaku-input"
+        aria-label={t('player.danmaku.send')}
+        aria-invalid={tooLong || undefined}
+        placeholder={t('player.danmaku.placeholder')}
+        className="h-8 w-36 rounded-l-md border-0 bg-black/60 px-2 text-sm text-white placeholder:text-zinc-300 focus:outline-2 focus:outline-brand-400 md:w-48"
+      />
+      <button type="submit" className="player-button h-8 rounded-r-md p-1.5" aria-label={t('player.danmaku.send')} title={t('player.danmaku.send')}>
+        <SendHorizontal aria-hidden />
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The thin progress line along the picture's bottom edge, shown while media-chrome has hidden the
+ * controls of a playing video (app/globals.css `.player-mini-progress`).
+ */
+export function MiniProgress({ video }: { video: HTMLVideoElement | null }) {
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!video) return;
+    const update = () => {
+      const fraction = video.duration > 0 && Number.isFinite(video.duration) ? video.currentTime / video.duration : 0;
+      if (bar.current) bar.current.style.transform = `scaleX(${Math.min(1, Math.max(0, fraction))})`;
+    };
+    update();
+    for (const name of ['timeupdate', 'durationchange', 'seeked'] as const) video.addEventListener(name, update);
+    return () => {
+      for (const name of ['timeupdate', 'durationchange', 'seeked'] as const) video.removeEventListener(name, update);
+    };
+  }, [video]);
+  return (
+    <div slot="centered-chrome" {...{ noautohide: '' }} aria-hidden className="player-mini-progress pointer-events-none absolute inset-x-0 bottom-0 h-0.5 bg-white/20">
+      <div ref={bar} className="h-full origin-left bg-brand-400 transition-transform duration-300 ease-linear" style={{ transform: 'scaleX(0)' }} />
+    </div>
   );
 }

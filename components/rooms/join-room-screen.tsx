@@ -171,7 +171,8 @@ export function JoinRoomScreen() {
   const fromLink = Boolean(pathRoomId);
   const visitorShutOut = !user && (!guestEnable || needsLogin || (room !== null && !room.enabledGuest));
   const showForm = !visitorShutOut;
-  const showIdField = !fromLink || (notice !== null && room === null);
+  // The link's room may not exist (its error is about the id): then the id field shows, to fix it.
+  const showIdField = !fromLink || Boolean(errors.roomId) || (notice !== null && room === null);
   const showPassword = !fromLink || Boolean(room?.needPassword) || Boolean(errors.password);
   const here = mounted ? normalizePath(pathname) + window.location.search : '/joinRoom';
   const canRegister = signupAllowed(settings);

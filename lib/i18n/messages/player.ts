@@ -42,6 +42,8 @@ export const player = {
     'player.view.lock': '锁定屏幕',
     'player.view.unlock': '解锁',
     'player.view.fastForward': '{rate} 倍速快进中',
+    'player.danmaku.send': '发送弹幕',
+    'player.danmaku.placeholder': '发个弹幕…',
   },
   en: {
     'player.menu.speed': 'Speed',
@@ -79,6 +81,8 @@ export const player = {
     'player.view.lock': 'Lock the controls',
     'player.view.unlock': 'Unlock the controls',
     'player.view.fastForward': 'Fast forward {rate}×',
+    'player.danmaku.send': 'Send a danmaku',
+    'player.danmaku.placeholder': 'Say something…',
   },
 } as const;
 
