@@ -32,6 +32,8 @@ type MediaElementProps = DetailedHTMLProps<HTMLAttributes<HTMLElement>, HTMLElem
 
 declare module 'react' {
   // media-chrome reads `keysused` on a focused element: the keys it must leave to it (the danmaku input).
+  // An augmentation repeats the interface's type parameter, used or not.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface InputHTMLAttributes<T> {
     keysused?: string;
   }
