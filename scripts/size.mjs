@@ -43,10 +43,13 @@ const VERBOSE = process.argv.includes('--verbose');
 
 /**
  * Budgets in KB of gzip JavaScript (issue 8): home and the viewing hall (to its first frame), every
- * other screen OTHER_BUDGET. The hall's went from 320 to 321 with issue 14: its accessibility
- * (the sync state's live region, 44 px checkbox targets in the playlist) measured 320.0x KB.
+ * other screen OTHER_BUDGET. The hall's went from 320 to 321 with issue 14 (its accessibility
+ * measured 320.0x KB), then to 325 with the film-first hall (measured 324.6: add-and-play, the chat
+ * replay, guests' ways in, the player's view state, the room menu; README "Size budget"); home's
+ * from 150 to 152 (measured 151.8: the popular list's paging and refresh, and the header's Log in
+ * and Register carrying the current page).
  */
-const BUDGETS = { home: 150, cinema: 321 };
+const BUDGETS = { home: 152, cinema: 325 };
 const OTHER_BUDGET = 190;
 
 /**

@@ -22,6 +22,7 @@ import { inputClasses } from '@/components/ui/input';
 import { MOVIE_TYPES, movieBaseOf, pushProblem, rowProblems } from './movie-push';
 import { RowList, type MovieFormValues } from './movie-rows';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/movie-form';
 import '@/lib/i18n/messages/errors';
 
 type FieldErrors = { name?: string; url?: string; form?: string };
@@ -48,8 +49,8 @@ export function MovieEditDialog({ roomId, movie, onClose }: MovieEditDialogProps
     <Modal
       open={movie !== null}
       onOpenChange={(open) => !open && onClose()}
-      title={movie ? (folder ? t('cinema.edit.folderTitle') : t('cinema.edit.title', { name: movie.base.name })) : ''}
-      description={movie && !folder ? t('cinema.edit.hint') : undefined}
+      title={movie ? (folder ? t('movieEdit.folderTitle') : t('movieEdit.title', { name: movie.base.name })) : ''}
+      description={movie && !folder ? t('movieEdit.hint') : undefined}
       closeLabel={t('cinema.dialog.cancel')}
       testId="movie-edit-dialog"
     >
@@ -122,7 +123,7 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
     }
     try {
       await editMovie(roomId, movie.id, base);
-      notifySuccess(t('cinema.edit.saved', { name: base.name }));
+      notifySuccess(t('movieEdit.saved', { name: base.name }));
       onClose();
     } catch (error) {
       const placed = placeError(error);
@@ -134,22 +135,22 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" data-testid="movie-edit-form">
-      <TextField id="movie-edit-name" label={t('cinema.edit.name')} error={errors.name?.message} {...register('name')} />
-      <TextField id="movie-edit-url" label={t('cinema.edit.url')} error={errors.url?.message} spellCheck={false} className="font-mono text-xs" {...register('url')} />
+      <TextField id="movie-edit-name" label={t('movieEdit.name')} error={errors.name?.message} {...register('name')} />
+      <TextField id="movie-edit-url" label={t('movieEdit.url')} error={errors.url?.message} spellCheck={false} className="font-mono text-xs" {...register('url')} />
       <div className="space-y-1.5">
         <label htmlFor="movie-edit-type" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-          {t('cinema.edit.type')}
+          {t('movieEdit.type')}
         </label>
         <select id="movie-edit-type" className={clsx(inputClasses, 'w-full')} {...register('type')}>
           {types.map((value) => (
             <option key={value} value={value}>
-              {value || t('cinema.edit.typeAuto')}
+              {value || t('movieEdit.typeAuto')}
             </option>
           ))}
         </select>
       </div>
-      <Checkbox id="movie-edit-live" label={t('cinema.edit.live')} {...register('live')} />
-      <Checkbox id="movie-edit-proxy" label={t('cinema.edit.proxy')} {...register('proxy')} />
+      <Checkbox id="movie-edit-live" label={t('movieEdit.live')} {...register('live')} />
+      <Checkbox id="movie-edit-proxy" label={t('movieEdit.proxy')} {...register('proxy')} />
       <RowList kind="headers" control={control} register={register} errors={errors} />
       <RowList kind="subtitles" control={control} register={register} errors={errors} />
       <RowList kind="moreSources" control={control} register={register} errors={errors} />
@@ -163,7 +164,7 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
           {t('cinema.dialog.cancel')}
         </Button>
         <Button type="submit" size="sm" loading={isSubmitting} data-testid="movie-edit-save">
-          {t('cinema.edit.save')}
+          {t('movieEdit.save')}
         </Button>
       </div>
     </form>
@@ -181,14 +182,14 @@ function FolderForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; 
     event.preventDefault();
     const base: MovieBase = { ...movie.base, name: name.trim() };
     if (!base.name) {
-      setErrors({ name: t('cinema.push.nameRequired') });
+      setErrors({ name: t('moviePush.nameRequired') });
       return;
     }
     setBusy(true);
     setErrors({});
     try {
       await editMovie(roomId, movie.id, base);
-      notifySuccess(t('cinema.edit.saved', { name: base.name }));
+      notifySuccess(t('movieEdit.saved', { name: base.name }));
       onClose();
     } catch (error) {
       setErrors(placeError(error));
@@ -199,7 +200,7 @@ function FolderForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; 
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
-      <TextField id="movie-edit-name" label={t('cinema.edit.name')} value={name} error={errors.name} onChange={(event) => setName(event.target.value)} />
+      <TextField id="movie-edit-name" label={t('movieEdit.name')} value={name} error={errors.name} onChange={(event) => setName(event.target.value)} />
       {errors.form ? (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">
           {errors.form}
@@ -210,7 +211,7 @@ function FolderForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; 
           {t('cinema.dialog.cancel')}
         </Button>
         <Button type="submit" size="sm" loading={busy} data-testid="movie-edit-save">
-          {t('cinema.edit.save')}
+          {t('movieEdit.save')}
         </Button>
       </div>
     </form>
@@ -235,7 +236,7 @@ export function NewFolderDialog({ roomId, open, parentId, onClose }: NewFolderDi
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) {
-      setError(t('cinema.push.nameRequired'));
+      setError(t('moviePush.nameRequired'));
       return;
     }
     setBusy(true);

@@ -31,6 +31,7 @@ import {
   type MoviePushFieldsProps,
 } from './movie-push';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/movie-form';
 
 type FormValues = MovieFormValues;
 
@@ -82,7 +83,7 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
     const result = bulkBases(fields.bulk, fields);
     if ('line' in result) {
       const problem = t(result.key);
-      setError('bulk', { message: result.line ? t('cinema.push.bulkLine', { line: result.line, problem }) : problem }, { shouldFocus: true });
+      setError('bulk', { message: result.line ? t('moviePush.bulkLine', { line: result.line, problem }) : problem }, { shouldFocus: true });
       return;
     }
     try {
@@ -105,7 +106,7 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
 
   return (
     <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
-      <div role="group" aria-label={t('cinema.push.mode')} className="inline-flex rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+      <div role="group" aria-label={t('moviePush.mode')} className="inline-flex rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
         {(['one', 'many'] as const).map((value) => (
           <button
             key={value}
@@ -122,7 +123,7 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
               mode === value ? 'bg-white shadow-sm dark:bg-zinc-950' : 'text-zinc-600 dark:text-zinc-300',
             )}
           >
-            {t(value === 'one' ? 'cinema.push.modeOne' : 'cinema.push.modeMany')}
+            {t(value === 'one' ? 'moviePush.modeOne' : 'moviePush.modeMany')}
           </button>
         ))}
       </div>
@@ -131,7 +132,7 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
         <>
           <TextField
             id="movie-push-url"
-            label={t('cinema.push.url')}
+            label={t('moviePush.url')}
             error={errors.url?.message}
             type="url"
             inputMode="url"
@@ -141,8 +142,8 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
           />
           <TextField
             id="movie-push-name"
-            label={t('cinema.push.nameOptional')}
-            hint={defaultName ? t('cinema.push.nameDefault', { name: defaultName }) : t('cinema.push.nameHint')}
+            label={t('moviePush.nameOptional')}
+            hint={defaultName ? t('moviePush.nameDefault', { name: defaultName }) : t('moviePush.nameHint')}
             placeholder={defaultName || undefined}
             error={errors.name?.message}
             autoComplete="off"
@@ -152,7 +153,7 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
       ) : (
         <div className="space-y-1.5">
           <label htmlFor="movie-push-bulk" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-            {t('cinema.push.bulk')}
+            {t('moviePush.bulk')}
           </label>
           <textarea
             id="movie-push-bulk"
@@ -166,29 +167,29 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
             {...register('bulk', { onChange: () => clearErrors('bulk') })}
           />
           <p id="movie-push-bulk-help" role={errors.bulk ? 'alert' : undefined} className={clsx('text-xs', errors.bulk ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400')}>
-            {errors.bulk?.message ?? t('cinema.push.bulkHint')}
+            {errors.bulk?.message ?? t('moviePush.bulkHint')}
           </p>
         </div>
       )}
 
-      <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('cinema.push.live')} {...register('live')} />
+      <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('moviePush.live')} {...register('live')} />
 
       <details className="group rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="movie-push-advanced">
-        <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">{t('cinema.push.advanced')}</summary>
+        <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">{t('moviePush.advanced')}</summary>
         <div className="space-y-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
           <div className="space-y-1.5">
             <label htmlFor="movie-push-type" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-              {t('cinema.push.type')}
+              {t('moviePush.type')}
             </label>
             <select id="movie-push-type" data-testid="movie-push-type" className={clsx(inputClasses, 'w-full')} {...register('type')}>
               {MOVIE_TYPES.map((value) => (
                 <option key={value} value={value}>
-                  {value || t('cinema.push.typeAuto')}
+                  {value || t('moviePush.typeAuto')}
                 </option>
               ))}
             </select>
           </div>
-          <Checkbox id="movie-push-proxy" data-testid="movie-push-proxy" label={t('cinema.push.proxy')} hint={t('cinema.push.proxyHint')} {...register('proxy')} />
+          <Checkbox id="movie-push-proxy" data-testid="movie-push-proxy" label={t('moviePush.proxy')} hint={t('moviePush.proxyHint')} {...register('proxy')} />
           {mode === 'one' ? (
             <>
               <RowList kind="headers" control={control} register={register} errors={errors} />
@@ -206,7 +207,7 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
       ) : null}
       <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
         {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}
-        {isSubmitting ? t('cinema.push.adding') : t('cinema.push.submit')}
+        {isSubmitting ? t('moviePush.adding') : t('moviePush.submit')}
       </Button>
     </form>
   );

@@ -8,6 +8,7 @@ import type { MessageKey } from '@/lib/i18n';
 import { translate } from '@/lib/i18n/messages';
 import { bulkBases, movieBaseOf, nameFromUrl, pushProblem, rowProblems } from './movie-push';
 import { MoviePushForm } from './movie-push-form';
+import '@/lib/i18n/messages/movie-form';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {
@@ -44,18 +45,18 @@ describe('movie push body', () => {
   });
 
   it('requires a URL with a playable scheme', () => {
-    expect(pushProblem(movieBaseOf({ url: '', name: 'a', live: false }))).toEqual({ field: 'url', key: 'cinema.push.urlRequired' });
-    expect(pushProblem(movieBaseOf({ url: 'ftp://x/a.mp4', name: 'a', live: false }))).toEqual({ field: 'url', key: 'cinema.push.urlScheme' });
+    expect(pushProblem(movieBaseOf({ url: '', name: 'a', live: false }))).toEqual({ field: 'url', key: 'moviePush.urlRequired' });
+    expect(pushProblem(movieBaseOf({ url: 'ftp://x/a.mp4', name: 'a', live: false }))).toEqual({ field: 'url', key: 'moviePush.urlScheme' });
     expect(pushProblem(movieBaseOf({ url: 'magnet:?xt=urn:btih:abc', name: 'a', live: false }))).toBeNull();
   });
 
   it('requires a name', () => {
-    expect(pushProblem(movieBaseOf({ url: 'http://x/a.mp4', name: '  ', live: false }))).toEqual({ field: 'name', key: 'cinema.push.nameRequired' });
+    expect(pushProblem(movieBaseOf({ url: 'http://x/a.mp4', name: '  ', live: false }))).toEqual({ field: 'name', key: 'moviePush.nameRequired' });
   });
 
   it('refuses a URL over 8192 bytes', () => {
     const url = `https://x.test/${'a'.repeat(8200)}`;
-    expect(pushProblem(movieBaseOf({ url, name: 'a', live: false }))).toEqual({ field: 'url', key: 'cinema.push.urlTooLong' });
+    expect(pushProblem(movieBaseOf({ url, name: 'a', live: false }))).toEqual({ field: 'url', key: 'moviePush.urlTooLong' });
   });
 });
 
@@ -89,7 +90,7 @@ describe('MoviePushForm', () => {
     expect(open).toHaveAttribute('aria-expanded', 'true');
     await waitFor(() => expect(screen.getByTestId('movie-push-url')).toHaveFocus());
     expect(screen.getByTestId('movie-push-name')).toBeVisible();
-    expect(screen.getByTestId('movie-push-submit')).toHaveTextContent(zh('cinema.push.submit'));
+    expect(screen.getByTestId('movie-push-submit')).toHaveTextContent(zh('moviePush.submit'));
   });
 
   it('keeps what was typed when closed and opened again', async () => {
@@ -129,7 +130,7 @@ describe('MoviePushForm', () => {
     fireEvent.click(screen.getByTestId('movie-push-open'));
     fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: 'https://cdn.test/show/Episode%201.mp4' } });
     expect(screen.getByTestId('movie-push-name')).toHaveAttribute('placeholder', 'Episode 1');
-    expect(screen.getByText(zh('cinema.push.nameDefault', { name: 'Episode 1' }))).toBeInTheDocument();
+    expect(screen.getByText(zh('moviePush.nameDefault', { name: 'Episode 1' }))).toBeInTheDocument();
     await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
     expect(pushMovie).toHaveBeenCalledWith('room-1', expect.objectContaining({ url: 'https://cdn.test/show/Episode%201.mp4', name: 'Episode 1' }));
     expect(onPushed).toHaveBeenCalledWith([stored]);
@@ -142,7 +143,7 @@ describe('MoviePushForm', () => {
     fireEvent.change(screen.getByTestId('movie-push-name'), { target: { value: 'Clip' } });
     await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
 
-    expect(screen.getByText(zh('cinema.push.urlScheme'))).toBeInTheDocument();
+    expect(screen.getByText(zh('moviePush.urlScheme'))).toBeInTheDocument();
     expect(screen.getByTestId('movie-push-url')).toHaveValue('ftp://cdn.test/a.mp4');
     expect(pushMovie).not.toHaveBeenCalled();
   });
@@ -192,10 +193,10 @@ describe('advanced options and bulk push', () => {
         moreSources: [{ name: 'HD', url: 'https://x.test/hd.m3u8', type: 'm3u8' }],
       }),
     ).toEqual([
-      { path: 'headers.0.value', key: 'cinema.push.headerIncomplete' },
-      { path: 'headers.2.key', key: 'cinema.push.headerDuplicate' },
-      { path: 'subtitles.0.name', key: 'cinema.push.rowNameRequired' },
-      { path: 'subtitles.1.url', key: 'cinema.push.rowUrl' },
+      { path: 'headers.0.value', key: 'moviePush.headerIncomplete' },
+      { path: 'headers.2.key', key: 'moviePush.headerDuplicate' },
+      { path: 'subtitles.0.name', key: 'moviePush.rowNameRequired' },
+      { path: 'subtitles.1.url', key: 'moviePush.rowUrl' },
     ]);
   });
 
@@ -208,9 +209,9 @@ describe('advanced options and bulk push', () => {
         expect.objectContaining({ name: 'season2', url: 'https://x.test/season2/index.m3u8' }),
       ],
     });
-    expect(bulkBases('https://x.test/a.mp4\nftp://x.test/b.mp4', { live: false })).toEqual({ line: 2, key: 'cinema.push.urlScheme' });
-    expect(bulkBases('  \n ', { live: false })).toEqual({ line: 0, key: 'cinema.push.bulkEmpty' });
-    expect(bulkBases(Array.from({ length: 101 }, (_, i) => `https://x.test/${i}.mp4`).join('\n'), { live: false })).toEqual({ line: 101, key: 'cinema.push.bulkTooMany' });
+    expect(bulkBases('https://x.test/a.mp4\nftp://x.test/b.mp4', { live: false })).toEqual({ line: 2, key: 'moviePush.urlScheme' });
+    expect(bulkBases('  \n ', { live: false })).toEqual({ line: 0, key: 'moviePush.bulkEmpty' });
+    expect(bulkBases(Array.from({ length: 101 }, (_, i) => `https://x.test/${i}.mp4`).join('\n'), { live: false })).toEqual({ line: 101, key: 'moviePush.bulkTooMany' });
     expect(nameFromUrl('https://x.test/%E7%AC%AC1%E9%9B%86.mp4')).toBe('第1集');
     // A page, or a path without a file name, is named after its host.
     expect(nameFromUrl('https://www.example.com/watch?v=1')).toBe('www.example.com');
@@ -239,7 +240,7 @@ describe('advanced options and bulk push', () => {
     fireEvent.click(await screen.findByTestId('movie-push-mode-many'));
     fireEvent.change(screen.getByTestId('movie-push-bulk'), { target: { value: 'https://x.test/a.mp4\nnot a url' } });
     await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
-    expect(screen.getByRole('alert')).toHaveTextContent(zh('cinema.push.bulkLine', { line: 2, problem: zh('cinema.push.urlScheme') }));
+    expect(screen.getByRole('alert')).toHaveTextContent(zh('moviePush.bulkLine', { line: 2, problem: zh('moviePush.urlScheme') }));
     expect(pushMovies).not.toHaveBeenCalled();
   });
 
@@ -249,9 +250,9 @@ describe('advanced options and bulk push', () => {
     fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: 'https://x.test/a.mp4' } });
     fireEvent.change(screen.getByTestId('movie-push-name'), { target: { value: 'A' } });
     fireEvent.click(screen.getByTestId('movie-push-add-headers'));
-    fireEvent.change(screen.getByLabelText(zh('cinema.push.headerKey')), { target: { value: 'Referer' } });
+    fireEvent.change(screen.getByLabelText(zh('moviePush.headerKey')), { target: { value: 'Referer' } });
     await act(async () => fireEvent.click(screen.getByTestId('movie-push-submit')));
-    expect(screen.getByRole('alert')).toHaveTextContent(zh('cinema.push.headerIncomplete'));
+    expect(screen.getByRole('alert')).toHaveTextContent(zh('moviePush.headerIncomplete'));
     expect(pushMovie).not.toHaveBeenCalled();
   });
 });

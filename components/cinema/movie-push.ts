@@ -6,6 +6,7 @@ import type { MovieBase, PushedMovie } from '@/lib/contract/types';
 import { validateMovieBase } from '@/lib/contract/validation';
 import type { MessageKey } from '@/lib/i18n';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/movie-form';
 
 /** A header row of the push form (`headers`, §7.1). */
 export interface HeaderRow {
@@ -48,9 +49,9 @@ const PLAYABLE_URL = /^(https?:\/\/|magnet:)/i;
 
 /** The contract's movie validation texts (§8), shown in the user's language. */
 const MOVIE_ERRORS: Record<string, MessageKey> = {
-  'url too long': 'cinema.push.urlTooLong',
-  'empty name': 'cinema.push.nameRequired',
-  'type too long': 'cinema.push.typeTooLong',
+  'url too long': 'moviePush.urlTooLong',
+  'empty name': 'moviePush.nameRequired',
+  'type too long': 'moviePush.typeTooLong',
 };
 
 /**
@@ -92,9 +93,9 @@ export function rowProblems(fields: PushFields): RowProblem[] {
   (fields.headers ?? []).forEach((row, index) => {
     if (blank(row)) return;
     const key = row.key.trim().toLowerCase();
-    if (!key) problems.push({ path: `headers.${index}.key`, key: 'cinema.push.headerIncomplete' });
-    else if (!row.value.trim()) problems.push({ path: `headers.${index}.value`, key: 'cinema.push.headerIncomplete' });
-    else if (seenHeaders.has(key)) problems.push({ path: `headers.${index}.key`, key: 'cinema.push.headerDuplicate' });
+    if (!key) problems.push({ path: `headers.${index}.key`, key: 'moviePush.headerIncomplete' });
+    else if (!row.value.trim()) problems.push({ path: `headers.${index}.value`, key: 'moviePush.headerIncomplete' });
+    else if (seenHeaders.has(key)) problems.push({ path: `headers.${index}.key`, key: 'moviePush.headerDuplicate' });
     seenHeaders.add(key);
   });
   const sourceRows = (list: 'subtitles' | 'moreSources', rows: SourceRow[] = []) => {
@@ -102,10 +103,10 @@ export function rowProblems(fields: PushFields): RowProblem[] {
     rows.forEach((row, index) => {
       if (blank(row)) return;
       const name = row.name.trim();
-      if (!name) problems.push({ path: `${list}.${index}.name`, key: 'cinema.push.rowNameRequired' });
-      else if (list === 'subtitles' && seen.has(name)) problems.push({ path: `${list}.${index}.name`, key: 'cinema.push.subtitleDuplicate' });
+      if (!name) problems.push({ path: `${list}.${index}.name`, key: 'moviePush.rowNameRequired' });
+      else if (list === 'subtitles' && seen.has(name)) problems.push({ path: `${list}.${index}.name`, key: 'moviePush.subtitleDuplicate' });
       seen.add(name);
-      if (!/^https?:\/\//i.test(row.url.trim())) problems.push({ path: `${list}.${index}.url`, key: 'cinema.push.rowUrl' });
+      if (!/^https?:\/\//i.test(row.url.trim())) problems.push({ path: `${list}.${index}.url`, key: 'moviePush.rowUrl' });
     });
   };
   sourceRows('subtitles', fields.subtitles);
@@ -155,8 +156,8 @@ export function bulkBases(
   common: Pick<PushFields, 'live' | 'type' | 'proxy'>,
 ): { bases: MovieBase[] } | { line: number; key: MessageKey } {
   const lines = text.split(/\r?\n/).map((line, index) => ({ line: index + 1, text: line.trim() })).filter((line) => line.text);
-  if (lines.length === 0) return { line: 0, key: 'cinema.push.bulkEmpty' };
-  if (lines.length > MAX_BULK_LINES) return { line: lines[MAX_BULK_LINES].line, key: 'cinema.push.bulkTooMany' };
+  if (lines.length === 0) return { line: 0, key: 'moviePush.bulkEmpty' };
+  if (lines.length > MAX_BULK_LINES) return { line: lines[MAX_BULK_LINES].line, key: 'moviePush.bulkTooMany' };
   const bases: MovieBase[] = [];
   for (const { line, text: value } of lines) {
     const bar = value.lastIndexOf('|');
@@ -175,8 +176,8 @@ export function bulkBases(
  * Returns the field and message key of the first problem, or null.
  */
 export function pushProblem(base: MovieBase): { field: 'url' | 'name'; key: MessageKey } | null {
-  if (!base.url) return { field: 'url', key: 'cinema.push.urlRequired' };
-  if (!PLAYABLE_URL.test(base.url)) return { field: 'url', key: 'cinema.push.urlScheme' };
+  if (!base.url) return { field: 'url', key: 'moviePush.urlRequired' };
+  if (!PLAYABLE_URL.test(base.url)) return { field: 'url', key: 'moviePush.urlScheme' };
   const problem = validateMovieBase(base);
   if (!problem) return null;
   // The other bounds (danmu, headers, subtitles, sources) read as the error catalogue's words.

@@ -12,6 +12,7 @@ import { inputClasses } from '@/components/ui/input';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { MOVIE_TYPES, SUBTITLE_TYPES, type PushFields } from './movie-push';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/movie-form';
 
 /**
  * A movie's fields in a form: every field of PushFields, and the lines of a bulk push (used by
@@ -28,9 +29,9 @@ export interface RowListProps {
 
 /** The texts of each row list: title, the two text columns, the type column (none for headers), the add button. */
 const ROW_TEXTS: Record<RowListProps['kind'], { title: MessageKey; first: MessageKey; second: MessageKey; type?: MessageKey; add: MessageKey }> = {
-  headers: { title: 'cinema.push.headers', first: 'cinema.push.headerKey', second: 'cinema.push.headerValue', add: 'cinema.push.addHeader' },
-  subtitles: { title: 'cinema.push.subtitles', first: 'cinema.push.subtitleName', second: 'cinema.push.subtitleUrl', type: 'cinema.push.subtitleType', add: 'cinema.push.addSubtitle' },
-  moreSources: { title: 'cinema.push.moreSources', first: 'cinema.push.sourceName', second: 'cinema.push.sourceUrl', type: 'cinema.push.sourceType', add: 'cinema.push.addSource' },
+  headers: { title: 'moviePush.headers', first: 'moviePush.headerKey', second: 'moviePush.headerValue', add: 'moviePush.addHeader' },
+  subtitles: { title: 'moviePush.subtitles', first: 'moviePush.subtitleName', second: 'moviePush.subtitleUrl', type: 'moviePush.subtitleType', add: 'moviePush.addSubtitle' },
+  moreSources: { title: 'moviePush.moreSources', first: 'moviePush.sourceName', second: 'moviePush.sourceUrl', type: 'moviePush.sourceType', add: 'moviePush.addSource' },
 };
 
 /** Rows of key/value (headers) or name/URL/type (subtitles, other sources), added and removed freely. */
@@ -69,12 +70,12 @@ export function RowList({ kind, control, register, errors }: RowListProps) {
                 <select aria-label={t(texts.type)} className={clsx(inputClasses, 'w-28')} {...register(`${kind}.${index}.type` as 'subtitles.0.type')}>
                   {types.map((value) => (
                     <option key={value} value={value}>
-                      {value || t('cinema.push.typeAuto')}
+                      {value || t('moviePush.typeAuto')}
                     </option>
                   ))}
                 </select>
               ) : null}
-              <Button variant="ghost" size="icon" aria-label={t('cinema.push.removeRow')} onClick={() => remove(index)}>
+              <Button variant="ghost" size="icon" aria-label={t('moviePush.removeRow')} onClick={() => remove(index)}>
                 <X className="h-4 w-4" aria-hidden />
               </Button>
             </div>

@@ -15,13 +15,14 @@ import type { cinema } from './messages/cinema';
 import { common } from './messages/common';
 import type { errors } from './messages/errors';
 import type { lists } from './messages/lists';
+import type { movieForm } from './messages/movie-form';
 import type { player } from './messages/player';
 import type { playerProblem } from './messages/player-problem';
 import type { roomAdmin } from './messages/room-admin';
 import type { rooms } from './messages/rooms';
 import type { user } from './messages/user';
 
-type AllTexts = typeof common.zh & typeof admin.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh & typeof lists.zh;
+type AllTexts = typeof common.zh & typeof admin.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh & typeof lists.zh & typeof movieForm.zh;
 
 /** Every key of every namespace (type only: the texts themselves load with their feature). */
 export type MessageKey = keyof AllTexts;

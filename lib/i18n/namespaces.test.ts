@@ -11,6 +11,8 @@ import { auth } from './messages/auth';
 import { cinema } from './messages/cinema';
 import { common } from './messages/common';
 import { errors } from './messages/errors';
+import { lists } from './messages/lists';
+import { movieForm } from './messages/movie-form';
 import { player } from './messages/player';
 import { playerProblem } from './messages/player-problem';
 import { roomAdmin } from './messages/room-admin';
@@ -20,7 +22,7 @@ import { translate } from './messages';
 import './plural';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem } as const;
+const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem, lists, 'movie-form': movieForm } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {
