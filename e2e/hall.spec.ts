@@ -6,15 +6,15 @@
  * server. Real browsers against the companion server and the committed test media.
  */
 import { Permission } from '../lib/contract/roles';
-import { expect, test } from './fixtures';
+import { expect, test, type Actors, type App } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
 
-test('a movie added to an empty room plays at once for everyone; its title plays another; who may not change the movie is told who can', async ({ app, actors, media }) => {
-  test.setTimeout(90_000);
+/** A room's creator and a member, both in its hall and connected. */
+async function ownerAndFriend(app: App, actors: Actors, prefix: string) {
   const owner = await actors.user('owner');
   const friend = await actors.user('friend');
-  const roomId = await app.api.createRoom(owner.token!, uniqueName('empty'));
+  const roomId = await app.api.createRoom(owner.token!, uniqueName(prefix));
   await app.api.joinRoom(friend.token!, roomId);
   const hallA = new CinemaPage(owner.page, app.origin);
   const hallB = new CinemaPage(friend.page, app.origin);
@@ -22,6 +22,12 @@ test('a movie added to an empty room plays at once for everyone; its title plays
     await hall.goto(roomId);
     await hall.waitConnected();
   }
+  return { owner, friend, roomId, hallA, hallB };
+}
+
+test('a movie added to an empty room plays at once for everyone; its title plays another; who may not change the movie is told who can', async ({ app, actors, media }) => {
+  test.setTimeout(90_000);
+  const { owner, friend, roomId, hallA, hallB } = await ownerAndFriend(app, actors, 'empty');
 
   await test.step('the empty player offers "Add a movie", which opens the form at its address field', async () => {
     await expect(owner.page.getByTestId('cinema-empty')).toContainText('Add a movie and it starts at once');
@@ -70,16 +76,7 @@ test('a movie added to an empty room plays at once for everyone; its title plays
 });
 
 test('the chat is still there after a reload and for someone who comes later, earlier lines marked', async ({ app, actors }) => {
-  const owner = await actors.user('owner');
-  const friend = await actors.user('friend');
-  const roomId = await app.api.createRoom(owner.token!, uniqueName('chat'));
-  await app.api.joinRoom(friend.token!, roomId);
-  const hallA = new CinemaPage(owner.page, app.origin);
-  const hallB = new CinemaPage(friend.page, app.origin);
-  for (const hall of [hallA, hallB]) {
-    await hall.goto(roomId);
-    await hall.waitConnected();
-  }
+  const { owner, friend, roomId, hallA, hallB } = await ownerAndFriend(app, actors, 'chat');
   await hallA.sendChat('first line');
   await hallB.sendChat('second line');
   await expect(hallA.chatMessages).toHaveCount(2);

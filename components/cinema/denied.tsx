@@ -8,14 +8,12 @@
 import Link from 'next/link';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { LogIn, UserPlus } from 'lucide-react';
-import { buttonClasses } from '@/components/ui/button';
-import { signupAllowed } from '@/config/menu';
+import { SignInLinks } from '@/components/auth/sign-in-links';
 import { cinemaPath } from '@/config/routes';
-import { loginPath, registerPath } from '@/lib/guard';
+import { loginPath } from '@/lib/guard';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { roomSettingsAtom } from '@/lib/room/atoms';
-import { publicSettingsAtom, tokenAtom } from '@/lib/session';
+import { tokenAtom } from '@/lib/session';
 import '@/lib/i18n/messages/cinema';
 
 /** What is withheld. */
@@ -69,24 +67,11 @@ export function Denied({ roomId, what, onDark = false }: DeniedProps) {
 export function GuestBanner({ roomId }: { roomId: string }) {
   const t = useT();
   const signedIn = useAtomValue(tokenAtom) !== null;
-  const canRegister = signupAllowed(useAtomValue(publicSettingsAtom));
   if (signedIn) return null;
-  const back = cinemaPath(roomId);
   return (
     <div data-testid="guest-banner" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-2xl border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900 dark:border-brand-500/30 dark:bg-brand-500/10 dark:text-brand-100">
       <p className="min-w-0 flex-1 basis-64">{t('cinema.guest.banner')}</p>
-      <div className="flex flex-wrap gap-2">
-        <Link href={loginPath(back)} data-testid="guest-login" className={buttonClasses('primary', 'sm')}>
-          <LogIn className="h-4 w-4" aria-hidden />
-          {t('cinema.deny.login')}
-        </Link>
-        {canRegister ? (
-          <Link href={registerPath(back)} data-testid="guest-register" className={buttonClasses('outline', 'sm')}>
-            <UserPlus className="h-4 w-4" aria-hidden />
-            {t('cinema.deny.register')}
-          </Link>
-        ) : null}
-      </div>
+      <SignInLinks back={cinemaPath(roomId)} testIdPrefix="guest" loginLabel={t('cinema.deny.login')} registerLabel={t('cinema.deny.register')} />
     </div>
   );
 }

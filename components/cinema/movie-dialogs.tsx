@@ -19,8 +19,9 @@ import type { Movie, MovieBase } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { inputClasses } from '@/components/ui/input';
-import { MOVIE_TYPES, movieBaseOf, pushProblem, rowProblems } from './movie-push';
-import { RowList, type MovieFormValues } from './movie-rows';
+import { placeFormError } from '@/components/common/form-rules';
+import { MOVIE_TYPES, movieBaseOf } from './movie-push';
+import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/movie-form';
 import '@/lib/i18n/messages/errors';
@@ -111,25 +112,13 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
   const submit = handleSubmit(async (fields) => {
     setFailure(null);
     const base = editedBase(movie.base, fields);
-    const problem = pushProblem(base);
-    if (problem) {
-      setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });
-      return;
-    }
-    const rows = rowProblems(fields);
-    if (rows.length) {
-      for (const [index, row] of rows.entries()) setError(row.path, { message: t(row.key) }, { shouldFocus: index === 0 });
-      return;
-    }
+    if (markMovieProblems(base, fields, setError, t)) return;
     try {
       await editMovie(roomId, movie.id, base);
       notifySuccess(t('movieEdit.saved', { name: base.name }));
       onClose();
     } catch (error) {
-      const placed = placeError(error);
-      if (placed.name) setError('name', { message: placed.name }, { shouldFocus: true });
-      else if (placed.url) setError('url', { message: placed.url }, { shouldFocus: true });
-      else setFailure(placed.form ?? null);
+      setFailure(placeFormError(error, { url: 'url', name: 'name' }, setError));
     }
   });
 
@@ -154,19 +143,7 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
       <RowList kind="headers" control={control} register={register} errors={errors} />
       <RowList kind="subtitles" control={control} register={register} errors={errors} />
       <RowList kind="moreSources" control={control} register={register} errors={errors} />
-      {failure ? (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {failure}
-        </p>
-      ) : null}
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" size="sm" onClick={onClose} disabled={isSubmitting}>
-          {t('cinema.dialog.cancel')}
-        </Button>
-        <Button type="submit" size="sm" loading={isSubmitting} data-testid="movie-edit-save">
-          {t('movieEdit.save')}
-        </Button>
-      </div>
+      <FormFooter failure={failure} busy={isSubmitting} submitLabel={t('movieEdit.save')} submitTestId="movie-edit-save" onCancel={onClose} />
     </form>
   );
 }
@@ -174,23 +151,52 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
 /** A folder's name (its other fields stay as they are). */
 function FolderForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; onClose: () => void }) {
   const t = useT();
-  const [name, setName] = useState(movie.base.name);
+  return (
+    <FolderNameForm
+      id="movie-edit-name"
+      label={t('movieEdit.name')}
+      initial={movie.base.name}
+      submitLabel={t('movieEdit.save')}
+      submitTestId="movie-edit-save"
+      onCancel={onClose}
+      onSubmit={async (name) => {
+        await editMovie(roomId, movie.id, { ...movie.base, name });
+        notifySuccess(t('movieEdit.saved', { name }));
+        onClose();
+      }}
+    />
+  );
+}
+
+interface FolderNameFormProps {
+  id: string;
+  label: string;
+  initial: string;
+  submitLabel: string;
+  submitTestId: string;
+  onCancel: () => void;
+  /** Sends the trimmed, non-empty name; a failure it throws shows at the field or under it. */
+  onSubmit: (name: string) => Promise<void>;
+}
+
+/** One name field with Cancel and a submit button: renames a folder or names a new one. */
+function FolderNameForm({ id, label, initial, submitLabel, submitTestId, onCancel, onSubmit }: FolderNameFormProps) {
+  const t = useT();
+  const [name, setName] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const base: MovieBase = { ...movie.base, name: name.trim() };
-    if (!base.name) {
+    const trimmed = name.trim();
+    if (!trimmed) {
       setErrors({ name: t('moviePush.nameRequired') });
       return;
     }
     setBusy(true);
     setErrors({});
     try {
-      await editMovie(roomId, movie.id, base);
-      notifySuccess(t('movieEdit.saved', { name: base.name }));
-      onClose();
+      await onSubmit(trimmed);
     } catch (error) {
       setErrors(placeError(error));
     } finally {
@@ -200,21 +206,31 @@ function FolderForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; 
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
-      <TextField id="movie-edit-name" label={t('movieEdit.name')} value={name} error={errors.name} onChange={(event) => setName(event.target.value)} />
-      {errors.form ? (
+      <TextField id={id} label={label} value={name} error={errors.name} data-autofocus onChange={(event) => setName(event.target.value)} />
+      <FormFooter failure={errors.form ?? null} busy={busy} submitLabel={submitLabel} submitTestId={submitTestId} onCancel={onCancel} />
+    </form>
+  );
+}
+
+/** A dialog form's end: the failure that belongs to no field, then Cancel and the submit button. */
+function FormFooter({ failure, busy, submitLabel, submitTestId, onCancel }: { failure: string | null; busy: boolean; submitLabel: string; submitTestId: string; onCancel: () => void }) {
+  const t = useT();
+  return (
+    <>
+      {failure ? (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {errors.form}
+          {failure}
         </p>
       ) : null}
       <div className="flex justify-end gap-2">
-        <Button variant="outline" size="sm" onClick={onClose} disabled={busy}>
+        <Button variant="outline" size="sm" onClick={onCancel} disabled={busy}>
           {t('cinema.dialog.cancel')}
         </Button>
-        <Button type="submit" size="sm" loading={busy} data-testid="movie-edit-save">
-          {t('movieEdit.save')}
+        <Button type="submit" size="sm" loading={busy} data-testid={submitTestId}>
+          {submitLabel}
         </Button>
       </div>
-    </form>
+    </>
   );
 }
 
@@ -228,44 +244,21 @@ export interface NewFolderDialogProps {
 
 export function NewFolderDialog({ roomId, open, parentId, onClose }: NewFolderDialogProps) {
   const t = useT();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setError(t('moviePush.nameRequired'));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await pushMovie(roomId, { name: trimmed, url: '', isFolder: true, parentId });
-      notifySuccess(t('cinema.movies.folderCreated', { name: trimmed }));
-      setName('');
-      onClose();
-    } catch (failure) {
-      setError(describeError(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <Modal open={open} onOpenChange={(next) => !next && onClose()} title={t('cinema.movies.newFolder')} closeLabel={t('cinema.dialog.cancel')} testId="new-folder-dialog">
-      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4">
-        <TextField id="new-folder-name" label={t('cinema.movies.folderName')} value={name} error={error ?? undefined} data-autofocus onChange={(event) => setName(event.target.value)} />
-        <div className="flex justify-end gap-2">
-          <Button variant="outline" size="sm" onClick={onClose} disabled={busy}>
-            {t('cinema.dialog.cancel')}
-          </Button>
-          <Button type="submit" size="sm" loading={busy} data-testid="new-folder-create">
-            {t('cinema.movies.create')}
-          </Button>
-        </div>
-      </form>
+      <FolderNameForm
+        id="new-folder-name"
+        label={t('cinema.movies.folderName')}
+        initial=""
+        submitLabel={t('cinema.movies.create')}
+        submitTestId="new-folder-create"
+        onCancel={onClose}
+        onSubmit={async (name) => {
+          await pushMovie(roomId, { name, url: '', isFolder: true, parentId });
+          notifySuccess(t('cinema.movies.folderCreated', { name }));
+          onClose();
+        }}
+      />
     </Modal>
   );
 }

@@ -20,14 +20,12 @@ import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
-import { RowList, type MovieFormValues } from './movie-rows';
+import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
 import {
   bulkBases,
   movieBaseOf,
   nameFromUrl,
   MOVIE_TYPES,
-  pushProblem,
-  rowProblems,
   type MoviePushFieldsProps,
 } from './movie-push';
 import '@/lib/i18n/messages/cinema';
@@ -59,16 +57,7 @@ export function MoviePushFields({ roomId, parentId, onPushed }: MoviePushFieldsP
 
   const pushOne = async (fields: FormValues) => {
     const base = { ...movieBaseOf({ ...fields, name: fields.name.trim() || nameFromUrl(fields.url) }), parentId };
-    const problem = pushProblem(base);
-    if (problem) {
-      setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });
-      return;
-    }
-    const rows = rowProblems(fields);
-    if (rows.length) {
-      for (const [index, row] of rows.entries()) setError(row.path, { message: t(row.key) }, { shouldFocus: index === 0 });
-      return;
-    }
+    if (markMovieProblems(base, fields, setError, t)) return;
     try {
       const pushed = await pushMovie(roomId, base);
       reset({ ...getValues(), url: '', name: '', headers: [], subtitles: [], moreSources: [] });

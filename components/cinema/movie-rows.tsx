@@ -4,13 +4,14 @@
  * `headers`, `subtitles`, `moreSources`), added and removed freely, with their errors at the row:
  * shared by "Add a movie" (./movie-push-fields.tsx) and the edit dialog (./movie-dialogs.tsx).
  */
-import { useFieldArray, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
+import { useFieldArray, type Control, type FieldErrors, type UseFormRegister, type UseFormSetError } from 'react-hook-form';
 import { Plus, X } from 'lucide-react';
 import { clsx } from 'clsx';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/input';
 import { useT, type MessageKey } from '@/lib/i18n';
-import { MOVIE_TYPES, SUBTITLE_TYPES, type PushFields } from './movie-push';
+import type { MovieBase } from '@/lib/contract/types';
+import { MOVIE_TYPES, SUBTITLE_TYPES, pushProblem, rowProblems, type PushFields } from './movie-push';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/movie-form';
 
@@ -19,6 +20,26 @@ import '@/lib/i18n/messages/movie-form';
  * "Add a movie" only; the edit dialog leaves it empty), so that both forms share one type.
  */
 export type MovieFormValues = Required<PushFields> & { bulk: string };
+
+/**
+ * Checks a movie before it is sent (`pushProblem`, then every row's `rowProblems`) and puts each
+ * problem at its field, the first one focused. Returns true when there was one: the submit stops.
+ */
+export function markMovieProblems(
+  base: MovieBase,
+  fields: MovieFormValues,
+  setError: UseFormSetError<MovieFormValues>,
+  t: (key: MessageKey) => string,
+): boolean {
+  const problem = pushProblem(base);
+  if (problem) {
+    setError(problem.field, { message: t(problem.key) }, { shouldFocus: true });
+    return true;
+  }
+  const rows = rowProblems(fields);
+  for (const [index, row] of rows.entries()) setError(row.path, { message: t(row.key) }, { shouldFocus: index === 0 });
+  return rows.length > 0;
+}
 
 export interface RowListProps {
   kind: 'headers' | 'subtitles' | 'moreSources';

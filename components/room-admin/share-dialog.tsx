@@ -6,7 +6,7 @@
  * the room id with its own copy button (for the join screen's id field). Loaded when first opened.
  */
 import { QRCodeSVG } from 'qrcode.react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Check, Copy } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -130,55 +130,19 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
           </div>
         ) : null}
 
-        <div className="space-y-1.5">
-          <label htmlFor="share-link" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-            {t('roomAdmin.share.link')}
-          </label>
-          <div className="flex gap-2">
-            <input
-              id="share-link"
-              data-testid="share-link"
-              readOnly
-              value={link}
-              onFocus={(event) => event.target.select()}
-              className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-zinc-50 px-3 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
-            />
-            <Button data-testid="share-copy" loading={checking} onClick={() => void copy()}>
-              <Copy className="h-4 w-4" aria-hidden />
-              {checking ? t('roomAdmin.share.checking') : t('roomAdmin.share.copy')}
-            </Button>
-          </div>
-          {copyFailed ? (
-            <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
-              {t('roomAdmin.share.copyFailed')}
-            </p>
-          ) : null}
-        </div>
+        <CopyRow id="share-link" label={t('roomAdmin.share.link')} value={link} failure={copyFailed ? t('roomAdmin.share.copyFailed') : null}>
+          <Button data-testid="share-copy" loading={checking} onClick={() => void copy()}>
+            <Copy className="h-4 w-4" aria-hidden />
+            {checking ? t('roomAdmin.share.checking') : t('roomAdmin.share.copy')}
+          </Button>
+        </CopyRow>
 
-        <div className="space-y-1.5">
-          <label htmlFor="share-room-id" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-            {t('roomAdmin.share.roomId')}
-          </label>
-          <div className="flex gap-2">
-            <input
-              id="share-room-id"
-              data-testid="share-room-id"
-              readOnly
-              value={roomId}
-              onFocus={(event) => event.target.select()}
-              className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-zinc-50 px-3 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
-            />
-            <Button variant="outline" data-testid="share-copy-id" onClick={() => void copyId()}>
-              {idCopy === 'copied' ? <Check className="h-4 w-4" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
-              {t('roomAdmin.share.copyId')}
-            </Button>
-          </div>
-          {idCopy === 'failed' ? (
-            <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
-              {t('roomAdmin.share.copyIdFailed')}
-            </p>
-          ) : null}
-        </div>
+        <CopyRow id="share-room-id" label={t('roomAdmin.share.roomId')} value={roomId} failure={idCopy === 'failed' ? t('roomAdmin.share.copyIdFailed') : null}>
+          <Button variant="outline" data-testid="share-copy-id" onClick={() => void copyId()}>
+            {idCopy === 'copied' ? <Check className="h-4 w-4" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
+            {t('roomAdmin.share.copyId')}
+          </Button>
+        </CopyRow>
 
         <figure className="flex flex-col items-center gap-2">
           <div className="rounded-xl bg-white p-3" data-testid="share-qr" data-value={link}>
@@ -188,5 +152,35 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
         </figure>
       </div>
     </Modal>
+  );
+}
+
+/**
+ * A labelled read-only value (selected whole on focus) with its copy button beside it, and what to
+ * do when the copy failed under it. The input's id is also its test id.
+ */
+function CopyRow({ id, label, value, failure, children }: { id: string; label: string; value: string; failure: string | null; children: ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+        {label}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={id}
+          data-testid={id}
+          readOnly
+          value={value}
+          onFocus={(event) => event.target.select()}
+          className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-zinc-50 px-3 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+        />
+        {children}
+      </div>
+      {failure ? (
+        <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
+          {failure}
+        </p>
+      ) : null}
+    </div>
   );
 }

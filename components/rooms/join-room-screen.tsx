@@ -1,8 +1,7 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useAtomValue } from 'jotai';
-import { DoorOpen, Lock, LogIn, UserPlus } from 'lucide-react';
-import Link from 'next/link';
+import { DoorOpen, Lock } from 'lucide-react';
 import { usePathname, useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -10,14 +9,13 @@ import { z } from 'zod/mini';
 import { FormCard } from '@/components/common/form-card';
 import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice, type NoticeTone } from '@/components/common/notice';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { cinemaPath, normalizePath } from '@/config/routes';
 import { useMounted } from '@/hooks/use-mounted';
 import { usePathSegment } from '@/hooks/use-path-segment';
 import type { RoomCheck } from '@/lib/contract/types';
-import { signupAllowed } from '@/config/menu';
-import { loginPath, registerPath } from '@/lib/guard';
+import { SignInLinks } from '@/components/auth/sign-in-links';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
@@ -175,7 +173,6 @@ export function JoinRoomScreen() {
   const showIdField = !fromLink || Boolean(errors.roomId) || (notice !== null && room === null);
   const showPassword = !fromLink || Boolean(room?.needPassword) || Boolean(errors.password);
   const here = mounted ? normalizePath(pathname) + window.location.search : '/joinRoom';
-  const canRegister = signupAllowed(settings);
 
   return (
     <FormCard
@@ -193,17 +190,8 @@ export function JoinRoomScreen() {
         <Notice tone="info" className="mb-5" testId="join-room-login-required">
           <p className="font-medium">{room ? t('joinRoom.signInToJoin', { name: room.name }) : t('joinRoom.loginFirst')}</p>
           <p className="mt-1">{room?.needPassword ? t('joinRoom.loginFirstPassword') : t('joinRoom.loginFirstBody')}</p>
-          <div className="mt-3 flex flex-wrap gap-2">
-            <Link href={loginPath(here)} data-testid="join-room-login" className={buttonClasses('primary', 'sm')}>
-              <LogIn className="h-4 w-4" aria-hidden />
-              {t('joinRoom.loginLink')}
-            </Link>
-            {canRegister ? (
-              <Link href={registerPath(here)} data-testid="join-room-register" className={buttonClasses('outline', 'sm')}>
-                <UserPlus className="h-4 w-4" aria-hidden />
-                {t('joinRoom.registerLink')}
-              </Link>
-            ) : null}
+          <div className="mt-3">
+            <SignInLinks back={here} testIdPrefix="join-room" loginLabel={t('joinRoom.loginLink')} registerLabel={t('joinRoom.registerLink')} />
           </div>
         </Notice>
       ) : null}
