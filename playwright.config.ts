@@ -1,13 +1,25 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/support/chromium';
 
+/** The spec files of the `solo` project (see below). */
+const SOLO = /[\\/](sync|reconnect|room-admin|keyboard|player|formats|hall|proxy|autoplay|phone|dev-server)\.spec\.ts$/;
+
+const browser = { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions };
+
 /**
  * End-to-end tests: Debian's Chromium (never a downloaded browser) against the real companion server,
  * which each worker starts itself on a random port (e2e/fixtures.ts) over the exported `out/`.
  * `npm run test:e2e` builds `out/` first.
  *
- * One worker: CI has 2 cores, and the two-browser sync test measures 0.3 s tolerances; a second
- * worker decoding video at the same time would make those timings depend on the neighbour.
+ * Two projects. `parallel`: screens, forms, accounts, the admin console, the axe sweep and the
+ * serving modes, whose assertions wait for conditions, run on two workers, test by test. `solo`:
+ * whatever plays video in two browsers, measures playback or compiles (`next dev`) runs on one
+ * worker with nothing beside it: CI has 2 cores, and the sync tests measure 0.1 s tolerances that a
+ * neighbour decoding video or running axe would make depend on the neighbour. `npm run test:e2e`
+ * (scripts/e2e.mjs) runs `parallel`, then `solo`, always both. A plain `npx playwright test` would
+ * run the two side by side (a project dependency would keep them apart, but it also runs the whole
+ * of `parallel` before a single `solo` file asked for by name), so the full suite goes through the
+ * script; one file or a `--grep` runs directly.
  * No retries: a sync test that passes only on a second try is a product problem to see, not hide.
  * Autoplay: headless Chromium (156) lets any page play with sound, whatever `--autoplay-policy`
  * says, so the default is kept and the desktop rule is emulated where it matters (autoplay.spec.ts);
@@ -18,7 +30,7 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -30,12 +42,7 @@ export default defineConfig({
     navigationTimeout: 20_000,
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: chromiumLaunchOptions,
-      },
-    },
+    { name: 'parallel', testIgnore: SOLO, fullyParallel: true, outputDir: 'test-results/e2e/parallel', use: browser },
+    { name: 'solo', testMatch: SOLO, workers: 1, outputDir: 'test-results/e2e/solo', use: browser },
   ],
 });

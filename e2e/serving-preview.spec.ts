@@ -12,6 +12,9 @@ import { startStaticHost, type StaticHost } from './support/static-host';
  * which has no API at all. The host is a plain static server whose unknown paths get `404.html`,
  * so a deep link into a room also exercises the route boot script's 404 path.
  */
+/** Both tests in one worker: the preview build (`next build` in `.next/`) must not run twice at once. */
+base.describe.configure({ mode: 'default' });
+
 const test = base.extend<object, { preview: StaticHost }>({
   preview: [
     async ({ app }, use) => {
