@@ -150,4 +150,20 @@ test('dialogs and drawers take the focus, close on Escape and give it back', asy
   // The phone menu is a sheet.
   await page.setViewportSize({ width: 390, height: 844 });
   await openAndEscape(page, page.getByTestId('menu-toggle'), dialog);
+
+  // On a phone the playlist's tools are in a menu: a dialog opened from one of its items gives the
+  // focus back to the menu's button, each time.
+  await page.goto(app.url(`/cinema/${roomId}`));
+  const tools = page.getByTestId('movie-toolbar-menu');
+  for (let time = 0; time < 2; time += 1) {
+    await tabTo(page, tools);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menuitem', { name: 'New folder' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await expectFocusWithin(dialog);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expectFocused(tools);
+  }
 });
