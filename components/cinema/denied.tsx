@@ -2,13 +2,12 @@
 /**
  * Why the hall withholds something (chatting, the movie list, adding movies) and the way in: for a
  * visitor the reason is a link to log in and come back to this room (`?redirect=`), next to the
- * hall's guest banner (GuestBanner) that also offers registering; a member is told whether the room
+ * hall's guest banner (./guest-banner.tsx) that also offers registering; a member is told whether the room
  * turned the thing off for everyone or their own permissions lack it, so that they know whom to ask.
  */
 import Link from 'next/link';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { SignInLinks } from '@/components/auth/sign-in-links';
 import { cinemaPath } from '@/config/routes';
 import { loginPath } from '@/lib/guard';
 import { useT, type MessageKey } from '@/lib/i18n';
@@ -57,21 +56,5 @@ export function Denied({ roomId, what, onDark = false }: DeniedProps) {
     >
       <span data-testid={`denied-${what}`}>{t(texts.visitor)}</span>
     </Link>
-  );
-}
-
-/**
- * A visitor watching as a guest: what an account adds (chat, the movie list, adding movies) and the
- * two ways to get one, each coming back to this room. Nothing for a signed-in member.
- */
-export function GuestBanner({ roomId }: { roomId: string }) {
-  const t = useT();
-  const signedIn = useAtomValue(tokenAtom) !== null;
-  if (signedIn) return null;
-  return (
-    <div data-testid="guest-banner" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-2xl border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900 dark:border-brand-500/30 dark:bg-brand-500/10 dark:text-brand-100">
-      <p className="min-w-0 flex-1 basis-64">{t('cinema.guest.banner')}</p>
-      <SignInLinks back={cinemaPath(roomId)} testIdPrefix="guest" loginLabel={t('cinema.deny.login')} registerLabel={t('cinema.deny.register')} />
-    </div>
   );
 }

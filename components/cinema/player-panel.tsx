@@ -24,8 +24,9 @@ import { hasCurrentMovie, playableUrl } from '@/lib/api/movie';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
+import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, writeDanmakuSettings } from '@/lib/storage';
-import { Denied, GuestBanner } from './denied';
+import { Denied } from './denied';
 import { Player, WatchOnlyReason } from './player';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
@@ -74,6 +75,8 @@ const DanmakuLayer = lazy(() => import('@/components/player/danmaku-layer').then
 const DanmakuSettingsForm = lazy(() => import('@/components/player/danmaku-settings-form'));
 const ProblemRemedies = lazy(() => import('@/components/player/problem-notice').then((module) => ({ default: module.ProblemRemedies })));
 const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
+/** What an account adds and the ways to get one: downloaded for a visitor only. */
+const GuestBanner = lazy(() => import('./guest-banner'));
 
 const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
@@ -91,6 +94,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const viewerCount = useAtomValue(viewerCountAtom);
   const roomStatus = useAtomValue(playbackStatusAtom)?.status;
   const roomId = useAtomValue(roomIdAtom) ?? '';
+  const signedIn = useAtomValue(tokenAtom) !== null;
   // The sync button works only while the socket is open.
   const canSync = useAtomValue(roomConnectionAtom) === 'open';
   const abilities = useAtomValue(roomAbilitiesAtom);
@@ -286,7 +290,11 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
               {t('cinema.autoplay.blocked')}
             </Notice>
           ) : null}
-          <GuestBanner roomId={roomId} />
+          {signedIn ? null : (
+            <Suspense fallback={null}>
+              <GuestBanner roomId={roomId} />
+            </Suspense>
+          )}
         </section>
       </Card>
     </>
