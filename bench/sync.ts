@@ -10,7 +10,7 @@
  * Writes `bench/results/sync-latest.json` (figures and run metadata), `sync-latest.svg` (the plot)
  * and `sync-latest-raw.json` (every sample, for re-analysis).
  *
- *   npm run bench:sync [-- --clients N] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000]
+ *   npm run bench:sync [-- --clients N] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4]
  *   npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json | --markdown
  *
  * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error or the hard timeout.
@@ -62,13 +62,15 @@ interface Options {
   build: boolean;
   delayMs: number;
   skewMs: number;
+  /** How many times slower the throttled client's CPU runs (Chromium's CPU throttling; 1 = off). */
+  cpuThrottle: number;
 }
 
 /** A wrong command line: reported as one line, without a stack. */
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000 };
+  const options: Options = { clients: 4, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4 };
   const numberAfter = (i: number, flag: string): number => {
     const value = Number(argv[i + 1]);
     if (argv[i + 1] === undefined || !Number.isFinite(value)) throw new UsageError(`${flag} needs a number`);
@@ -87,8 +89,9 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--clients') options.clients = numberAfter(i++, arg);
     else if (arg === '--delay-ms') options.delayMs = numberAfter(i++, arg);
     else if (arg === '--skew-ms') options.skewMs = numberAfter(i++, arg);
+    else if (arg === '--cpu-throttle') options.cpuThrottle = numberAfter(i++, arg);
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000]');
+      console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 4)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4]');
       console.log('       npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json [--strict]');
       console.log('       npm run bench:sync -- --markdown    (the README tables of bench/results/sync-latest.json)');
       process.exit(0);
@@ -254,16 +257,23 @@ function frameRecord(t: number, dir: FrameRecord['dir'], payload: string | Buffe
   }
 }
 
-async function openClient(browser: Browser, id: string, opts: { origin: string; token: string; conditions: string[]; delayed: boolean; skewMs: number; late: boolean }): Promise<Client> {
+async function openClient(
+  browser: Browser,
+  id: string,
+  opts: { origin: string; token: string; conditions: string[]; delayed: boolean; skewMs: number; cpuThrottle: number; late: boolean },
+): Promise<Client> {
   const context = await browser.newContext({ viewport: { width: 1000, height: 760 }, locale: 'en-US' });
   await context.addInitScript((token) => window.localStorage.setItem('userToken', token), opts.token);
   await context.addInitScript({ content: probeScript({ skewMs: opts.skewMs, sampleEveryMs: SAMPLE_EVERY_MS }) });
   const page = await context.newPage();
+  // Chromium's CPU throttling (what Lighthouse's mobile profile uses) slows the page's main thread.
+  if (opts.cpuThrottle > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: opts.cpuThrottle });
   const record: ClientRecord = {
     id,
     conditions: opts.conditions,
     delayed: opts.delayed,
     skewed: opts.skewMs !== 0,
+    throttled: opts.cpuThrottle > 1,
     late: opts.late,
     samples: [],
     events: [],
@@ -389,12 +399,14 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
   for (const id of ids) {
     const delayed = id === roles.delayed;
     const skewMs = id === roles.skewed ? options.skewMs : 0;
+    const cpuThrottle = id === roles.throttled ? options.cpuThrottle : 1;
     const conditions = [
       ...(delayed ? [`network +${options.delayMs} ms each way`] : []),
       ...(skewMs ? [`clock ${skewMs > 0 ? '+' : ''}${skewMs} ms`] : []),
+      ...(cpuThrottle > 1 ? [`CPU ${cpuThrottle}× slower`] : []),
       ...(id === roles.late ? ['late joiner'] : []),
     ];
-    clients[id] = await openClient(browser, id, { origin: delayed ? proxy.origin : server.url, token: tokens[id], conditions, delayed, skewMs, late: id === roles.late });
+    clients[id] = await openClient(browser, id, { origin: delayed ? proxy.origin : server.url, token: tokens[id], conditions, delayed, skewMs, cpuThrottle, late: id === roles.late });
   }
 
   // "Play this" starts the room at 0 s; c1 opens it and pauses, then the others join the paused room,

@@ -1,4 +1,4 @@
-import { expect, test, type Actor } from './fixtures';
+import { expect, test, type Actor, type Actors, type App } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { CreateRoomPage } from './pages/create-room-page';
 import { JoinRoomPage } from './pages/join-room-page';
@@ -190,4 +190,95 @@ test('a late joiner starts where the playing room is', async ({ app, media, acto
   note('late join', `playing in sync ${caughtUp.elapsedMs} ms after opening, A−joiner ${caughtUp.last.driftSec.toFixed(3)} s`);
   await expectMutedOnlyWithNotice(c, cinemaC);
   expect([...a.errors, ...c.errors]).toEqual([]);
+});
+
+/** Two members, A (the creator) and B, in a room playing the clip, both players running and in step. */
+async function playingRoom(app: App, media: { url: string }, actors: Actors, beforeB?: (b: Actor) => Promise<void>) {
+  const a = await actors.user('a');
+  const b = await actors.user('b');
+  if (beforeB) await beforeB(b);
+  const roomId = await app.api.createRoom(a.token!, uniqueName('step'));
+  await app.api.joinRoom(b.token!, roomId);
+  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  await cinemaA.goto(roomId);
+  await cinemaB.goto(roomId);
+  const together = await pollUntil(
+    () => samplePair(a.page, b.page),
+    (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair),
+    { timeoutMs: 15_000 },
+  );
+  expect(together.ok, `the two members never played in step: ${pairText(together.last)}`).toBe(true);
+  return { a, b, cinemaA, cinemaB };
+}
+
+/** Milliseconds from `sinceMs` until `condition` holds for A and B, or fails the test after `timeoutMs`. */
+async function stepDelay(a: Actor, b: Actor, what: string, sinceMs: number, condition: (pair: PairSample) => boolean, timeoutMs = 1000): Promise<number> {
+  const result = await pollUntil(() => samplePair(a.page, b.page), condition, { timeoutMs, startMs: sinceMs });
+  expect(result.ok, `${what} not within ${timeoutMs} ms: ${pairText(result.last)}`).toBe(true);
+  return result.elapsedMs;
+}
+
+test('the room label follows my own pause and play at once, and the other member stays in step', async ({ app, media, actors }) => {
+  const { a, b, cinemaB } = await playingRoom(app, media, actors);
+  const labelA = a.page.getByTestId('room-playback');
+  const labelB = b.page.getByTestId('room-playback');
+  await expect(labelB).toHaveAttribute('data-state', 'playing');
+  // Not before B's first start is over (a scheduled start pauses the element for a moment).
+  await expect(b.page.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
+
+  await cinemaB.pause();
+  // B's own label: no round trip to wait for (SyncTV does not echo a STATUS to its sender).
+  await expect(labelB).toHaveAttribute('data-state', 'paused', { timeout: 300 });
+  const pausedAt = Date.now();
+  const paused = await stepDelay(a, b, 'A paused with B', pausedAt, (pair) => pair.a.paused && pair.b.paused && inSync(pair));
+  await expect(labelA).toHaveAttribute('data-state', 'paused');
+  note('own pause', `A paused in step ${paused} ms after B's pause`);
+
+  await cinemaB.play();
+  const playedAt = Date.now();
+  await expect(labelB).toHaveAttribute('data-state', 'playing', { timeout: 300 });
+  const played = await stepDelay(a, b, 'both playing in step', playedAt, (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair));
+  await expect(labelA).toHaveAttribute('data-state', 'playing');
+  note('own play', `both playing in step ${played} ms after B's play`);
+  // Still together a second later: the label's change did not disturb the start.
+  await a.page.waitForTimeout(1000);
+  const later = await samplePair(a.page, b.page);
+  expect(isPlaying(later.a) && isPlaying(later.b) && inSync(later), `apart a second after the play: ${pairText(later)}`).toBe(true);
+  expect([...a.errors, ...b.errors]).toEqual([]);
+});
+
+test('a member whose CPU is 4× slower (a cheap phone) stays in step through play, seek and steady play', async ({ app, media, actors }) => {
+  test.setTimeout(90_000);
+  const slowCpu = async (b: Actor) => {
+    const cdp = await b.page.context().newCDPSession(b.page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  };
+  const { a, b, cinemaA } = await playingRoom(app, media, actors, slowCpu);
+  await expect(a.page.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
+  await cinemaA.pause();
+  await stepDelay(a, b, 'B paused with A', Date.now(), (pair) => pair.a.paused && pair.b.paused && inSync(pair), 2000);
+
+  await cinemaA.play();
+  const played = await stepDelay(a, b, 'both playing in step', Date.now(), (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair), 1500);
+  await cinemaA.seek(30);
+  const seekedAt = Date.now();
+  const seeked = await stepDelay(a, b, 'B at A\'s seek', seekedAt, (pair) => isPlaying(pair.a) && isPlaying(pair.b) && positionAt(pair.b, pair.b.atMs) >= 29.5 && inSync(pair), 2000);
+  note('slow CPU', `in step ${played} ms after A's play and ${seeked} ms after A's seek`);
+
+  // Steady play: every sample within 0.1 s for 5 s, and the typical one within a frame or two.
+  await a.page.waitForTimeout(1500);
+  const drifts: number[] = [];
+  for (let i = 0; i < 25; i += 1) {
+    const pair = await samplePair(a.page, b.page);
+    expect(isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair), `apart in steady play: ${pairText(pair)}`).toBe(true);
+    drifts.push(Math.abs(pair.driftSec) * 1000);
+    await a.page.waitForTimeout(200);
+  }
+  drifts.sort((x, y) => x - y);
+  note('slow CPU steady', `median ${drifts[12].toFixed(0)} ms, max ${drifts[24].toFixed(0)} ms over 25 samples`);
+  expect(drifts[12], 'the median drift of the slow member').toBeLessThan(50);
+  expect([...a.errors, ...b.errors]).toEqual([]);
 });

@@ -3,9 +3,13 @@
  * React binding of the sync engine (lib/sync/engine.ts): one engine per <video> element, fed by the
  * room socket (STATUS, CHECK_STATUS, SYNC, open/close) and by the loaded current movie. The engine
  * shares the socket's server clock, so the SYNC round trips it measures also correct the timestamps
- * of everything the socket sends.
+ * of everything the socket sends. The status it follows is the room's playback status the hall shows
+ * (`playbackStatusAtom`): the engine is its one writer, so the label follows the user's own play or
+ * pause at once and never disagrees with what the player does.
  */
+import { getDefaultStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { playbackStatusAtom } from '@/lib/room/atoms';
 import type { ServerClock } from '@/lib/sync/clock';
 import type { SyncIndicator } from '@/lib/sync/correction';
 import { SyncEngine, type AutoplayOutcome, type HttpStatus } from '@/lib/sync/engine';
@@ -42,6 +46,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
   const { video, socket, clock, target, live, canControl } = options;
   const [engine, setEngine] = useState<SyncEngine | null>(null);
   const [autoplay, setAutoplay] = useState<PlaybackSync['autoplay']>(null);
+  const store = getDefaultStore();
   // The engine calls the latest callbacks without being rebuilt when they change.
   const callbacks = useRef({ onControlDenied: options.onControlDenied, onManualSynced: options.onManualSynced });
   useEffect(() => {
@@ -62,6 +67,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
       onAutoplay: (outcome) => setAutoplay((previous) => (outcome === 'ok' ? (previous === 'muted' && video.muted ? 'muted' : null) : outcome)),
       onControlDenied: () => callbacks.current.onControlDenied(),
       onManualSynced: () => callbacks.current.onManualSynced(),
+      onTarget: (status) => store.set(playbackStatusAtom, { status, receivedAtMs: Date.now() }),
     });
     const onMessage = (message: Message) => {
       const payload = message.payload;
@@ -88,6 +94,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
       video.removeEventListener('playing', onPlaying);
       video.removeEventListener('volumechange', onVolume);
       created.destroy();
+      store.set(playbackStatusAtom, null);
       setEngine(null);
       setAutoplay(null);
     };

@@ -17,15 +17,16 @@
  * After step 2, a signed-in member also reads the room's settings (its `can_*` switches gate controls).
  * Then frames keep the atoms current: VIEWER_COUNT → the viewer count; MY_STATUS → my membership and
  * the room's settings again;
- * CURRENT and EXPIRED → the current movie again; STATUS, CHECK_STATUS and SYNC → the room's playback
- * status; a reconnect reloads what may have changed while offline. The hall handles CHAT and MOVIES.
+ * CURRENT and EXPIRED → the current movie again; a reconnect reloads what may have changed while
+ * offline. The hall handles CHAT and MOVIES; the sync engine handles STATUS, CHECK_STATUS and SYNC and
+ * keeps the room's playback status (hooks/use-playback-sync.ts).
  */
 import { getDefaultStore, useAtomValue } from 'jotai';
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { joinRoomPath } from '@/config/routes';
 import { ApiError } from '@/lib/api/error';
-import { getCurrentMovie, hasCurrentMovie } from '@/lib/api/movie';
+import { getCurrentMovie } from '@/lib/api/movie';
 import { getRoomJoined } from '@/lib/api/room';
 import { getRoomInfo, getRoomMe } from '@/lib/api/room-member';
 import { getRoomSettings } from '@/lib/api/room-admin';
@@ -36,7 +37,6 @@ import { t } from '@/lib/i18n';
 import { notifyError, notifyInfo } from '@/lib/notify';
 import {
   currentMovieAtom,
-  playbackStatusAtom,
   resetRoomAtoms,
   roomConnectionAtom,
   roomInfoAtom,
@@ -46,7 +46,6 @@ import {
   viewerCountAtom,
 } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
-import { fromJsonStatus, fromWireStatus } from '@/lib/sync/status';
 import type { ServerClock } from '@/lib/sync/clock';
 import type { RoomSocket } from '@/lib/ws/room-socket';
 import { useRoomSocket, useRoomSocketEvent } from './use-room-socket';
@@ -172,7 +171,6 @@ export function useRoom(roomId: string): OpenRoom {
         if (seq !== currentSeq.current) return;
         const receivedAtMs = Date.now();
         store.set(currentMovieAtom, { current, requestedAtMs, receivedAtMs });
-        if (hasCurrentMovie(current)) store.set(playbackStatusAtom, { status: fromJsonStatus(current.status), receivedAtMs });
         setCurrentError(null);
       },
       (failure: unknown) => {
@@ -201,16 +199,12 @@ export function useRoom(roomId: string): OpenRoom {
         notifyInfo(t('cinema.expired'));
         reloadCurrent();
         break;
-      case MessageType.STATUS:
-      case MessageType.CHECK_STATUS:
-      case MessageType.SYNC:
-        if (payload.case === 'playbackStatus') store.set(playbackStatusAtom, { status: fromWireStatus(payload.value), receivedAtMs: Date.now() });
-        break;
       case MessageType.ERROR:
         notifyError(new Error(payload.case === 'errorMessage' ? payload.value : t('cinema.ws.unknownError')));
         break;
       default:
-        // CHAT and MOVIES belong to the hall (chat lines, the movie list).
+        // CHAT and MOVIES belong to the hall (chat lines, the movie list); STATUS, CHECK_STATUS and
+        // SYNC to the sync engine.
         break;
     }
   });

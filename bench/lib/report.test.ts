@@ -70,14 +70,16 @@ describe('analyzeRun', () => {
   });
 
   it('times convergence after a remote seek from the action', () => {
-    const quick = run(20, 800);
-    expect(quick.phases[1].convergence?.convergedAfterMs).toBe(800);
+    const quick = run(20, 200);
+    expect(quick.phases[1].convergence?.convergedAfterMs).toBe(200);
     expect(quick.phases[1].driftAfterConvergence?.max).toBeCloseTo(20, 0);
     expect(verdict(quick, 'after a remote')).toBe(true);
+    expect(verdict(quick, 'in step after seek')).toBe(true);
 
-    const slow = run(20, 2000);
-    expect(slow.phases[1].convergence?.convergedAfterMs).toBe(2000);
+    const slow = run(20, 800);
+    expect(slow.phases[1].convergence?.convergedAfterMs).toBe(800);
     expect(verdict(slow, 'after a remote')).toBe(false);
+    expect(verdict(slow, 'in step after seek')).toBe(false);
   });
 
   it('reads 0 ms when the clients stay in sync through an action between two grid instants', () => {

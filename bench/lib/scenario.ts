@@ -6,7 +6,8 @@
  * - `c2`: its network is delayed (a TCP proxy adds 150 ms each way to everything it exchanges with
  *   the companion server); it changes the rate to 1.5x and back.
  * - `c3` (N >= 3): its clock is off (+5 s in `Date`); it pauses and resumes. With N = 2, `c2` does.
- * - `c4` .. `cN`: plain viewers.
+ * - `c4` (N >= 4): its CPU is 4× slower (Chromium's CPU throttling, like a cheap phone); a viewer.
+ * - `c5` .. `cN`: plain viewers.
  * - `late`: a plain viewer that opens the room mid-session.
  */
 import type { ActionRecord, PhaseKind } from './report';
@@ -32,6 +33,8 @@ export interface Roles {
   delayed: string | null;
   /** The client with the skewed `Date`, if any. */
   skewed: string | null;
+  /** The client whose CPU is throttled, if any. */
+  throttled: string | null;
   seeker: string;
   pauser: string;
   rater: string;
@@ -48,6 +51,7 @@ export function assignRoles(clients: number): Roles {
     late: LATE_JOINER_ID,
     delayed: 'c2',
     skewed: clients >= 3 ? 'c3' : null,
+    throttled: clients >= 4 ? 'c4' : null,
     seeker: 'c1',
     rater: 'c2',
     pauser: clients >= 3 ? 'c3' : 'c2',

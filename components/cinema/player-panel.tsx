@@ -23,11 +23,12 @@ import { describeError } from '@/lib/api/error-text';
 import { hasCurrentMovie, playableUrl } from '@/lib/api/movie';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
-import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
+import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, writeDanmakuSettings } from '@/lib/storage';
 import { Denied } from './denied';
 import { Player, WatchOnlyReason } from './player';
+import { RoomPlaybackLabel } from './room-playback-label';
 import { SyncIndicator } from './sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
 import '@/lib/i18n/messages/cinema';
@@ -92,7 +93,6 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const loaded = useAtomValue(currentMovieAtom);
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
   const viewerCount = useAtomValue(viewerCountAtom);
-  const roomStatus = useAtomValue(playbackStatusAtom)?.status;
   const roomId = useAtomValue(roomIdAtom) ?? '';
   const signedIn = useAtomValue(tokenAtom) !== null;
   // The sync button works only while the socket is open.
@@ -176,12 +176,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                 <h2 className="truncate text-base font-semibold text-zinc-600 dark:text-zinc-300">{t('cinema.player.nothing')}</h2>
               )}
               {movie?.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
-              {movie && roomStatus && !movie.base.live ? (
-                <span data-testid="room-playback" className="flex shrink-0 gap-1">
-                  {roomStatus.isPlaying ? <Badge tone="green">{t('cinema.room.playing')}</Badge> : <Badge>{t('cinema.room.paused')}</Badge>}
-                  {roomStatus.playbackRate !== 1 ? <Badge tone="brand">{t('cinema.room.rate', { rate: roomStatus.playbackRate })}</Badge> : null}
-                </span>
-              ) : null}
+              {movie && !movie.base.live ? <RoomPlaybackLabel readIndicator={sync.readIndicator} cannotPlay={problem !== null && problem.kind !== 'noRange'} /> : null}
             </div>
             <div className="flex items-center gap-2">
               <span

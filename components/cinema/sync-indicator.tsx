@@ -21,6 +21,7 @@ const view: Record<SyncState, { tone: BadgeTone; dot: string }> = {
   'in-sync': { tone: 'green', dot: 'bg-emerald-500' },
   correcting: { tone: 'amber', dot: 'animate-pulse bg-amber-500' },
   'out-of-sync': { tone: 'red', dot: 'bg-red-500' },
+  ended: { tone: 'neutral', dot: 'bg-zinc-400' },
   live: { tone: 'brand', dot: 'bg-red-500' },
   idle: { tone: 'neutral', dot: 'bg-zinc-400' },
 };
@@ -52,7 +53,7 @@ export function SyncIndicator({ read }: SyncIndicatorProps) {
     return () => clearTimeout(timer);
   }, [state]);
   const { tone, dot } = view[state];
-  const showDrift = driftMs !== null && state !== 'idle' && state !== 'live';
+  const showDrift = driftMs !== null && state !== 'idle' && state !== 'live' && state !== 'ended';
   return (
     <>
       <span

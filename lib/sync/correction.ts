@@ -165,7 +165,8 @@ export function isPastEnd(roomAtSec: number, local: Pick<LocalPlayback, 'duratio
 }
 
 /** What a user sees in the sync indicator. */
-export type SyncState = 'in-sync' | 'correcting' | 'out-of-sync' | 'live' | 'idle';
+/** `ended`: the room has passed the end of the movie (the element stops there, nothing to correct). */
+export type SyncState = 'in-sync' | 'correcting' | 'out-of-sync' | 'ended' | 'live' | 'idle';
 
 /** The indicator's state and the drift (ms, local − room, rounded; null when there is none to show). */
 export interface SyncIndicator {

@@ -101,6 +101,11 @@ export interface SyncEngineOptions {
   onControlDenied?: () => void;
   /** The reply to a manual sync (`manualSync`) was applied. */
   onManualSynced?: () => void;
+  /**
+   * The room status the engine follows changed: a remote STATUS or SYNC reply, the HTTP status, or
+   * this user's own action at once (what the hall's "playing / paused" label shows).
+   */
+  onTarget?: (status: PlaybackState) => void;
 }
 
 export const DEFAULT_TICK_MS = 100;
@@ -132,23 +137,35 @@ const MAX_PENDING_SYNCS = 8;
 
 /**
  * Latencies (s of wall time), learned per kind:
- * - start: from play() (or the user's `play` event) on a paused element until its clock runs;
- * - resume: from the user's `seeked` event while playing (their STATUS goes out then) until it runs;
+ * - start: from play() on a paused element until its clock runs;
  * - readyNear / readyFar: from a seek inside / outside the buffer until the element can play
- *   (sizes the lead of a scheduled start).
+ *   (sizes the lead of a scheduled start);
+ * - handling: how late this page handles a STATUS frame (a busy page runs the handler tens of ms
+ *   after the frame arrived), seen as how far the confirming SYNC reply moves the provisional
+ *   position; a scheduled start made before the confirmation leads by that much more, so that the
+ *   confirmation re-times it instead of overtaking it.
  * Defaults are about what Chromium showed (40–75 ms to start, with or without sound); the first
  * observation replaces them.
  */
-export type LagKind = 'start' | 'resume' | 'readyNear' | 'readyFar';
-const DEFAULT_LAG_SEC: Record<LagKind, number> = { start: 0.06, resume: 0.05, readyNear: 0.03, readyFar: 0.3 };
+export type LagKind = 'start' | 'readyNear' | 'readyFar' | 'handling';
+const DEFAULT_LAG_SEC: Record<LagKind, number> = { start: 0.06, readyNear: 0.03, readyFar: 0.3, handling: 0.1 };
 /** Weight of a new latency observation after the first. */
 const LAG_WEIGHT = 0.5;
 /** Observations beyond this (s) are stalls, not latencies. */
 const MAX_LAG_SEC = 1;
 /** Lead (s) of a scheduled start inside the buffer, at least; and outside it, between these. */
-const NEAR_LEAD_MIN_SEC = 0.2;
+const NEAR_LEAD_MIN_SEC = 0.12;
 const FAR_LEAD_MIN_SEC = 0.5;
 const FAR_LEAD_MAX_SEC = 3;
+/** A paused element this close (s) to where the room will be once it runs starts at once instead of waiting ahead. */
+const START_AT_ONCE_SEC = 0.05;
+/**
+ * Lead (s) of a common start: a user's play, or seek while playing, starts the room this long after
+ * the action, everyone included (./engine.ts module comment). It covers a member up to ~150 ms away
+ * (the STATUS reaches them in one one-way delay; a farther one waits ahead of the room and starts when
+ * it arrives there) and keeps the user's own wait under 250 ms.
+ */
+export const COMMON_LEAD_SEC = 0.2;
 
 interface PendingSync {
   sentAtMs: number;
@@ -168,7 +185,7 @@ interface Target {
 
 /** A start whose outcome teaches a latency: where the element was (s) and when (local ms). */
 interface PendingLearn {
-  kind: 'start' | 'resume';
+  kind: 'start';
   position: number;
   atMs: number;
 }
@@ -178,6 +195,8 @@ interface ScheduledStart {
   seekTo: number;
   far: boolean;
   calledAtMs: number;
+  /** The element reached `seekTo` and could play (its ready latency was learned then). */
+  ready: boolean;
   timer: ReturnType<typeof setTimeout> | null;
 }
 
@@ -354,6 +373,7 @@ export class SyncEngine {
     if (request) this.clock.addSample(request.sentAtMs, now, serverTimeMs);
     if (request && (request.seq < this.lastStatusSeq || this.seekPublishTimer !== null)) return;
     const next: Target = serverTimeMs > 0 ? { status, atMs: serverTimeMs, clock: 'server' } : { status, atMs: now - this.clock.oneWayMs, clock: 'local' };
+    if (this.awaitingConfirm()) this.learnHandling(next);
     this.socketTargetAtMs = now;
     // Every reply is at least as new as the STATUS that asked for a confirmation.
     this.confirmUntilMs = -Infinity;
@@ -398,6 +418,7 @@ export class SyncEngine {
     const drift = local.currentTime - (pastEnd ? local.duration : roomAt);
     const driftMs = Math.round(drift * 1000);
     const magnitude = Math.abs(drift);
+    if (pastEnd && (local.ended || magnitude <= this.tuning.pausedToleranceSec)) return { state: 'ended', driftMs: null };
     if (!target.status.isPlaying || pastEnd) {
       const settled = (local.paused || local.ended) && !this.media.seeking && magnitude <= this.tuning.pausedToleranceSec;
       return { state: settled ? 'in-sync' : 'correcting', driftMs };
@@ -414,9 +435,18 @@ export class SyncEngine {
   }
 
   private setTarget(target: Target, acquire: boolean): void {
-    this.target = target;
+    this.follow(target);
     this.lastMeasure = null;
     if (acquire) this.acquire();
+  }
+
+  /** Follows `target` from now on and tells the UI (`onTarget`) when its play state, rate or position changed. */
+  private follow(target: Target): void {
+    const before = this.target?.status;
+    this.target = target;
+    const { status } = target;
+    if (before && before.isPlaying === status.isPlaying && before.playbackRate === status.playbackRate && before.currentTime === status.currentTime) return;
+    this.options.onTarget?.({ ...status });
   }
 
   /** The element lost time on its own (a stall or freeze): catch up like after an action, but not over and over. */
@@ -432,6 +462,17 @@ export class SyncEngine {
     this.acquiring = true;
     this.retryStart = 'armed';
     this.fine = true;
+  }
+
+  /** Learns the handling lag from a confirmation of the same playing status: how far it moves the provisional position. */
+  private learnHandling(confirmed: Target): void {
+    const provisional = this.roomTarget();
+    const { status } = confirmed;
+    if (!provisional?.status.isPlaying || !status.isPlaying || Math.abs(status.playbackRate - provisional.status.playbackRate) > 1e-3) return;
+    const serverNow = this.clock.serverNow();
+    const confirmedTarget: RoomTarget = { status, serverTimeMs: confirmed.clock === 'server' ? confirmed.atMs : confirmed.atMs + this.clock.offsetMs };
+    const movedSec = (positionAt(confirmedTarget, serverNow) - positionAt(provisional, serverNow)) / status.playbackRate;
+    if (Math.abs(movedSec) < ACTION_JUMP_SEC) this.learn('handling', movedSec);
   }
 
   /** True when `next` changes play state or rate, or moves the position, compared with the followed target. */
@@ -510,21 +551,32 @@ export class SyncEngine {
     }
 
     if (this.scheduled) {
-      // It already is this action's one seek; its start time is computed from the latest status.
+      // It already is this action's one seek; its start time is computed again from the latest status.
       const ahead = (this.scheduled.seekTo - roomAt) / this.roomRate;
       if (ahead >= 0 && ahead <= FAR_LEAD_MAX_SEC) {
         this.acquiring = false;
-        this.maybeStartScheduled();
+        this.maybeStartScheduled(true);
         return;
       }
       this.cancelScheduledStart();
     }
 
+    if (local.paused && !local.ended && this.roomArrivesHere(roomAt)) {
+      // A common start (someone's play or seek, published ahead): the room reaches this paused
+      // element's position in a moment, so it waits there and starts with everyone, no seek needed.
+      this.acquiring = false;
+      this.scheduled = { seekTo: local.currentTime, far: false, calledAtMs: this.now(), ready: true, timer: null };
+      this.pendingLearn = null;
+      this.maybeStartScheduled();
+      return;
+    }
+
     if (local.paused || local.ended) {
-      // Where the element will be once its clock runs, compared with where the room will be.
+      // Where the element will be once its clock runs, compared with where the room will be: close
+      // enough, it starts at once and the nudge closes the rest within a second; farther, it waits a
+      // little ahead of the room and starts as the room arrives there.
       const predicted = local.currentTime - (roomAt + this.lagSec.start * this.roomRate);
-      const magnitude = Math.abs(predicted);
-      if (local.ended || magnitude >= this.tuning.seekThresholdSec || (this.acquiring && magnitude >= this.tuning.acquireThresholdSec)) {
+      if (local.ended || Math.abs(predicted) >= START_AT_ONCE_SEC) {
         this.scheduleStart();
       } else {
         this.startElement(true);
@@ -533,9 +585,10 @@ export class SyncEngine {
     }
 
     if (this.awaitingConfirm()) {
-      // A remote seek moves the element at once; when it starts is computed after the confirmation.
+      // A remote seek moves the element at once, to start on the provisional position; the
+      // confirmation re-times the start if it comes first, else the loop measures the result.
       const drift = local.currentTime - roomAt;
-      if (this.acquiring && !this.media.seeking && Math.abs(drift) >= this.tuning.seekThresholdSec) this.scheduleStart();
+      if (this.acquiring && !this.media.seeking && Math.abs(drift) >= this.tuning.acquireThresholdSec) this.scheduleStart();
       return;
     }
     if (!this.steady()) return;
@@ -647,27 +700,54 @@ export class SyncEngine {
     const nearLead = Math.max(NEAR_LEAD_MIN_SEC, 2 * this.lagSec.readyNear + this.lagSec.start);
     const far = !isBuffered(this.media, roomAt + nearLead * this.roomRate);
     let leadSec = far ? Math.min(FAR_LEAD_MAX_SEC, Math.max(FAR_LEAD_MIN_SEC, 2 * this.lagSec.readyFar + this.lagSec.start)) : nearLead;
-    // The confirming reply is due in about one round trip; the start should not have to wait for it.
-    if (this.awaitingConfirm()) leadSec = Math.max(leadSec, (this.clock.rttMs ?? 0) / 1000 + 0.05);
+    // The position is provisional until the confirming reply, which may move it by this page's handling lag.
+    if (this.awaitingConfirm()) leadSec += this.lagSec.handling;
     const seekTo = seekTarget(roomAt, leadSec, target.status, this.media.duration);
-    if (!this.media.paused) this.pauseElement();
-    this.scheduled = { seekTo, far, calledAtMs: this.now(), timer: null };
-    this.pendingLearn = null;
-    this.seekElement(seekTo);
+    this.holdAt(seekTo, far);
   }
 
-  /** Once the scheduled seek landed, the element can play and the status is confirmed: wait for the room, then start. */
-  private maybeStartScheduled(): void {
+  /** Pauses the element at `position` (s) with a seek, for a scheduled start there. */
+  private holdAt(position: number, far: boolean): void {
+    if (!this.media.paused) this.pauseElement();
+    this.scheduled = { seekTo: position, far, calledAtMs: this.now(), ready: false, timer: null };
+    this.pendingLearn = null;
+    this.seekElement(position);
+  }
+
+  /**
+   * True when the room, playing, reaches a paused element's position soon enough for the element to
+   * wait there: no sooner than its start latency and no later than the longest lead, with the data
+   * at hand.
+   */
+  private roomArrivesHere(roomAt: number): boolean {
+    if (this.media.seeking || this.media.readyState < HAVE_FUTURE_DATA) return false;
+    const aheadSec = (this.media.currentTime - roomAt) / this.roomRate;
+    return aheadSec >= this.lagSec.start && aheadSec <= FAR_LEAD_MAX_SEC && isBuffered(this.media, this.media.currentTime + 0.1);
+  }
+
+  /**
+   * Once the scheduled seek landed and the element can play: wait for the room, then start. Timed on
+   * the latest status, provisional or confirmed; `retime`: a newer status arrived, so a start already
+   * timed is timed again (a confirmation that comes before it).
+   */
+  private maybeStartScheduled(retime = false): void {
     const scheduled = this.scheduled;
-    if (!scheduled || scheduled.timer !== null || this.destroyed) return;
-    if (this.media.seeking || this.media.readyState < HAVE_FUTURE_DATA || this.awaitingConfirm()) return;
+    if (!scheduled || this.destroyed) return;
+    if (scheduled.timer !== null) {
+      if (!retime) return;
+      clearTimeout(scheduled.timer);
+      scheduled.timer = null;
+    }
+    if (this.media.seeking || this.media.readyState < HAVE_FUTURE_DATA) return;
     const target = this.roomTarget();
     if (!target?.status.isPlaying) {
       this.cancelScheduledStart();
       return;
     }
-    const readyKind: LagKind = scheduled.far ? 'readyFar' : 'readyNear';
-    this.learn(readyKind, (this.now() - scheduled.calledAtMs) / 1000);
+    if (!scheduled.ready) {
+      scheduled.ready = true;
+      this.learn(scheduled.far ? 'readyFar' : 'readyNear', (this.now() - scheduled.calledAtMs) / 1000);
+    }
     const start = () => {
       if (this.scheduled !== scheduled) return;
       this.scheduled = null;
@@ -775,7 +855,7 @@ export class SyncEngine {
       }
       return;
     }
-    this.publish(isPlaying ? 'start' : null);
+    this.publish(isPlaying);
     // The user paused a running element: re-align its pipeline with the position just published (see apply()).
     if (!isPlaying && this.media.paused && !this.media.seeking) this.seekElement(this.media.currentTime);
   }
@@ -792,19 +872,21 @@ export class SyncEngine {
       return;
     }
     if (this.media.readyState < HAVE_METADATA) return;
+    // A seek while the element waits for a common start is a seek while playing (scrubbing on).
+    const playing = !this.media.paused || (this.scheduled !== null && this.target?.status.isPlaying === true);
     this.cancelScheduledStart();
     const now = this.now();
     const target = this.roomTarget();
     if (target) {
       // A seek that lands where the room already is (e.g. the player skipping a gap) changes nothing.
-      const tolerance = this.media.paused ? this.tuning.pausedToleranceSec : USER_SEEK_MIN_SEC;
+      const tolerance = playing ? USER_SEEK_MIN_SEC : this.tuning.pausedToleranceSec;
       if (Math.abs(position - positionAt(target, this.clock.serverNow())) <= tolerance) return;
     }
     if (!this.allowLocalChange()) return;
     // The user's position becomes the target now, so nothing snaps back while the STATUS is delayed
     // (SYNC replies are ignored meanwhile: they describe the room before the seek).
-    const status = this.localStatus();
-    this.target = { status, atMs: now, clock: 'local' };
+    const status = this.localStatus(playing);
+    this.follow({ status, atMs: now, clock: 'local' });
     this.lastMeasure = null;
     this.nudge = 0;
     this.setRate(status.playbackRate);
@@ -813,14 +895,14 @@ export class SyncEngine {
     // A single seek goes out at once; further seeks of a burst (scrubbing) collapse into one trailing STATUS.
     if (this.seekPublishTimer === null && now - this.lastSeekPublishAtMs >= delayMs) {
       this.lastSeekPublishAtMs = now;
-      this.publish('resume');
+      this.publish(true, playing);
       return;
     }
     if (this.seekPublishTimer !== null) clearTimeout(this.seekPublishTimer);
     this.seekPublishTimer = setTimeout(() => {
       this.seekPublishTimer = null;
       this.lastSeekPublishAtMs = this.now();
-      this.publish(null);
+      this.publish(true, playing);
     }, delayMs);
   }
 
@@ -832,14 +914,14 @@ export class SyncEngine {
     this.engineRate = null;
     this.nudge = 0;
     if (Math.abs(rate - this.roomRate) < 1e-3) return;
-    this.publish(null);
+    this.publish(false);
   }
 
   /** The element's status with the room rate instead of a nudged one. */
-  private localStatus(): PlaybackState {
+  private localStatus(playing = !this.media.paused): PlaybackState {
     const rate = this.media.playbackRate;
     const nominal = this.engineRate !== null && Math.abs(rate - this.engineRate) < 1e-9 ? this.roomRate : rate;
-    return { isPlaying: !this.media.paused, currentTime: this.media.currentTime, playbackRate: nominal };
+    return { isPlaying: playing, currentTime: this.media.currentTime, playbackRate: nominal };
   }
 
   /**
@@ -856,26 +938,38 @@ export class SyncEngine {
   }
 
   /**
-   * Sends the user's status. `lag`: the action just started the element's clock (a play, or a seek
-   * while playing); the STATUS then carries the position the element will have when its clock runs,
-   * and the outcome teaches that latency.
+   * Sends the user's status (`playing`: whether the user's element plays, or waits for a common start
+   * to play). `commonStart`: the action started the element's clock (a play, or a seek
+   * while playing). The room then starts COMMON_LEAD_SEC from now, for everyone at once: the STATUS
+   * carries the position the room has now if it reaches the user's position then (the contract's
+   * STATUS has no start time; a v0.9.11 server extrapolates it like any other, and the reference
+   * client plays from it), and the user's own element waits at its position and starts at that
+   * instant like the others' (a scheduled start, which also teaches this element's start latency).
    */
-  private publish(lag: 'start' | 'resume' | null): void {
+  private publish(commonStart: boolean, playing = !this.media.paused): void {
     if (this.destroyed || !this.allowLocalChange()) return;
     if (this.seekPublishTimer !== null) {
       clearTimeout(this.seekPublishTimer);
       this.seekPublishTimer = null;
     }
-    const status = this.localStatus();
+    const status = this.localStatus(playing);
     this.pendingLearn = null;
-    if (lag && status.isPlaying) {
-      this.pendingLearn = { kind: lag, position: status.currentTime, atMs: this.now() };
-      status.currentTime = Math.max(0, status.currentTime - this.lagSec[lag] * status.playbackRate);
+    this.cancelScheduledStart();
+    let holdAt: { position: number; far: boolean } | null = null;
+    if (commonStart && status.isPlaying) {
+      const rate = status.playbackRate;
+      const buffered = isBuffered(this.media, status.currentTime + COMMON_LEAD_SEC * rate);
+      // Without the data at hand nobody can start sooner than it arrives.
+      const leadSec = buffered ? COMMON_LEAD_SEC : Math.min(FAR_LEAD_MAX_SEC, Math.max(COMMON_LEAD_SEC, 2 * this.lagSec.readyFar + this.lagSec.start));
+      // A room cannot start before 0: right at the start, everyone starts a lead later into the movie.
+      const position = Math.max(status.currentTime, leadSec * rate);
+      status.currentTime = position - leadSec * rate;
+      holdAt = { position, far: !buffered };
     }
-    this.target = { status, atMs: this.now(), clock: 'local' };
+    this.follow({ status, atMs: this.now(), clock: 'local' });
     this.lastMeasure = null;
     // The user's element is the reference now: no nudge left on it. Once it runs steadily, it is
-    // measured like everyone else's, and may be re-positioned once if its own latency was misjudged.
+    // measured like everyone else's, and may be re-positioned once if its start was misjudged.
     this.roomRate = status.playbackRate;
     this.nudge = 0;
     this.setRate(status.playbackRate);
@@ -883,6 +977,7 @@ export class SyncEngine {
     this.fine = status.isPlaying;
     this.confirmUntilMs = -Infinity;
     if (status.isPlaying) this.settleUntilMs = this.now() + SETTLE_MS;
+    if (holdAt) this.holdAt(holdAt.position, holdAt.far);
     if (!this.transport.sendStatus(status)) return;
     this.seq += 1;
     this.lastStatusSeq = this.seq;

@@ -30,6 +30,8 @@ export const cinema = {
     'cinema.sync.done': '同步成功',
     'cinema.room.paused': '房间已暂停',
     'cinema.room.playing': '播放中',
+    'cinema.room.ended': '已播完',
+    'cinema.room.cannotPlay': '无法播放',
     'cinema.room.rate': '{rate}× 倍速',
     'cinema.sync.noPermission': '你没有控制播放进度的权限，已恢复为房间进度',
     'cinema.sync.state.in-sync': '已同步',
@@ -37,6 +39,7 @@ export const cinema = {
     'cinema.sync.state.out-of-sync': '未同步',
     'cinema.sync.state.live': '直播',
     'cinema.sync.state.idle': '等待同步',
+    'cinema.sync.state.ended': '已播完',
     'cinema.sync.drift': '{drift} 毫秒',
     'cinema.sync.driftHint': '与房间进度的偏差（正数表示领先，负数表示落后）',
 
@@ -182,6 +185,8 @@ export const cinema = {
     'cinema.sync.done': 'In sync',
     'cinema.room.paused': 'Room paused',
     'cinema.room.playing': 'Playing',
+    'cinema.room.ended': 'Ended',
+    'cinema.room.cannotPlay': 'Cannot play',
     'cinema.room.rate': '{rate}× speed',
     'cinema.sync.noPermission': 'You may not control playback in this room; back to the room’s position',
     'cinema.sync.state.in-sync': 'In sync',
@@ -189,6 +194,7 @@ export const cinema = {
     'cinema.sync.state.out-of-sync': 'Out of sync',
     'cinema.sync.state.live': 'Live',
     'cinema.sync.state.idle': 'Waiting to sync',
+    'cinema.sync.state.ended': 'Ended',
     'cinema.sync.drift': '{drift} ms',
     'cinema.sync.driftHint': 'Offset from the room’s position (positive: ahead, negative: behind)',
 
