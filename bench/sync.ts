@@ -70,7 +70,7 @@ interface Options {
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { clients: 4, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4 };
+  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4 };
   const numberAfter = (i: number, flag: string): number => {
     const value = Number(argv[i + 1]);
     if (argv[i + 1] === undefined || !Number.isFinite(value)) throw new UsageError(`${flag} needs a number`);
@@ -91,7 +91,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--skew-ms') options.skewMs = numberAfter(i++, arg);
     else if (arg === '--cpu-throttle') options.cpuThrottle = numberAfter(i++, arg);
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 4)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4]');
+      console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3; the 4th runs on a 4× slower CPU)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4]');
       console.log('       npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json [--strict]');
       console.log('       npm run bench:sync -- --markdown    (the README tables of bench/results/sync-latest.json)');
       process.exit(0);

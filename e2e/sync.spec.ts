@@ -222,27 +222,27 @@ async function stepDelay(a: Actor, b: Actor, what: string, sinceMs: number, cond
 }
 
 test('the room label follows my own pause and play at once, and the other member stays in step', async ({ app, media, actors }) => {
-  const { a, b, cinemaB } = await playingRoom(app, media, actors);
+  const { a, b, cinemaA } = await playingRoom(app, media, actors);
   const labelA = a.page.getByTestId('room-playback');
   const labelB = b.page.getByTestId('room-playback');
-  await expect(labelB).toHaveAttribute('data-state', 'playing');
-  // Not before B's first start is over (a scheduled start pauses the element for a moment).
-  await expect(b.page.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
-
-  await cinemaB.pause();
-  // B's own label: no round trip to wait for (SyncTV does not echo a STATUS to its sender).
-  await expect(labelB).toHaveAttribute('data-state', 'paused', { timeout: 300 });
-  const pausedAt = Date.now();
-  const paused = await stepDelay(a, b, 'A paused with B', pausedAt, (pair) => pair.a.paused && pair.b.paused && inSync(pair));
-  await expect(labelA).toHaveAttribute('data-state', 'paused');
-  note('own pause', `A paused in step ${paused} ms after B's pause`);
-
-  await cinemaB.play();
-  const playedAt = Date.now();
-  await expect(labelB).toHaveAttribute('data-state', 'playing', { timeout: 300 });
-  const played = await stepDelay(a, b, 'both playing in step', playedAt, (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair));
   await expect(labelA).toHaveAttribute('data-state', 'playing');
-  note('own play', `both playing in step ${played} ms after B's play`);
+  // Not before A's first start is over (a scheduled start pauses the element for a moment).
+  await expect(a.page.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
+
+  await cinemaA.pause();
+  // My own label: no round trip to wait for (SyncTV does not echo a STATUS to its sender).
+  await expect(labelA).toHaveAttribute('data-state', 'paused', { timeout: 300 });
+  const pausedAt = Date.now();
+  const paused = await stepDelay(a, b, 'B paused with A', pausedAt, (pair) => pair.a.paused && pair.b.paused && inSync(pair));
+  await expect(labelB).toHaveAttribute('data-state', 'paused');
+  note('own pause', `B paused in step ${paused} ms after A's pause`);
+
+  await cinemaA.play();
+  const playedAt = Date.now();
+  await expect(labelA).toHaveAttribute('data-state', 'playing', { timeout: 300 });
+  const played = await stepDelay(a, b, 'both playing in step', playedAt, (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair));
+  await expect(labelB).toHaveAttribute('data-state', 'playing');
+  note('own play', `both playing in step ${played} ms after A's play`);
   // Still together a second later: the label's change did not disturb the start.
   await a.page.waitForTimeout(1000);
   const later = await samplePair(a.page, b.page);
@@ -250,23 +250,28 @@ test('the room label follows my own pause and play at once, and the other member
   expect([...a.errors, ...b.errors]).toEqual([]);
 });
 
-test('a member whose CPU is 4× slower (a cheap phone) stays in step through play, seek and steady play', async ({ app, media, actors }) => {
+test('a member whose CPU is 4× slower (a cheap phone) starts with the others and stays in step in steady play', async ({ app, media, actors }) => {
   test.setTimeout(90_000);
-  const slowCpu = async (b: Actor) => {
-    const cdp = await b.page.context().newCDPSession(b.page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  };
-  const { a, b, cinemaA } = await playingRoom(app, media, actors, slowCpu);
+  const a = await actors.user('a');
+  const b = await actors.user('b');
+  // Chromium's CPU throttling, as Lighthouse's mobile profile uses it: B's page runs 4× slower.
+  await (await b.page.context().newCDPSession(b.page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const roomId = await app.api.createRoom(a.token!, uniqueName('slow'));
+  await app.api.joinRoom(b.token!, roomId);
+  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  await cinemaA.goto(roomId);
   await expect(a.page.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
   await cinemaA.pause();
-  await stepDelay(a, b, 'B paused with A', Date.now(), (pair) => pair.a.paused && pair.b.paused && inSync(pair), 2000);
+  await cinemaB.goto(roomId);
+  await cinemaB.waitMediaLoaded();
+  await stepDelay(a, b, 'B paused where A paused', Date.now(), (pair) => pair.a.paused && pair.b.paused && inSync(pair), 10_000);
 
   await cinemaA.play();
-  const played = await stepDelay(a, b, 'both playing in step', Date.now(), (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair), 1500);
-  await cinemaA.seek(30);
-  const seekedAt = Date.now();
-  const seeked = await stepDelay(a, b, 'B at A\'s seek', seekedAt, (pair) => isPlaying(pair.a) && isPlaying(pair.b) && positionAt(pair.b, pair.b.atMs) >= 29.5 && inSync(pair), 2000);
-  note('slow CPU', `in step ${played} ms after A's play and ${seeked} ms after A's seek`);
+  const played = await stepDelay(a, b, 'both playing in step', Date.now(), (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair), 2500);
+  note('slow CPU', `in step ${played} ms after A's play`);
 
   // Steady play: every sample within 0.1 s for 5 s, and the typical one within a frame or two.
   await a.page.waitForTimeout(1500);

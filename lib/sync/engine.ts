@@ -8,7 +8,8 @@
  * - STATUS / CHECK_STATUS broadcast (no timestamp): local receipt time − the one-way delay (rtt/2).
  *   That is only provisional: a busy page runs the message handler tens of ms after the frame
  *   arrived, so every remote action is confirmed at once with a SYNC, whose reply carries the server
- *   time; the engine acts on the position only after the confirmation (or CONFIRM_TIMEOUT_MS);
+ *   time; the correction loop measures against the position only after the confirmation (or
+ *   CONFIRM_TIMEOUT_MS);
  * - `GET /movie/current`: the response time − the one-way delay (the server extrapolated at read time).
  * The expected position at any moment is currentTime + elapsed × rate while playing.
  *
@@ -22,8 +23,16 @@
  *   seek's own duration does not matter.
  * - Latencies are learned, not guessed: after each start the engine measures how long the element's
  *   clock stood still (wall time elapsed − media time advanced / rate).
- * The initiator of a play or seek publishes the position its element will have once its clock runs
- *   (position − learned latency × rate), so the others do not start ahead of it.
+ * A common start: a user's play starts the room COMMON_LEAD_SEC later for everyone, the user
+ *   included. The STATUS carries the position the room has now if it reaches the user's position
+ *   then; the user's element waits there, and so does every paused member the room is about to reach
+ *   (no seek needed), each starting when the room arrives less its own learned start latency. A
+ *   member farther away than the lead waits a little ahead of the room instead. A seek while playing
+ *   is published as the position the element will have once its clock runs again (position − learned
+ *   latency × rate), so the others do not start ahead of it.
+ * A start is timed on the provisional position of a STATUS and re-timed by the confirming SYNC reply
+ *   if that comes first; a scheduled start made before the confirmation leads by this page's learned
+ *   handling lag more, so the confirmation does not overtake it.
  *
  * Measured in Chromium 156 on the 30 fps HLS clip (headless): currentTime reads are exact to 0.1 ms;
  * play() runs the clock 40–75 ms later; a buffered seek while paused completes in 10–20 ms; switching
@@ -138,6 +147,7 @@ const MAX_PENDING_SYNCS = 8;
 /**
  * Latencies (s of wall time), learned per kind:
  * - start: from play() on a paused element until its clock runs;
+ * - resume: from the user's `seeked` event while playing (their STATUS goes out then) until it runs;
  * - readyNear / readyFar: from a seek inside / outside the buffer until the element can play
  *   (sizes the lead of a scheduled start);
  * - handling: how late this page handles a STATUS frame (a busy page runs the handler tens of ms
@@ -147,8 +157,8 @@ const MAX_PENDING_SYNCS = 8;
  * Defaults are about what Chromium showed (40–75 ms to start, with or without sound); the first
  * observation replaces them.
  */
-export type LagKind = 'start' | 'readyNear' | 'readyFar' | 'handling';
-const DEFAULT_LAG_SEC: Record<LagKind, number> = { start: 0.06, readyNear: 0.03, readyFar: 0.3, handling: 0.1 };
+export type LagKind = 'start' | 'resume' | 'readyNear' | 'readyFar' | 'handling';
+const DEFAULT_LAG_SEC: Record<LagKind, number> = { start: 0.06, resume: 0.05, readyNear: 0.03, readyFar: 0.3, handling: 0.1 };
 /** Weight of a new latency observation after the first. */
 const LAG_WEIGHT = 0.5;
 /** Observations beyond this (s) are stalls, not latencies. */
@@ -184,8 +194,11 @@ interface Target {
 }
 
 /** A start whose outcome teaches a latency: where the element was (s) and when (local ms). */
+/** How a user's action is published (see `publish`). */
+type PublishKind = 'common' | 'resume' | null;
+
 interface PendingLearn {
-  kind: 'start';
+  kind: 'start' | 'resume';
   position: number;
   atMs: number;
 }
@@ -855,7 +868,7 @@ export class SyncEngine {
       }
       return;
     }
-    this.publish(isPlaying);
+    this.publish(isPlaying ? 'common' : null);
     // The user paused a running element: re-align its pipeline with the position just published (see apply()).
     if (!isPlaying && this.media.paused && !this.media.seeking) this.seekElement(this.media.currentTime);
   }
@@ -895,14 +908,14 @@ export class SyncEngine {
     // A single seek goes out at once; further seeks of a burst (scrubbing) collapse into one trailing STATUS.
     if (this.seekPublishTimer === null && now - this.lastSeekPublishAtMs >= delayMs) {
       this.lastSeekPublishAtMs = now;
-      this.publish(true, playing);
+      this.publish(this.seekPublishKind(playing), playing);
       return;
     }
     if (this.seekPublishTimer !== null) clearTimeout(this.seekPublishTimer);
     this.seekPublishTimer = setTimeout(() => {
       this.seekPublishTimer = null;
       this.lastSeekPublishAtMs = this.now();
-      this.publish(true, playing);
+      this.publish(this.media.paused && playing ? 'common' : null, playing);
     }, delayMs);
   }
 
@@ -914,7 +927,7 @@ export class SyncEngine {
     this.engineRate = null;
     this.nudge = 0;
     if (Math.abs(rate - this.roomRate) < 1e-3) return;
-    this.publish(false);
+    this.publish(null);
   }
 
   /** The element's status with the room rate instead of a nudged one. */
@@ -938,15 +951,29 @@ export class SyncEngine {
   }
 
   /**
-   * Sends the user's status (`playing`: whether the user's element plays, or waits for a common start
-   * to play). `commonStart`: the action started the element's clock (a play, or a seek
-   * while playing). The room then starts COMMON_LEAD_SEC from now, for everyone at once: the STATUS
-   * carries the position the room has now if it reaches the user's position then (the contract's
-   * STATUS has no start time; a v0.9.11 server extrapolates it like any other, and the reference
-   * client plays from it), and the user's own element waits at its position and starts at that
-   * instant like the others' (a scheduled start, which also teaches this element's start latency).
+   * How a user's seek is published: while the element runs it keeps running from the new position,
+   * and the STATUS is led back by the latency until its clock runs again (`resume`, learned); while it
+   * waits for a common start, it waits at the new position instead (`common`); paused, it is plain.
    */
-  private publish(commonStart: boolean, playing = !this.media.paused): void {
+  private seekPublishKind(playing: boolean): PublishKind {
+    if (!playing) return null;
+    return this.media.paused ? 'common' : 'resume';
+  }
+
+  /**
+   * Sends the user's status (`playing`: whether the user's element plays, or waits for a common start
+   * to play). `kind`:
+   * - `common`: a play from paused. The room then starts COMMON_LEAD_SEC from now, for everyone at
+   *   once: the STATUS carries the position the room has now if it reaches the user's position then
+   *   (the contract's STATUS has no start time; a v0.9.11 server extrapolates it like any other, and
+   *   the reference client plays from it), and the user's element waits at its position and starts at
+   *   that instant like the others' (a scheduled start, which also teaches its start latency). The
+   *   element was paused there, so its data is at hand; a seek while playing is not held back, as the
+   *   data at a new position may take longer to come than the lead.
+   * - `resume`: a seek while playing; the STATUS carries the position the element will have when its
+   *   clock runs again, and the outcome teaches that latency.
+   */
+  private publish(kind: PublishKind, playing = !this.media.paused): void {
     if (this.destroyed || !this.allowLocalChange()) return;
     if (this.seekPublishTimer !== null) {
       clearTimeout(this.seekPublishTimer);
@@ -956,7 +983,10 @@ export class SyncEngine {
     this.pendingLearn = null;
     this.cancelScheduledStart();
     let holdAt: { position: number; far: boolean } | null = null;
-    if (commonStart && status.isPlaying) {
+    if (kind === 'resume' && status.isPlaying) {
+      this.pendingLearn = { kind, position: status.currentTime, atMs: this.now() };
+      status.currentTime = Math.max(0, status.currentTime - this.lagSec.resume * status.playbackRate);
+    } else if (kind === 'common' && status.isPlaying) {
       const rate = status.playbackRate;
       const buffered = isBuffered(this.media, status.currentTime + COMMON_LEAD_SEC * rate);
       // Without the data at hand nobody can start sooner than it arrives.
