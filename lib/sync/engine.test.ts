@@ -694,6 +694,8 @@ describe('two clients through a room (no ping-pong)', () => {
     const delays: Record<string, number> = {};
     await a.play();
     delays.play = await inStepAfter(a, b);
+    a.currentTime = 30; // a first seek teaches B its seek latency (before it, B leads a joiner's 0.2 s)
+    await elapse(2000, a, b);
     a.currentTime = 40; // a seek while playing
     delays.seek = await inStepAfter(a, b);
     b.pause();

@@ -163,7 +163,12 @@ const DEFAULT_LAG_SEC: Record<LagKind, number> = { start: 0.06, resume: 0.05, re
 const LAG_WEIGHT = 0.5;
 /** Observations beyond this (s) are stalls, not latencies. */
 const MAX_LAG_SEC = 1;
-/** Lead (s) of a scheduled start inside the buffer, at least; and outside it, between these. */
+/**
+ * Lead (s) of a scheduled start inside the buffer, at least: before this element's seek latency is
+ * known (a joiner's first start), and once it is; outside the buffer, between FAR_LEAD_MIN_SEC and
+ * FAR_LEAD_MAX_SEC.
+ */
+const NEAR_LEAD_FIRST_SEC = 0.2;
 const NEAR_LEAD_MIN_SEC = 0.12;
 const FAR_LEAD_MIN_SEC = 0.5;
 const FAR_LEAD_MAX_SEC = 3;
@@ -710,7 +715,7 @@ export class SyncEngine {
     this.nudge = 0;
     this.setRate(this.roomRate);
     const roomAt = positionAt(target, this.clock.serverNow());
-    const nearLead = Math.max(NEAR_LEAD_MIN_SEC, 2 * this.lagSec.readyNear + this.lagSec.start);
+    const nearLead = Math.max(this.lagLearned.has('readyNear') ? NEAR_LEAD_MIN_SEC : NEAR_LEAD_FIRST_SEC, 2 * this.lagSec.readyNear + this.lagSec.start);
     const far = !isBuffered(this.media, roomAt + nearLead * this.roomRate);
     let leadSec = far ? Math.min(FAR_LEAD_MAX_SEC, Math.max(FAR_LEAD_MIN_SEC, 2 * this.lagSec.readyFar + this.lagSec.start)) : nearLead;
     // The position is provisional until the confirming reply, which may move it by this page's handling lag.
