@@ -46,11 +46,13 @@ const VERBOSE = process.argv.includes('--verbose');
  * other screen OTHER_BUDGET. The hall's went from 320 to 321 with issue 14 (its accessibility
  * measured 320.0x KB), then to 325 with the film-first hall (measured 324.6: add-and-play, the chat
  * replay, guests' ways in, the player's view state, the room menu; README "Size budget"; 323.8 once
- * the guest banner came to load for visitors only); home's
+ * the guest banner came to load for visitors only), then to 326 with the common start and the room
+ * label that tells the truth (measured 324.8; what comes down before the first frame varies by up to
+ * 0.4 KB with the machine's load, since a slower first frame lets one more chunk in); home's
  * from 150 to 152 (measured 151.8: the popular list's paging and refresh, and the header's Log in
  * and Register carrying the current page).
  */
-const BUDGETS = { home: 152, cinema: 325 };
+const BUDGETS = { home: 152, cinema: 326 };
 const OTHER_BUDGET = 190;
 
 /**
