@@ -193,16 +193,19 @@ test('a late joiner starts where the playing room is', async ({ app, media, acto
 });
 
 /** Two members, A (the creator) and B, in a room playing the clip, both players running and in step. */
-async function playingRoom(app: App, media: { url: string }, actors: Actors, beforeB?: (b: Actor) => Promise<void>) {
-  const a = await actors.user('a');
-  const b = await actors.user('b');
-  if (beforeB) await beforeB(b);
+/** A room of A's with B as a member, playing the clip (through the API); neither has opened it yet. */
+async function clipRoom(app: App, media: { url: string }, a: Actor, b: Actor) {
   const roomId = await app.api.createRoom(a.token!, uniqueName('step'));
   await app.api.joinRoom(b.token!, roomId);
   const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
   await app.api.setCurrent(a.token!, roomId, movieId);
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  const cinemaB = new CinemaPage(b.page, app.origin);
+  return { roomId, cinemaA: new CinemaPage(a.page, app.origin), cinemaB: new CinemaPage(b.page, app.origin) };
+}
+
+async function playingRoom(app: App, media: { url: string }, actors: Actors) {
+  const a = await actors.user('a');
+  const b = await actors.user('b');
+  const { roomId, cinemaA, cinemaB } = await clipRoom(app, media, a, b);
   await cinemaA.goto(roomId);
   await cinemaB.goto(roomId);
   const together = await pollUntil(
@@ -260,12 +263,7 @@ test.fixme('a member whose CPU is 4× slower (a cheap phone) follows a play and 
   const b = await actors.user('b');
   // Chromium's CPU throttling, as Lighthouse's mobile profile uses it: B's page runs 4× slower.
   await (await b.page.context().newCDPSession(b.page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  const roomId = await app.api.createRoom(a.token!, uniqueName('slow'));
-  await app.api.joinRoom(b.token!, roomId);
-  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
-  await app.api.setCurrent(a.token!, roomId, movieId);
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  const cinemaB = new CinemaPage(b.page, app.origin);
+  const { roomId, cinemaA, cinemaB } = await clipRoom(app, media, a, b);
   await cinemaA.goto(roomId);
   await expect(a.page.getByTestId('sync-indicator')).toHaveAttribute('data-state', 'in-sync');
   await cinemaA.pause();
