@@ -1,28 +1,21 @@
 'use client';
 /**
- * React binding of the sync engine (lib/sync/engine.ts): one engine per <video> element, fed by the
- * room socket (STATUS, CHECK_STATUS, SYNC, open/close) and by the loaded current movie. The engine
- * shares the socket's server clock, so the SYNC round trips it measures also correct the timestamps
- * of everything the socket sends. The status it follows is the room's playback status the hall shows
- * (`playbackStatusAtom`): the engine is its one writer, so the label follows the user's own play or
- * pause at once and never disagrees with what the player does.
+ * React binding of the sync engine (lib/sync/engine.ts): one engine per <video> element, attached to
+ * the room session (lib/room/session.ts), which feeds it every STATUS, CHECK_STATUS and SYNC frame,
+ * the socket's state and the loaded current movie's status. The engine shares the session's server
+ * clock, so the SYNC round trips it measures also correct the timestamps of everything the socket
+ * sends. The status it follows goes back to the session as the room's playback truth (`followed`),
+ * so the hall's label follows the user's own play or pause at once and never disagrees with what
+ * the player does.
  */
-import { getDefaultStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { playbackStatusAtom } from '@/lib/room/atoms';
-import type { ServerClock } from '@/lib/sync/clock';
+import type { RoomSession } from '@/lib/room/session';
 import type { SyncIndicator } from '@/lib/sync/correction';
-import { SyncEngine, type AutoplayOutcome, type HttpStatus } from '@/lib/sync/engine';
-import { fromWireStatus } from '@/lib/sync/status';
-import { MessageType, timestampMs, type Message } from '@/lib/contract/message';
-import type { RoomSocket } from '@/lib/ws/room-socket';
+import { SyncEngine, type AutoplayOutcome, type SyncDebug } from '@/lib/sync/engine';
 
 export interface PlaybackSyncOptions {
   video: HTMLVideoElement | null;
-  socket: RoomSocket | null;
-  clock: ServerClock | null;
-  /** The room status from `GET /movie/current` with the local times of its request and response. */
-  target: HttpStatus | null;
+  session: RoomSession | null;
   live: boolean;
   canControl: boolean;
   onControlDenied: () => void;
@@ -38,15 +31,16 @@ export interface PlaybackSync {
   unmute: () => void;
   /** The sync indicator now (cheap; the indicator polls it). */
   readIndicator: () => SyncIndicator;
+  /** The engine's phase, figures and last decisions for the `?debug=sync` overlay; null without an engine. */
+  readDebug: () => SyncDebug | null;
 }
 
 const IDLE: SyncIndicator = { state: 'idle', driftMs: null };
 
 export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
-  const { video, socket, clock, target, live, canControl } = options;
+  const { video, session, live, canControl } = options;
   const [engine, setEngine] = useState<SyncEngine | null>(null);
   const [autoplay, setAutoplay] = useState<PlaybackSync['autoplay']>(null);
-  const store = getDefaultStore();
   // The engine calls the latest callbacks without being rebuilt when they change.
   const callbacks = useRef({ onControlDenied: options.onControlDenied, onManualSynced: options.onManualSynced });
   useEffect(() => {
@@ -54,32 +48,20 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
   });
 
   useEffect(() => {
-    if (!video || !socket || !clock) return;
+    if (!video || !session) return;
     const created = new SyncEngine({
       media: video,
-      clock,
+      clock: session.clock,
       transport: {
-        sendStatus: (status) => socket.sendStatus(status),
-        sendSync: () => socket.sendSync(),
+        sendStatus: (status) => session.sendStatus(status),
+        sendSync: () => session.sendSync(),
       },
       live,
       canControl,
       onAutoplay: (outcome) => setAutoplay((previous) => (outcome === 'ok' ? (previous === 'muted' && video.muted ? 'muted' : null) : outcome)),
       onControlDenied: () => callbacks.current.onControlDenied(),
       onManualSynced: () => callbacks.current.onManualSynced(),
-      onTarget: (status) => store.set(playbackStatusAtom, { status, receivedAtMs: Date.now() }),
-    });
-    const onMessage = (message: Message) => {
-      const payload = message.payload;
-      if (payload.case !== 'playbackStatus') return;
-      const status = fromWireStatus(payload.value);
-      if (message.type === MessageType.SYNC) created.onSyncReply(status, timestampMs(message));
-      else if (message.type === MessageType.STATUS || message.type === MessageType.CHECK_STATUS) created.onRemoteStatus(status);
-    };
-    const offMessage = socket.on('message', onMessage);
-    const offState = socket.on('state', (state) => {
-      if (state === 'open') created.setConnected(true);
-      else if (state === 'closed') created.setConnected(false);
+      onTarget: (status) => session.followed(status),
     });
     // The user pressing play after a refusal clears the notice.
     const onPlaying = () => setAutoplay((previous) => (previous === 'blocked' ? null : previous));
@@ -87,36 +69,31 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
     video.addEventListener('playing', onPlaying);
     video.addEventListener('volumechange', onVolume);
     setEngine(created);
-    if (socket.state === 'open') created.setConnected(true);
+    const detach = session.attachFollower(created);
     return () => {
-      offMessage();
-      offState();
+      detach();
       video.removeEventListener('playing', onPlaying);
       video.removeEventListener('volumechange', onVolume);
       created.destroy();
-      store.set(playbackStatusAtom, null);
       setEngine(null);
       setAutoplay(null);
     };
     // live and canControl are pushed by the effect below: they must not rebuild the engine.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [video, socket, clock]);
+  }, [video, session]);
 
   useEffect(() => {
     engine?.setLive(live);
     engine?.setCanControl(canControl);
   }, [engine, live, canControl]);
 
-  useEffect(() => {
-    if (engine && target) engine.loadTarget(target);
-  }, [engine, target]);
-
-  const manualSync = useCallback(() => (engine ? engine.manualSync() : socket?.sendSync() ?? false), [engine, socket]);
+  const manualSync = useCallback(() => (engine ? engine.manualSync() : session?.sendSync() ?? false), [engine, session]);
   const unmute = useCallback(() => {
     if (video) video.muted = false;
     setAutoplay((previous) => (previous === 'muted' ? null : previous));
   }, [video]);
   const readIndicator = useCallback(() => (engine ? engine.indicator() : IDLE), [engine]);
+  const readDebug = useCallback(() => engine?.debug() ?? null, [engine]);
 
-  return { autoplay, manualSync, unmute, readIndicator };
+  return { autoplay, manualSync, unmute, readIndicator, readDebug };
 }

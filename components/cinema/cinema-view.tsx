@@ -3,13 +3,14 @@
  * The viewing hall `/cinema/<roomId>` (reference-client.md §1.5), film first: the video as large as
  * the window allows with its info bar under it, the chat beside (or, on a phone, under) it, the
  * movie list and "Add a movie" below; theater mode puts the video across the window. The grid's
- * areas and sizes are in app/globals.css (`.hall`). `useRoom` opens the room and keeps the room
- * atoms (lib/room/atoms.ts) current; the hall and its panels read them.
+ * areas and sizes are in app/globals.css (`.hall`). `useRoom` opens the room session
+ * (lib/room/session.ts), which keeps the room atoms (lib/room/atoms.ts) current; the hall and its
+ * panels read them.
  *
  * The route renders this after mount, keyed by room id (static-export.md §1.3), so every room starts
  * with fresh atoms, socket, player and SWR cache.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import Link from 'next/link';
 import { useAtomValue } from 'jotai';
 import { clsx } from 'clsx';
@@ -24,19 +25,14 @@ import { useChat } from '@/hooks/use-chat';
 import { useMovieList, useRefreshMovieLists, type MovieListView } from '@/hooks/use-movie-list';
 import { usePlaybackSync } from '@/hooks/use-playback-sync';
 import { useRoom } from '@/hooks/use-room';
-import { useRoomSocketEvent } from '@/hooks/use-room-socket';
 import { ApiError } from '@/lib/api/error';
 import { describeError } from '@/lib/api/error-text';
 import { hasCurrentMovie, setCurrentMovie } from '@/lib/api/movie';
 import type { PushedMovie } from '@/lib/contract/types';
-import { MessageType, type Message } from '@/lib/contract/message';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
 import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
-import { publicSettingsAtom } from '@/lib/session';
 import { readTheater, writeTheater } from '@/lib/storage';
-import type { HttpStatus } from '@/lib/sync/engine';
-import { fromJsonStatus } from '@/lib/sync/status';
 import { RoomAdminBar, RoomSetup } from '@/components/room-admin/room-admin-bar';
 import { ChatPanel } from './chat-panel';
 import { ConnectionBadge } from './connection-badge';
@@ -86,17 +82,17 @@ function useTheater(): [boolean, () => void] {
 function CinemaHall({ roomId }: CinemaViewProps) {
   const t = useT();
   const room = useRoom(roomId);
-  const { socket, clock } = room;
+  const { session } = room;
   const member = useAtomValue(roomMemberAtom);
   const info = useAtomValue(roomInfoAtom);
   const abilities = useAtomValue(roomAbilitiesAtom);
   const connection = useAtomValue(roomConnectionAtom);
   const loaded = useAtomValue(currentMovieAtom);
-  const serverKeepsHistory = (useAtomValue(publicSettingsAtom)?.chatHistory ?? 0) > 0;
   const [view, setView] = useState<MovieListView>({ folderId: '', page: 1, keyword: '' });
-  const movies = useMovieList(roomId, socket !== null && abilities.canListMovies, view);
+  const ready = Boolean(member && info);
+  const movies = useMovieList(roomId, ready && abilities.canListMovies, view);
   const refreshMovies = useRefreshMovieLists(roomId);
-  const chat = useChat(roomId, socket, { serverKeepsHistory, clock });
+  const chat = useChat(session);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [theater, toggleTheater] = useTheater();
   // Bumped to open "Add a movie", bring it into view and focus its address field.
@@ -104,13 +100,6 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   const requestPushForm = useCallback(() => setPushRequest((n) => n + 1), []);
 
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
-  const httpTarget = useMemo<HttpStatus | null>(
-    () =>
-      loaded && hasCurrentMovie(loaded.current)
-        ? { status: fromJsonStatus(loaded.current.status), requestedAtMs: loaded.requestedAtMs, receivedAtMs: loaded.receivedAtMs }
-        : null,
-    [loaded],
-  );
 
   const lastDeniedAt = useRef(0);
   const onControlDenied = useCallback(() => {
@@ -123,24 +112,15 @@ function CinemaHall({ roomId }: CinemaViewProps) {
 
   const sync = usePlaybackSync({
     video,
-    socket,
-    clock,
-    target: httpTarget,
+    session,
     live: Boolean(movie?.base.live),
     canControl: abilities.canSetStatus,
     onControlDenied,
     onManualSynced,
   });
 
-  // Who last changed the current movie (CURRENT carries the sender), for the chat's system line.
-  const currentChangedBy = useRef('');
-  useRoomSocketEvent(socket, 'message', (message: Message) => {
-    if (message.type === MessageType.MOVIES) refreshMovies();
-    else if (message.type === MessageType.CURRENT) currentChangedBy.current = message.sender?.username ?? '';
-  });
-  useRoomSocketEvent(socket, 'open', ({ reconnected }) => {
-    if (reconnected) refreshMovies();
-  });
+  // MOVIES frames, and reconnects that may have missed one.
+  useEffect(() => session?.onMovies(refreshMovies), [session, refreshMovies]);
 
   // "Now playing …" and "Playback stopped" in the chat when the current movie changes (not on entering).
   const shownMovie = useRef<string | null | undefined>(undefined);
@@ -151,8 +131,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
     const before = shownMovie.current;
     shownMovie.current = id;
     if (before === undefined || before === id) return;
-    const by = currentChangedBy.current;
-    currentChangedBy.current = '';
+    const by = loaded.changedBy ?? '';
     if (movie) addSystemLine(by ? t('cinema.chat.nowPlayingBy', { name: movie.base.name, by }) : t('cinema.chat.nowPlaying', { name: movie.base.name }));
     else addSystemLine(by ? t('cinema.chat.stoppedBy', { by }) : t('cinema.chat.stopped'));
   }, [loaded, movie, addSystemLine, t]);
@@ -184,13 +163,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   );
 
   const focusChat = useCallback(() => document.querySelector<HTMLElement>('[data-testid="chat-input"]')?.focus(), []);
-  const sendChat = useCallback((text: string) => socket?.sendChat(text) ?? false, [socket]);
-
-  const ready = Boolean(member && info);
-
-  // Last: every listener above, and those of the children (whose effects run first), is attached
-  // before the first frame can arrive (hooks/use-room-socket.ts).
-  useEffect(() => socket?.connect(), [socket]);
+  const sendChat = chat.send;
 
   return (
     <div data-testid="page-cinema" data-room-id={roomId} data-hall data-theater={theater} className={clsx('hall w-full px-3 py-[var(--hall-gap)] md:px-6', !theater && 'mx-auto max-w-7xl')}>

@@ -78,6 +78,7 @@ const ProblemRemedies = lazy(() => import('@/components/player/problem-notice').
 const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 /** What an account adds and the ways to get one: downloaded for a visitor only. */
 const GuestBanner = lazy(() => import('./guest-banner'));
+const SyncDebug = lazy(() => import('./sync-debug'));
 
 const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
@@ -105,6 +106,8 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const [picked, setPicked] = useState<{ movieId: string; index: number }>({ movieId: '', index: 0 });
   const [danmaku, setDanmaku] = useState<DanmakuSettings>(() => danmakuSettingsOf(readDanmakuSettings(), prefersReducedMotion()));
   const [danmakuOpen, setDanmakuOpen] = useState(false);
+  // `?debug=sync` shows the engine's phase and decisions (./sync-debug.tsx); the hall renders after mount only.
+  const [debugSync] = useState(() => new URLSearchParams(window.location.search).get('debug') === 'sync');
 
   const handleVideo = useCallback(
     (element: HTMLVideoElement | null) => {
@@ -210,6 +213,11 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
             </div>
           </div>
 
+          {debugSync && movie ? (
+            <Suspense fallback={null}>
+              <SyncDebug read={sync.readDebug} />
+            </Suspense>
+          ) : null}
           {movie ? (
             <div className="flex flex-wrap items-center gap-2">
               {sources.length > 1 ? (

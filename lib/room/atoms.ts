@@ -1,8 +1,8 @@
 /**
  * The open room (jotai atoms in the default store): which room, its info, my membership and what it
  * lets me do, the current movie and the room's playback status, the viewer count and the socket's
- * state. The viewing hall fills them (hooks/use-room.ts) and clears them when it closes; the header,
- * the hall and its panels read them. Lists (the movie list, members) stay in SWR.
+ * state, the chat. The room session (./session.ts) fills them and clears them when the hall closes;
+ * the header, the hall and its panels read them. Lists (the movie list, members) stay in SWR.
  */
 import { atom, getDefaultStore } from 'jotai';
 import type { PlaybackState } from '@/lib/contract/playback';
@@ -11,6 +11,7 @@ import type { CurrentMovie, RoomInfo, RoomMe, RoomSettings } from '@/lib/contrac
 import { userAtom } from '@/lib/session';
 import type { RoomSocketState } from '@/lib/ws/room-socket';
 import { roomAbilities } from './abilities';
+import type { ChatLine } from './chat';
 import { roomIdAtom } from './room-id';
 
 export { roomIdAtom };
@@ -41,6 +42,8 @@ export interface LoadedCurrent {
   current: CurrentMovie;
   requestedAtMs: number;
   receivedAtMs: number;
+  /** Who changed the current movie (the CURRENT frame's sender that caused this load), or "". */
+  changedBy?: string;
 }
 
 /** The current movie as last loaded, or null until loaded. `current.movie.id` "" means nothing plays. */
@@ -70,9 +73,29 @@ export const roomConnectionAtom = atom<RoomSocketState>('closed');
  */
 export const roomLeavingAtom = atom(false);
 
+/** Why `GET /api/room/movie/current` last failed, or null (cleared by the next answer). */
+export const currentErrorAtom = atom<unknown>(null);
+
+/**
+ * Opening the room (lib/room/session.ts `open`): under way, open, failed with `error`, or
+ * `notMember` (a v0.9.11 server's 500 to a signed-in non-member of a password room: the hall sends
+ * them to /joinRoom/<id>).
+ */
+export interface RoomOpenState {
+  state: 'opening' | 'open' | 'failed' | 'notMember';
+  error: unknown;
+}
+
+export const roomOpenAtom = atom<RoomOpenState>({ state: 'opening', error: null });
+
+/** The open room's chat, oldest first (lib/room/chat.ts; kept by lib/room/session.ts). */
+export const chatLinesAtom = atom<ChatLine[]>([]);
+
 /** Sets every room atom back to "no room" (the hall closing), then `roomIdAtom` to `roomId`. */
-export function resetRoomAtoms(roomId: string | null = null): void {
-  const store = getDefaultStore();
+export function resetRoomAtoms(roomId: string | null = null, store: ReturnType<typeof getDefaultStore> = getDefaultStore()): void {
+  store.set(currentErrorAtom, null);
+  store.set(roomOpenAtom, { state: 'opening', error: null });
+  store.set(chatLinesAtom, []);
   store.set(roomInfoAtom, null);
   store.set(roomMemberAtom, null);
   store.set(roomSettingsAtom, null);

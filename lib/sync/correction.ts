@@ -165,8 +165,11 @@ export function isPastEnd(roomAtSec: number, local: Pick<LocalPlayback, 'duratio
 }
 
 /** What a user sees in the sync indicator. */
-/** `ended`: the room has passed the end of the movie (the element stops there, nothing to correct). */
-export type SyncState = 'in-sync' | 'correcting' | 'out-of-sync' | 'ended' | 'live' | 'idle';
+/**
+ * `ended`: the room has passed the end of the movie (the element stops there, nothing to correct).
+ * `struggling`: this page cannot keep up (catch-up seeks did not hold); it only nudges for a while.
+ */
+export type SyncState = 'in-sync' | 'correcting' | 'out-of-sync' | 'struggling' | 'ended' | 'live' | 'idle';
 
 /** The indicator's state and the drift (ms, local − room, rounded; null when there is none to show). */
 export interface SyncIndicator {

@@ -4,56 +4,11 @@
  * loop, buffering, live movies, clock skew, network delay and the SYNC budget.
  */
 import { ServerClock } from './clock';
-import { COMMON_LEAD_SEC, SyncEngine, type AutoplayOutcome, type SyncEngineOptions, type SyncTransport } from './engine';
+import { COMMON_LEAD_SEC, SyncEngine, type AutoplayOutcome } from './engine';
 import { FakeMedia } from './testing/fake-media';
 import { FakeRoom, type FakeConnection } from './testing/fake-room';
+import { destroyEngines, elapse, makeEngine, readyMedia, RecordingTransport } from './testing/harness';
 import type { PlaybackState } from '@/lib/contract/playback';
-
-class RecordingTransport implements SyncTransport {
-  statuses: PlaybackState[] = [];
-  syncs = 0;
-  sendStatus(status: PlaybackState): boolean {
-    this.statuses.push(status);
-    return true;
-  }
-  sendSync(): boolean {
-    this.syncs += 1;
-    return true;
-  }
-}
-
-/** No SYNC timers unless a test asks for them: refresh off, and no burst beyond the first request. */
-const QUIET = { schedule: { burstCount: 1, refreshMs: 0 } };
-
-const engines: SyncEngine[] = [];
-function makeEngine(media: FakeMedia, transport: SyncTransport, options: Partial<SyncEngineOptions> = {}): SyncEngine {
-  const engine = new SyncEngine({ media, transport, ...QUIET, ...options });
-  engines.push(engine);
-  return engine;
-}
-
-/** Time passes for the media elements and the timers (events, ticks, replies). */
-async function elapse(ms: number, ...media: FakeMedia[]): Promise<void> {
-  const step = 10;
-  for (let done = 0; done < ms; done += step) {
-    const slice = Math.min(step, ms - done);
-    media.forEach((m) => m.advance(slice));
-    await jest.advanceTimersByTimeAsync(slice);
-  }
-  await jest.advanceTimersByTimeAsync(0);
-}
-
-/** A loaded element with latencies like Chromium's: clock starts 60 ms after play(), buffered seeks take 15 ms. */
-async function readyMedia(options: { buffered?: boolean } = {}): Promise<FakeMedia> {
-  const media = new FakeMedia();
-  media.runDelayMs = 60;
-  media.bufferedSeekDelayMs = 15;
-  media.seekDelayMs = 300;
-  if (options.buffered !== false) media.bufferedRanges = [[0, 120]];
-  media.loadMetadata();
-  await jest.advanceTimersByTimeAsync(0);
-  return media;
-}
 
 const seeks = (media: FakeMedia) => media.fired.filter((event) => event === 'seeking').length;
 const rateChanges = (media: FakeMedia) => media.fired.filter((event) => event === 'ratechange').length;
@@ -72,7 +27,9 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  engines.splice(0).forEach((engine) => engine.destroy());
+  // Every scenario keeps to the phase table (./phase.ts PHASE_TRANSITIONS).
+  const invalid = destroyEngines();
+  expect(invalid).toBe(0);
   jest.useRealTimers();
 });
 
@@ -655,7 +612,7 @@ describe('two clients through a room (no ping-pong)', () => {
       a.currentTime = 30;
       await elapse(2000, a, b);
       expect(Math.abs(a.currentTime - b.currentTime)).toBeLessThan(0.015);
-      engines.splice(0).forEach((engine) => engine.destroy());
+      expect(destroyEngines()).toBe(0);
     }
   });
 

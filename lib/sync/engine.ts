@@ -69,7 +69,12 @@ import {
   type SyncTuning,
 } from './correction';
 import { ExpectedEvents } from './expected-events';
+import { FAR_LEAD_MAX_SEC, Latencies, MAX_LAG_SEC, type LagKind } from './latency';
 import { HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, type MediaLike } from './media';
+import { canTransition, DecisionLog, type SyncDebug, type SyncDecisionKind, type SyncPhase } from './phase';
+
+export type { LagKind } from './latency';
+export type { SyncDebug, SyncPhase } from './phase';
 
 /** What the engine sends; the room socket implements it. Both return false when the message was dropped. */
 export interface SyncTransport {
@@ -139,39 +144,21 @@ const SCHEDULED_SEEK_TOLERANCE_SEC = 0.5;
  */
 const DRIFT_JUMP_SEC = 0.05;
 const RECOVERY_COOLDOWN_MS = 5000;
+/**
+ * A page that needed STRUGGLE_SEEKS catch-up seeks of the loop within STRUGGLE_WINDOW_MS did not
+ * hold any of them (a starved CPU, a backgrounded tab): it stops seeking for STRUGGLE_MS, only nudges
+ * (a seek only past STRUGGLE_SEEK_SEC), and the indicator says it cannot keep up (docs/sync.md
+ * "Slow devices"). Another user's action still moves it.
+ */
+const STRUGGLE_SEEKS = 3;
+const STRUGGLE_WINDOW_MS = 20_000;
+const STRUGGLE_MS = 30_000;
+const STRUGGLE_SEEK_SEC = 5;
 /** Two measurements further apart than this (ms) are not compared for jumps. */
 const JUMP_WINDOW_MS = 600;
 /** SYNC requests kept waiting for a reply; older ones are dropped (their replies then count as plain statuses). */
 const MAX_PENDING_SYNCS = 8;
 
-/**
- * Latencies (s of wall time), learned per kind:
- * - start: from play() on a paused element until its clock runs;
- * - resume: from the user's `seeked` event while playing (their STATUS goes out then) until it runs;
- * - readyNear / readyFar: from a seek inside / outside the buffer until the element can play
- *   (sizes the lead of a scheduled start);
- * - handling: how late this page handles a STATUS frame (a busy page runs the handler tens of ms
- *   after the frame arrived), seen as how far the confirming SYNC reply moves the provisional
- *   position; a scheduled start made before the confirmation leads by that much more, so that the
- *   confirmation re-times it instead of overtaking it.
- * Defaults are about what Chromium showed (40–75 ms to start, with or without sound); the first
- * observation replaces them.
- */
-export type LagKind = 'start' | 'resume' | 'readyNear' | 'readyFar' | 'handling';
-const DEFAULT_LAG_SEC: Record<LagKind, number> = { start: 0.06, resume: 0.05, readyNear: 0.03, readyFar: 0.3, handling: 0.1 };
-/** Weight of a new latency observation after the first. */
-const LAG_WEIGHT = 0.5;
-/** Observations beyond this (s) are stalls, not latencies. */
-const MAX_LAG_SEC = 1;
-/**
- * Lead (s) of a scheduled start inside the buffer, at least: before this element's seek latency is
- * known (a joiner's first start), and once it is; outside the buffer, between FAR_LEAD_MIN_SEC and
- * FAR_LEAD_MAX_SEC.
- */
-const NEAR_LEAD_FIRST_SEC = 0.2;
-const NEAR_LEAD_MIN_SEC = 0.12;
-const FAR_LEAD_MIN_SEC = 0.5;
-const FAR_LEAD_MAX_SEC = 3;
 /** A paused element this close (s) to where the room will be once it runs starts at once instead of waiting ahead. */
 const START_AT_ONCE_SEC = 0.05;
 /**
@@ -257,6 +244,8 @@ export class SyncEngine {
   private nudge = 0;
   /** One hard seek is allowed from the acquire threshold (set by a remote action, cleared by the next decision). */
   private acquiring = false;
+  /** Why `acquiring` was set: another user's action (or this user's), or a stall or freeze (`recover`). */
+  private acquiringCause: 'action' | 'recovery' = 'action';
   /**
    * Set by the start of an action's scheduled seek: if the first measurement after it still misses
    * the room by the acquire threshold (a start that took longer than learned, e.g. on a loaded
@@ -276,10 +265,17 @@ export class SyncEngine {
   /** Local time (ms) until which the element's clock is not steady yet. */
   private settleUntilMs = -Infinity;
   private pendingLearn: PendingLearn | null = null;
-  private readonly lagSec: Record<LagKind, number> = { ...DEFAULT_LAG_SEC };
-  private readonly lagLearned = new Set<LagKind>();
+  private readonly latencies: Latencies;
+  /** What the engine is doing (./phase.ts), changed only through `enter`. */
+  private phase: SyncPhase = 'idle';
+  private invalidTransitions = 0;
+  private readonly decisions = new DecisionLog();
   private scheduled: ScheduledStart | null = null;
   private destroyed = false;
+  /** Local times (ms) of the loop's catch-up seeks in the last STRUGGLE_WINDOW_MS. */
+  private catchUpSeeksAtMs: number[] = [];
+  /** Local time (ms) until which this page only nudges (it cannot keep up). */
+  private strugglingUntilMs = -Infinity;
 
   constructor(options: SyncEngineOptions) {
     this.options = options;
@@ -292,6 +288,7 @@ export class SyncEngine {
     this.live = options.live ?? false;
     this.canControl = options.canControl ?? true;
     this.expected = new ExpectedEvents(this.now);
+    this.latencies = new Latencies(this.tuning.acquireThresholdSec);
     this.handlers = {
       play: () => this.onPlayOrPause('play'),
       pause: () => this.onPlayOrPause('pause'),
@@ -309,6 +306,7 @@ export class SyncEngine {
   /** Stops listening and all timers. */
   destroy(): void {
     this.destroyed = true;
+    this.phase = 'idle';
     for (const event of MEDIA_EVENTS) this.media.removeEventListener(event, this.handlers[event]);
     if (this.syncTimer !== null) clearTimeout(this.syncTimer);
     if (this.tickTimer !== null) clearInterval(this.tickTimer);
@@ -441,9 +439,41 @@ export class SyncEngine {
       const settled = (local.paused || local.ended) && !this.media.seeking && magnitude <= this.tuning.pausedToleranceSec;
       return { state: settled ? 'in-sync' : 'correcting', driftMs };
     }
+    if (this.struggling() && !this.scheduled && !local.paused) return { state: magnitude < this.tuning.deadBandSec ? 'in-sync' : 'struggling', driftMs };
     if (this.stalledSinceMs !== null || (local.paused && !this.scheduled) || magnitude >= this.tuning.seekThresholdSec) return { state: 'out-of-sync', driftMs };
     if (this.scheduled || this.media.seeking || this.nudge !== 0 || magnitude >= this.tuning.deadBandSec) return { state: 'correcting', driftMs };
     return { state: 'in-sync', driftMs };
+  }
+
+  /** The phase, figures and last decisions for the `?debug=sync` overlay (./phase.ts `SyncDebug`). */
+  debug(): SyncDebug {
+    const { driftMs } = this.indicator();
+    return {
+      phase: this.phase,
+      driftMs,
+      playbackRate: this.media.playbackRate,
+      roomRate: this.roomRate,
+      clockOffsetMs: Math.round(this.clock.offsetMs),
+      rttMs: this.clock.rttMs === null ? null : Math.round(this.clock.rttMs),
+      latencySec: this.latencies.snapshot(),
+      invalidTransitions: this.invalidTransitions,
+      decisions: this.decisions.list(),
+    };
+  }
+
+  /**
+   * Moves to `phase` (./phase.ts PHASE_TRANSITIONS; a transition outside the table is counted in
+   * `invalidTransitions`, which the tests require to stay 0) and logs the decision `kind`, if any.
+   */
+  private enter(phase: SyncPhase, kind: SyncDecisionKind | null, detail = ''): void {
+    if (!canTransition(this.phase, phase)) this.invalidTransitions += 1;
+    this.phase = phase;
+    if (kind) this.decide(kind, detail);
+  }
+
+  /** Logs a decision in the current phase. */
+  private decide(kind: SyncDecisionKind, detail: string): void {
+    this.decisions.add({ atMs: this.now(), kind, phase: this.phase, detail });
   }
 
   private roomTarget(): RoomTarget | null {
@@ -464,6 +494,7 @@ export class SyncEngine {
     this.target = target;
     const { status } = target;
     if (before && before.isPlaying === status.isPlaying && before.playbackRate === status.playbackRate && before.currentTime === status.currentTime) return;
+    this.decide('follow', `${target.clock}: ${status.isPlaying ? 'play' : 'pause'} at ${status.currentTime.toFixed(2)} s × ${status.playbackRate}`);
     this.options.onTarget?.({ ...status });
   }
 
@@ -473,11 +504,15 @@ export class SyncEngine {
     if (this.now() - this.lastRecoveryAtMs < RECOVERY_COOLDOWN_MS) return;
     this.lastRecoveryAtMs = this.now();
     this.acquiring = true;
+    this.acquiringCause = 'recovery';
+    this.enter('recovering', 'freeze', 'one catch-up allowed');
   }
 
   /** A remote action (or its like): one seek is allowed, and the next measurement is a fine one. */
   private acquire(): void {
+    if (this.phase === 'tracking' || this.phase === 'recovering') this.enter('acquiring', 'follow', 'a new room status');
     this.acquiring = true;
+    this.acquiringCause = 'action';
     this.retryStart = 'armed';
     this.fine = true;
   }
@@ -532,6 +567,7 @@ export class SyncEngine {
     this.waitingForMetadata = false;
     const { status } = target;
     if (this.live) {
+      this.enter('live', 'follow', status.isPlaying ? 'playing' : 'paused');
       this.cancelScheduledStart();
       if (status.isPlaying && this.media.paused) this.startElement(false);
       if (!status.isPlaying && !this.media.paused) this.pauseElement();
@@ -550,6 +586,7 @@ export class SyncEngine {
 
     if (pastEnd) {
       // The room's clock runs on past the end; the element stops there and is not restarted.
+      this.enter('ended', 'end', `room at ${roomAt.toFixed(2)} s`);
       this.cancelScheduledStart();
       if (!local.ended && !this.media.seeking && Math.abs(local.duration - local.currentTime) > this.tuning.pausedToleranceSec) this.seekElement(local.duration);
       if (!local.paused && !local.ended) this.pauseElement();
@@ -558,6 +595,7 @@ export class SyncEngine {
     }
 
     if (!status.isPlaying) {
+      this.enter('paused', 'hold', `at ${roomAt.toFixed(2)} s`);
       this.cancelScheduledStart();
       // Chromium resumes a paused element from where its pipeline really was, up to ~80 ms past the
       // currentTime it reported at pause (audio still in flight); a seek while paused re-aligns the two.
@@ -584,6 +622,7 @@ export class SyncEngine {
       // element's position in a moment, so it waits there and starts with everyone, no seek needed.
       this.acquiring = false;
       this.scheduled = { seekTo: local.currentTime, far: false, calledAtMs: this.now(), ready: true, timer: null };
+      this.enter('scheduled', 'schedule', `wait at ${local.currentTime.toFixed(2)} s, no seek`);
       this.pendingLearn = null;
       this.maybeStartScheduled();
       return;
@@ -593,7 +632,7 @@ export class SyncEngine {
       // Where the element will be once its clock runs, compared with where the room will be: close
       // enough, it starts at once and the nudge closes the rest within a second; farther, it waits a
       // little ahead of the room and starts as the room arrives there.
-      const predicted = local.currentTime - (roomAt + this.lagSec.start * this.roomRate);
+      const predicted = local.currentTime - (roomAt + this.latencies.get('start') * this.roomRate);
       if (local.ended || Math.abs(predicted) >= START_AT_ONCE_SEC) {
         this.scheduleStart();
       } else {
@@ -677,28 +716,47 @@ export class SyncEngine {
       }
       if (last.jumping) this.recover();
     }
-    const tuning = this.fine ? { ...this.tuning, deadBandSec: this.tuning.settleBandSec } : this.tuning;
+    const struggling = this.struggling();
+    const tuning = { ...this.tuning, ...(this.fine ? { deadBandSec: this.tuning.settleBandSec } : {}), ...(struggling ? { seekThresholdSec: STRUGGLE_SEEK_SEC } : {}) };
     const retry = this.retryStart === 'pending';
     if (retry) this.retryStart = 'spent';
-    const decision = decideTracking({ driftSec: drift, roomRate: this.roomRate, nudge: this.nudge, acquiring: this.acquiring || retry, tuning });
+    // An action's one seek stays allowed; a catch-up (after a stall, or a start that missed) does not while struggling.
+    const forAction = this.acquiring && this.acquiringCause === 'action' && !retry;
+    const acquiring = forAction || (!struggling && (this.acquiring || retry));
+    const decision = decideTracking({ driftSec: drift, roomRate: this.roomRate, nudge: this.nudge, acquiring, tuning });
     this.acquiring = false;
     this.fine = false;
-    if (decision.kind === 'seek') this.scheduleStart();
-    else if (decision.kind === 'rate') {
+    if (decision.kind === 'seek') {
+      this.decide('seek', `drift ${Math.round(drift * 1000)} ms`);
+      if (!forAction) this.noteCatchUpSeek();
+      this.scheduleStart();
+    } else if (decision.kind === 'rate') {
+      this.enter('tracking', 'nudge', `drift ${Math.round(drift * 1000)} ms → rate ${decision.playbackRate.toFixed(3)}`);
       this.nudge = decision.nudge;
       this.setRate(decision.playbackRate);
+    } else {
+      this.enter('tracking', null);
     }
   }
 
+  /** True while this page only nudges because its catch-up seeks did not hold (STRUGGLE_SEEKS). */
+  private struggling(): boolean {
+    return this.now() < this.strugglingUntilMs;
+  }
+
+  /** Counts a catch-up seek of the loop; the STRUGGLE_SEEKS-th within STRUGGLE_WINDOW_MS stops the seeking for STRUGGLE_MS. */
+  private noteCatchUpSeek(): void {
+    const now = this.now();
+    this.catchUpSeeksAtMs = this.catchUpSeeksAtMs.filter((atMs) => now - atMs < STRUGGLE_WINDOW_MS);
+    this.catchUpSeeksAtMs.push(now);
+    if (this.catchUpSeeksAtMs.length < STRUGGLE_SEEKS) return;
+    this.catchUpSeeksAtMs = [];
+    this.strugglingUntilMs = now + STRUGGLE_MS;
+    this.decide('give-up', `${STRUGGLE_SEEKS} catch-up seeks in ${STRUGGLE_WINDOW_MS / 1000} s: nudging only for ${STRUGGLE_MS / 1000} s`);
+  }
+
   private learn(kind: LagKind, observedSec: number): void {
-    if (!(observedSec > -0.05 && observedSec <= MAX_LAG_SEC)) return;
-    // The first observation replaces the default outright: this browser's value beats a guess. So
-    // does one that differs from the learned value by more than the acquire threshold: the machine's
-    // load changed, and an average would miss the next start again.
-    const changed = Math.abs(observedSec - this.lagSec[kind]) > this.tuning.acquireThresholdSec;
-    const weight = this.lagLearned.has(kind) && !changed ? LAG_WEIGHT : 1;
-    this.lagLearned.add(kind);
-    this.lagSec[kind] = this.lagSec[kind] * (1 - weight) + Math.max(0, observedSec) * weight;
+    this.latencies.learn(kind, observedSec);
   }
 
   /**
@@ -715,17 +773,18 @@ export class SyncEngine {
     this.nudge = 0;
     this.setRate(this.roomRate);
     const roomAt = positionAt(target, this.clock.serverNow());
-    const nearLead = Math.max(this.lagLearned.has('readyNear') ? NEAR_LEAD_MIN_SEC : NEAR_LEAD_FIRST_SEC, 2 * this.lagSec.readyNear + this.lagSec.start);
+    const nearLead = this.latencies.nearLeadSec();
     const far = !isBuffered(this.media, roomAt + nearLead * this.roomRate);
-    let leadSec = far ? Math.min(FAR_LEAD_MAX_SEC, Math.max(FAR_LEAD_MIN_SEC, 2 * this.lagSec.readyFar + this.lagSec.start)) : nearLead;
+    let leadSec = far ? this.latencies.farLeadSec() : nearLead;
     // The position is provisional until the confirming reply, which may move it by this page's handling lag.
-    if (this.awaitingConfirm()) leadSec += this.lagSec.handling;
+    if (this.awaitingConfirm()) leadSec += this.latencies.get('handling');
     const seekTo = seekTarget(roomAt, leadSec, target.status, this.media.duration);
     this.holdAt(seekTo, far);
   }
 
   /** Pauses the element at `position` (s) with a seek, for a scheduled start there. */
   private holdAt(position: number, far: boolean): void {
+    this.enter('scheduled', 'schedule', `${far ? 'far' : 'near'} seek to ${position.toFixed(2)} s`);
     if (!this.media.paused) this.pauseElement();
     this.scheduled = { seekTo: position, far, calledAtMs: this.now(), ready: false, timer: null };
     this.pendingLearn = null;
@@ -740,7 +799,7 @@ export class SyncEngine {
   private roomArrivesHere(roomAt: number): boolean {
     if (this.media.seeking || this.media.readyState < HAVE_FUTURE_DATA) return false;
     const aheadSec = (this.media.currentTime - roomAt) / this.roomRate;
-    return aheadSec >= this.lagSec.start && aheadSec <= FAR_LEAD_MAX_SEC && isBuffered(this.media, this.media.currentTime + 0.1);
+    return aheadSec >= this.latencies.get('start') && aheadSec <= FAR_LEAD_MAX_SEC && isBuffered(this.media, this.media.currentTime + 0.1);
   }
 
   /**
@@ -772,7 +831,7 @@ export class SyncEngine {
       if (this.roomTarget()?.status.isPlaying) this.startElement(true);
     };
     const roomAt = positionAt(target, this.clock.serverNow());
-    const waitMs = ((this.media.currentTime - roomAt) / this.roomRate - this.lagSec.start) * 1000;
+    const waitMs = ((this.media.currentTime - roomAt) / this.roomRate - this.latencies.get('start')) * 1000;
     if (waitMs <= 1) start();
     else scheduled.timer = setTimeout(start, waitMs);
   }
@@ -784,6 +843,7 @@ export class SyncEngine {
 
   /** play() by the engine; `learn`: measure the start latency once the element runs. */
   private startElement(learn: boolean): void {
+    if (!this.live) this.enter('acquiring', 'start', `at ${this.media.currentTime.toFixed(2)} s`);
     this.lastMeasure = null;
     if (learn && this.retryStart === 'armed') this.retryStart = 'pending';
     else if (this.retryStart === 'pending') this.retryStart = 'spent';
@@ -855,6 +915,7 @@ export class SyncEngine {
   /** The element stalls for data while playing: the room goes on, nothing is published; it catches up when it runs again. */
   private onWaiting(): void {
     if (this.media.seeking || this.engineSeeking || this.scheduled || this.media.paused || !this.target?.status.isPlaying) return;
+    if (this.stalledSinceMs === null) this.enter('recovering', 'stall', `at ${this.media.currentTime.toFixed(2)} s`);
     this.stalledSinceMs ??= this.now();
     this.pendingLearn = null;
   }
@@ -990,18 +1051,21 @@ export class SyncEngine {
     let holdAt: { position: number; far: boolean } | null = null;
     if (kind === 'resume' && status.isPlaying) {
       this.pendingLearn = { kind, position: status.currentTime, atMs: this.now() };
-      status.currentTime = Math.max(0, status.currentTime - this.lagSec.resume * status.playbackRate);
+      status.currentTime = Math.max(0, status.currentTime - this.latencies.get('resume') * status.playbackRate);
     } else if (kind === 'common' && status.isPlaying) {
       const rate = status.playbackRate;
       const buffered = isBuffered(this.media, status.currentTime + COMMON_LEAD_SEC * rate);
       // Without the data at hand nobody can start sooner than it arrives.
-      const leadSec = buffered ? COMMON_LEAD_SEC : Math.min(FAR_LEAD_MAX_SEC, Math.max(COMMON_LEAD_SEC, 2 * this.lagSec.readyFar + this.lagSec.start));
+      const leadSec = buffered ? COMMON_LEAD_SEC : this.latencies.farLeadSec(COMMON_LEAD_SEC);
       // A room cannot start before 0: right at the start, everyone starts a lead later into the movie.
       const position = Math.max(status.currentTime, leadSec * rate);
       status.currentTime = position - leadSec * rate;
       holdAt = { position, far: !buffered };
     }
     this.follow({ status, atMs: this.now(), clock: 'local' });
+    this.decide('publish', `${kind ?? 'plain'}: ${status.isPlaying ? 'play' : 'pause'} at ${status.currentTime.toFixed(2)} s × ${status.playbackRate}`);
+    if (!status.isPlaying) this.enter('paused', null);
+    else if (!holdAt && !this.live) this.enter('acquiring', null);
     this.lastMeasure = null;
     // The user's element is the reference now: no nudge left on it. Once it runs steadily, it is
     // measured like everyone else's, and may be re-positioned once if its start was misjudged.
@@ -1009,6 +1073,7 @@ export class SyncEngine {
     this.nudge = 0;
     this.setRate(status.playbackRate);
     this.acquiring = status.isPlaying;
+    this.acquiringCause = 'action';
     this.fine = status.isPlaying;
     this.confirmUntilMs = -Infinity;
     if (status.isPlaying) this.settleUntilMs = this.now() + SETTLE_MS;

@@ -1,0 +1,56 @@
+'use client';
+/**
+ * The sync debug overlay (`?debug=sync` in the hall's address; docs/sync.md "Debugging"): the
+ * engine's phase, the drift, the element's and the room's rate, the server clock offset and round
+ * trip, the learned latencies and the last decisions, read from the engine four times a second. For
+ * developers and bug reports, so it is not translated; a lazy chunk that nobody else downloads.
+ */
+import { useEffect, useState } from 'react';
+import type { SyncDebug as Debug } from '@/lib/sync/engine';
+
+const POLL_MS = 250;
+
+export interface SyncDebugProps {
+  read: () => Debug | null;
+}
+
+export default function SyncDebug({ read }: SyncDebugProps) {
+  const [debug, setDebug] = useState<Debug | null>(() => read());
+  useEffect(() => {
+    const timer = setInterval(() => setDebug(read()), POLL_MS);
+    return () => clearInterval(timer);
+  }, [read]);
+  if (!debug) return <div data-testid="sync-debug" className="font-mono text-xs">sync: no engine</div>;
+  const { phase, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;
+  const start = decisions[0]?.atMs ?? 0;
+  return (
+    <section
+      data-testid="sync-debug"
+      data-phase={phase}
+      aria-label="Sync debug"
+      className="max-h-64 overflow-auto rounded-lg bg-zinc-950/90 p-2 font-mono text-[11px] leading-4 text-zinc-100"
+    >
+      <p>
+        phase <strong data-testid="sync-debug-phase">{phase}</strong> · drift {driftMs ?? '–'} ms · rate {playbackRate.toFixed(3)} (room {roomRate}) · clock{' '}
+        {clockOffsetMs >= 0 ? '+' : ''}
+        {clockOffsetMs} ms, rtt {rttMs ?? '–'} ms{invalidTransitions ? ` · ${invalidTransitions} invalid transitions` : ''}
+      </p>
+      <p>
+        latency (ms):{' '}
+        {Object.entries(latencySec)
+          .map(([kind, sec]) => `${kind} ${Math.round(sec * 1000)}`)
+          .join(' · ')}
+      </p>
+      <ol className="mt-1 space-y-0.5">
+        {decisions
+          .slice()
+          .reverse()
+          .map((decision) => (
+            <li key={`${decision.atMs}-${decision.kind}-${decision.detail}`}>
+              +{((decision.atMs - start) / 1000).toFixed(2)} s {decision.phase} · {decision.kind} {decision.detail}
+            </li>
+          ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,468 @@
+/**
+ * The open room, framework-free: one RoomSession per hall. It opens the room over HTTP, owns the room
+ * socket and its server clock, handles every incoming frame in one place (`handleFrame`), and holds
+ * the room's one playback truth (docs/sync.md "The room session"). React reads what it keeps
+ * through the room atoms (./atoms.ts) it writes into the store it is given; nothing else listens to
+ * the socket.
+ *
+ * Opening, each step waiting for the one before (reference-client.md §1.5; server-contract.md §4.3):
+ * 1. `GET /api/room/me`: the first room call, because its 401 sends a non-member to /joinRoom/<id>
+ *    (the API client's 401 rules), whereas a 401 on `/api/room/info` would sign the user out. A
+ *    v0.9.11 server answers a signed-in non-member of a password room with 500 instead; then
+ *    `GET /api/room/joined` tells whether they are a member, and a non-member is `notMember`.
+ * 2. `GET /api/room/info` (and, for a signed-in member, the room's settings, whose `can_*` switches
+ *    gate controls).
+ * 3. The WebSocket (the token as subprotocol, none for a guest), connected at once: every frame
+ *    handler lives here, so no frame can arrive before someone listens.
+ * 4. `GET /api/room/movie/current`, after the socket exists and again on CURRENT, EXPIRED and every
+ *    reconnect.
+ *
+ * Frames (server-contract.md §6.4–§6.7):
+ * - VIEWER_COUNT → `viewerCountAtom`; MY_STATUS → my membership and the room's settings again;
+ * - CURRENT (the sender remembered for the chat's "now playing … by") and EXPIRED → the current movie;
+ * - CHAT → the chat lines (`chatLinesAtom`): the CHAT frames before a connection's first other frame
+ *   are the companion server's replay of the room's recent chat (./chat.ts `mergeReplay`);
+ * - MOVIES → the `movies` listeners (the movie list's cache);
+ * - STATUS, CHECK_STATUS and SYNC → the attached sync engine (lib/sync/engine.ts), which follows them
+ *   and reports the status it follows back (`followed`): that is the playback truth. With no engine
+ *   (no movie, or the player not mounted yet) the session keeps the truth from the frames itself.
+ * - ERROR → a notice.
+ * A socket closed by the server may mean a ban, a removal or a deleted room: `/api/room/me` is asked
+ * at once and every few failed reconnects (its 401 takes the user to the join screen).
+ */
+import type { createStore } from 'jotai';
+import { getCurrentMovie, hasCurrentMovie } from '@/lib/api/movie';
+import { ApiError } from '@/lib/api/error';
+import { getRoomJoined } from '@/lib/api/room';
+import { getRoomSettings } from '@/lib/api/room-admin';
+import { getRoomInfo, getRoomMe } from '@/lib/api/room-member';
+import { MessageType, timestampMs, type Message } from '@/lib/contract/message';
+import type { PlaybackState } from '@/lib/contract/playback';
+import { MemberRole } from '@/lib/contract/roles';
+import type { CurrentMovie, RoomInfo, RoomJoined, RoomMe, RoomSettings } from '@/lib/contract/types';
+import { publicSettingsAtom, tokenAtom } from '@/lib/session';
+import { readChatLines, writeChatLines } from '@/lib/storage';
+import { ServerClock } from '@/lib/sync/clock';
+import type { HttpStatus } from '@/lib/sync/engine';
+import { fromJsonStatus, fromWireStatus } from '@/lib/sync/status';
+import type { RoomSocketEvents, RoomSocketState } from '@/lib/ws/room-socket';
+import {
+  chatLinesAtom,
+  currentErrorAtom,
+  currentMovieAtom,
+  playbackStatusAtom,
+  resetRoomAtoms,
+  roomConnectionAtom,
+  roomInfoAtom,
+  roomLeavingAtom,
+  roomMemberAtom,
+  roomOpenAtom,
+  roomSettingsAtom,
+  viewerCountAtom,
+} from './atoms';
+import { appendLine, chatLineOf, lineId, mergeReplay, validLines, type ChatLine } from './chat';
+
+/** How often (ms) the current movie's link expiry is checked (EXPIRED, reference-client.md §4). */
+export const EXPIRY_CHECK_MS = 10_000;
+/** Besides the first close, membership is re-checked after every this many failed reconnects (a kicked user gets /joinRoom). */
+export const RECHECK_MEMBERSHIP_EVERY = 3;
+
+/** A jotai store (the app passes the default store; tests a fresh one). */
+export type Store = ReturnType<typeof createStore>;
+
+/** What the session needs of the room socket (lib/ws/room-socket.ts `RoomSocket`; tests pass a fake). */
+export interface SessionSocket {
+  readonly state: RoomSocketState;
+  on<K extends keyof RoomSocketEvents>(event: K, listener: RoomSocketEvents[K]): () => void;
+  connect(): void;
+  close(): void;
+  reconnectNow(): void;
+  sendChat(content: string): boolean;
+  sendStatus(status: PlaybackState): boolean;
+  sendSync(): boolean;
+  sendExpired(expirationId: bigint | number): boolean;
+}
+
+/** The HTTP calls the session makes (lib/api/*; tests pass fakes). Each rejects with an ApiError. */
+export interface SessionApi {
+  getRoomMe(roomId: string, signal?: AbortSignal): Promise<RoomMe>;
+  getRoomInfo(roomId: string, signal?: AbortSignal): Promise<RoomInfo>;
+  getRoomSettings(roomId: string, asAdmin: boolean, signal?: AbortSignal): Promise<RoomSettings>;
+  getRoomJoined(roomId: string): Promise<RoomJoined>;
+  getCurrentMovie(roomId: string): Promise<CurrentMovie>;
+}
+
+const DEFAULT_API: SessionApi = { getRoomMe, getRoomInfo, getRoomSettings, getRoomJoined, getCurrentMovie };
+
+/**
+ * What the session feeds the sync engine of the player (lib/sync/engine.ts `SyncEngine` implements it).
+ * Positions in seconds, times in Unix ms.
+ */
+export interface PlaybackFollower {
+  /** The status of `GET /movie/current` with the local times of its request and response. */
+  loadTarget(target: HttpStatus): void;
+  /** A STATUS or CHECK_STATUS frame, received now. */
+  onRemoteStatus(status: PlaybackState): void;
+  /** A SYNC reply: the room status at `serverTimeMs` (the frame's `timestamp`). */
+  onSyncReply(status: PlaybackState, serverTimeMs: number): void;
+  /** The socket opened (true) or closed (false). */
+  setConnected(connected: boolean): void;
+}
+
+export interface RoomSessionOptions {
+  roomId: string;
+  /** The store the room atoms live in. */
+  store: Store;
+  /** Creates the room's socket (not connected) with outgoing timestamps from `serverNow` (Unix ms, server clock). */
+  createSocket: (roomId: string, serverNow: () => number) => SessionSocket;
+  api?: SessionApi;
+  /** Shows a failure to the user (lib/notify.ts `notifyError`). */
+  onError?: (error: unknown) => void;
+  /** Tells the user something (lib/notify.ts `notifyInfo`): `expired`, the current movie's link expired and is being reloaded. */
+  onNotice?: (notice: 'expired') => void;
+  /** A frame that could not be decoded, or the server's ERROR frame (its text). */
+  onSocketError?: (kind: 'decode' | 'server', text: string) => void;
+  /** Local clock, Unix ms. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Events of a session for React's caches: the movie list changed (MOVIES frame, or a reconnect that may have missed one). */
+export type MoviesListener = () => void;
+
+/** One open room; see the module comment. Call `open()` once, `close()` when the hall closes. */
+export class RoomSession {
+  readonly roomId: string;
+  /** The server clock of this room's socket; the engine's SYNC round trips feed it. */
+  readonly clock: ServerClock;
+  private readonly store: Store;
+  private readonly api: SessionApi;
+  private readonly options: RoomSessionOptions;
+  private readonly now: () => number;
+  private socketInstance: SessionSocket | null = null;
+  private readonly offSocket: (() => void)[] = [];
+  private readonly abort = new AbortController();
+  private closed = false;
+  private follower: PlaybackFollower | null = null;
+  private readonly moviesListeners = new Set<MoviesListener>();
+  /** Each reload bumps its counter; an answer to an older request is dropped. */
+  private memberSeq = 0;
+  private currentSeq = 0;
+  private settingsSeq = 0;
+  /** The sender of the last CURRENT frame, for the next loaded current movie. */
+  private currentChangedBy = '';
+  /** The replay of the connection being opened: CHAT frames collect here until its first other frame. */
+  private replay: ChatLine[] | null = null;
+  private expiryTimer: ReturnType<typeof setInterval> | null = null;
+  private expiryId = 0n;
+
+  constructor(options: RoomSessionOptions) {
+    this.options = options;
+    this.roomId = options.roomId;
+    this.store = options.store;
+    this.api = options.api ?? DEFAULT_API;
+    this.now = options.now ?? Date.now;
+    this.clock = new ServerClock(this.now);
+    resetRoomAtoms(options.roomId, this.store);
+    this.store.set(chatLinesAtom, validLines(readChatLines(options.roomId)));
+  }
+
+  /** The room socket, once the room is open (null before, and for a room that could not be opened). */
+  get socket(): SessionSocket | null {
+    return this.socketInstance;
+  }
+
+  /**
+   * Steps 1–4 of the module comment. Never rejects: a failure lands in `roomOpenAtom`
+   * (`{ state: 'failed', error }`, or `'notMember'` for v0.9.11's 500 to a non-member).
+   */
+  async open(): Promise<void> {
+    const { signal } = this.abort;
+    this.store.set(roomOpenAtom, { state: 'opening', error: null });
+    try {
+      this.memberSeq += 1;
+      const me = await this.api.getRoomMe(this.roomId, signal);
+      if (this.closed) return;
+      this.store.set(roomMemberAtom, me);
+      const info = await this.api.getRoomInfo(this.roomId, signal);
+      if (this.closed) return;
+      this.store.set(roomInfoAtom, info);
+      void this.loadSettings(me, signal);
+    } catch (failure) {
+      if (this.closed) return;
+      this.store.set(roomOpenAtom, { state: 'failed', error: failure });
+      // v0.9.11's answer to a signed-in non-member of a password room.
+      if (failure instanceof ApiError && failure.status === 500 && this.store.get(tokenAtom)) {
+        const joined = await this.api.getRoomJoined(this.roomId).catch(() => null);
+        if (!this.closed && joined && !joined.joined) this.store.set(roomOpenAtom, { state: 'notMember', error: failure });
+      }
+      return;
+    }
+    this.store.set(roomOpenAtom, { state: 'open', error: null });
+    this.connect();
+    this.reloadCurrent();
+  }
+
+  /** Closes the socket for good, stops the timers, detaches the engine and clears the room atoms. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    for (const off of this.offSocket.splice(0)) off();
+    this.socketInstance?.close();
+    this.socketInstance = null;
+    this.stopExpiryCheck();
+    this.follower = null;
+    this.moviesListeners.clear();
+    resetRoomAtoms(null, this.store);
+  }
+
+  /** Skips the socket's backoff wait (the browser came back online). */
+  reconnectNow(): void {
+    this.socketInstance?.reconnectNow();
+  }
+
+  /** Sends a chat line; false when the socket is not open (the line is not sent). */
+  sendChat(text: string): boolean {
+    return this.socketInstance?.sendChat(text) ?? false;
+  }
+
+  /** Sends the user's STATUS (the engine's transport); false when the socket is not open. */
+  sendStatus(status: PlaybackState): boolean {
+    return this.socketInstance?.sendStatus(status) ?? false;
+  }
+
+  /** Sends SYNC (the engine's transport); false when the socket is not open. */
+  sendSync(): boolean {
+    return this.socketInstance?.sendSync() ?? false;
+  }
+
+  /** Adds a line of the hall's own to the chat (never sent), e.g. "playback stopped". */
+  addSystemLine(text: string): void {
+    const atMs = this.now();
+    this.setChatLines(appendLine(this.store.get(chatLinesAtom), { id: lineId(atMs), username: '', text, atMs, system: true }));
+  }
+
+  /** Subscribes to "the movie list changed"; returns the unsubscribe function. */
+  onMovies(listener: MoviesListener): () => void {
+    this.moviesListeners.add(listener);
+    return () => this.moviesListeners.delete(listener);
+  }
+
+  /**
+   * Attaches the player's sync engine: it gets the loaded current movie's status and the socket's
+   * state now, and every STATUS, CHECK_STATUS and SYNC from now on. Returns the detach function.
+   * One engine at a time; a new one replaces the old.
+   */
+  attachFollower(follower: PlaybackFollower): () => void {
+    this.follower = follower;
+    const loaded = this.store.get(currentMovieAtom);
+    if (loaded && hasCurrentMovie(loaded.current)) follower.loadTarget(httpStatusOf(loaded));
+    if (this.socketInstance?.state === 'open') follower.setConnected(true);
+    return () => {
+      if (this.follower === follower) this.follower = null;
+    };
+  }
+
+  /**
+   * The status the attached engine follows changed (its `onTarget`): a frame, the HTTP status, or
+   * the user's own action at once. This is the room's playback truth that the labels read.
+   */
+  followed(status: PlaybackState): void {
+    if (!this.closed) this.store.set(playbackStatusAtom, { status, receivedAtMs: this.now() });
+  }
+
+  /** Loads the current movie (step 4, and after CURRENT, EXPIRED and reconnects); answers to older requests are dropped. */
+  reloadCurrent(): void {
+    const seq = ++this.currentSeq;
+    const requestedAtMs = this.now();
+    this.api.getCurrentMovie(this.roomId).then(
+      (current) => {
+        if (seq !== this.currentSeq || this.closed) return;
+        const loaded = { current, requestedAtMs, receivedAtMs: this.now(), changedBy: this.currentChangedBy };
+        this.currentChangedBy = '';
+        this.store.set(currentMovieAtom, loaded);
+        this.store.set(currentErrorAtom, null);
+        this.watchExpiry(current);
+        if (!hasCurrentMovie(current)) {
+          this.store.set(playbackStatusAtom, null);
+        } else if (this.follower) {
+          this.follower.loadTarget(httpStatusOf(loaded));
+        } else {
+          this.store.set(playbackStatusAtom, { status: fromJsonStatus(current.status), receivedAtMs: loaded.receivedAtMs });
+        }
+      },
+      (failure: unknown) => {
+        if (seq === this.currentSeq && !this.closed) this.store.set(currentErrorAtom, failure);
+      },
+    );
+  }
+
+  /**
+   * Handles one incoming frame (see the module comment). Public for the tests; the socket's
+   * `message` event calls it.
+   */
+  handleFrame(message: Message): void {
+    if (this.closed) return;
+    const { payload } = message;
+    if (message.type === MessageType.CHAT) {
+      this.onChat(message);
+      return;
+    }
+    this.endReplay();
+    switch (message.type) {
+      case MessageType.VIEWER_COUNT:
+        if (payload.case === 'viewerCount') this.store.set(viewerCountAtom, Number(payload.value));
+        break;
+      case MessageType.MY_STATUS:
+        this.reloadMember();
+        break;
+      case MessageType.CURRENT:
+        this.currentChangedBy = message.sender?.username ?? '';
+        this.reloadCurrent();
+        break;
+      case MessageType.EXPIRED:
+        this.options.onNotice?.('expired');
+        this.reloadCurrent();
+        break;
+      case MessageType.MOVIES:
+        this.emitMovies();
+        break;
+      case MessageType.STATUS:
+      case MessageType.CHECK_STATUS:
+      case MessageType.SYNC:
+        if (payload.case === 'playbackStatus') this.onPlayback(message.type, fromWireStatus(payload.value), timestampMs(message));
+        break;
+      case MessageType.ERROR:
+        this.options.onSocketError?.('server', payload.case === 'errorMessage' ? payload.value : '');
+        break;
+      default:
+        // Frames of features this client does not have (WebRTC signalling) are not for the hall.
+        break;
+    }
+  }
+
+  private onPlayback(type: MessageType, status: PlaybackState, serverTimeMs: number): void {
+    const follower = this.follower;
+    if (follower) {
+      if (type === MessageType.SYNC) follower.onSyncReply(status, serverTimeMs);
+      else follower.onRemoteStatus(status);
+      return;
+    }
+    if (hasCurrentMovie(this.store.get(currentMovieAtom)?.current)) this.store.set(playbackStatusAtom, { status, receivedAtMs: this.now() });
+  }
+
+  private onChat(message: Message): void {
+    const now = this.now();
+    const replaying = this.replay;
+    const toLocalMs = (serverMs: number) => serverMs - (this.clock.sampleCount > 0 ? this.clock.offsetMs : 0);
+    const line = chatLineOf(message, now, replaying !== null, toLocalMs);
+    if (!line) return;
+    if (replaying) replaying.push(line);
+    else this.setChatLines(appendLine(this.store.get(chatLinesAtom), line));
+  }
+
+  /** The first frame other than CHAT ends a connection's replay: it replaces the lines shown (./chat.ts `mergeReplay`). */
+  private endReplay(): void {
+    const replaying = this.replay;
+    if (!replaying) return;
+    this.replay = null;
+    // The companion server keeps the room's chat (its `chatHistory` setting): its replay, even an empty one, is what the room said.
+    const serverKeepsHistory = (this.store.get(publicSettingsAtom)?.chatHistory ?? 0) > 0;
+    if (replaying.length > 0 || serverKeepsHistory) this.setChatLines(mergeReplay(this.store.get(chatLinesAtom), replaying));
+  }
+
+  private setChatLines(lines: ChatLine[]): void {
+    this.store.set(chatLinesAtom, lines);
+    writeChatLines(this.roomId, lines);
+  }
+
+  private emitMovies(): void {
+    for (const listener of this.moviesListeners) listener();
+  }
+
+  private connect(): void {
+    const socket = this.options.createSocket(this.roomId, () => this.clock.serverNow());
+    this.socketInstance = socket;
+    this.offSocket.push(
+      socket.on('message', (message) => this.handleFrame(message)),
+      socket.on('state', (state) => {
+        this.store.set(roomConnectionAtom, state);
+        if (state === 'open') this.follower?.setConnected(true);
+        else if (state === 'closed') this.follower?.setConnected(false);
+      }),
+      socket.on('open', ({ reconnected }) => this.onOpen(reconnected)),
+      socket.on('close', ({ failures, retryInMs }) => this.onClose(failures, retryInMs)),
+      socket.on('decodeError', (failure) => this.options.onSocketError?.('decode', failure.message)),
+    );
+    socket.connect();
+  }
+
+  private onOpen(reconnected: boolean): void {
+    this.replay = [];
+    // Anything may have changed while offline; the engine resyncs itself with SYNC.
+    if (!reconnected) return;
+    this.reloadCurrent();
+    this.reloadMember();
+    this.emitMovies();
+  }
+
+  private onClose(failures: number, retryInMs: number | null): void {
+    this.replay = null;
+    if (retryInMs === null || this.store.get(roomLeavingAtom)) return;
+    if (!(failures === 1 || failures % RECHECK_MEMBERSHIP_EVERY === 0)) return;
+    const seq = ++this.memberSeq;
+    this.api.getRoomMe(this.roomId).then(
+      (member) => {
+        if (seq === this.memberSeq && !this.closed) this.store.set(roomMemberAtom, member);
+      },
+      () => undefined,
+    );
+  }
+
+  private reloadMember(): void {
+    const seq = ++this.memberSeq;
+    this.api.getRoomMe(this.roomId).then(
+      (member) => {
+        if (seq !== this.memberSeq || this.closed) return;
+        this.store.set(roomMemberAtom, member);
+        void this.loadSettings(member);
+      },
+      // A 401 (kicked, banned) has already sent the user to /joinRoom; anything else is worth a word.
+      (failure: unknown) => {
+        if (seq === this.memberSeq && !this.closed && !(failure instanceof ApiError && failure.status === 401)) this.options.onError?.(failure);
+      },
+    );
+  }
+
+  /** The room's switches, for the abilities (./abilities.ts). Guests may not read them; a failure keeps the last known ones. */
+  private async loadSettings(me: RoomMe, signal?: AbortSignal): Promise<void> {
+    if (!this.store.get(tokenAtom)) return;
+    const seq = ++this.settingsSeq;
+    try {
+      const settings = await this.api.getRoomSettings(this.roomId, me.role >= MemberRole.Admin, signal);
+      if (seq === this.settingsSeq && !this.closed) this.store.set(roomSettingsAtom, settings);
+    } catch {
+      // Not fatal: the abilities fall back to the member's own bits (the server still refuses what they forbid).
+    }
+  }
+
+  /** While the current movie has an `expireId`, asks the server every EXPIRY_CHECK_MS whether its link expired. */
+  private watchExpiry(current: CurrentMovie): void {
+    const id = BigInt(Math.max(0, Math.round(current.expireId || 0)));
+    if (id === this.expiryId && (id === 0n || this.expiryTimer !== null)) return;
+    this.stopExpiryCheck();
+    this.expiryId = id;
+    if (id === 0n) return;
+    this.expiryTimer = setInterval(() => this.socketInstance?.sendExpired(id), EXPIRY_CHECK_MS);
+  }
+
+  private stopExpiryCheck(): void {
+    if (this.expiryTimer !== null) clearInterval(this.expiryTimer);
+    this.expiryTimer = null;
+  }
+}
+
+/** The loaded current movie's status for the engine (positions in seconds, times in local Unix ms). */
+function httpStatusOf(loaded: { current: CurrentMovie; requestedAtMs: number; receivedAtMs: number }): HttpStatus {
+  return { status: fromJsonStatus(loaded.current.status), requestedAtMs: loaded.requestedAtMs, receivedAtMs: loaded.receivedAtMs };
+}

@@ -1,0 +1,98 @@
+/**
+ * The sync engine's phases (docs/sync.md "Phases"): what the engine of one media element is doing,
+ * the transitions it may make, and the log of its last decisions that the `?debug=sync` overlay shows.
+ *
+ * - `idle`: nothing to follow yet (no status, or the element has no metadata);
+ * - `paused`: the room is paused; the element holds the room's position;
+ * - `scheduled`: a scheduled start: the element waits, paused at a position just ahead of the room,
+ *   and starts when the room arrives there (after a play, a remote seek, a join, or a catch-up);
+ * - `acquiring`: the element was just started or moved: its clock is not steady yet, or a remote
+ *   action's position waits for its confirming SYNC reply; one more correction seek is allowed;
+ * - `tracking`: steady play measured every tick, corrected by nudging the rate (or, past the seek
+ *   threshold, by one scheduled start);
+ * - `recovering`: the element stalled for data or froze while the room plays; it catches up once it runs;
+ * - `ended`: the room's position is past the end of the media; the element stays at the end;
+ * - `live`: a live movie: play and pause only, no position sync.
+ */
+
+export type SyncPhase = 'idle' | 'paused' | 'scheduled' | 'acquiring' | 'tracking' | 'recovering' | 'ended' | 'live';
+
+/**
+ * The transitions the engine makes (from → allowed to). Every phase may return to `idle` (a new
+ * movie), go `live`, `paused` (the room paused) or `ended`; the rest is the playing path:
+ * scheduled → acquiring (its start) → tracking, with recovering and a new scheduled start as the
+ * ways back. A start always passes through `acquiring`: nothing goes from waiting to tracking
+ * without a steady element in between.
+ */
+export const PHASE_TRANSITIONS: Readonly<Record<SyncPhase, readonly SyncPhase[]>> = {
+  idle: ['paused', 'scheduled', 'acquiring', 'ended', 'live'],
+  paused: ['idle', 'scheduled', 'acquiring', 'ended', 'live'],
+  scheduled: ['idle', 'paused', 'acquiring', 'ended', 'live', 'scheduled'],
+  acquiring: ['idle', 'paused', 'scheduled', 'tracking', 'recovering', 'ended', 'live'],
+  tracking: ['idle', 'paused', 'scheduled', 'acquiring', 'recovering', 'ended', 'live'],
+  recovering: ['idle', 'paused', 'scheduled', 'acquiring', 'tracking', 'ended', 'live'],
+  ended: ['idle', 'paused', 'scheduled', 'acquiring', 'live'],
+  live: ['idle', 'paused', 'scheduled', 'acquiring', 'ended'],
+};
+
+/** True when the engine may go from `from` to `to` (staying in a phase is always allowed). */
+export function canTransition(from: SyncPhase, to: SyncPhase): boolean {
+  return from === to || PHASE_TRANSITIONS[from].includes(to);
+}
+
+/** What the engine decided, for the debug overlay and the tests. */
+export type SyncDecisionKind =
+  | 'follow' // a new room status to follow (remote, HTTP, SYNC reply)
+  | 'hold' // paused at the room's position
+  | 'schedule' // a scheduled start: paused ahead of the room
+  | 'start' // play() now
+  | 'nudge' // playbackRate moved off the room rate (or back)
+  | 'seek' // a catch-up seek decided by the loop
+  | 'stall' // the element waits for data
+  | 'freeze' // the drift jumped between two measurements
+  | 'publish' // the user's own action sent as STATUS
+  | 'end' // the room passed the end
+  | 'give-up'; // a page that cannot keep up stops seeking for a while
+
+/** One decision: when (local Unix ms), the phase it led to, and a short detail (positions in s, drift in ms). */
+export interface SyncDecision {
+  atMs: number;
+  kind: SyncDecisionKind;
+  phase: SyncPhase;
+  detail: string;
+}
+
+/** What the `?debug=sync` overlay shows (SyncEngine `debug()`). Drift in ms, clock offset and RTT in ms. */
+export interface SyncDebug {
+  phase: SyncPhase;
+  /** Local − room position (ms), or null with nothing to compare. */
+  driftMs: number | null;
+  /** The element's playbackRate and the room's. */
+  playbackRate: number;
+  roomRate: number;
+  /** Server − local clock (ms) and the last round trip (ms; null before the first SYNC reply). */
+  clockOffsetMs: number;
+  rttMs: number | null;
+  /** The learned latencies (s): start, resume, readyNear, readyFar, handling. */
+  latencySec: Record<string, number>;
+  /** Transitions that broke PHASE_TRANSITIONS since the engine started (0 unless the engine has a bug). */
+  invalidTransitions: number;
+  /** The newest decisions, oldest first. */
+  decisions: SyncDecision[];
+}
+
+/** A fixed-size log of decisions, oldest first. */
+export class DecisionLog {
+  private readonly entries: SyncDecision[] = [];
+
+  constructor(private readonly size = 12) {}
+
+  add(decision: SyncDecision): void {
+    this.entries.push(decision);
+    if (this.entries.length > this.size) this.entries.shift();
+  }
+
+  list(): SyncDecision[] {
+    return this.entries.slice();
+  }
+}

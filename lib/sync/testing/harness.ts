@@ -1,0 +1,66 @@
+/**
+ * Shared set-up of the sync engine's unit tests (jest's fake timers): a transport that records what
+ * the engine sends, engines made quiet (no SYNC timers unless asked), a loaded element with
+ * Chromium-like latencies, and `elapse`, which moves the elements and the timers together.
+ */
+import type { PlaybackState } from '@/lib/contract/playback';
+import { SyncEngine, type SyncEngineOptions, type SyncTransport } from '../engine';
+import { FakeMedia } from './fake-media';
+
+export class RecordingTransport implements SyncTransport {
+  statuses: PlaybackState[] = [];
+  syncs = 0;
+  sendStatus(status: PlaybackState): boolean {
+    this.statuses.push(status);
+    return true;
+  }
+  sendSync(): boolean {
+    this.syncs += 1;
+    return true;
+  }
+}
+
+/** No SYNC timers unless a test asks for them: refresh off, and no burst beyond the first request. */
+export const QUIET = { schedule: { burstCount: 1, refreshMs: 0 } };
+
+/** The engines made by `makeEngine`, destroyed (and checked) by `destroyEngines` after each test. */
+const engines: SyncEngine[] = [];
+
+export function makeEngine(media: FakeMedia, transport: SyncTransport, options: Partial<SyncEngineOptions> = {}): SyncEngine {
+  const engine = new SyncEngine({ media, transport, ...QUIET, ...options });
+  engines.push(engine);
+  return engine;
+}
+
+/**
+ * Destroys every engine made since the last call; returns how many phase transitions broke the
+ * phase table (../phase.ts), summed over them (0 unless the engine has a bug).
+ */
+export function destroyEngines(): number {
+  const invalid = engines.reduce((sum, engine) => sum + engine.debug().invalidTransitions, 0);
+  engines.splice(0).forEach((engine) => engine.destroy());
+  return invalid;
+}
+
+/** Time passes for the media elements and the timers (events, ticks, replies), in 10 ms steps. */
+export async function elapse(ms: number, ...media: FakeMedia[]): Promise<void> {
+  const step = 10;
+  for (let done = 0; done < ms; done += step) {
+    const slice = Math.min(step, ms - done);
+    media.forEach((m) => m.advance(slice));
+    await jest.advanceTimersByTimeAsync(slice);
+  }
+  await jest.advanceTimersByTimeAsync(0);
+}
+
+/** A loaded element with latencies like Chromium's: clock starts 60 ms after play(), buffered seeks take 15 ms. */
+export async function readyMedia(options: { buffered?: boolean } = {}): Promise<FakeMedia> {
+  const media = new FakeMedia();
+  media.runDelayMs = 60;
+  media.bufferedSeekDelayMs = 15;
+  media.seekDelayMs = 300;
+  if (options.buffered !== false) media.bufferedRanges = [[0, 120]];
+  media.loadMetadata();
+  await jest.advanceTimersByTimeAsync(0);
+  return media;
+}
