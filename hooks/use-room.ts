@@ -7,9 +7,10 @@
  */
 import { getDefaultStore, useAtomValue } from 'jotai';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { joinRoomPath } from '@/config/routes';
 import { apiOrigin } from '@/lib/api/client';
+import type { CurrentMovie } from '@/lib/contract/types';
 import { t } from '@/lib/i18n';
 import { notifyError, notifyInfo } from '@/lib/notify';
 import { currentErrorAtom, roomOpenAtom } from '@/lib/room/atoms';
@@ -33,9 +34,18 @@ export interface OpenRoom {
   reloadCurrent: () => void;
 }
 
+export interface RoomOptions {
+  /** A current movie was loaded (lib/room/session.ts `onCurrent`): e.g. start downloading its player engine. */
+  onCurrent?: (current: CurrentMovie) => void;
+}
+
 /** Opens `roomId`'s session; key the calling component by room id so every room starts clean. */
-export function useRoom(roomId: string): OpenRoom {
+export function useRoom(roomId: string, options: RoomOptions = {}): OpenRoom {
   const router = useRouter();
+  const onCurrent = useRef(options.onCurrent);
+  useEffect(() => {
+    onCurrent.current = options.onCurrent;
+  });
   const [session, setSession] = useState<RoomSession | null>(null);
   const [attempt, setAttempt] = useState(0);
   const open = useAtomValue(roomOpenAtom);
@@ -47,6 +57,7 @@ export function useRoom(roomId: string): OpenRoom {
       store: getDefaultStore(),
       createSocket: (id, serverNow) => new RoomSocket({ roomId: id, origin: apiOrigin, token: readToken, clock: serverNow }),
       onError: notifyError,
+      onCurrent: (current) => onCurrent.current?.(current),
       onNotice: () => notifyInfo(t('cinema.expired')),
       onSocketError: (kind, text) =>
         notifyError(new Error(kind === 'decode' ? t('cinema.ws.decodeError', { error: text }) : text || t('cinema.ws.unknownError'))),

@@ -28,7 +28,7 @@ import { useRoom } from '@/hooks/use-room';
 import { ApiError } from '@/lib/api/error';
 import { describeError } from '@/lib/api/error-text';
 import { hasCurrentMovie, setCurrentMovie } from '@/lib/api/movie';
-import type { PushedMovie } from '@/lib/contract/types';
+import type { CurrentMovie, PushedMovie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
 import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
@@ -39,6 +39,7 @@ import { ConnectionBadge } from './connection-badge';
 import { Denied } from './denied';
 import { MovieList } from './movie-list';
 import { MoviePushForm } from './movie-push-form';
+import { preloadEngine } from './player';
 import { PlayerPanel } from './player-panel';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/errors';
@@ -79,9 +80,12 @@ function useTheater(): [boolean, () => void] {
   return [theater, toggle];
 }
 
+/** Starts downloading the current movie's player engine while the hall renders (./player.tsx `preloadEngine`). */
+const preloadCurrentEngine = (current: CurrentMovie) => preloadEngine(current.movie.base.url, current.movie.base.type);
+
 function CinemaHall({ roomId }: CinemaViewProps) {
   const t = useT();
-  const room = useRoom(roomId);
+  const room = useRoom(roomId, { onCurrent: preloadCurrentEngine });
   const { session } = room;
   const member = useAtomValue(roomMemberAtom);
   const info = useAtomValue(roomInfoAtom);

@@ -8,8 +8,8 @@
  * autoplay notices. The movie, the room's status, the viewer count and the socket state come from
  * the room atoms.
  */
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { useAtomValue } from 'jotai';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { getDefaultStore, useAtomValue } from 'jotai';
 import { Eye, Film, ListVideo, MessageSquareText, Plus, RectangleHorizontal, RefreshCcw, RotateCw, Settings2, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
 import { Badge } from '@/components/ui/badge';
@@ -23,7 +23,7 @@ import { describeError } from '@/lib/api/error-text';
 import { hasCurrentMovie, playableUrl } from '@/lib/api/movie';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
-import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
+import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, writeDanmakuSettings } from '@/lib/storage';
 import { Denied } from './denied';
@@ -89,6 +89,21 @@ function showMovieList() {
   (list?.querySelector<HTMLElement>('[data-testid="movie-title"]') ?? list)?.focus({ preventScroll: true });
 }
 
+/** Lead (s) of hls.js's start position while the room plays: about the time its first fragment takes to come. */
+const START_LEAD_SEC = 1;
+
+/**
+ * Where the room will be (s) when the player has its first data: the room's playback status (the
+ * session's one truth) moved on to now, plus START_LEAD_SEC while it plays; −1 before it is known.
+ */
+function roomPositionSoon(): number {
+  const playback = getDefaultStore().get(playbackStatusAtom);
+  if (!playback) return -1;
+  const { status, receivedAtMs } = playback;
+  if (!status.isPlaying) return status.currentTime;
+  return status.currentTime + ((Date.now() - receivedAtMs) / 1000 + START_LEAD_SEC) * status.playbackRate;
+}
+
 export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, onSendChat, theater, onToggleTheater, onAddMovie, hasMovies }: PlayerPanelProps) {
   const t = useT();
   const loaded = useAtomValue(currentMovieAtom);
@@ -131,6 +146,17 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
     [movie],
   );
   const liveOrControl = canControl || Boolean(movie?.base.live);
+  // The danmaku layer's code waits for the video's first frame: before it, it would only compete
+  // with the player for a phone's bandwidth (bench/first-frame.ts).
+  const [framed, setFramed] = useState<HTMLVideoElement | null>(null);
+  useEffect(() => {
+    if (!video) return;
+    const onFrame = () => setFramed(video);
+    if (video.readyState >= 2) onFrame();
+    video.addEventListener('loadeddata', onFrame);
+    return () => video.removeEventListener('loadeddata', onFrame);
+  }, [video]);
+  const hasFrame = video !== null && framed === video;
 
   return (
     <>
@@ -151,8 +177,9 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
             onChatShortcut={onChatShortcut}
             onToggleTheater={onToggleTheater}
             onSendDanmaku={onSendChat}
+            startPosition={roomPositionSoon}
             overlay={
-              danmaku.enabled ? (
+              danmaku.enabled && hasFrame ? (
                 <Suspense fallback={null}>
                   <DanmakuLayer video={video} settings={danmaku} lines={chatLines} fileUrl={movie.base.danmu ? playableUrl(movie.base.danmu) : ''} streamUrl={movie.base.streamDanmu ? playableUrl(movie.base.streamDanmu) : ''} />
                 </Suspense>

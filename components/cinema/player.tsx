@@ -63,6 +63,12 @@ export interface PlayerProps {
   onToggleTheater?: () => void;
   /** Sends a line typed in the control bar as chat (it then flies as danmaku); absent for a viewer who may not chat. */
   onSendDanmaku?: (text: string) => boolean;
+  /**
+   * Where the room will be (s) once the media can play, read when the engine starts: hls.js loads
+   * that fragment first instead of the first one, which the sync engine would seek away from (on a
+   * phone's 1.6 Mbit/s, one 2 s fragment less before the first frame). Absent or negative: the start.
+   */
+  startPosition?: () => number;
 }
 
 /** The id of the words that say why play and seek are disabled (WatchOnlyReason), which the play button points to. */
@@ -122,6 +128,20 @@ export function sourceKind(url: string, type = ''): SourceKind {
 /** True when the movie is HLS: type m3u8/m3u, or a URL path ending in .m3u8/.m3u. */
 export function isHlsSource(url: string, type = ''): boolean {
   return sourceKind(url, type) === 'hls';
+}
+
+/**
+ * Starts downloading the engine a source needs (hls.js light, mpegts.js, dash.js) before the player
+ * mounts: the hall calls it as soon as the current movie is known, so the engine's code comes down
+ * while the hall renders instead of after (bench/first-frame.ts). The browser fetches a chunk once,
+ * so calling it again costs nothing; a failed download is reported by the player when it mounts.
+ */
+export function preloadEngine(url: string, type = ''): void {
+  const kind = sourceKind(url, type);
+  const ignore = () => undefined;
+  if (kind === 'hls') import('hls.js/light').catch(ignore);
+  else if (kind === 'flv' || kind === 'mpegts') import('mpegts.js').catch(ignore);
+  else if (kind === 'dash') import('dashjs').catch(ignore);
 }
 
 /**
@@ -192,10 +212,16 @@ export function Player({
   onSubtitleProblem,
   onToggleTheater,
   onSendDanmaku,
+  startPosition,
 }: PlayerProps) {
   const t = useT();
   const [locale] = useLocale();
   const videoRef = useRef<HTMLVideoElement>(null);
+  // Read when an engine starts, without restarting it when the function changes.
+  const startAt = useRef(startPosition);
+  useEffect(() => {
+    startAt.current = startPosition;
+  });
   const controllerRef = useRef<HTMLElement>(null);
   const [problem, setProblem] = useState<SourceProblem | null>(null);
   const [engine, setEngine] = useState<Engine | null>(null);
@@ -301,6 +327,7 @@ export function Player({
       let recoveries = 0;
       const instance = new HlsClass({
         startLevel: -1,
+        startPosition: live ? -1 : Math.max(-1, startAt.current?.() ?? -1),
         xhrSetup: (xhr) => {
           for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
         },

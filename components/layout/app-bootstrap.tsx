@@ -11,7 +11,7 @@ import { loadStoredToken, publicSettingsAtom, sessionReadyAtom, userAtom } from 
 
 /**
  * Start-up (reference-client.md §6 "Start-up"): the user (`GET /api/user/me`, only with a stored
- * token), then the public settings, then `sessionReadyAtom`. Nothing else calls the API before: the
+ * token) and the public settings at once, then `sessionReadyAtom`. Nothing else calls the API before: the
  * route guard waits for it and the SWR hooks' keys stay null until then (app-providers.tsx). Failures
  * are notified and the app keeps working as a visitor. Also lets the API client's 401 rules navigate
  * with the app router instead of full page loads.
@@ -36,21 +36,13 @@ export function AppBootstrap() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    void (async () => {
-      if (loadStoredToken()) {
-        try {
-          setUser(await getMe());
-        } catch (error) {
-          notifyError(error);
-        }
-      }
-      try {
-        setSettings(await getPublicSettings());
-      } catch (error) {
-        notifyError(error);
-      }
-      setReady(true);
-    })();
+    // Both at once: the public settings do not depend on the user, and on a phone (150 ms round
+    // trips) every request in a row delays the first screen (bench/first-frame.ts).
+    const user = loadStoredToken()
+      ? getMe().then(setUser, (error: unknown) => notifyError(error))
+      : Promise.resolve();
+    const settings = getPublicSettings().then(setSettings, (error: unknown) => notifyError(error));
+    void Promise.all([user, settings]).then(() => setReady(true));
   }, [setUser, setSettings, setReady]);
 
   return null;

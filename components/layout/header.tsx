@@ -39,13 +39,17 @@ export function Header() {
     setMenuOpen(true);
   };
 
+  // In the viewing hall the links do not prefetch other screens: on a phone that would take bandwidth
+  // from the video's first frame (bench/first-frame.ts). They still work, a moment slower.
+  const prefetch = pathname?.startsWith('/cinema/') ? false : undefined;
+
   // Close the mobile menu on every navigation, including back/forward.
   useEffect(() => setMenuOpen(false), [pathname]);
 
   return (
     <header className="sticky top-0 z-30 border-b border-zinc-200/80 bg-white/80 backdrop-blur-md dark:border-zinc-800/80 dark:bg-zinc-950/80">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-2 px-4 sm:px-6">
-        <Link href="/" className="mr-2 flex shrink-0 items-center gap-2 rounded-lg font-semibold tracking-tight">
+        <Link href="/" prefetch={prefetch} className="mr-2 flex shrink-0 items-center gap-2 rounded-lg font-semibold tracking-tight">
           <span className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-brand-600 text-white dark:bg-brand-500">
             <Clapperboard className="h-4.5 w-4.5" aria-hidden />
           </span>
@@ -53,7 +57,7 @@ export function Header() {
         </Link>
 
         <nav aria-label={t('nav.main')} className="hidden min-w-0 flex-1 items-center gap-0.5 lg:flex xl:gap-1">
-          <MenuLinks entries={entries} activeName={activeName} sizeClass="lg:px-2 xl:px-3" />
+          <MenuLinks entries={entries} activeName={activeName} sizeClass="lg:px-2 xl:px-3" prefetch={prefetch} />
         </nav>
 
         <div className="ml-auto flex items-center gap-1">
@@ -101,15 +105,18 @@ interface MenuLinksProps {
   sizeClass: string;
   /** Runs when a link is followed (the panel closes itself). */
   onNavigate?: () => void;
+  /** `false`: no prefetching (the viewing hall); undefined: Next's default. */
+  prefetch?: false;
 }
 
 /** The menu's links (config/menu.ts), as `nav-<name>` test ids: in the top bar and in the panel. */
-function MenuLinks({ entries, activeName, sizeClass, onNavigate }: MenuLinksProps) {
+function MenuLinks({ entries, activeName, sizeClass, onNavigate, prefetch }: MenuLinksProps) {
   const t = useT();
   return entries.map((entry) => (
     <Link
       key={entry.name}
       href={entry.href}
+      prefetch={prefetch}
       data-testid={`nav-${entry.name}`}
       aria-current={entry.name === activeName ? 'page' : undefined}
       onClick={onNavigate}

@@ -163,9 +163,9 @@ async function opened(overrides: Partial<SessionApi> = {}) {
 }
 
 describe('opening a room', () => {
-  it('asks /me, then /info, then connects the socket, then loads the current movie', async () => {
+  it('asks /me, then /info and the current movie at once, then connects the socket', async () => {
     const { store, calls, socket } = await opened();
-    expect(calls.filter((call) => call !== 'settings')).toEqual(['me', 'info', 'socket', 'current']);
+    expect(calls.filter((call) => call !== 'settings')).toEqual(['me', 'current', 'info', 'socket']);
     expect(socket.connected).toBe(1);
     expect(store.get(roomOpenAtom).state).toBe('open');
     expect(store.get(roomMemberAtom)).toEqual(ME);
@@ -192,6 +192,30 @@ describe('opening a room', () => {
       },
     });
     expect(store.get(roomOpenAtom).state).toBe('notMember');
+  });
+});
+
+describe('the current movie read before the socket opened', () => {
+  it('is read once more when the socket first opens, and taken only if the movie changed meanwhile', async () => {
+    const { store, socket, calls, setCurrent } = await opened();
+    const first = store.get(currentMovieAtom);
+    socket.open();
+    await settle();
+    expect(calls.filter((call) => call === 'current')).toHaveLength(2);
+    expect(store.get(currentMovieAtom)).toBe(first);
+    setCurrent(movieCurrent('m2'));
+    socket.emit('close', { code: 1006, reason: '', failures: 1, retryInMs: 400 });
+    socket.open(true);
+    await settle();
+    expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m2');
+  });
+
+  it('takes a movie that changed between the first read and the socket opening', async () => {
+    const { store, socket, setCurrent } = await opened();
+    setCurrent(movieCurrent('m3'));
+    socket.open();
+    await settle();
+    expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m3');
   });
 });
 

@@ -10,12 +10,15 @@
  *    (the API client's 401 rules), whereas a 401 on `/api/room/info` would sign the user out. A
  *    v0.9.11 server answers a signed-in non-member of a password room with 500 instead; then
  *    `GET /api/room/joined` tells whether they are a member, and a non-member is `notMember`.
- * 2. `GET /api/room/info` (and, for a signed-in member, the room's settings, whose `can_*` switches
- *    gate controls).
- * 3. The WebSocket (the token as subprotocol, none for a guest), connected at once: every frame
- *    handler lives here, so no frame can arrive before someone listens.
- * 4. `GET /api/room/movie/current`, after the socket exists and again on CURRENT, EXPIRED and every
- *    reconnect.
+ * 2. `GET /api/room/info` and `GET /api/room/movie/current` at once (a phone's round trips add up
+ *    before the first frame: bench/first-frame.ts), then, for a signed-in member, the room's
+ *    settings, whose `can_*` switches gate controls.
+ * 3. Once the info is in: the WebSocket (the token as subprotocol, none for a guest), connected at
+ *    once: every frame handler lives here, so no frame can arrive before someone listens. The
+ *    current movie was read before the socket could hear a CURRENT, so it is read once more when
+ *    the socket first opens, and taken only if the movie changed meanwhile (the engine has its own
+ *    SYNC round trips for the position).
+ * 4. The current movie again on CURRENT, EXPIRED and every reconnect.
  *
  * Frames (server-contract.md §6.4–§6.7):
  * - VIEWER_COUNT → `viewerCountAtom`; MY_STATUS → my membership and the room's settings again;
@@ -122,6 +125,8 @@ export interface RoomSessionOptions {
   onNotice?: (notice: 'expired') => void;
   /** A frame that could not be decoded, or the server's ERROR frame (its text). */
   onSocketError?: (kind: 'decode' | 'server', text: string) => void;
+  /** A current movie was loaded (not yet shown): the hall starts downloading its player engine. */
+  onCurrent?: (current: CurrentMovie) => void;
   /** Local clock, Unix ms. Default `Date.now`. */
   now?: () => number;
 }
@@ -153,6 +158,8 @@ export class RoomSession {
   /** The replay of the connection being opened: CHAT frames collect here until its first other frame. */
   private replay: ChatLine[] | null = null;
   private expiryTimer: ReturnType<typeof setInterval> | null = null;
+  /** True until the socket first opens after a current movie read made before it (step 3). */
+  private verifyCurrentOnOpen = false;
   private expiryId = 0n;
 
   constructor(options: RoomSessionOptions) {
@@ -183,6 +190,8 @@ export class RoomSession {
       const me = await this.api.getRoomMe(this.roomId, signal);
       if (this.closed) return;
       this.store.set(roomMemberAtom, me);
+      this.verifyCurrentOnOpen = true;
+      this.reloadCurrent();
       const info = await this.api.getRoomInfo(this.roomId, signal);
       if (this.closed) return;
       this.store.set(roomInfoAtom, info);
@@ -199,7 +208,6 @@ export class RoomSession {
     }
     this.store.set(roomOpenAtom, { state: 'open', error: null });
     this.connect();
-    this.reloadCurrent();
   }
 
   /** Closes the socket for good, stops the timers, detaches the engine and clears the room atoms. */
@@ -271,13 +279,18 @@ export class RoomSession {
     if (!this.closed) this.store.set(playbackStatusAtom, { status, receivedAtMs: this.now() });
   }
 
-  /** Loads the current movie (step 4, and after CURRENT, EXPIRED and reconnects); answers to older requests are dropped. */
-  reloadCurrent(): void {
+  /**
+   * Loads the current movie (steps 2 and 4); answers to older requests are dropped. `onlyIfChanged`:
+   * the answer is taken only when it names another movie than the one loaded (step 3's check).
+   */
+  reloadCurrent(onlyIfChanged = false): void {
     const seq = ++this.currentSeq;
     const requestedAtMs = this.now();
     this.api.getCurrentMovie(this.roomId).then(
       (current) => {
         if (seq !== this.currentSeq || this.closed) return;
+        if (onlyIfChanged && current.movie?.id === this.store.get(currentMovieAtom)?.current.movie?.id) return;
+        if (hasCurrentMovie(current)) this.options.onCurrent?.(current);
         const loaded = { current, requestedAtMs, receivedAtMs: this.now(), changedBy: this.currentChangedBy };
         this.currentChangedBy = '';
         this.store.set(currentMovieAtom, loaded);
@@ -399,6 +412,8 @@ export class RoomSession {
 
   private onOpen(reconnected: boolean): void {
     this.replay = [];
+    if (this.verifyCurrentOnOpen && !reconnected) this.reloadCurrent(true);
+    this.verifyCurrentOnOpen = false;
     // Anything may have changed while offline; the engine resyncs itself with SYNC.
     if (!reconnected) return;
     this.reloadCurrent();
