@@ -30,8 +30,8 @@ export class CinemaPage {
     this.chatMessages = page.getByTestId('chat-message');
   }
 
-  async goto(roomId: string, query = ''): Promise<void> {
-    await this.page.goto(webUrl(this.origin, `/cinema/${roomId}${query}`));
+  async goto(roomId: string): Promise<void> {
+    await this.page.goto(webUrl(this.origin, `/cinema/${roomId}`));
     await expect(this.root).toBeVisible();
   }
 

@@ -154,15 +154,6 @@ const STRUGGLE_SEEKS = 3;
 const STRUGGLE_WINDOW_MS = 20_000;
 const STRUGGLE_MS = 30_000;
 const STRUGGLE_SEEK_SEC = 5;
-/**
- * A seek this costly (s: the learned readyNear latency; 10–20 ms on a desktop, 300–600 ms with the
- * CPU 4× slower) lands no closer than it costs, and each one misses anew: such a page closes a drift
- * under the seek threshold by a catch-up rate instead, up to MAX_CATCH_UP_NUDGE of the room rate
- * (pitch preserved), proportional to the drift over one second. (A slow start alone is what a
- * scheduled start's retry handles: it knows the start latency then.)
- */
-const COSTLY_SEEK_SEC = 0.2;
-const MAX_CATCH_UP_NUDGE = 0.25;
 /** Two measurements further apart than this (ms) are not compared for jumps. */
 const JUMP_WINDOW_MS = 600;
 /** SYNC requests kept waiting for a reply; older ones are dropped (their replies then count as plain statuses). */
@@ -281,10 +272,6 @@ export class SyncEngine {
   private readonly decisions = new DecisionLog();
   private scheduled: ScheduledStart | null = null;
   private destroyed = false;
-  /** The engine's seek of a paused element in flight (local ms it began; outside the buffer?), to learn its latency. */
-  private holdSeek: { atMs: number; far: boolean } | null = null;
-  /** Local time (ms) at which a catch-up rate in force has closed the drift it was set for. */
-  private catchUpEndsAtMs = -Infinity;
   /** Local times (ms) of the loop's catch-up seeks in the last STRUGGLE_WINDOW_MS. */
   private catchUpSeeksAtMs: number[] = [];
   /** Local time (ms) until which this page only nudges (it cannot keep up). */
@@ -614,11 +601,7 @@ export class SyncEngine {
       // currentTime it reported at pause (audio still in flight); a seek while paused re-aligns the two.
       const wasRunning = !local.paused;
       if (wasRunning) this.pauseElement();
-      if (wasRunning || (!this.media.seeking && Math.abs(local.currentTime - roomAt) > this.tuning.pausedToleranceSec)) {
-        // A paused seek teaches what seeks cost here before the next start needs to know.
-        this.holdSeek = { atMs: this.now(), far: !isBuffered(this.media, roomAt) };
-        this.seekElement(roomAt);
-      }
+      if (wasRunning || (!this.media.seeking && Math.abs(local.currentTime - roomAt) > this.tuning.pausedToleranceSec)) this.seekElement(roomAt);
       this.acquiring = false;
       return;
     }
@@ -629,14 +612,6 @@ export class SyncEngine {
       if (ahead >= 0 && ahead <= FAR_LEAD_MAX_SEC) {
         this.acquiring = false;
         this.maybeStartScheduled(true);
-        return;
-      }
-      const waitingThere = this.scheduled.ready && local.paused && !this.media.seeking;
-      if (ahead < 0 && -ahead < this.tuning.seekThresholdSec && waitingThere && this.seekIsCostly()) {
-        // The room passed the wait (a late confirmation, a late timer): another costly seek would
-        // miss again; start here and catch up by rate.
-        this.cancelScheduledStart();
-        this.startElement(true);
         return;
       }
       this.cancelScheduledStart();
@@ -658,11 +633,7 @@ export class SyncEngine {
       // enough, it starts at once and the nudge closes the rest within a second; farther, it waits a
       // little ahead of the room and starts as the room arrives there.
       const predicted = local.currentTime - (roomAt + this.latencies.get('start') * this.roomRate);
-      const lateButClose = predicted < 0 && -predicted < this.tuning.seekThresholdSec && this.seekIsCostly() && isBuffered(this.media, local.currentTime + 0.1);
-      if (!local.ended && lateButClose) {
-        // Seeking costs this page more than it would gain: start here and catch up by rate.
-        this.startElement(true);
-      } else if (local.ended || Math.abs(predicted) >= START_AT_ONCE_SEC) {
+      if (local.ended || Math.abs(predicted) >= START_AT_ONCE_SEC) {
         this.scheduleStart();
       } else {
         this.startElement(true);
@@ -710,11 +681,6 @@ export class SyncEngine {
   /** The correction loop: once the element runs steadily while the room plays, measure the drift and correct. */
   private tick(): void {
     if (this.destroyed || !this.target || this.live || this.media.readyState < HAVE_METADATA) return;
-    if (Math.abs(this.nudge) > this.tuning.maxNudge && this.now() >= this.catchUpEndsAtMs) {
-      this.enter(this.phase, 'nudge', 'catch-up done (timed)');
-      this.nudge = 0;
-      this.setRate(this.roomRate);
-    }
     if (this.scheduled) {
       this.maybeStartScheduled();
       return;
@@ -743,23 +709,12 @@ export class SyncEngine {
     const last = this.lastMeasure;
     this.lastMeasure = { driftSec: drift, atMs: now, jumping: false };
     if (last && now - last.atMs <= JUMP_WINDOW_MS) {
-      // Frozen (or jumping) right now: decide once the drift holds still again. A nudge moves the
-      // drift on purpose by (rate − room rate) × elapsed.
-      const nudged = ((local.playbackRate - this.roomRate) * (now - last.atMs)) / 1000;
-      if (Math.abs(drift - last.driftSec - nudged) >= DRIFT_JUMP_SEC) {
+      // Frozen (or jumping) right now: decide once the drift holds still again.
+      if (Math.abs(drift - last.driftSec) >= DRIFT_JUMP_SEC) {
         this.lastMeasure.jumping = true;
         return;
       }
       if (last.jumping) this.recover();
-    }
-    if (Math.abs(this.nudge) > this.tuning.maxNudge) {
-      // A catch-up rate in force: back to the room rate once the drift is closed (or crossed).
-      if (Math.abs(drift) < this.tuning.deadBandSec || Math.sign(-drift) !== Math.sign(this.nudge)) {
-        this.enter('tracking', 'nudge', `caught up, drift ${Math.round(drift * 1000)} ms`);
-        this.nudge = 0;
-        this.setRate(this.roomRate);
-      }
-      return;
     }
     const struggling = this.struggling();
     const tuning = { ...this.tuning, ...(this.fine ? { deadBandSec: this.tuning.settleBandSec } : {}), ...(struggling ? { seekThresholdSec: STRUGGLE_SEEK_SEC } : {}) };
@@ -771,10 +726,7 @@ export class SyncEngine {
     const decision = decideTracking({ driftSec: drift, roomRate: this.roomRate, nudge: this.nudge, acquiring, tuning });
     this.acquiring = false;
     this.fine = false;
-    const catchUpRange = Math.abs(drift) >= this.tuning.acquireThresholdSec && Math.abs(drift) < this.tuning.seekThresholdSec;
-    if (decision.kind !== 'hold' && catchUpRange && this.seekIsCostly()) {
-      this.catchUp(drift);
-    } else if (decision.kind === 'seek') {
+    if (decision.kind === 'seek') {
       this.decide('seek', `drift ${Math.round(drift * 1000)} ms`);
       if (!forAction) this.noteCatchUpSeek();
       this.scheduleStart();
@@ -785,22 +737,6 @@ export class SyncEngine {
     } else {
       this.enter('tracking', null);
     }
-  }
-
-  /** True when this element's seeks cost more than COSTLY_SEEK_SEC (learned readyNear): it catches up by rate instead. */
-  private seekIsCostly(): boolean {
-    return this.latencies.has('readyNear') && this.latencies.get('readyNear') > COSTLY_SEEK_SEC;
-  }
-
-  /** Closes `drift` (s, local − room) with a catch-up rate (COSTLY_SEEK_SEC). */
-  private catchUp(drift: number): void {
-    const nudge = Math.round(Math.max(-MAX_CATCH_UP_NUDGE, Math.min(MAX_CATCH_UP_NUDGE, -drift)) * 1000) / 1000;
-    // Timed, not only measured: a slow page measures late (or not at all while it stalls), and a
-    // catch-up rate left on overshoots by a quarter of a second per second.
-    this.catchUpEndsAtMs = this.now() + (Math.abs(drift) / (Math.abs(nudge) * this.roomRate)) * 1000;
-    this.enter('tracking', 'nudge', `catch-up: drift ${Math.round(drift * 1000)} ms, seeks cost ${Math.round(this.latencies.get('readyNear') * 1000)} ms → rate ${nudgedRate(this.roomRate, nudge)}`);
-    this.nudge = nudge;
-    this.setRate(nudgedRate(this.roomRate, nudge));
   }
 
   /** True while this page only nudges because its catch-up seeks did not hold (STRUGGLE_SEEKS). */
@@ -1011,12 +947,9 @@ export class SyncEngine {
     // A scheduled start's seek that the player moved a little (hls.js snapping to a fragment) is still ours.
     const scheduledNear = this.scheduled !== null && Math.abs(position - this.scheduled.seekTo) <= SCHEDULED_SEEK_TOLERANCE_SEC;
     if (this.expected.consume('seeked', position) || scheduledNear) {
-      if (this.holdSeek && !this.scheduled) this.learn(this.holdSeek.far ? 'readyFar' : 'readyNear', (this.now() - this.holdSeek.atMs) / 1000);
-      this.holdSeek = null;
       this.maybeStartScheduled();
       return;
     }
-    this.holdSeek = null;
     if (this.media.readyState < HAVE_METADATA) return;
     // A seek while the element waits for a common start is a seek while playing (scrubbing on).
     const playing = !this.media.paused || (this.scheduled !== null && this.target?.status.isPlaying === true);
