@@ -7,10 +7,9 @@ import { ServerClock } from './clock';
 import { COMMON_LEAD_SEC, SyncEngine, type AutoplayOutcome } from './engine';
 import { FakeMedia } from './testing/fake-media';
 import { FakeRoom, type FakeConnection } from './testing/fake-room';
-import { destroyEngines, elapse, makeEngine, readyMedia, RecordingTransport } from './testing/harness';
+import { destroyEngines, elapse, makeEngine, readyMedia, RecordingTransport, seeks } from './testing/harness';
 import type { PlaybackState } from '@/lib/contract/playback';
 
-const seeks = (media: FakeMedia) => media.fired.filter((event) => event === 'seeking').length;
 const rateChanges = (media: FakeMedia) => media.fired.filter((event) => event === 'ratechange').length;
 
 /** Local − room (s) for an engine following a status received at `atMs` (Date.now) with no network delay. */

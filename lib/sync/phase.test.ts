@@ -4,7 +4,7 @@
  */
 import { canTransition, DecisionLog, PHASE_TRANSITIONS, type SyncPhase } from './phase';
 import { Latencies } from './latency';
-import { destroyEngines, elapse, makeEngine, readyMedia, RecordingTransport } from './testing/harness';
+import { destroyEngines, elapse, makeEngine, playingSteadily, readyMedia, RecordingTransport, seeks } from './testing/harness';
 import { FakeMedia } from './testing/fake-media';
 
 jest.setTimeout(30_000);
@@ -99,10 +99,7 @@ describe('acquiring', () => {
 
 describe('tracking', () => {
   it('nudges the rate for a small drift and logs the decision with the drift', async () => {
-    const media = await readyMedia();
-    const engine = makeEngine(media, new RecordingTransport());
-    engine.onRemoteStatus(PLAYING);
-    await elapse(1500, media);
+    const { media, engine } = await playingSteadily();
     expect(engine.debug().phase).toBe('tracking');
     media.advance(80); // 80 ms ahead, silently
     await elapse(300, media);
@@ -116,10 +113,7 @@ describe('tracking', () => {
 
 describe('recovering', () => {
   it('enters on a stall while the room plays and leaves once the element caught up', async () => {
-    const media = await readyMedia();
-    const engine = makeEngine(media, new RecordingTransport());
-    engine.onRemoteStatus(PLAYING);
-    await elapse(1500, media);
+    const { media, engine } = await playingSteadily();
     media.stall(2000);
     await elapse(300, media);
     expect(engine.debug().phase).toBe('recovering');
@@ -185,13 +179,8 @@ describe('latencies', () => {
 });
 
 describe('a page that cannot keep up', () => {
-  const seeks = (media: FakeMedia) => media.fired.filter((event) => event === 'seeking').length;
-
   it('catches up one stall with one seek, gives up seeking after three that did not hold, says so, and only nudges', async () => {
-    const media = await readyMedia();
-    const engine = makeEngine(media, new RecordingTransport());
-    engine.onRemoteStatus(PLAYING);
-    await elapse(1500, media);
+    const { media, engine } = await playingSteadily();
     const before = seeks(media);
     for (let stall = 1; stall <= 3; stall += 1) {
       media.stall(600);
@@ -207,10 +196,7 @@ describe('a page that cannot keep up', () => {
   });
 
   it('still follows another user’s seek while it only nudges', async () => {
-    const media = await readyMedia();
-    const engine = makeEngine(media, new RecordingTransport());
-    engine.onRemoteStatus(PLAYING);
-    await elapse(1500, media);
+    const { media, engine } = await playingSteadily();
     for (let stall = 1; stall <= 3; stall += 1) {
       media.stall(600);
       await elapse(5600, media);

@@ -53,6 +53,9 @@ export async function elapse(ms: number, ...media: FakeMedia[]): Promise<void> {
   await jest.advanceTimersByTimeAsync(0);
 }
 
+/** How many seeks the element has started (its `seeking` events). */
+export const seeks = (media: FakeMedia) => media.fired.filter((event) => event === 'seeking').length;
+
 /** A loaded element with latencies like Chromium's: clock starts 60 ms after play(), buffered seeks take 15 ms. */
 export async function readyMedia(options: { buffered?: boolean } = {}): Promise<FakeMedia> {
   const media = new FakeMedia();
@@ -63,4 +66,13 @@ export async function readyMedia(options: { buffered?: boolean } = {}): Promise<
   media.loadMetadata();
   await jest.advanceTimersByTimeAsync(0);
   return media;
+}
+
+/** A loaded element whose engine follows a playing room (at 10 s, rate 1) and has run steadily for 1.5 s. */
+export async function playingSteadily(): Promise<{ media: FakeMedia; engine: SyncEngine }> {
+  const media = await readyMedia();
+  const engine = makeEngine(media, new RecordingTransport());
+  engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+  await elapse(1500, media);
+  return { media, engine };
 }
