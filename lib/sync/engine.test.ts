@@ -626,6 +626,51 @@ describe('two clients through a room (no ping-pong)', () => {
     expect(seeks(b) - seeksBefore).toBeLessThanOrEqual(1);
   });
 
+  it('a member whose STATUS comes after the common start starts at once and catches up by rate, without a seek', async () => {
+    const { room, media } = await clients([{}, { upMs: 300, downMs: 300 }]);
+    const [a, b] = media;
+    a.currentTime = 5;
+    await elapse(1000, a, b);
+    const seeksBefore = seeks(b);
+    const clickAt = Date.now();
+    await a.play();
+    // The room starts 0.2 s after the click; B hears of it 0.3 s after: 0.1 s late, plus its start latency.
+    const rates: number[] = [];
+    let inStepAtMs: number | null = null;
+    for (let t = 0; t < 2000; t += 10) {
+      await elapse(10, a, b);
+      rates.push(b.playbackRate);
+      if (inStepAtMs === null && !b.paused && Math.abs(a.currentTime - b.currentTime) < 0.03) inStepAtMs = Date.now() - clickAt;
+    }
+    expect(seeks(b) - seeksBefore).toBe(0);
+    expect(Math.max(...rates)).toBeGreaterThan(1.1);
+    expect(b.playbackRate).toBe(1);
+    expect(inStepAtMs).not.toBeNull();
+    expect(inStepAtMs!).toBeLessThan(1000);
+    expect(Math.abs(a.currentTime - b.currentTime)).toBeLessThan(0.015);
+    expect(Math.abs(b.currentTime - room.position())).toBeLessThan(0.015);
+  });
+
+  it('a scheduled start whose seek took longer than its lead catches up by rate instead of seeking again', async () => {
+    const media = await readyMedia();
+    const engine = makeEngine(media, new RecordingTransport());
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 5, playbackRate: 1 });
+    await elapse(2000, media);
+    // The machine slows down: a seek inside the buffer now takes 350 ms, not the 15 ms learned.
+    media.bufferedSeekDelayMs = 350;
+    const before = seeks(media);
+    const status = { isPlaying: true, currentTime: 40, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(1500, media);
+    expect(seeks(media) - before).toBe(1);
+    expect(engine.debug().decisions.map((d) => d.kind)).toContain('catch-up');
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.03);
+    await elapse(1500, media);
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.01);
+    expect(media.playbackRate).toBe(1);
+  });
+
   /**
    * Milliseconds from now until A and B are within 100 ms of each other and stay so for a second
    * (the benchmark's "in step after an action"), sampled every 10 ms over `windowMs`.

@@ -162,6 +162,23 @@ const MAX_PENDING_SYNCS = 8;
 /** A paused element this close (s) to where the room will be once it runs starts at once instead of waiting ahead. */
 const START_AT_ONCE_SEC = 0.05;
 /**
+ * A start that comes late by up to this much (s of media; docs/sync.md "Catching up"): a common start
+ * whose STATUS reached this page after the room had passed its paused position, or a scheduled start
+ * whose seek took longer than its lead. With the data at hand the element starts at once and runs
+ * faster until it is level, instead of one more seek ahead of the room, which a loaded machine may
+ * again make too slowly. Later than this, it waits ahead of the room as before.
+ */
+const CATCH_UP_MAX_SEC = 0.5;
+/**
+ * A catch-up closes its gap in this much wall time (s): the rate is the room rate × (1 + nudge) with
+ * nudge = gap / (CATCH_UP_SEC × room rate), at most CATCH_UP_MAX_NUDGE (twice the room rate, pitch
+ * preserved), so a 0.1 s gap runs at 1.2× for half a second and a 0.5 s gap at 2×.
+ */
+const CATCH_UP_SEC = 0.5;
+const CATCH_UP_MAX_NUDGE = 1;
+/** Data beyond the gap (s) that must be buffered for a catch-up: it must not stall while running faster. */
+const CATCH_UP_BUFFER_SEC = 1;
+/**
  * Lead (s) of a common start: a user's play, or seek while playing, starts the room this long after
  * the action, everyone included (./engine.ts module comment). It covers a member up to ~150 ms away
  * (the STATUS reaches them in one one-way delay; a farther one waits ahead of the room and starts when
@@ -271,6 +288,8 @@ export class SyncEngine {
   private invalidTransitions = 0;
   private readonly decisions = new DecisionLog();
   private scheduled: ScheduledStart | null = null;
+  /** A late start running faster than the room until it is level (`catchUp`); null when none. */
+  private catchUpTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
   /** Local times (ms) of the loop's catch-up seeks in the last STRUGGLE_WINDOW_MS. */
   private catchUpSeeksAtMs: number[] = [];
@@ -312,6 +331,8 @@ export class SyncEngine {
     if (this.tickTimer !== null) clearInterval(this.tickTimer);
     if (this.seekPublishTimer !== null) clearTimeout(this.seekPublishTimer);
     if (this.scheduled?.timer) clearTimeout(this.scheduled.timer);
+    if (this.catchUpTimer !== null) clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = null;
     this.syncTimer = null;
     this.tickTimer = null;
     this.seekPublishTimer = null;
@@ -633,7 +654,9 @@ export class SyncEngine {
       // enough, it starts at once and the nudge closes the rest within a second; farther, it waits a
       // little ahead of the room and starts as the room arrives there.
       const predicted = local.currentTime - (roomAt + this.latencies.get('start') * this.roomRate);
-      if (local.ended || Math.abs(predicted) >= START_AT_ONCE_SEC) {
+      if (!local.ended && this.canCatchUp(-predicted)) {
+        this.catchUp(-predicted);
+      } else if (local.ended || Math.abs(predicted) >= START_AT_ONCE_SEC) {
         this.scheduleStart();
       } else {
         this.startElement(true);
@@ -660,6 +683,7 @@ export class SyncEngine {
       !media.ended &&
       !media.seeking &&
       this.stalledSinceMs === null &&
+      this.catchUpTimer === null &&
       media.readyState >= HAVE_FUTURE_DATA &&
       this.now() >= this.settleUntilMs &&
       !this.startPending()
@@ -832,13 +856,63 @@ export class SyncEngine {
     };
     const roomAt = positionAt(target, this.clock.serverNow());
     const waitMs = ((this.media.currentTime - roomAt) / this.roomRate - this.latencies.get('start')) * 1000;
-    if (waitMs <= 1) start();
+    const lateSec = (-waitMs / 1000) * this.roomRate;
+    if (lateSec >= START_AT_ONCE_SEC && this.canCatchUp(lateSec)) {
+      // The seek took longer than its lead: level by running faster, not by another seek.
+      this.scheduled = null;
+      this.catchUp(lateSec);
+    } else if (waitMs <= 1) start();
     else scheduled.timer = setTimeout(start, waitMs);
   }
 
+  /**
+   * Cancels whatever start is pending: a scheduled start, or a catch-up still running faster (its
+   * rate goes back to the room's, unless the user set one meanwhile).
+   */
   private cancelScheduledStart(): void {
     if (this.scheduled?.timer) clearTimeout(this.scheduled.timer);
     this.scheduled = null;
+    if (this.catchUpTimer === null) return;
+    clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = null;
+    this.nudge = 0;
+    if (this.engineRate !== null) this.setRate(this.roomRate);
+  }
+
+  /**
+   * True when a paused element `lateSec` (s of media) behind where the room will be once it runs can
+   * catch up by rate (CATCH_UP_MAX_SEC): the gap is small, the element is not seeking, and the data
+   * for the gap and a second beyond it is buffered.
+   */
+  private canCatchUp(lateSec: number): boolean {
+    const media = this.media;
+    if (!(lateSec >= START_AT_ONCE_SEC && lateSec <= CATCH_UP_MAX_SEC) || this.live || media.seeking || media.readyState < HAVE_FUTURE_DATA) return false;
+    const through = media.currentTime + lateSec + CATCH_UP_BUFFER_SEC * this.roomRate;
+    return isBuffered(media, media.currentTime) && isBuffered(media, Number.isFinite(media.duration) ? Math.min(through, media.duration) : through);
+  }
+
+  /**
+   * Starts a paused element that is `lateSec` (s of media) behind the room at a faster rate, and
+   * returns it to the room rate once the gap is closed (timed: the start latency, then gap / (nudge ×
+   * room rate)). The loop does not measure meanwhile; its next measurement, a fine one, still has the
+   * action's one seek if the catch-up missed by the acquire threshold.
+   */
+  private catchUp(lateSec: number): void {
+    this.cancelScheduledStart();
+    const nudge = Math.min(CATCH_UP_MAX_NUDGE, lateSec / (CATCH_UP_SEC * this.roomRate));
+    const runSec = lateSec / (nudge * this.roomRate);
+    this.nudge = nudge;
+    this.setRate(nudgedRate(this.roomRate, nudge));
+    this.startElement(false);
+    this.decide('catch-up', `${Math.round(lateSec * 1000)} ms late: rate ${this.media.playbackRate.toFixed(2)} for ${runSec.toFixed(2)} s`);
+    this.catchUpTimer = setTimeout(() => {
+      this.catchUpTimer = null;
+      this.nudge = 0;
+      if (this.engineRate !== null) this.setRate(this.roomRate);
+      this.lastMeasure = null;
+      this.fine = true;
+      this.settleUntilMs = this.now() + SETTLE_MS;
+    }, (this.latencies.get('start') + runSec) * 1000);
   }
 
   /** play() by the engine; `learn`: measure the start latency once the element runs. */

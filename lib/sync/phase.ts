@@ -46,6 +46,7 @@ export type SyncDecisionKind =
   | 'hold' // paused at the room's position
   | 'schedule' // a scheduled start: paused ahead of the room
   | 'start' // play() now
+  | 'catch-up' // a late start runs faster than the room until level
   | 'nudge' // playbackRate moved off the room rate (or back)
   | 'seek' // a catch-up seek decided by the loop
   | 'stall' // the element waits for data
