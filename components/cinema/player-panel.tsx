@@ -96,6 +96,15 @@ const START_LEAD_SEC = 1;
  * Where the room will be (s) when the player has its first data: the room's playback status (the
  * session's one truth) moved on to now, plus START_LEAD_SEC while it plays; −1 before it is known.
  */
+/** localStorage `debug`, or null where storage is blocked. */
+function readLocalDebug(): string | null {
+  try {
+    return window.localStorage.getItem('debug');
+  } catch {
+    return null;
+  }
+}
+
 function roomPositionSoon(): number {
   const playback = getDefaultStore().get(playbackStatusAtom);
   if (!playback) return -1;
@@ -121,8 +130,9 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const [picked, setPicked] = useState<{ movieId: string; index: number }>({ movieId: '', index: 0 });
   const [danmaku, setDanmaku] = useState<DanmakuSettings>(() => danmakuSettingsOf(readDanmakuSettings(), prefersReducedMotion()));
   const [danmakuOpen, setDanmakuOpen] = useState(false);
-  // `?debug=sync` shows the engine's phase and decisions (./sync-debug.tsx); the hall renders after mount only.
-  const [debugSync] = useState(() => new URLSearchParams(window.location.search).get('debug') === 'sync');
+  // `?debug=sync` (or localStorage `debug` = `sync`, which survives navigation) shows the engine's phase and
+  // decisions (./sync-debug.tsx; docs/sync.md "Debugging"); the hall renders after mount only.
+  const [debugSync] = useState(() => new URLSearchParams(window.location.search).get('debug') === 'sync' || readLocalDebug() === 'sync');
 
   const handleVideo = useCallback(
     (element: HTMLVideoElement | null) => {

@@ -7,6 +7,9 @@
 import JASSUB from 'jassub';
 import type { AssRenderer } from './subtitles';
 
+/** When (ms after JASSUB is ready) the frame of a paused video gets its subtitle drawn (see `drawStill`). */
+const STILL_REDRAW_MS = [0, 150, 600];
+
 /**
  * Renders the ASS file at `url` over `video`, following the video's time, on a new canvas placed
  * right after the video in the media layer (`slot="media"` of media-chrome's controller, so it stays
@@ -29,13 +32,24 @@ export async function renderAss(video: HTMLVideoElement, url: string, offsetSec 
     // JASSUB draws the cue of (video time + timeOffset): a subtitle shown `offsetSec` later is drawn at time − offset.
     const renderer = new JASSUB({ video, canvas, subContent, timeOffset: -offsetSec });
     await renderer.ready;
+    // JASSUB draws when the video presents a frame (requestVideoFrameCallback); a paused or ended
+    // video presents none, so a subtitle picked (or moved) then is drawn here, at the frame shown.
+    // JASSUB's own first resize of the canvas, still in flight when `ready` resolves, clears it
+    // again: the still is drawn once more when that has settled.
+    const drawStill = () => {
+      if (!video.paused && !video.ended) return;
+      void renderer.manualRender({ mediaTime: video.currentTime, width: video.videoWidth, height: video.videoHeight, expectedDisplayTime: performance.now() }, true);
+    };
+    const timers = STILL_REDRAW_MS.map((delayMs) => setTimeout(drawStill, delayMs));
     return {
       stop: () => {
+        timers.forEach(clearTimeout);
         void renderer.destroy();
         canvas.remove();
       },
       setOffset: (next) => {
         renderer.timeOffset = -next;
+        drawStill();
       },
     };
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 
 /** What a viewer's <video> (`player-video`) shows at one instant. */
 export interface MediaSample {
@@ -13,6 +13,8 @@ export interface MediaSample {
   playbackRate: number;
   /** HTMLMediaElement.readyState: 0 nothing .. 4 enough data. */
   readyState: number;
+  /** The buffered ranges in seconds, e.g. `0.00-12.04`, for failure messages. */
+  buffered: string;
   /** Wall-clock time of the sample, Unix ms. Every page of the browser shares this clock. */
   atMs: number;
 }
@@ -22,7 +24,7 @@ export async function sampleMedia(page: Page): Promise<MediaSample> {
   return page.evaluate(() => {
     const video = document.querySelector<HTMLVideoElement>('video[data-testid="player-video"]');
     if (!video) {
-      const none = { currentTime: 0, paused: true, muted: false, seeking: false, ended: false, playbackRate: 1, readyState: 0 };
+      const none = { currentTime: 0, paused: true, muted: false, seeking: false, ended: false, playbackRate: 1, readyState: 0, buffered: '' };
       return { present: false, ...none, atMs: Date.now() };
     }
     return {
@@ -34,6 +36,7 @@ export async function sampleMedia(page: Page): Promise<MediaSample> {
       ended: video.ended,
       playbackRate: video.playbackRate,
       readyState: video.readyState,
+      buffered: Array.from({ length: video.buffered.length }, (_, i) => `${video.buffered.start(i).toFixed(2)}-${video.buffered.end(i).toFixed(2)}`).join(' '),
       atMs: Date.now(),
     };
   });
@@ -71,5 +74,20 @@ export async function samplePair(a: Page, b: Page): Promise<PairSample> {
 export function describe(sample: MediaSample): string {
   if (!sample.present) return 'no player-video element';
   const state = isPlaying(sample) ? 'playing' : sample.paused ? 'paused' : sample.seeking ? 'seeking' : 'stalled';
-  return `t=${sample.currentTime.toFixed(2)} ${state} rate=${sample.playbackRate}${sample.muted ? ' muted' : ''} rs=${sample.readyState}`;
+  return `t=${sample.currentTime.toFixed(2)} ${state} rate=${sample.playbackRate}${sample.muted ? ' muted' : ''} rs=${sample.readyState} buf=[${sample.buffered}]`;
+}
+
+/**
+ * Turns on the hall's sync debug overlay (docs/sync.md "Debugging") for every page of `context`, so
+ * that a failing sync test can attach what the engine decided (`syncDebugText`).
+ */
+export async function showSyncDebug(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => window.localStorage.setItem('debug', 'sync'));
+}
+
+/** The sync debug overlay's text (phase, drift, latencies, last decisions), or a note when there is none. */
+export async function syncDebugText(page: Page): Promise<string> {
+  const overlay = page.getByTestId('sync-debug');
+  if ((await overlay.count()) === 0) return 'no sync debug overlay on this page';
+  return overlay.innerText({ timeout: 2000 }).catch((error: unknown) => `unreadable: ${String(error)}`);
 }
