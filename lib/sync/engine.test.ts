@@ -594,9 +594,32 @@ describe('two clients through a room (no ping-pong)', () => {
     const { room, media } = await clients([{}, {}]);
     const [a, b] = media;
     a.playbackRate = 1.5;
-    await elapse(200, a, b);
+    await elapse(300, a, b);
     expect(b.playbackRate).toBe(1.5);
     expect(room.statusLog).toHaveLength(1);
+  });
+
+  it('a rate change while playing is taken by everyone at one instant: under 30 ms apart, no seek, even 100 ms away', async () => {
+    const { room, media, engines: list } = await clients([{}, { upMs: 100, downMs: 100 }]);
+    const [a, b] = media;
+    await a.play();
+    await elapse(3000, a, b);
+    const seeksBefore = [seeks(a), seeks(b)];
+    for (const rate of [1.5, 1]) {
+      a.playbackRate = rate; // the user
+      const apart: number[] = [];
+      for (let t = 0; t < 2000; t += 10) {
+        await elapse(10, a, b);
+        apart.push(Math.abs(a.currentTime - b.currentTime));
+      }
+      // Without the common instant: 53 ms apart for a second (B took the rate a one-way delay late).
+      expect(Math.max(...apart)).toBeLessThan(0.03);
+      expect(a.playbackRate).toBe(rate);
+      expect(b.playbackRate).toBeCloseTo(rate, 1);
+      expect(Math.abs(a.currentTime - room.position())).toBeLessThan(0.015);
+    }
+    expect([seeks(a), seeks(b)]).toEqual(seeksBefore);
+    expect(list[1].debug().decisions.map((d) => d.kind)).toContain('rate');
   });
 
   it('a client whose clock is 5 s off sends statuses the server credits correctly', async () => {

@@ -204,7 +204,17 @@ interface Target {
 
 /** A start whose outcome teaches a latency: where the element was (s) and when (local ms). */
 /** How a user's action is published (see `publish`). */
-type PublishKind = 'common' | 'resume' | null;
+type PublishKind = 'common' | 'resume' | 'rate' | null;
+
+/**
+ * A rate change of a playing room that the element makes at the instant the old and the new status
+ * meet (docs/sync.md "Rate changes"): `from` is the status with the old rate, `rate` the new one.
+ */
+interface RateSwitch {
+  from: RoomTarget;
+  rate: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
 
 interface PendingLearn {
   kind: 'start' | 'resume';
@@ -288,6 +298,8 @@ export class SyncEngine {
   private invalidTransitions = 0;
   private readonly decisions = new DecisionLog();
   private scheduled: ScheduledStart | null = null;
+  /** A rate change of the playing room waiting for its instant (`applyRateSwitch`); null when none. */
+  private rateSwitch: RateSwitch | null = null;
   /** A late start running faster than the room until it is level (`catchUp`); null when none. */
   private catchUpTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
@@ -332,7 +344,9 @@ export class SyncEngine {
     if (this.seekPublishTimer !== null) clearTimeout(this.seekPublishTimer);
     if (this.scheduled?.timer) clearTimeout(this.scheduled.timer);
     if (this.catchUpTimer !== null) clearTimeout(this.catchUpTimer);
+    if (this.rateSwitch?.timer) clearTimeout(this.rateSwitch.timer);
     this.catchUpTimer = null;
+    this.rateSwitch = null;
     this.syncTimer = null;
     this.tickTimer = null;
     this.seekPublishTimer = null;
@@ -512,8 +526,10 @@ export class SyncEngine {
   /** Follows `target` from now on and tells the UI (`onTarget`) when its play state, rate or position changed. */
   private follow(target: Target): void {
     const before = this.target?.status;
+    const previous = this.roomTarget();
     this.target = target;
     const { status } = target;
+    this.noteRateSwitch(previous, status);
     if (before && before.isPlaying === status.isPlaying && before.playbackRate === status.playbackRate && before.currentTime === status.currentTime) return;
     this.decide('follow', `${target.clock}: ${status.isPlaying ? 'play' : 'pause'} at ${status.currentTime.toFixed(2)} s × ${status.playbackRate}`);
     this.options.onTarget?.({ ...status });
@@ -597,6 +613,8 @@ export class SyncEngine {
     const local = readLocal(this.media);
     const roomAt = positionAt(target, this.clock.serverNow());
     const pastEnd = isPastEnd(roomAt, local);
+    if (this.rateSwitch && (!status.isPlaying || pastEnd || local.paused)) this.cancelRateSwitch();
+    if (this.rateSwitch && this.applyRateSwitch()) return;
     if (Math.abs(status.playbackRate - this.roomRate) > 1e-9 || !status.isPlaying || pastEnd) this.nudge = 0;
     this.roomRate = status.playbackRate;
     const rate = nudgedRate(this.roomRate, this.nudge);
@@ -684,6 +702,7 @@ export class SyncEngine {
       !media.seeking &&
       this.stalledSinceMs === null &&
       this.catchUpTimer === null &&
+      this.rateSwitch === null &&
       media.readyState >= HAVE_FUTURE_DATA &&
       this.now() >= this.settleUntilMs &&
       !this.startPending()
@@ -880,6 +899,57 @@ export class SyncEngine {
   }
 
   /**
+   * Notes a rate change of a playing room (`previous` had the old rate, `next` has the new one) for
+   * `applyRateSwitch`; a status that pauses or changes the rate again drops a switch in waiting.
+   */
+  private noteRateSwitch(previous: RoomTarget | null, next: PlaybackState): void {
+    if (previous?.status.isPlaying && next.isPlaying && !this.live && Math.abs(previous.status.playbackRate - next.playbackRate) > 1e-3) {
+      this.cancelRateSwitch();
+      this.rateSwitch = { from: previous, rate: next.playbackRate, timer: null };
+    } else if (this.rateSwitch && (!next.isPlaying || Math.abs(next.playbackRate - this.rateSwitch.rate) > 1e-3)) {
+      this.cancelRateSwitch();
+    }
+  }
+
+  /**
+   * Times the waiting rate switch on the followed status (again when a confirmation moved it): the
+   * element keeps the old rate until the old and the new status meet, then takes the new one. Returns
+   * false (and drops the switch) when that instant has passed or lies too far ahead to be meant: the
+   * new rate then applies at once and the loop corrects what is left.
+   */
+  private applyRateSwitch(): boolean {
+    const pending = this.rateSwitch;
+    const target = this.roomTarget();
+    if (!pending || !target) return false;
+    if (pending.timer !== null) clearTimeout(pending.timer);
+    pending.timer = null;
+    const waitMs = rateSwitchAtMs(pending.from, target) - this.clock.serverNow();
+    if (!(waitMs > 0 && waitMs <= FAR_LEAD_MAX_SEC * 1000)) {
+      this.rateSwitch = null;
+      return false;
+    }
+    this.roomRate = target.status.playbackRate;
+    this.nudge = 0;
+    this.setRate(pending.from.status.playbackRate);
+    pending.timer = setTimeout(() => {
+      if (this.rateSwitch !== pending) return;
+      this.rateSwitch = null;
+      this.setRate(this.roomRate);
+      this.decide('rate', `× ${this.roomRate} now`);
+      this.lastMeasure = null;
+      this.fine = true;
+      this.settleUntilMs = this.now() + SETTLE_MS;
+    }, waitMs);
+    this.decide('schedule', `rate × ${target.status.playbackRate} in ${Math.round(waitMs)} ms`);
+    return true;
+  }
+
+  private cancelRateSwitch(): void {
+    if (this.rateSwitch?.timer) clearTimeout(this.rateSwitch.timer);
+    this.rateSwitch = null;
+  }
+
+  /**
    * True when a paused element `lateSec` (s of media) behind where the room will be once it runs can
    * catch up by rate (CATCH_UP_MAX_SEC): the gap is small, the element is not seeking, and the data
    * for the gap and a second beyond it is buffered.
@@ -1067,7 +1137,7 @@ export class SyncEngine {
     this.engineRate = null;
     this.nudge = 0;
     if (Math.abs(rate - this.roomRate) < 1e-3) return;
-    this.publish(null);
+    this.publish(this.media.paused ? null : 'rate');
   }
 
   /** The element's status with the room rate instead of a nudged one. */
@@ -1122,6 +1192,7 @@ export class SyncEngine {
     const status = this.localStatus(playing);
     this.pendingLearn = null;
     this.cancelScheduledStart();
+    this.cancelRateSwitch();
     let holdAt: { position: number; far: boolean } | null = null;
     if (kind === 'resume' && status.isPlaying) {
       this.pendingLearn = { kind, position: status.currentTime, atMs: this.now() };
@@ -1136,6 +1207,12 @@ export class SyncEngine {
       status.currentTime = position - leadSec * rate;
       holdAt = { position, far: !buffered };
     }
+    // A rate change while playing: the element keeps the old rate for COMMON_LEAD_SEC and everyone
+    // switches at that instant; the STATUS carries the position that makes the new rate meet it then.
+    const fromRate = this.roomRate;
+    const position = status.currentTime;
+    const switchRate = kind === 'rate' && status.isPlaying && Math.abs(fromRate - status.playbackRate) > 1e-3;
+    if (switchRate) status.currentTime = Math.max(0, position + COMMON_LEAD_SEC * (fromRate - status.playbackRate));
     this.follow({ status, atMs: this.now(), clock: 'local' });
     this.decide('publish', `${kind ?? 'plain'}: ${status.isPlaying ? 'play' : 'pause'} at ${status.currentTime.toFixed(2)} s × ${status.playbackRate}`);
     if (!status.isPlaying) this.enter('paused', null);
@@ -1146,6 +1223,12 @@ export class SyncEngine {
     this.roomRate = status.playbackRate;
     this.nudge = 0;
     this.setRate(status.playbackRate);
+    if (switchRate) {
+      // Timed on this element itself, so that the switch is exact here.
+      const from: PlaybackState = { isPlaying: true, currentTime: position, playbackRate: fromRate };
+      this.rateSwitch = { from: { status: from, serverTimeMs: this.clock.serverNow() }, rate: status.playbackRate, timer: null };
+      this.applyRateSwitch();
+    }
     this.acquiring = status.isPlaying;
     this.acquiringCause = 'action';
     this.fine = status.isPlaying;
@@ -1156,6 +1239,16 @@ export class SyncEngine {
     this.seq += 1;
     this.lastStatusSeq = this.seq;
   }
+}
+
+/**
+ * The server time (ms) at which a playing status with the old rate (`from`) and one with the new rate
+ * (`to`) give the same position: where a rate change takes effect. Infinity when the rates are equal.
+ */
+export function rateSwitchAtMs(from: RoomTarget, to: RoomTarget): number {
+  const rateDiff = from.status.playbackRate - to.status.playbackRate;
+  if (Math.abs(rateDiff) < 1e-9) return Infinity;
+  return to.serverTimeMs + ((to.status.currentTime - positionAt(from, to.serverTimeMs)) * 1000) / rateDiff;
 }
 
 function isNotAllowed(error: unknown): boolean {

@@ -47,6 +47,7 @@ export type SyncDecisionKind =
   | 'schedule' // a scheduled start: paused ahead of the room
   | 'start' // play() now
   | 'catch-up' // a late start runs faster than the room until level
+  | 'rate' // the room's new rate, taken at the instant the old and the new status meet
   | 'nudge' // playbackRate moved off the room rate (or back)
   | 'seek' // a catch-up seek decided by the loop
   | 'stall' // the element waits for data
