@@ -11,7 +11,7 @@
  * Writes `bench/results/abuse-latest.json`.
  *
  *   npm run bench:abuse [-- --seconds 10] [--only chat-flood,login-storm]
- *   npm run bench:abuse -- --markdown    # the README table from bench/results/abuse-latest.json
+ *   npm run bench:abuse -- --markdown    # the docs/benchmarks.md table from bench/results/abuse-latest.json
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

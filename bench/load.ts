@@ -11,7 +11,7 @@
  * latency (GET /api/room/movie/current every 100 ms). Writes `bench/results/load-latest.json`.
  *
  *   npm run bench:load [-- --viewers 500] [--rooms 20x50] [--seconds 30] [--chat-rate 20]
- *   npm run bench:load -- --markdown    # the README table from bench/results/load-latest.json
+ *   npm run bench:load -- --markdown    # the docs/benchmarks.md table from bench/results/load-latest.json
  *
  * The viewers run in this one Node process, so a delivery's latency includes this process's own
  * delay in reading it: the figures are an upper bound of the server's.

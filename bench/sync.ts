@@ -56,7 +56,7 @@ interface Options {
   clients: number;
   /** A `sync-latest-raw.json` to analyse again instead of running a session. */
   reanalyze: string | null;
-  /** Print the README tables of `bench/results/sync-latest.json` and stop. */
+  /** Print the docs/benchmarks.md tables of `bench/results/sync-latest.json` and stop. */
   markdown: boolean;
   strict: boolean;
   build: boolean;
@@ -93,7 +93,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--help' || arg === '-h') {
       console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3; the 4th runs on a 4× slower CPU)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4]');
       console.log('       npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json [--strict]');
-      console.log('       npm run bench:sync -- --markdown    (the README tables of bench/results/sync-latest.json)');
+      console.log('       npm run bench:sync -- --markdown    (the docs/benchmarks.md tables of bench/results/sync-latest.json)');
       process.exit(0);
     } else throw new UsageError(`unknown argument ${arg} (try --help)`);
   }

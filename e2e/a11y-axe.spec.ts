@@ -21,7 +21,7 @@ async function checkOpened(sweep: AxeSweep, page: Page, where: string, open: () 
   await page.keyboard.press('Escape');
 }
 
-/** Fails on any serious or critical finding; lists the moderate and minor ones (README, Accessibility). */
+/** Fails on any serious or critical finding; lists the moderate and minor ones (docs/accessibility.md). */
 function expectClean(sweep: AxeSweep, minimumChecks: number): void {
   for (const [rule, example] of sweep.moderate) console.log(`axe, kept (moderate or minor): ${rule}: ${example}`);
   expect(sweep.checked, 'states checked').toBeGreaterThanOrEqual(minimumChecks);

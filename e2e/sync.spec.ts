@@ -19,7 +19,7 @@ const SYNC_TOLERANCE_SEC = 0.1;
  * the solo project runs alone, but on a machine shared with other work a page can handle a frame most
  * of a second late (seen on 2026-11-26 with two busy processes beside the suite: B handled A's play
  * 0.85 s after the click). How soon viewers are together is a figure, printed by each step as a note
- * and measured on an idle machine by `npm run bench:sync` (README), not a timed assertion here.
+ * and measured on an idle machine by `npm run bench:sync` (docs/benchmarks.md), not a timed assertion here.
  */
 const ACTION_WINDOW_MS = 4000;
 

@@ -4,7 +4,7 @@
  * `npm ci` on a supported Node prints no engine warnings and runs no unreviewed install script:
  * every locked package accepts the lowest version of each range in package.json's `engines`, and
  * every locked package with an install script has an `allowScripts` entry (true when its script is
- * needed, false when it is not; README "Install"). Read from package-lock.json, so the test fails
+ * needed, false when it is not; docs/deployment.md "Install"). Read from package-lock.json, so the test fails
  * when an upgrade brings a package that needs a newer Node or a new install script.
  */
 import fs from 'node:fs';

@@ -45,7 +45,7 @@ const VERBOSE = process.argv.includes('--verbose');
  * Budgets in KB of gzip JavaScript (issue 8): home and the viewing hall (to its first frame), every
  * other screen OTHER_BUDGET. The hall's went from 320 to 321 with issue 14 (its accessibility
  * measured 320.0x KB), then to 325 with the film-first hall (measured 324.6: add-and-play, the chat
- * replay, guests' ways in, the player's view state, the room menu; README "Size budget"; 323.8 once
+ * replay, guests' ways in, the player's view state, the room menu; docs/benchmarks.md "Size budget"; 323.8 once
  * the guest banner came to load for visitors only), then to 326 with the common start and the room
  * label that tells the truth (measured 324.8; what comes down before the first frame varies by up to
  * 0.4 KB with the machine's load, since a slower first frame lets one more chunk in); home's

@@ -1,5 +1,5 @@
 /**
- * The README's "latest figures" tables, from a `sync-latest.json` (`npm run bench:sync -- --markdown`).
+ * The "latest figures" tables of docs/benchmarks.md, from a `sync-latest.json` (`npm run bench:sync -- --markdown`).
  */
 import type { PhaseFigures, TargetResult } from './report';
 

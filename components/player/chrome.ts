@@ -7,7 +7,7 @@
  *
  * Why media-chrome: it is a set of standard custom elements over the page's own <video>, so the
  * engines we already drive (hls.js light/full, mpegts.js, dash.js) and the sync engine keep the
- * element as it is; Vidstack wants to own the source loading. See README "The player".
+ * element as it is; Vidstack wants to own the source loading. See docs/features.md "The player".
  *
  * The bridges of ./tracks.ts (re-exported here, so they load with the menus that use them) publish an
  * engine's qualities and audio tracks on the element and apply the viewer's choice back.

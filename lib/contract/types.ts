@@ -36,8 +36,8 @@ export interface PublicSettings {
   guestEnable: boolean;
   p2pZone: string;
   /**
-   * Companion-server extensions, absent on a v0.9.11 server (README "How the companion server
-   * differs"): how many recent chat lines a room replays to a socket that joins; the most rooms a
+   * Companion-server extensions, absent on a v0.9.11 server (docs/compatibility.md "How the
+   * companion server differs"): how many recent chat lines a room replays to a socket that joins; the most rooms a
    * user (not an admin) may create (`user_max_room_count`); whether users may create rooms at all.
    */
   chatHistory?: number;

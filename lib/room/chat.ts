@@ -4,7 +4,7 @@
  * Lines come from CHAT frames (server-contract.md §6.4: the server echoes our own lines too) and
  * from the hall itself (system lines: "now playing …", "playback stopped", "list cleared"; never
  * sent). The companion server also replays a room's recent chat to every socket that joins, as
- * ordinary CHAT frames sent before the connection's first VIEWER_COUNT (README "Chat that stays");
+ * ordinary CHAT frames sent before the connection's first VIEWER_COUNT (docs/features.md "Chat that stays");
  * a v0.9.11 server replays nothing and sends VIEWER_COUNT first, so there the tab's own saved lines
  * are all there is.
  */

@@ -1,5 +1,5 @@
 /**
- * The recent chat of each room (a companion-server extension; docs in README "Chat that stays"):
+ * The recent chat of each room (a companion-server extension; docs/features.md "Chat that stays"):
  * the last CHAT_HISTORY_SIZE lines a room's members sent, replayed to every socket that joins. The
  * sender's name is kept as it was when they wrote (a rename later does not rewrite history), and a
  * room's lines go with the room (ON DELETE CASCADE). `createdAt` is the server's Unix ms.

@@ -7,7 +7,7 @@
  *
  * v0.9.11 answers every failure of the member actions with 500 (§4.4). The companion server keeps the
  * error texts but answers 400 (bad request), 403 (no permission, hierarchy) or 404 (no such member);
- * the README's contract-deviation list names each case.
+ * docs/compatibility.md names each case.
  */
 import type { RoomSettings } from '@/lib/contract/types';
 import { AdminPermission, AllPermissions, MemberRole, MemberStatus, Role } from '@/lib/contract/roles';
