@@ -49,7 +49,7 @@ const FREEZE_MS = 250;
 const HARD_TIMEOUT_MS = Number(process.env.BENCH_HARD_TIMEOUT_S || 180) * 1000;
 const LOAD_TIMEOUT_MS = 25_000;
 const USER_PASSWORD = 'bench-sync-123';
-/** Every permission bit (server-contract.md §5.4 AllPermissions). */
+/** Every permission bit (docs/contract.md §5.4 AllPermissions). */
 const ALL_PERMISSIONS = 0xffffffff;
 
 interface Options {

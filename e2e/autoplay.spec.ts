@@ -8,7 +8,7 @@ test('a viewer whose browser blocks autoplay with sound plays muted and is told 
   const owner = await actors.user('o');
   const roomId = await app.api.createRoom(owner.token!, uniqueName('autoplay'));
   const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'Timecode clip' });
-  // Making it current starts it playing for the room (server-contract.md §4.5).
+  // Making it current starts it playing for the room (docs/contract.md §4.5).
   await app.api.setCurrent(owner.token!, roomId, movieId);
 
   const viewer = await actors.user('v');

@@ -7,7 +7,7 @@ import { startSyncTvStaticServer, type SyncTvStaticServer, type SyncTvWebMode } 
 
 /**
  * Serving mode 2: the export as the web UI of an unmodified SyncTV v0.9.x server, whose `/web`
- * handler answers every path it has no file for with the home page (server-contract.md §1.3).
+ * handler answers every path it has no file for with the home page (docs/contract.md §1.3).
  * The route boot script (components/layout/route-boot-script.ts) must bring every deep link and
  * every refresh to the right screen with one extra document load, at the address that was opened.
  * Both of the handler's variants are covered: the default embedded files and `--web-path <dir>`,

@@ -87,7 +87,7 @@ test('two viewers watch the HLS clip in sync and chat as text', async ({ app, me
     await createRoom.goto();
     roomId = await createRoom.create(uniqueName('room'));
     await cinemaA.waitConnected();
-    // Added to a room where nothing plays, the clip becomes the current movie at once (server-contract.md
+    // Added to a room where nothing plays, the clip becomes the current movie at once (docs/contract.md
     // §4.5: isPlaying=true at 0 s).
     await cinemaA.pushMovie({ url: `${media.url}/clip/index.m3u8`, name: CLIP_NAME });
     await expect(cinemaA.currentMovieName).toHaveText(CLIP_NAME);

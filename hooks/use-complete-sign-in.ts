@@ -9,7 +9,7 @@ import { storeToken, userAtom } from '@/lib/session';
 import '@/lib/i18n/messages/auth';
 
 /**
- * Finishes a login or signup answer (server-contract.md §3.1): with a token, stores it and loads
+ * Finishes a login or signup answer (docs/contract.md §3.1): with a token, stores it and loads
  * `GET /api/user/me` into the session; without one (banned or pending account) resolves to the
  * words that say why, for the form to show (it does not toast them). Resolves to null when signed
  * in. `remember` false keeps the token for this tab only (the login form's "remember me"). Throws

@@ -8,7 +8,7 @@ import { signOutLocally } from '@/lib/session';
 /**
  * Signing out from the header's menu or the profile: clears this device's session
  * (`signOutLocally`, never `POST /api/user/logout`, which deletes the account on SyncTV,
- * server-contract.md §11 a), says so, and goes home.
+ * docs/contract.md §11 a), says so, and goes home.
  */
 export function useSignOut(): () => void {
   const t = useT();

@@ -1,6 +1,6 @@
 /**
  * Splits a chat message into text and http(s) links, so that the chat can make links clickable and
- * keep everything else as plain text (chat is never HTML, server-contract.md §11 b). Only absolute
+ * keep everything else as plain text (chat is never HTML, docs/contract.md §11 b). Only absolute
  * `http://` and `https://` URLs that `new URL()` accepts become links; `javascript:`, `data:` and
  * anything else stay text. Trailing punctuation that usually ends a sentence is not part of a link.
  */

@@ -15,7 +15,7 @@ export const tokenAtom = atom<string | null>(null);
 /** The signed-in user from `GET /api/user/me`, or null for a visitor. */
 export const userAtom = atom<UserInfo | null>(null);
 
-/** `GET /api/public/settings` (server-contract.md §4.1), or null until loaded (or when it failed). */
+/** `GET /api/public/settings` (docs/contract.md §4.1), or null until loaded (or when it failed). */
 export const publicSettingsAtom = atom<PublicSettings | null>(null);
 
 /**
@@ -43,7 +43,7 @@ export function storeToken(token: string, remember?: boolean): void {
 /**
  * Signs out on this device only: clears the stored session (lib/storage.ts `clearSession`: token,
  * room passwords; the theme and language stay) and the session atoms. It never calls
- * `POST /api/user/logout`, which deletes the account on a SyncTV server (server-contract.md §11 a).
+ * `POST /api/user/logout`, which deletes the account on a SyncTV server (docs/contract.md §11 a).
  */
 export function signOutLocally(): void {
   clearSession();

@@ -3,7 +3,7 @@
  *
  * localStorage (kept across visits), with the reference client's names where it has them
  * (reference-client.md §6):
- * - `userToken`: the raw JWT (server-contract.md §3.2), sent as `Authorization` by lib/api/client.ts;
+ * - `userToken`: the raw JWT (docs/contract.md §3.2), sent as `Authorization` by lib/api/client.ts;
  * - `isDarkMode`: "true" or "false" (read before first paint by components/layout/theme-script.ts);
  * - `locale`: "zh" or "en";
  * - `danmaku`: the viewer's danmaku overlay settings (JSON `{enabled, opacity, density}`);

@@ -4,7 +4,7 @@
  *
  * Why: SyncTV v0.9.x's `/web` handler serves only exact file names, and Go's FileServer answers
  * `…/index.html` with a redirect to the folder, whose URL then falls back to the home page
- * (server-contract.md §1.3). `a/b.html` is a plain file it serves as is; the route boot script
+ * (docs/contract.md §1.3). `a/b.html` is a plain file it serves as is; the route boot script
  * (components/layout/route-boot-script.ts) loads it when the server answered with the wrong document.
  *
  * Usage: `node scripts/html-aliases.mjs [exportDir]`; the folder defaults to NEXT_EXPORT_DIR (see

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * Accounts on the companion server (server-contract.md §4.2 email group, §4.7 OAuth2): image
+ * Accounts on the companion server (docs/contract.md §4.2 email group, §4.7 OAuth2): image
  * captchas, mailed codes received by a real SMTP server (smtp-server), email sign-up / login /
  * reset / binding, the OAuth2 entry points, and the authorization matrix of the new routes. The
  * full OAuth2 round trip with an authorization server runs in e2e/accounts.spec.ts.

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * Site administration (server-contract.md §4.6, §5.1, §5.2, §5.6) against a real server process:
+ * Site administration (docs/contract.md §4.6, §5.1, §5.2, §5.6) against a real server process:
  * the authorization matrix of every `/api/admin/*` route for visitor, pending, banned, user, admin
  * and root; settings by group with type checks and their effect at once; users, rooms and
  * administrators with who may act on whom (an admin on root or on another admin); the test mail,

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * HTTP contract of the companion server (server-contract.md §2–§5, §7, §8, §11) against a real
+ * HTTP contract of the companion server (docs/contract.md §2–§5, §7, §8, §11) against a real
  * server process.
  */
 import zlib from 'node:zlib';

@@ -1,5 +1,5 @@
 /**
- * The companion server: the SyncTV v0.9.11 HTTP + WebSocket contract (server-contract.md) over
+ * The companion server: the SyncTV v0.9.11 HTTP + WebSocket contract (docs/contract.md) over
  * SQLite, plus the exported web client under `/web`. `startServer` is what `server/main.ts`, the
  * server tests and the end-to-end fixtures run.
  */

@@ -1,5 +1,5 @@
 /**
- * Authentication of the companion server (server-contract.md §3.1, §3.2): HS256 user tokens (jose)
+ * Authentication of the companion server (docs/contract.md §3.1, §3.2): HS256 user tokens (jose)
  * with claims `u` (user id), `uv` (CRC32-IEEE of the bcrypt hash, so a password change invalidates
  * old tokens), `nbf` and `exp` (nbf + 48 h); where a request carries its token; and the rules that
  * turn a token into a user. Password hashing lives in ./passwords.

@@ -1,6 +1,6 @@
 /**
  * The errors that the companion server's rules throw: the contract's status code and error text
- * (server-contract.md §2.2, §8). Defined below the rules, the data layer and the transport, so that
+ * (docs/contract.md §2.2, §8). Defined below the rules, the data layer and the transport, so that
  * none of them imports upward; the HTTP error handler (./http/envelope.ts) turns one into an
  * envelope and the WebSocket handshake into a refusal.
  */

@@ -1,5 +1,5 @@
 /**
- * Decoding of JSON request bodies with gin's error texts (server-contract.md §2.1): unknown fields
+ * Decoding of JSON request bodies with gin's error texts (docs/contract.md §2.1): unknown fields
  * are ignored, a missing body is 400 `EOF`, a field of the wrong JSON type is 400. Pure functions,
  * used by the routes and by the rules; the parser that produces the bodies is ./http/body.ts.
  */

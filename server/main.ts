@@ -6,7 +6,7 @@
  * (behind a reverse proxy: `true`, or the proxy's addresses/CIDRs, comma-separated; then
  * `X-Forwarded-For` names the client for the rate limits and the log), FRAME_ANCESTORS (who may frame
  * the app: CSP sources, default `'none'`).
- * First start only (they seed the email settings of server-contract.md §5.6; later changes go to the
+ * First start only (they seed the email settings of docs/contract.md §5.6; later changes go to the
  * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
  * or TCP), SMTP_USERNAME, SMTP_PASSWORD, SMTP_FROM.
  */

@@ -1,5 +1,5 @@
 /**
- * bcrypt hashing of user and room passwords (server-contract.md §3.1, §3.6), through the native
+ * bcrypt hashing of user and room passwords (docs/contract.md §3.1, §3.6), through the native
  * `bcrypt` package: its async hash and compare run on libuv's thread pool, so a storm of logins
  * does not block rooms, chat or other requests on the event loop (bcryptjs did, ~86 ms a check).
  * Hashes made earlier by bcryptjs or by SyncTV's Go bcrypt (`$2a$`/`$2b$`, cost 10) keep working.

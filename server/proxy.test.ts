@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * The movie proxy (server-contract.md §4.5, §7.2) against a real server process and a real source on
+ * The movie proxy (docs/contract.md §4.5, §7.2) against a real server process and a real source on
  * 127.0.0.2 (named in `proxyAllowAddresses`, as an operator would with PROXY_ALLOW_ADDRESSES): MP4 with
  * Range, HLS with rewritten playlists, the movie's headers sent upstream, and the address guard
  * (loopback, private, link-local and metadata addresses, IPv6 forms, names and redirects that lead

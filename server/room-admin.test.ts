@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * Room administration (server-contract.md §3.4–§3.6, §4.3, §4.4, §5.3–§5.5, §6.5) against a real
+ * Room administration (docs/contract.md §3.4–§3.6, §4.3, §4.4, §5.3–§5.5, §6.5) against a real
  * server process: the authorization matrix of every `/api/room/admin/*` route and of
  * `/api/room/pwd/check` for every kind of caller, then what each action does to members and sockets.
  */

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * The room WebSocket (server-contract.md §6): handshake, fan-out rules, playback time math,
+ * The room WebSocket (docs/contract.md §6): handshake, fan-out rules, playback time math,
  * and that bad frames close only the offending socket.
  */
 import zlib from 'node:zlib';

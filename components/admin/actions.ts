@@ -1,6 +1,6 @@
 /**
  * Which actions the admin console offers on a user's or a room's row, and why one is unavailable
- * (server-contract.md §4.6, §5.1, §5.2). Pure, so that the tables and the tests share it. An action
+ * (docs/contract.md §4.6, §5.1, §5.2). Pure, so that the tables and the tests share it. An action
  * that cannot apply to the row (approve an active user) is left out; one that the viewer may not use
  * is kept, disabled, with the reason, so nobody is offered something the server then refuses.
  *

@@ -1,5 +1,5 @@
 /**
- * The settings forms of the admin console, as data (server-contract.md §5.6): which fields a group
+ * The settings forms of the admin console, as data (docs/contract.md §5.6): which fields a group
  * shows (the described settings in their order, then any the server sends that this client does not
  * describe, typed by their value), the editable draft, and the partial map to send, with each
  * field's problem when a value does not fit. Pure; the server checks the same descriptions

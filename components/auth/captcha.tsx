@@ -12,7 +12,7 @@ import '@/lib/i18n/messages/auth';
 import '@/lib/i18n/messages/account';
 
 /**
- * The image captcha of an email flow (server-contract.md §4.2): loads one on mount, and `reload()`
+ * The image captcha of an email flow (docs/contract.md §4.2): loads one on mount, and `reload()`
  * fetches a new one (after every send, since the server spends a captcha on its first check).
  */
 export function useCaptcha(flow: EmailFlow) {

@@ -9,7 +9,7 @@ import {
 } from '@/lib/contract/validation';
 import '@/lib/i18n/messages/auth';
 
-/** Login form: the contract's username and password rules (server-contract.md §8). */
+/** Login form: the contract's username and password rules (docs/contract.md §8). */
 export const loginSchema = z.object({
   username: contractName(validateUsername),
   password: contractString(validateUserPassword),

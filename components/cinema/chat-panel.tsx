@@ -1,6 +1,6 @@
 'use client';
 /**
- * Room chat: the lines as plain text (React text nodes; chat is never HTML, server-contract.md §11 b)
+ * Room chat: the lines as plain text (React text nodes; chat is never HTML, docs/contract.md §11 b)
  * where only http(s) links become links (lib/chat-links.ts), with their time; an input that sends on
  * Enter within the 4096-byte limit and counts the bytes as you type. What was said before this tab
  * joined (the companion server's replay, lib/room/chat.ts) comes first under "Earlier messages",

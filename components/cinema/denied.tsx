@@ -18,7 +18,7 @@ import '@/lib/i18n/messages/cinema';
 /** What is withheld. */
 export type DeniedThing = 'chat' | 'movies' | 'add';
 
-/** The room switch (server-contract.md §5.5) that turns each thing off for every member. */
+/** The room switch (docs/contract.md §5.5) that turns each thing off for every member. */
 const SWITCHES = { chat: 'can_send_chat_message', movies: 'can_get_movie_list', add: 'can_add_movie' } as const;
 
 const TEXTS: Record<DeniedThing, { visitor: MessageKey; roomOff: MessageKey; member: MessageKey }> = {

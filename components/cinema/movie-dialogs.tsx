@@ -3,7 +3,7 @@
  * The playlist's dialogs, downloaded when one is first opened: edit a movie (name, address, type,
  * live, proxy, and its request headers, subtitles and other sources) or rename a folder (`POST
  * /api/room/movie/edit`, which replaces the whole base, so every field the form does not show is kept
- * as it was; server-contract.md §4.5, §7.1), and create a folder (`POST /api/room/movie/push` with
+ * as it was; docs/contract.md §4.5, §7.1), and create a folder (`POST /api/room/movie/push` with
  * `isFolder`). Errors show at their field when they are about one.
  */
 import { useState, type FormEvent } from 'react';

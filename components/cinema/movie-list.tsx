@@ -1,6 +1,6 @@
 'use client';
 /**
- * The playlist (server-contract.md §4.5): the folder path as a breadcrumb, a search in the open
+ * The playlist (docs/contract.md §4.5): the folder path as a breadcrumb, a search in the open
  * folder, folders and movies with name, URL and tags; a movie's name (or a double-click on its row)
  * plays it, and a row menu (Radix dropdown) has open or "play this", edit and delete (confirmed
  * first), each disabled with the reason when the member may not; a checkbox per row for deleting

@@ -4,7 +4,7 @@
  * only when the user opens "Add a movie" (MoviePushForm in ./movie-push-form.tsx). One movie:
  * `POST /api/room/movie/push` with URL, name, live and, under "Advanced options", type, proxy,
  * headers, subtitles and other sources; several at once: `POST /api/room/movie/pushs`, one a line
- * (server-contract.md §4.5, §7.1). Everything is checked with the shared rules first, errors show at
+ * (docs/contract.md §4.5, §7.1). Everything is checked with the shared rules first, errors show at
  * their field (or line), and nothing typed is lost on error.
  */
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * "Add a movie": what the push form sends and refuses (server-contract.md §7.1, §8), and the card
+ * "Add a movie": what the push form sends and refuses (docs/contract.md §7.1, §8), and the card
  * that downloads the form only when it is opened.
  */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';

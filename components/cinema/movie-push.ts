@@ -1,5 +1,5 @@
 /**
- * The push body of "Add a movie" and its checks (server-contract.md §4.5, §7.1, §8), shared by the
+ * The push body of "Add a movie" and its checks (docs/contract.md §4.5, §7.1, §8), shared by the
  * card (./movie-push-form.tsx) and the lazily loaded form (./movie-push-fields.tsx).
  */
 import type { MovieBase, PushedMovie } from '@/lib/contract/types';

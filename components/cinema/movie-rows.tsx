@@ -1,6 +1,6 @@
 'use client';
 /**
- * The rows of a movie's request headers, subtitles and other sources (server-contract.md §7.1
+ * The rows of a movie's request headers, subtitles and other sources (docs/contract.md §7.1
  * `headers`, `subtitles`, `moreSources`), added and removed freely, with their errors at the row:
  * shared by "Add a movie" (./movie-push-fields.tsx) and the edit dialog (./movie-dialogs.tsx).
  */

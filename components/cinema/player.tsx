@@ -46,7 +46,7 @@ export interface PlayerProps {
   /** Receives the <video> element on mount and null on unmount (the sync engine binds to it). */
   onVideo: (video: HTMLVideoElement | null) => void;
   /**
-   * Whether this viewer may play, pause and seek (SetCurrentStatus, server-contract.md §5.4). Without
+   * Whether this viewer may play, pause and seek (SetCurrentStatus, docs/contract.md §5.4). Without
    * it the play button and the seek bar are disabled with the reason, the keys and clicks that would
    * play, pause or seek do nothing, and volume, quality, subtitles and fullscreen stay theirs.
    */

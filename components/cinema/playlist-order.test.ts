@@ -1,4 +1,4 @@
-/** Moving a playlist row with the contract's swaps (server-contract.md §4.5). */
+/** Moving a playlist row with the contract's swaps (docs/contract.md §4.5). */
 import { applySwaps, swapsFor } from './playlist-order';
 
 const ids = ['a', 'b', 'c', 'd', 'e'];

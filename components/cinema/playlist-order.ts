@@ -1,5 +1,5 @@
 /**
- * Playlist order (server-contract.md §4.5): the contract moves movies only by swapping two of them
+ * Playlist order (docs/contract.md §4.5): the contract moves movies only by swapping two of them
  * (`POST /api/room/movie/swap`, which exchanges their positions). Pure, so the reorder view and its
  * tests share it.
  */

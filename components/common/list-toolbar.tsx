@@ -2,7 +2,7 @@
 /**
  * The filter row above a server-paged list (the admin console's tables, the user center's rooms):
  * filter chips, a search box with its scope, sort and order. Every change goes to the server
- * (server-contract.md §4 list queries); the list goes back to page 1 (hooks/use-server-list.ts).
+ * (docs/contract.md §4 list queries); the list goes back to page 1 (hooks/use-server-list.ts).
  */
 import { clsx } from 'clsx';
 import { Search } from 'lucide-react';

@@ -1,5 +1,5 @@
 /**
- * A movie's danmaku file (`base.danmu`, server-contract.md §7.1: a URL, as the reference client's
+ * A movie's danmaku file (`base.danmu`, docs/contract.md §7.1: a URL, as the reference client's
  * danmaku plugin loads it): bilibili's XML `<d p="time,mode,size,color,…">text</d>` or a JSON array
  * of `{text, time, color?, mode?}`. Downloaded with the overlay only for a movie that has one. Pure,
  * tested in danmaku-source.test.ts.

@@ -65,7 +65,7 @@ export default function ProblemNotice({ problem }: { problem: SourceProblem }) {
 
 /**
  * What helps when the current movie cannot play: for CORS, mixed content and unreachable sources,
- * turning on the movie proxy (the current movie cannot be edited, server-contract.md §4.5, so this
+ * turning on the movie proxy (the current movie cannot be edited, docs/contract.md §4.5, so this
  * stops it, edits it and plays it again), offered only with EditMovie and SetCurrentMovie (disabled
  * with the reason otherwise). Renders nothing for other problems.
  */

@@ -1,5 +1,5 @@
 /**
- * A movie's subtitles (`base.subtitles`, server-contract.md §7.1: name → `{url, type}`) as text
+ * A movie's subtitles (`base.subtitles`, docs/contract.md §7.1: name → `{url, type}`) as text
  * tracks of the <video>, so the captions menu (media-chrome) and the `c` key pick among them and the
  * source's own embedded tracks alike. Downloaded only for a movie that has subtitles.
  *

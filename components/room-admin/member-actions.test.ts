@@ -1,4 +1,4 @@
-/** Row actions of the members panel (server-contract.md §4.4): shown, hidden, or disabled with the reason. */
+/** Row actions of the members panel (docs/contract.md §4.4): shown, hidden, or disabled with the reason. */
 import { GUEST_USER_ID, MemberRole, MemberStatus } from '@/lib/contract/roles';
 import type { RoomMember } from '@/lib/contract/types';
 import { memberActions } from './member-actions';

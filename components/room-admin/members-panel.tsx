@@ -1,7 +1,7 @@
 'use client';
 /**
  * The members panel of the viewing hall (reference-client.md §1.5 "User list drawer";
- * server-contract.md §4.3, §4.4): every member with online state, role and status; filters (all,
+ * docs/contract.md §4.3, §4.4): every member with online state, role and status; filters (all,
  * admins, waiting, banned) and a search; for room admins, each row's actions in a menu (approve, ban,
  * unban, remove, make admin / member, permissions) and the guests' permissions on the guest row.
  * Loaded when the panel is first opened. The list refreshes every few seconds while open, so that

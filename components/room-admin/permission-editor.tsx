@@ -1,7 +1,7 @@
 'use client';
 /**
  * The permission editor of one member (or of the guests): the 8 member bits, or for a room admin the
- * 6 admin bits, each a checkbox with a plain-language label (server-contract.md §5.4). Saving sends
+ * 6 admin bits, each a checkbox with a plain-language label (docs/contract.md §5.4). Saving sends
  * one call (§4.4: `member/permissions` or `admin/permissions`); the member gets MY_STATUS.
  */
 import { useState } from 'react';

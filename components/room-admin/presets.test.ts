@@ -1,4 +1,4 @@
-/** Room presets (server-contract.md §5.4, §5.5): what each writes and how a room is recognised. */
+/** Room presets (docs/contract.md §5.4, §5.5): what each writes and how a room is recognised. */
 import { Permission } from '@/lib/contract/roles';
 import type { RoomSettings } from '@/lib/contract/types';
 import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';

@@ -1,5 +1,5 @@
 /**
- * Room presets: a few sets of room settings (server-contract.md §5.5) that a person understands at a
+ * Room presets: a few sets of room settings (docs/contract.md §5.5) that a person understands at a
  * glance, and what applying one means. Pure; the settings panel and the after-create notice apply
  * them through lib/api/room-admin.ts.
  *

@@ -1,7 +1,7 @@
 'use client';
 /**
  * The viewing hall's room buttons: Members and Room settings (signed-in members; guests may read
- * neither, server-contract.md §4.3) and Share (everyone). Each panel is its own chunk, downloaded on
+ * neither, docs/contract.md §4.3) and Share (everyone). Each panel is its own chunk, downloaded on
  * its first opening, so the hall's first frame does not pay for running the room. Also offers the
  * room presets once, right after the room was created in this tab (./setup-offer.tsx).
  */

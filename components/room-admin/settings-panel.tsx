@@ -1,7 +1,7 @@
 'use client';
 /**
  * The room settings panel of the viewing hall (reference-client.md §1.5 "Room settings drawer";
- * server-contract.md §3.6, §4.4, §5.5): presets, who can come in (hidden, guests, join review, no new
+ * docs/contract.md §3.6, §4.4, §5.5): presets, who can come in (hidden, guests, join review, no new
  * members), what members may do (the seven `can_*` switches), the default member and guest
  * permissions, the room password, and deleting the room. Everyone signed in may read it; a control
  * the viewer may not use is disabled with the reason. Each switch saves at once (one key per

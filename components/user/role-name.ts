@@ -11,7 +11,7 @@ const roleKeys: Record<number, MessageKey> = {
   [Role.Root]: 'role.root',
 };
 
-/** Catalogue key of a site role's display name (server-contract.md §5.1); unknown values read "Unknown". */
+/** Catalogue key of a site role's display name (docs/contract.md §5.1); unknown values read "Unknown". */
 export function roleNameKey(role: number): MessageKey {
   return roleKeys[role] ?? 'role.unknown';
 }

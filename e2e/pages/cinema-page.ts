@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import { webUrl } from '../support/urls';
 import { sampleMedia, type MediaSample } from '../support/playback';
 
-/** A movie to push: `url` and `name` as in MovieBase (server-contract.md §7.1). */
+/** A movie to push: `url` and `name` as in MovieBase (docs/contract.md §7.1). */
 export interface MovieInput {
   url: string;
   name: string;

@@ -1,7 +1,7 @@
 import type { CreateRoomResponse, Envelope, ErrorEnvelope, MovieBase, PushedMovie, TokenResponse } from '../../lib/contract/types';
 
 /**
- * Seeds state through the companion server's HTTP API (server-contract.md §2, §4), for tests whose
+ * Seeds state through the companion server's HTTP API (docs/contract.md §2, §4), for tests whose
  * subject is not the sign-up or room-creation screens themselves. Node's fetch, no browser.
  */
 export class SeedApi {
@@ -103,7 +103,7 @@ let counter = 0;
 
 /**
  * A username unique within this run and between runs sharing a data directory, within the
- * contract's 32-byte limit (server-contract.md §8), e.g. `alice-k3x9q2-1`.
+ * contract's 32-byte limit (docs/contract.md §8), e.g. `alice-k3x9q2-1`.
  */
 export function uniqueName(prefix: string): string {
   counter += 1;

@@ -39,7 +39,7 @@ const GO_CONTENT_TYPES: Record<string, string> = {
 
 /**
  * Starts an HTTP server on 127.0.0.1 (random port) that answers like an unmodified SyncTV v0.9.x
- * server (server-contract.md §1.2–1.4) in front of `webDir`:
+ * server (docs/contract.md §1.2–1.4) in front of `webDir`:
  * - `GET /` → 301 `/web/`; `/web` → 301 `/web/` (gin's trailing-slash redirect);
  * - `GET|HEAD /web/*filepath` → the SPA handler of `mode`, then Go's `http.FileServer` rules: a path
  *   ending in `/index.html` → 301 `./`; a folder without trailing slash → 301 `<name>/`; a folder with

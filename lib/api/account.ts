@@ -1,5 +1,5 @@
 /**
- * Account endpoints beyond username + password (server-contract.md §4.2 email group, §4.7 OAuth2):
+ * Account endpoints beyond username + password (docs/contract.md §4.2 email group, §4.7 OAuth2):
  * image captchas, mailed codes, email sign-up, password reset, email binding, OAuth2 sign-in and
  * binding, and the account's rooms. Every function throws `ApiError` with the server's text on failure.
  */

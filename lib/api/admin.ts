@@ -1,5 +1,5 @@
 /**
- * The site admin console's calls (server-contract.md §4.6): settings by group, users, rooms,
+ * The site admin console's calls (docs/contract.md §4.6): settings by group, users, rooms,
  * administrators (root only) and the test mail. Every call needs a site admin's token (root for
  * `makeAdmin`/`removeAdmin`) and throws `ApiError` with the server's text on failure; ids are the
  * 32-hex ids of §3.3; `createdAt` in the answers is Unix ms.

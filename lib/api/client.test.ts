@@ -178,7 +178,7 @@ describe('errors', () => {
     answer = () => ({ status: 502, body: '<html>Bad gateway</html>', headers: { 'Content-Type': 'text/html' } });
     await expect(client.get('/api/room/info')).rejects.toMatchObject({ status: 502, message: 'Bad Gateway' });
 
-    // gin's 404 for an unknown route is plain text (server-contract.md §1.2); HTTP/2 has no status text.
+    // gin's 404 for an unknown route is plain text (docs/contract.md §1.2); HTTP/2 has no status text.
     answer = () => ({ status: 404, body: '404 page not found', statusText: '' });
     await expect(client.post('/api/nope')).rejects.toMatchObject({
       status: 404,

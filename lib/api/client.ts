@@ -1,6 +1,6 @@
 /**
  * The one HTTP client of the web client: a ky instance whose hooks speak the SyncTV envelope
- * (server-contract.md §2). Every call to the API goes through it (the room WebSocket aside).
+ * (docs/contract.md §2). Every call to the API goes through it (the room WebSocket aside).
  *
  * - No timeout (a slow server is not an error by itself, as in the reference client) and no retries:
  *   a write is never sent twice, and a failed read is the caller's (SWR's) to repeat.

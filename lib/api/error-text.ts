@@ -30,7 +30,7 @@ export function errorCatalogueLoaded(): boolean {
 /** The form fields an error can belong to (a form maps them onto its own fields). */
 export type ErrorField = 'username' | 'password' | 'email' | 'captcha' | 'roomId' | 'roomName' | 'roomPassword' | 'url' | 'name' | 'message';
 
-/** Which field each contract text is about (server-contract.md §8). */
+/** Which field each contract text is about (docs/contract.md §8). */
 const FIELDS: Record<string, ErrorField> = {
   'user not found': 'username',
   'username is empty': 'username',

@@ -1,5 +1,5 @@
 /**
- * What a failed call tells: the server's `error` text (server-contract.md §2.1), only a status (a
+ * What a failed call tells: the server's `error` text (docs/contract.md §2.1), only a status (a
  * body that is not an envelope: gin's text 404, a proxy's HTML page), no answer at all (network
  * failure, abort), or an answer that is not JSON.
  */

@@ -1,4 +1,4 @@
-/** Movie list paging on both servers (server-contract.md §4.5, §11 d) and playable URLs (§7.2). */
+/** Movie list paging on both servers (docs/contract.md §4.5, §11 d) and playable URLs (§7.2). */
 import type { Movie, MovieList } from '@/lib/contract/types';
 import { pageOfMovies, playableUrl } from './movie';
 

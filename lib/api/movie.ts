@@ -1,5 +1,5 @@
 /**
- * Movies of a room (server-contract.md §4.5, §7): a folder's list, the current movie, push, edit,
+ * Movies of a room (docs/contract.md §4.5, §7): a folder's list, the current movie, push, edit,
  * swap, delete and clear. Every call is room-scoped (`X-Room-Id`); a 401 on `/api/room/movie*` sends the
  * user to `/joinRoom/<id>` (lib/api/unauthorized.ts). All functions throw `ApiError` on failure.
  */

@@ -1,4 +1,4 @@
-/** Public endpoints (server-contract.md §4.1). */
+/** Public endpoints (docs/contract.md §4.1). */
 import { get } from './client';
 import type { PublicSettings } from '@/lib/contract/types';
 

@@ -1,5 +1,5 @@
 /**
- * Room administration and the member views (server-contract.md §3.6, §4.3, §4.4). Every call is
+ * Room administration and the member views (docs/contract.md §3.6, §4.3, §4.4). Every call is
  * room-scoped (`X-Room-Id`, §3.3) and throws `ApiError` on failure.
  *
  * Status codes differ by server: v0.9.11 answers every failure of the member actions with 500 and

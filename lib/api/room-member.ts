@@ -1,5 +1,5 @@
 /**
- * The caller's membership in a room (server-contract.md §4.3). Both calls are room-scoped: the room id
+ * The caller's membership in a room (docs/contract.md §4.3). Both calls are room-scoped: the room id
  * travels as `X-Room-Id` (§3.3) and a visitor without a token is a guest (§3.5).
  */
 import { get } from './client';

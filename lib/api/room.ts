@@ -1,4 +1,4 @@
-/** Room endpoints outside the room middleware (server-contract.md §4.3). Each throws `ApiError` on failure. */
+/** Room endpoints outside the room middleware (docs/contract.md §4.3). Each throws `ApiError` on failure. */
 import { get, post } from './client';
 import type {
   CreateRoomRequest,

@@ -1,5 +1,5 @@
 /**
- * The client's 401 rules (server-contract.md §2.2, §11 c; reference-client.md §2.1), applied by the
+ * The client's 401 rules (docs/contract.md §2.2, §11 c; reference-client.md §2.1), applied by the
  * API client's `afterResponse` hook (./client.ts) and nowhere else. A 401 on a call that proves only
  * that the user is not (yet) a member of the room sends them to `/joinRoom/<X-Room-Id>`; any other
  * 401 means the session itself is invalid: it is cleared from this device and, after 1000 ms, the

@@ -1,4 +1,4 @@
-/** User endpoints (server-contract.md §4.2). Every function throws `ApiError` with the server's text on failure. */
+/** User endpoints (docs/contract.md §4.2). Every function throws `ApiError` with the server's text on failure. */
 import { get, post } from './client';
 import type { JoinedRoomListItem, ListResponse, RoomListItem, RoomListQuery, TokenResponse, UserInfo } from '@/lib/contract/types';
 

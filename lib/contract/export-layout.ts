@@ -9,10 +9,10 @@
  *   id segment `_`, and a server (or the boot script) maps every real id onto it.
  * - Every route's HTML also exists as `out/a/b.html` (written by scripts/html-aliases.mjs), because
  *   SyncTV v0.9.x's `/web` handler cannot serve `…/index.html` by name: Go's FileServer redirects that
- *   to `./`, and a folder URL falls back to the home page (server-contract.md §1.3).
+ *   to `./`, and a folder URL falls back to the home page (docs/contract.md §1.3).
  */
 
-/** The export's basePath: where a SyncTV server serves its web UI (server-contract.md §1), and next.config.mjs's `basePath`. */
+/** The export's basePath: where a SyncTV server serves its web UI (docs/contract.md §1), and next.config.mjs's `basePath`. */
 export const BASE_PATH = '/web';
 
 /** The id segment the export holds for routes whose id is only known at run time. */

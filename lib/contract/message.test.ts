@@ -1,5 +1,5 @@
 /**
- * Protobuf round trip of the room WebSocket frames (server-contract.md §6.3): every payload kind,
+ * Protobuf round trip of the room WebSocket frames (docs/contract.md §6.3): every payload kind,
  * 64-bit fields as bigint, the optional sender, and malformed bytes.
  */
 import { decodeMessage, encodeMessage, MessageType, timestampMs, type Message } from './message';

@@ -1,5 +1,5 @@
 /**
- * Encoding and decoding of the room WebSocket frames (server-contract.md §6.2, §6.3): one binary
+ * Encoding and decoding of the room WebSocket frames (docs/contract.md §6.2, §6.3): one binary
  * protobuf `proto.Message` per frame. `timestamp` is sfixed64 Unix ms and `expirationId` fixed64,
  * which @bufbuild/protobuf represents as bigint; these helpers convert at the edge.
  */

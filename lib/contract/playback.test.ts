@@ -1,5 +1,5 @@
 /**
- * The room playback time math (server-contract.md §6.4, §6.7): what a late joiner and the server
+ * The room playback time math (docs/contract.md §6.4, §6.7): what a late joiner and the server
  * compute from a status, a client timestamp and the clock.
  */
 import { applyClientStatus, extrapolate, isOutOfSync, latencySec, MAX_LATENCY_SEC, type RoomPlayback } from './playback';

@@ -1,5 +1,5 @@
 /**
- * The room playback time math of SyncTV v0.9.11 (server-contract.md §6.4, §6.7), shared by the
+ * The room playback time math of SyncTV v0.9.11 (docs/contract.md §6.4, §6.7), shared by the
  * companion server (authoritative status) and the client (late joiners, expected position).
  * Units: `currentTime` seconds, `playbackRate` a factor, times in Unix milliseconds.
  */

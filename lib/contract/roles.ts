@@ -1,5 +1,5 @@
 /**
- * Roles, statuses and permission bits of the SyncTV v0.9.11 contract (server-contract.md §5).
+ * Roles, statuses and permission bits of the SyncTV v0.9.11 contract (docs/contract.md §5).
  * Shared by the client (guard, menus, UI gating) and the companion server (authorization).
  */
 

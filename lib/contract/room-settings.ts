@@ -1,5 +1,5 @@
 /**
- * The room settings object of server-contract.md §5.5: its defaults, and the room-wide switch that
+ * The room settings object of docs/contract.md §5.5: its defaults, and the room-wide switch that
  * gates each member permission bit (§5.4). Shared by the companion server (storage, authorization)
  * and the client (abilities, presets).
  */

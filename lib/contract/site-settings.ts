@@ -1,5 +1,5 @@
 /**
- * The site settings of server-contract.md §5.6 as data: group, name, type and the limits of each
+ * The site settings of docs/contract.md §5.6 as data: group, name, type and the limits of each
  * value. One description serves both sides: the companion server checks and coerces
  * `POST /api/admin/settings` with it, and the admin console generates its forms from it (labels and
  * help come from the i18n catalogue `admin.setting.<name>`). Settings a server sends that are not

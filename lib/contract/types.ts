@@ -1,5 +1,5 @@
 /**
- * Wire types of the SyncTV v0.9.11 HTTP contract (shared/reference/server-contract.md §2, §4, §7).
+ * Wire types of the SyncTV v0.9.11 HTTP contract (docs/contract.md §2, §4, §7).
  * JSON keys are exactly as on the wire (note `createAt` on movies). Time units:
  * envelope `time` is Unix µs; `createdAt`, `joinAt`, `createAt` are Unix ms; `currentTime` is seconds.
  * Used by the client's API functions and by the companion server's handlers.

@@ -1,5 +1,5 @@
 /**
- * Validation rules of the SyncTV v0.9.11 contract (server-contract.md §8), one set used by the
+ * Validation rules of the SyncTV v0.9.11 contract (docs/contract.md §8), one set used by the
  * client's forms and by the companion server. Each validator returns the contract's error text,
  * or null when the value is valid. Lengths are counted in UTF-8 bytes (one Han character is 3).
  */

@@ -1,4 +1,4 @@
-/** Which controls a member sees (server-contract.md §3.4, §5.4). */
+/** Which controls a member sees (docs/contract.md §3.4, §5.4). */
 import type { Movie, RoomMe } from '@/lib/contract/types';
 import { AdminPermission, DefaultPermissions, MemberRole, MemberStatus, Permission, Role } from '@/lib/contract/roles';
 import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';

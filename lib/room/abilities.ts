@@ -1,7 +1,7 @@
 /**
  * What the current member may do in the open room, for gating controls: derived from `/api/room/me`
  * (role, status, `permissions`, `adminPermissions`) and the site role, with the server's rules
- * (server-contract.md §3.4, §5.4). `roomAbilitiesAtom` (./atoms.ts) holds the abilities of the open
+ * (docs/contract.md §3.4, §5.4). `roomAbilitiesAtom` (./atoms.ts) holds the abilities of the open
  * room. The room-wide `can_*` switches (§5.5) count too when the room's settings are known (members
  * may read them; guests may not, so for a guest a refusal from a switch still reaches them as the
  * server's error).

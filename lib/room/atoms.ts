@@ -50,7 +50,7 @@ export interface LoadedCurrent {
 export const currentMovieAtom = atom<LoadedCurrent | null>(null);
 
 /**
- * The room's playback status as last heard (server-contract.md §6.7): from `GET /movie/current`,
+ * The room's playback status as last heard (docs/contract.md §6.7): from `GET /movie/current`,
  * or a STATUS, CHECK_STATUS or SYNC frame; `receivedAtMs` is the local time (Unix ms) it arrived.
  * What the room does, not what this viewer's player does (the sync engine reconciles the two).
  */

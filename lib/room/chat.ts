@@ -1,7 +1,7 @@
 /**
  * The chat of the open room as lines, framework-free (hooks/use-chat.ts keeps them in React state).
  *
- * Lines come from CHAT frames (server-contract.md §6.4: the server echoes our own lines too) and
+ * Lines come from CHAT frames (docs/contract.md §6.4: the server echoes our own lines too) and
  * from the hall itself (system lines: "now playing …", "playback stopped", "list cleared"; never
  * sent). The companion server also replays a room's recent chat to every socket that joins, as
  * ordinary CHAT frames sent before the connection's first VIEWER_COUNT (docs/features.md "Chat that stays");

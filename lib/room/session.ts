@@ -5,7 +5,7 @@
  * through the room atoms (./atoms.ts) it writes into the store it is given; nothing else listens to
  * the socket.
  *
- * Opening, each step waiting for the one before (reference-client.md §1.5; server-contract.md §4.3):
+ * Opening, each step waiting for the one before (reference-client.md §1.5; docs/contract.md §4.3):
  * 1. `GET /api/room/me`: the first room call, because its 401 sends a non-member to /joinRoom/<id>
  *    (the API client's 401 rules), whereas a 401 on `/api/room/info` would sign the user out. A
  *    v0.9.11 server answers a signed-in non-member of a password room with 500 instead; then
@@ -20,7 +20,7 @@
  *    SYNC round trips for the position).
  * 4. The current movie again on CURRENT, EXPIRED and every reconnect.
  *
- * Frames (server-contract.md §6.4–§6.7):
+ * Frames (docs/contract.md §6.4–§6.7):
  * - VIEWER_COUNT → `viewerCountAtom`; MY_STATUS → my membership and the room's settings again;
  * - CURRENT (the sender remembered for the chat's "now playing … by") and EXPIRED → the current movie;
  * - CHAT → the chat lines (`chatLinesAtom`): the CHAT frames before a connection's first other frame

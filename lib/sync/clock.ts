@@ -1,6 +1,6 @@
 /**
  * The server clock as seen from this client (issue 3), estimated against an unmodified SyncTV v0.9.11
- * server: a SYNC reply carries `timestamp` = the server's wall clock in Unix ms (server-contract.md
+ * server: a SYNC reply carries `timestamp` = the server's wall clock in Unix ms (docs/contract.md
  * §6.4), so each SYNC round trip is an NTP-style sample:
  *
  *   t0 = local send time, t1 = local receive time, T = server timestamp (all Unix ms)

@@ -68,7 +68,7 @@ const NUDGE_STEP = 0.01;
 
 /**
  * The room position (s) at server time `serverNowMs`: while playing it advances by elapsed ×
- * playbackRate from `serverTimeMs` (server-contract.md §6.7 step 1); paused, it stays.
+ * playbackRate from `serverTimeMs` (docs/contract.md §6.7 step 1); paused, it stays.
  */
 export function positionAt(target: RoomTarget, serverNowMs: number): number {
   const { status } = target;

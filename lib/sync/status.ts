@@ -1,6 +1,6 @@
 /**
  * Normalises the two wire forms of a playback status into one PlaybackState:
- * the JSON of `GET /api/room/movie/current` (keys omitted when false/0, server-contract.md §7.3) and
+ * the JSON of `GET /api/room/movie/current` (keys omitted when false/0, docs/contract.md §7.3) and
  * the protobuf `Status` of STATUS / SYNC / CHECK_STATUS (§6.3). A rate of 0 is never valid playback,
  * so it is read as 1.
  */

@@ -1,5 +1,5 @@
 /**
- * The room socket client: URL and subprotocol (server-contract.md §6.1), binary decoding with
+ * The room socket client: URL and subprotocol (docs/contract.md §6.1), binary decoding with
  * reported (not thrown) failures, timestamp stamping, and reconnects that never give up.
  */
 import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';

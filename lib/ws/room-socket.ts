@@ -1,5 +1,5 @@
 /**
- * The room WebSocket client (server-contract.md §6), framework-free.
+ * The room WebSocket client (docs/contract.md §6), framework-free.
  *
  * - URL `ws(s)://<API host>/api/room/ws?roomId=<id>` (§6.1), derived from the API origin so it also
  *   works when the export is served from another origin than the API.

@@ -1,7 +1,7 @@
 /**
  * Opens the companion server's SQLite database: one file `<dataDir>/synctv.db` in WAL mode, with the
  * schema created (idempotently) on every start. Column names follow SyncTV's own tables where the
- * contract exposes them (room settings are the snake_case keys of server-contract.md §5.5).
+ * contract exposes them (room settings are the snake_case keys of docs/contract.md §5.5).
  */
 import fs from 'node:fs';
 import path from 'node:path';

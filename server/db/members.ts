@@ -1,5 +1,5 @@
 /**
- * Room memberships (server-contract.md §5.3). A row exists only for joined users; NotJoined is
+ * Room memberships (docs/contract.md §5.3). A row exists only for joined users; NotJoined is
  * reported, never stored. `joinAt` is Unix ms; permissions are uint32 masks (§5.4).
  */
 import { StatementCache, type Sqlite } from './database';

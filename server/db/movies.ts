@@ -1,5 +1,5 @@
 /**
- * Movies of a room (server-contract.md §4.5, §7). `base` is the MovieBase as stored (JSON);
+ * Movies of a room (docs/contract.md §4.5, §7). `base` is the MovieBase as stored (JSON);
  * `position` orders a folder's items (insertion time in ms, as in v0.9.11); `createdAt` is Unix ms.
  */
 import type { MovieBase } from '@/lib/contract/types';

@@ -1,5 +1,5 @@
 /**
- * Links between users and OAuth2 provider accounts (server-contract.md §4.2 `GET /api/user/providers`,
+ * Links between users and OAuth2 provider accounts (docs/contract.md §4.2 `GET /api/user/providers`,
  * §4.7): one row per (provider, provider user id), at most one account per provider and user.
  * `createdAt` is Unix ms.
  */

@@ -1,5 +1,5 @@
 /**
- * Rooms, their per-room settings (server-contract.md §5.5) and their persisted playback status
+ * Rooms, their per-room settings (docs/contract.md §5.5) and their persisted playback status
  * (`rooms.current`, §6.7). Times are Unix ms.
  */
 import type { RoomPlayback } from '@/lib/contract/playback';

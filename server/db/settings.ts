@@ -1,5 +1,5 @@
 /**
- * Site settings (server-contract.md §5.6) in the `settings` table, one row per name with a JSON
+ * Site settings (docs/contract.md §5.6) in the `settings` table, one row per name with a JSON
  * value. Every known setting is written with its default on first start, so the table shows the
  * effective configuration. The companion server defaults `enable_password_signup` to true (§11 f).
  */

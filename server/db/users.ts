@@ -1,5 +1,5 @@
 /**
- * Users table (server-contract.md §3.1, §5.1). Passwords are stored only as bcrypt hashes.
+ * Users table (docs/contract.md §3.1, §5.1). Passwords are stored only as bcrypt hashes.
  * Times are Unix ms.
  */
 import { StatementCache, type Sqlite } from './database';

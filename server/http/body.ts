@@ -1,5 +1,5 @@
 /**
- * JSON request bodies (server-contract.md §2.1). Like gin's ShouldBindJSON, any content type is
+ * JSON request bodies (docs/contract.md §2.1). Like gin's ShouldBindJSON, any content type is
  * decoded as JSON; unknown fields are ignored; invalid JSON is 400 with the decoder's message; a
  * missing or empty body is 400 `EOF`; a field of the wrong JSON type is 400.
  */

@@ -1,5 +1,5 @@
 /**
- * The response envelope of server-contract.md §2.1: `{data, time}` on success, `{error, time}` on
+ * The response envelope of docs/contract.md §2.1: `{data, time}` on success, `{error, time}` on
  * failure, `time` in Unix µs. Rules throw `HttpError` (../errors.ts); the error handler turns it into an envelope.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';

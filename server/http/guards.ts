@@ -1,5 +1,5 @@
 /**
- * The `user` and `room*` middleware levels of server-contract.md §3.4 for HTTP handlers: each
+ * The `user` and `room*` middleware levels of docs/contract.md §3.4 for HTTP handlers: each
  * handler calls the guard it needs first and gets the authenticated caller back.
  */
 import type { FastifyRequest } from 'fastify';

@@ -12,7 +12,7 @@ function errorOf(run: () => unknown): string {
   return 'no error';
 }
 
-describe('list query parsing (server-contract.md §4 conventions)', () => {
+describe('list query parsing (docs/contract.md §4 conventions)', () => {
   it('defaults to page 1 of 10 and clamps out-of-range values', () => {
     expect(parsePaging({})).toEqual({ page: 1, max: 10, offset: 0 });
     expect(parsePaging({ page: '3', max: '20' })).toEqual({ page: 3, max: 20, offset: 40 });

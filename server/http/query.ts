@@ -1,5 +1,5 @@
 /**
- * Query-string parsing shared by the list routes (server-contract.md §4 conventions):
+ * Query-string parsing shared by the list routes (docs/contract.md §4 conventions):
  * `page` (default 1, ≤0 → 1), `max` (default 10, ≤0 → 10, capped at 100), `sort`, `order`.
  */
 import { badRequest } from '../errors';

@@ -1,5 +1,5 @@
 /**
- * Inbound WebSocket messages and the server's reactions (server-contract.md §6.4, §6.5):
+ * Inbound WebSocket messages and the server's reactions (docs/contract.md §6.4, §6.5):
  * CHAT, STATUS, SYNC, CHECK_STATUS, EXPIRED, the WebRTC signalling messages, and ERROR for
  * anything else. Permissions are re-read from the database for every message, so a change made
  * over HTTP applies to open sockets at once.

@@ -1,5 +1,5 @@
 /**
- * The realtime hub of one room (server-contract.md §6.5, §6.6): its open sockets, fan-out, the
+ * The realtime hub of one room (docs/contract.md §6.5, §6.6): its open sockets, fan-out, the
  * viewer count (distinct user ids) and the 5 s ticker that broadcasts VIEWER_COUNT when it changed
  * and otherwise pings every socket.
  */

@@ -1,6 +1,6 @@
 /**
  * Outgoing mail of the companion server through nodemailer, configured by the email group of the
- * site settings (server-contract.md §5.6): `smtp_host`, `smtp_port`, `smtp_protocol` (TLS = STARTTLS,
+ * site settings (docs/contract.md §5.6): `smtp_host`, `smtp_port`, `smtp_protocol` (TLS = STARTTLS,
  * SSL = implicit TLS, TCP = plain), `smtp_username`/`smtp_password` (no auth when empty), `smtp_from`,
  * `smtp_pool_size`. Settings are read on every send, so a change takes effect at once; one pooled
  * transport is kept per distinct configuration.

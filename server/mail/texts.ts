@@ -1,5 +1,5 @@
 /**
- * The mails of the email flows (server-contract.md §4.2) in Chinese and English: the language is
+ * The mails of the email flows (docs/contract.md §4.2) in Chinese and English: the language is
  * the first of the request's `Accept-Language` that we have (zh → Chinese, anything else → English).
  */
 import type { MailMessage } from './mailer';

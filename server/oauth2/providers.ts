@@ -1,5 +1,5 @@
 /**
- * The OAuth2 providers of the companion server (server-contract.md §4.7) in one table: each
+ * The OAuth2 providers of the companion server (docs/contract.md §4.7) in one table: each
  * provider's endpoints, scopes, how the client secret is sent, quirks of its token response, and
  * how its profile maps to `{id, username}`. Endpoints and profile shapes follow each provider's
  * public documentation; the token exchange goes through oauth4webapi (./client.ts).

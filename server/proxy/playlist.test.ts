@@ -1,5 +1,5 @@
 /** @jest-environment node */
-/** The movie proxy's playlist rewriting (server-contract.md §4.5). */
+/** The movie proxy's playlist rewriting (docs/contract.md §4.5). */
 import { isPlaylist, rewritePlaylist } from './playlist';
 
 const proxied = (url: string, playlist: boolean) => `/p/${playlist ? 'list' : 'seg'}?u=${encodeURIComponent(url)}`;

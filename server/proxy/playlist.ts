@@ -1,5 +1,5 @@
 /**
- * Rewriting an HLS playlist for the movie proxy (server-contract.md §4.5): every URI in it (media
+ * Rewriting an HLS playlist for the movie proxy (docs/contract.md §4.5): every URI in it (media
  * segments, variant playlists, and the `URI="…"` of tags such as EXT-X-KEY, EXT-X-MAP, EXT-X-MEDIA)
  * is resolved against the playlist's own URL and replaced by a proxy URL, so that a viewer's player
  * fetches everything through the server. Pure.

@@ -1,5 +1,5 @@
 /**
- * Requests to the sources of proxied movies (server-contract.md §4.5 `/movie/proxy`), guarded
+ * Requests to the sources of proxied movies (docs/contract.md §4.5 `/movie/proxy`), guarded
  * against server-side request forgery: every connection, redirects included, goes through
  * request-filtering-agent, which refuses loopback, private, link-local, unique-local, multicast,
  * unspecified and cloud-metadata addresses (ipaddr.js ranges) after DNS resolution, so a name that

@@ -1,5 +1,5 @@
 /**
- * Site admin and root routes `/api/admin/...` (server-contract.md §4.6): transport only. Each handler
+ * Site admin and root routes `/api/admin/...` (docs/contract.md §4.6): transport only. Each handler
  * runs the `admin` or `root` level (§3.4), calls the rule in ../rules/site-admin.ts and applies its
  * effects to the open sockets. The vendor routes are not here: the companion server has no vendor
  * backends (§4.8), so they answer 404 like any unknown route.

@@ -1,5 +1,5 @@
 /**
- * Movie routes `/api/room/movie/...` (server-contract.md §4.5), all behind the `room` level.
+ * Movie routes `/api/room/movie/...` (docs/contract.md §4.5), all behind the `room` level.
  * Changes to the list broadcast MOVIES and a new current movie broadcasts CURRENT (§6.5).
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * OAuth2 routes `/oauth2/...` (server-contract.md §4.7): note they are outside `/api`. The two
+ * OAuth2 routes `/oauth2/...` (docs/contract.md §4.7): note they are outside `/api`. The two
  * `enabled` lists have no envelope. The browser-facing GET pages of v0.9.11 are not served: the web
  * client uses the POST routes.
  */

@@ -1,5 +1,5 @@
 /**
- * The movie proxy (server-contract.md §4.5): `GET|HEAD /api/room/movie/proxy/:movieId` plays a
+ * The movie proxy (docs/contract.md §4.5): `GET|HEAD /api/room/movie/proxy/:movieId` plays a
  * movie pushed with `proxy: true` through this server, and `…/proxy/:movieId/m3u8/:targetToken`
  * serves what an HLS playlist refers to. Authentication as for every room route, with the token also
  * accepted as `?token=` and the room as `?roomId=` (a player cannot send headers). Playlists are

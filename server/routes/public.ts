@@ -1,5 +1,5 @@
 /**
- * Public routes (server-contract.md §4.1).
+ * Public routes (docs/contract.md §4.1).
  */
 import type { FastifyInstance } from 'fastify';
 import type { PublicSettings } from '@/lib/contract/types';

@@ -1,5 +1,5 @@
 /**
- * Room administration routes `/api/room/admin/...` (server-contract.md §4.4): transport only. Each
+ * Room administration routes `/api/room/admin/...` (docs/contract.md §4.4): transport only. Each
  * handler runs its middleware level (`room-admin` or `room-creator`, §3.4), calls the rule in
  * ../rules/room-admin.ts and applies the effects to the room's sockets (§6.5).
  */

@@ -1,5 +1,5 @@
 /**
- * Room routes `/api/room/...` (server-contract.md §4.3). The WebSocket `/api/room/ws` is served by
+ * Room routes `/api/room/...` (docs/contract.md §4.3). The WebSocket `/api/room/ws` is served by
  * `./ws` on the HTTP server's upgrade event.
  */
 import type { FastifyInstance } from 'fastify';

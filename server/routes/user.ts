@@ -1,5 +1,5 @@
 /**
- * User routes `/api/user/...` (server-contract.md §4.2). Transport only: parse, guard, call the
+ * User routes `/api/user/...` (docs/contract.md §4.2). Transport only: parse, guard, call the
  * rule, answer with the envelope.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The room WebSocket `GET /api/room/ws?roomId=` (server-contract.md §6.1, §6.2) on the HTTP
+ * The room WebSocket `GET /api/room/ws?roomId=` (docs/contract.md §6.1, §6.2) on the HTTP
  * server's `upgrade` event. Authentication and the room middleware run before the upgrade, and a
  * failure is answered as a plain HTTP error envelope. Only binary frames are accepted: a text frame
  * or an undecodable frame closes that one socket; nothing a client sends can stop the process.

@@ -1,5 +1,5 @@
 /**
- * Email flows (server-contract.md §4.2): sign-up with a mailed code, password reset ("retrieve")
+ * Email flows (docs/contract.md §4.2): sign-up with a mailed code, password reset ("retrieve")
  * and binding an address to an account, each behind an image captcha. Codes are valid 5 minutes
  * and single-use (./verification.ts); mails go out through ../mail/mailer.ts in the requester's
  * language. Order of checks: the request's own fields, then the site switches, then the captcha,

@@ -1,5 +1,5 @@
 /**
- * Movie rules (server-contract.md §4.5, §7): validating a pushed MovieBase, the wire shapes of
+ * Movie rules (docs/contract.md §4.5, §7): validating a pushed MovieBase, the wire shapes of
  * movies and of the current movie, and list, push, delete, clear, swap, edit and set-current.
  * The companion server has no vendor backends and no stream proxy, so vendor, proxy and RTMP
  * movies are refused with a clear 400 instead of being stored unplayable.

@@ -1,5 +1,5 @@
 /**
- * OAuth2 sign-in, sign-up and binding (server-contract.md §4.7): the enabled-provider lists, the
+ * OAuth2 sign-in, sign-up and binding (docs/contract.md §4.7): the enabled-provider lists, the
  * server-side state (16 random letters, 5 minutes, single use), and what a callback does: sign in a
  * linked account, create an account for an unknown one (`#NNNN` on a taken name; Pending under
  * review), or bind the provider account to the user who started the flow.

@@ -13,7 +13,7 @@ const member: PermissionSubject = {
   adminPermissions: 0,
 };
 
-describe('member permissions (server-contract.md §5.4)', () => {
+describe('member permissions (docs/contract.md §5.4)', () => {
   it('gives default members list, chat and WebRTC, but not push or playback control', () => {
     expect(hasMemberPermission(member, DEFAULT_ROOM_SETTINGS, Permission.GetMovieList)).toBe(true);
     expect(hasMemberPermission(member, DEFAULT_ROOM_SETTINGS, Permission.SendChatMessage)).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Permission evaluation of server-contract.md §5.4, with the room-wide `can_*` switches of §5.5.
+ * Permission evaluation of docs/contract.md §5.4, with the room-wide `can_*` switches of §5.5.
  */
 import type { RoomSettings } from '@/lib/contract/types';
 import { switchesAllow } from '@/lib/contract/room-settings';

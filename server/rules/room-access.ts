@@ -1,5 +1,5 @@
 /**
- * The room middleware of server-contract.md §3.4 (`AuthRoomMiddleware` and the stricter levels),
+ * The room middleware of docs/contract.md §3.4 (`AuthRoomMiddleware` and the stricter levels),
  * as a plain function: it decides who may use a room, creating memberships for rooms without a
  * password. The companion server answers 401 to a logged-in non-member of a password room (§11 c).
  */

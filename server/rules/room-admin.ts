@@ -1,5 +1,5 @@
 /**
- * Room administration (server-contract.md §3.6, §4.4, §5.3–§5.5): room settings, the room password,
+ * Room administration (docs/contract.md §3.6, §4.4, §5.3–§5.5): room settings, the room password,
  * deleting the room, and the member actions (approve, delete, ban, unban, make member / admin, the
  * permission masks). Each function takes the caller's `RoomAccess` after the route's middleware level
  * (`room-admin` or `room-creator`) passed, checks the admin permission bit (§5.4), changes the store

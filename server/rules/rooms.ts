@@ -1,5 +1,5 @@
 /**
- * Room rules (server-contract.md §3.6, §4.2, §4.3): create, check, join (login), joined, lists,
+ * Room rules (docs/contract.md §3.6, §4.2, §4.3): create, check, join (login), joined, lists,
  * the hot list, member views, delete and exit. `viewers(roomId)` is the hub's live viewer count
  * (0 for a room without a hub).
  */

@@ -1,5 +1,5 @@
 /**
- * Site administration rules (server-contract.md §4.6, §5.1, §5.2, §5.6): site settings by group,
+ * Site administration rules (docs/contract.md §4.6, §5.1, §5.2, §5.6): site settings by group,
  * users, rooms and administrators. Transport (guards, bodies, sockets) stays in ../routes/admin.ts;
  * each action returns the sockets it affects as `SiteEffects`.
  *

@@ -1,5 +1,5 @@
 /**
- * User rules (server-contract.md §3.1, §4.2, §5.1, §11 e/f): built-in users, sign-up, login,
+ * User rules (docs/contract.md §3.1, §4.2, §5.1, §11 e/f): built-in users, sign-up, login,
  * rename, password change and account deletion. Token issuing stays in the transport layer.
  */
 import crypto from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Short-lived secrets of the email flows (server-contract.md §4.2): image captchas (svg-captcha,
+ * Short-lived secrets of the email flows (docs/contract.md §4.2): image captchas (svg-captcha,
  * digits, returned as an SVG data URL) and the codes mailed for sign-up, password reset and email
  * binding. Both live in memory only, expire after 5 minutes and are single-use: a captcha is spent by
  * its first check, right or wrong; a code by its first correct use or its fifth wrong one.

@@ -2,7 +2,7 @@ import { registerMessages } from '../messages';
 
 /**
  * Texts of the site admin console (`/admin`): sections, tables, actions, and the label and help of
- * every site setting of server-contract.md §5.6 (`admin.setting.<name>` / `admin.setting.<name>.help`;
+ * every site setting of docs/contract.md §5.6 (`admin.setting.<name>` / `admin.setting.<name>.help`;
  * the six per-provider OAuth2 settings share `admin.setting.oauth2.<suffix>` with `{provider}`).
  * Keys in `zh` and `en` must match; importing this module registers them (../messages.ts).
  */

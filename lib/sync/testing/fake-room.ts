@@ -1,6 +1,6 @@
 /**
  * A room server stand-in for sync tests: it keeps the authoritative status with the contract's math
- * (server-contract.md §6.4, §6.7, through lib/contract/playback.ts) on its own clock (`Date.now`, which jest's
+ * (docs/contract.md §6.4, §6.7, through lib/contract/playback.ts) on its own clock (`Date.now`, which jest's
  * fake timers drive) and relays like the real hub: STATUS to every other connection, SYNC replies
  * with `timestamp` = server now to the sender. Every message travels with the client's one-way
  * delays (`upMs` client → server, `downMs` server → client) as a queued task.
