@@ -1,4 +1,4 @@
-// jsdom lacks fetch, TextEncoder, structuredClone and friends (static-export.md §4.1); copy Node's onto the test global.
+// jsdom lacks fetch, TextEncoder, structuredClone and friends (docs/static-export.md §4.1); copy Node's onto the test global.
 const { TestEnvironment } = require('jest-environment-jsdom');
 
 class JsdomWithNodeGlobals extends TestEnvironment {

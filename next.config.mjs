@@ -10,7 +10,7 @@ import { PHASE_DEVELOPMENT_SERVER } from 'next/constants.js';
 
 /**
  * Static export served under /web (the path a SyncTV v0.9.x server serves its web UI from).
- * trailingSlash keeps every route's files in one folder (see shared/reference/static-export.md §2),
+ * trailingSlash keeps every route's files in one folder (see docs/static-export.md §2),
  * so the placeholder rewrite for /cinema/<id>/ and /joinRoom/<id>/ is one prefix rule.
  *
  * Build-time environment:

@@ -7,7 +7,7 @@ import { THEME_INIT_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
 
 // No metadata title here or in any page: titles are set on the client from config/routes.ts, because a
-// metadata title would overwrite them after hydration on placeholder routes (static-export.md §3.4).
+// metadata title would overwrite them after hydration on placeholder routes (docs/static-export.md §3.4).
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

@@ -1,6 +1,6 @@
 /**
  * The route table: one source of truth for paths, titles and minimum roles, read by the guard,
- * the header and the document title (reference-client.md §1.1). Paths exclude the /web basePath.
+ * the header and the document title (docs/reference-client.md §1.1). Paths exclude the /web basePath.
  */
 import { Role } from '@/lib/contract/roles';
 import type { MessageKey } from '@/lib/i18n/messages';
@@ -11,7 +11,7 @@ export interface RouteDef {
   path: string;
   /** Message-catalogue key of the route title. */
   title: MessageKey;
-  /** Minimum site role (reference-client.md §1.1). */
+  /** Minimum site role (docs/reference-client.md §1.1). */
   minRole: number;
 }
 

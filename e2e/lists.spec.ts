@@ -1,5 +1,5 @@
 /**
- * The user center's room lists as the reference client has them (reference-client.md §1.2, §1.6):
+ * The user center's room lists as the reference client has them (docs/reference-client.md §1.2, §1.6):
  * my rooms filtered by status, searched by name and sorted; joined rooms with my status and role in
  * each; and the home page's popular list paged and refreshed.
  */

@@ -5,7 +5,7 @@ import { recordDocumentLoads, settle } from './support/route-cases';
 
 /**
  * Serving mode 1: the companion server, whose placeholder rewrite answers every room id's HTML and
- * RSC payloads (static-export.md §1.4). In-app navigation must never load a document again: a
+ * RSC payloads (docs/static-export.md §1.4). In-app navigation must never load a document again: a
  * marker put on `window` at the start survives every step, from screen to screen and from one room
  * straight into another, and the page's main frame requests exactly one document.
  */

@@ -1,5 +1,5 @@
 /**
- * Start-up order (reference-client.md §6): on a direct load, no screen calls the API before
+ * Start-up order (docs/reference-client.md §6): on a direct load, no screen calls the API before
  * `GET /api/user/me` (when a token is stored) and `GET /api/public/settings`, sent at once, have finished.
  */
 import type { Page } from '@playwright/test';

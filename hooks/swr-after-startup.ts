@@ -2,7 +2,7 @@
 /**
  * SWR middleware that holds every keyed request until start-up has finished (`sessionReadyAtom`:
  * `GET /api/user/me` with a stored token, then `GET /api/public/settings`), as the reference client
- * loads the user and the settings before it mounts any screen (reference-client.md §6). Until then
+ * loads the user and the settings before it mounts any screen (docs/reference-client.md §6). Until then
  * the hook reports `isLoading: true`, so screens show their loading state rather than an empty one.
  * Installed once for the whole app in components/layout/app-providers.tsx.
  */

@@ -1,7 +1,7 @@
 'use client';
 import { useSyncExternalStore } from 'react';
 
-/** How often relative times ("5 minutes ago") refresh, in ms (reference-client.md §7). */
+/** How often relative times ("5 minutes ago") refresh, in ms (docs/reference-client.md §7). */
 export const RELATIVE_TIME_REFRESH_MS = 30_000;
 
 // One shared ticker for every relative time on the page, so a long room list does not run one timer per card.

@@ -1,7 +1,7 @@
 /**
  * Notifications (sonner). Errors carry the title "错误"/"Error" and the failure in words for people
  * (lib/api/error-text.ts: the catalogue's message for a contract text, the raw text only when it is
- * unknown); every notification lasts 4500 ms (reference-client.md §7). The same notification asked
+ * unknown); every notification lasts 4500 ms (docs/reference-client.md §7). The same notification asked
  * for again while it is shown does not stack: it replaces the one on screen (one toast id per
  * kind, title and text). Forms show their errors at the field instead and do not call notifyError.
  *

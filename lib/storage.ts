@@ -2,7 +2,7 @@
  * Every key this client keeps in the browser's storage, and the only code that reads or writes them.
  *
  * localStorage (kept across visits), with the reference client's names where it has them
- * (reference-client.md §6):
+ * (docs/reference-client.md §6):
  * - `userToken`: the raw JWT (docs/contract.md §3.2), sent as `Authorization` by lib/api/client.ts;
  * - `isDarkMode`: "true" or "false" (read before first paint by components/layout/theme-script.ts);
  * - `locale`: "zh" or "en";

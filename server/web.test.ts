@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * Serving the exported client under /web (docs/contract.md §1.2, static-export.md §1.4), with a
+ * Serving the exported client under /web (docs/contract.md §1.2, docs/static-export.md §1.4), with a
  * small fake export shaped like `next build` output with `trailingSlash: true`.
  */
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 'use client';
 /**
- * The site admin console `/admin` (docs/contract.md §4.6; reference-client.md §1.7): overview,
+ * The site admin console `/admin` (docs/contract.md §4.6; docs/reference-client.md §1.7): overview,
  * users, rooms, site settings, administrators and the test mail, one section at a time. The section
  * is kept in the address's hash (`#users`), so a reload or a shared link opens the same one. Loaded
  * only on this route and only for site admins (components/admin/admin-page.tsx behind the guard).

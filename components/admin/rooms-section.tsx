@@ -1,6 +1,6 @@
 'use client';
 /**
- * Rooms of the admin console (docs/contract.md §4.6; reference-client.md §1.7 "Room management"):
+ * Rooms of the admin console (docs/contract.md §4.6; docs/reference-client.md §1.7 "Room management"):
  * every room, hidden ones too, with status filter, search (all, name, creator, ID), sort and paging
  * on the server; each row with its creator, viewers online, password, age and status, and a menu of
  * what the viewer may do (open, approve, ban/unban, set password, delete). Banning or deleting

@@ -1,6 +1,6 @@
 'use client';
 /**
- * Site settings of the admin console (docs/contract.md §4.6, §5.6; reference-client.md §1.7
+ * Site settings of the admin console (docs/contract.md §4.6, §5.6; docs/reference-client.md §1.7
  * "Settings tabs"): one form per group, generated from the typed description of the settings
  * (lib/contract/site-settings.ts) with labels and help from the catalogue; settings a server sends
  * that this client does not describe are shown under their own names. Switches for booleans, a

@@ -1,6 +1,6 @@
 'use client';
 /**
- * Users of the admin console (docs/contract.md §4.6; reference-client.md §1.7 "User management"):
+ * Users of the admin console (docs/contract.md §4.6; docs/reference-client.md §1.7 "User management"):
  * role filter, search (all, name, ID), sort and paging on the server; each row with its role badge,
  * email, join date and a menu of the actions the viewer may use (approve, reject, unban, ban,
  * make/remove admin, rooms, rename, reset password, delete); destructive ones ask first. "Add user"

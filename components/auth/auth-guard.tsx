@@ -10,7 +10,7 @@ import { Role, roleOf } from '@/lib/contract/roles';
 import { publicSettingsAtom, sessionReadyAtom, userAtom } from '@/lib/session';
 
 /**
- * Enforces the route table's minimum roles in a route-group layout (static-export.md §3.1).
+ * Enforces the route table's minimum roles in a route-group layout (docs/static-export.md §3.1).
  * Visitor routes render at once (also in the prerender). Other routes show a neutral placeholder until
  * start-up has loaded the session, then either render or `router.replace` to login or /403.
  *

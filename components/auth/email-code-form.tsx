@@ -28,7 +28,7 @@ export interface EmailCodeFormProps {
 
 /**
  * Email + image captcha → "send code" (`POST /api/user/{flow}/email/captcha`) → mailed code + new
- * password → `onSubmit` (docs/contract.md §4.2, reference-client.md §1.3). Errors show at their
+ * password → `onSubmit` (docs/contract.md §4.2, docs/reference-client.md §1.3). Errors show at their
  * field: a wrong captcha at the captcha (with a fresh image), a wrong code at the code.
  */
 export function EmailCodeForm({ flow, initial, submitLabel, testId, onSubmit }: EmailCodeFormProps) {

@@ -31,7 +31,7 @@ const OAuthButtons = lazy(() => import('./oauth-buttons').then((m) => ({ default
 type LoginMode = 'username' | 'email';
 
 /**
- * `/auth/login` (reference-client.md §1.3): username or bound email, and password (`POST
+ * `/auth/login` (docs/reference-client.md §1.3): username or bound email, and password (`POST
  * /api/user/login`), or an OAuth2 provider the server enables; then `GET /api/user/me` and back to
  * `?redirect=` (same-site paths only) or home. "Forgot password" when the site has email.
  */

@@ -21,7 +21,7 @@ export interface OAuthButtonsProps {
 }
 
 /**
- * One button per OAuth2 provider the server enables (reference-client.md §1.3): `POST
+ * One button per OAuth2 provider the server enables (docs/reference-client.md §1.3): `POST
  * /oauth2/login/:provider {redirect}`, then the browser goes to the returned authorization URL.
  * Renders nothing when no provider is enabled.
  */

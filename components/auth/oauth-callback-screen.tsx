@@ -20,7 +20,7 @@ import '@/lib/i18n/messages/account';
 type Outcome = { kind: 'working' } | { kind: 'refused'; message: string } | { kind: 'error'; error: unknown } | { kind: 'missing' };
 
 /**
- * `/oauth2/callback/{platform}?code&state` (docs/contract.md §4.7, reference-client.md §1.3): POSTs
+ * `/oauth2/callback/{platform}?code&state` (docs/contract.md §4.7, docs/reference-client.md §1.3): POSTs
  * `{code, state}` once. Sign-in stores the token and goes to the saved redirect; binding goes back
  * (normally to the user center) with a notice; a banned or pending account, a refused code or an
  * expired state each get a clear screen with a way back.

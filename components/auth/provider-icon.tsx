@@ -1,6 +1,6 @@
 /**
  * The mark of an OAuth2 provider on its buttons (as the reference client shows one per platform,
- * reference-client.md §1.3): the brand's glyph from simple-icons (CC0, one tree-shaken path per
+ * docs/reference-client.md §1.3): the brand's glyph from simple-icons (CC0, one tree-shaken path per
  * icon) in the text colour, so that it reads in both themes; a provider simple-icons lacks
  * (Microsoft, Authing, Feishu) gets its initial in a circle.
  */

@@ -12,7 +12,7 @@ const base: PublicSettings = {
   p2pZone: 'hk',
 };
 
-describe('signupMethods (reference-client.md §1.3)', () => {
+describe('signupMethods (docs/reference-client.md §1.3)', () => {
   it('offers password, email and OAuth2 in that order when all are allowed', () => {
     expect(signupMethods(base)).toEqual(['password', 'email', 'oauth']);
   });

@@ -42,7 +42,7 @@ export function signupMethods(settings: PublicSettings): SignupMethod[] {
 const METHOD_LABELS = { password: 'register.methodPassword', email: 'register.methodEmail', oauth: 'register.methodOAuth' } as const;
 
 /**
- * `/auth/register` (reference-client.md §1.3): the methods the public settings allow: username and
+ * `/auth/register` (docs/reference-client.md §1.3): the methods the public settings allow: username and
  * password (`POST /api/user/signup`), email with an image captcha and a mailed code (`POST
  * /api/user/signup/email`), or an OAuth2 provider that allows sign-up. A new account under review
  * gets a clear "pending" message; otherwise the user is signed in and goes home.

@@ -16,7 +16,7 @@ import '@/lib/i18n/messages/auth';
 import '@/lib/i18n/messages/account';
 
 /**
- * `/auth/reset` (reference-client.md §1.3): email + image captcha → mailed code → new password
+ * `/auth/reset` (docs/reference-client.md §1.3): email + image captcha → mailed code → new password
  * (`POST /api/user/retrieve/email`), which signs the user in. The mailed link
  * `?email=…&captcha=…` opens it with both filled in.
  */

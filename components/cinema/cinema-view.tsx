@@ -1,13 +1,13 @@
 'use client';
 /**
- * The viewing hall `/cinema/<roomId>` (reference-client.md §1.5), film first: the video as large as
+ * The viewing hall `/cinema/<roomId>` (docs/reference-client.md §1.5), film first: the video as large as
  * the window allows with its info bar under it, the chat beside (or, on a phone, under) it, the
  * movie list and "Add a movie" below; theater mode puts the video across the window. The grid's
  * areas and sizes are in app/globals.css (`.hall`). `useRoom` opens the room session
  * (lib/room/session.ts), which keeps the room atoms (lib/room/atoms.ts) current; the hall and its
  * panels read them.
  *
- * The route renders this after mount, keyed by room id (static-export.md §1.3), so every room starts
+ * The route renders this after mount, keyed by room id (docs/static-export.md §1.3), so every room starts
  * with fresh atoms, socket, player and SWR cache.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';

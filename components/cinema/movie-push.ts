@@ -35,11 +35,11 @@ export interface PushFields {
 }
 
 /**
- * Movie types a person can pick (reference-client.md §1.5, and the other names its player knows:
+ * Movie types a person can pick (docs/reference-client.md §1.5, and the other names its player knows:
  * m2ts, m2t, mts and mpegts.js's `mse`); "" = automatic.
  */
 export const MOVIE_TYPES = ['', 'm3u8', 'mp4', 'flv', 'mpegts', 'm2ts', 'm2t', 'mts', 'mse', 'mpd', 'webm'] as const;
-/** Subtitle formats (reference-client.md §1.5 "Subtitles dialog"). */
+/** Subtitle formats (docs/reference-client.md §1.5 "Subtitles dialog"). */
 export const SUBTITLE_TYPES = ['srt', 'ass', 'vtt'] as const;
 
 const blank = (row: object) => Object.values(row).every((value) => !String(value).trim());

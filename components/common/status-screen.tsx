@@ -14,7 +14,7 @@ export interface StatusScreenProps {
 }
 
 /**
- * The 403 and 404 screens (reference-client.md §1.8): an icon, title, a sentence, and a way home. The
+ * The 403 and 404 screens (docs/reference-client.md §1.8): an icon, title, a sentence, and a way home. The
  * reference client shows an emoji; an icon drawn as SVG shows on every system (issue 14).
  */
 export function StatusScreen({ testId, icon, title, body }: StatusScreenProps) {

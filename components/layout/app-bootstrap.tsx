@@ -10,7 +10,7 @@ import { notifyError } from '@/lib/notify';
 import { loadStoredToken, publicSettingsAtom, sessionReadyAtom, userAtom } from '@/lib/session';
 
 /**
- * Start-up (reference-client.md §6 "Start-up"): the user (`GET /api/user/me`, only with a stored
+ * Start-up (docs/reference-client.md §6 "Start-up"): the user (`GET /api/user/me`, only with a stored
  * token) and the public settings at once, then `sessionReadyAtom`. Nothing else calls the API before: the
  * route guard waits for it and the SWR hooks' keys stay null until then (app-providers.tsx). Failures
  * are notified and the app keeps working as a visitor. Also lets the API client's 401 rules navigate

@@ -1,6 +1,6 @@
 /**
  * The route boot script: an inline script at the top of every exported document that makes deep links
- * work behind servers that answer unknown paths with some other document (static-export.md §1.5).
+ * work behind servers that answer unknown paths with some other document (docs/static-export.md §1.5).
  *
  * SyncTV v0.9.x's `/web` handler answers every path it has no file for, including every route folder
  * such as `/web/auth/login/` and every real room `/web/cinema/<id>/`, with the home page (200);

@@ -1,5 +1,5 @@
 /**
- * The navigation progress bar (issue 2 Part A; static-export.md §3.2): started by
+ * The navigation progress bar (issue 2 Part A; docs/static-export.md §3.2): started by
  * `onRouterTransitionStart` in instrumentation-client.ts, finished by `RouteProgressDone` after the
  * new route commits. nprogress itself loads with the first navigation, not with the app (issue 4):
  * until it arrives, `barWanted` records whether the bar should be running.
@@ -8,7 +8,7 @@ import type { NProgress as NProgressApi } from 'nprogress';
 import { normalizePath } from '@/config/routes';
 import { BASE_PATH } from '@/lib/contract/export-layout';
 
-/** nprogress settings of the reference client (reference-client.md §1.1, §7); `speed` and `trickleSpeed` in ms. */
+/** nprogress settings of the reference client (docs/reference-client.md §1.1, §7); `speed` and `trickleSpeed` in ms. */
 export const PROGRESS_OPTIONS = { minimum: 0.2, speed: 500, trickleSpeed: 200, showSpinner: false, easing: 'ease' } as const;
 
 /** A navigation that never commits (e.g. it failed) must not leave the bar running forever; ms. */

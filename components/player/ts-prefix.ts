@@ -2,7 +2,7 @@
  * MPEG-TS segments with something in front of them: SyncTV's `ts_disguised_as_png` setting (on by
  * default in v0.9.11) serves live HLS segments behind a PNG header so that CDNs cache them as images,
  * and the reference client's hls.js loader drops everything before the first TS packet
- * (reference-client.md §5 "hls.js specifics"). Without the same, hls.js cannot parse them.
+ * (docs/reference-client.md §5 "hls.js specifics"). Without the same, hls.js cannot parse them.
  */
 
 /** An MPEG-TS packet's length and its first byte (the sync byte). */

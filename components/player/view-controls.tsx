@@ -5,7 +5,7 @@
  * offset (media-chrome radio menus); in the control bar, a danmaku input (sent as chat, so it also
  * works in fullscreen) and web fullscreen; a thin progress line while the controls are hidden; on
  * touch screens, the lock, a long press that plays at 3× while held, and fullscreen turned to
- * landscape for a wide picture (reference-client.md §5: Artplayer's danmaku input, miniProgressBar,
+ * landscape for a wide picture (docs/reference-client.md §5: Artplayer's danmaku input, miniProgressBar,
  * lock, fastForward and autoOrientation). A long press changes the room's speed like the speed menu
  * does, so it is offered only to viewers who may control playback, and never for a live stream.
  */

@@ -1,7 +1,7 @@
 /**
  * How this viewer looks at the picture, none of which reaches the room: the aspect ratio, a flip,
  * the subtitles' offset, web fullscreen (the player filling the window, not the screen) and the
- * touch lock. The reference client's Artplayer has the same controls (reference-client.md §5); the
+ * touch lock. The reference client's Artplayer has the same controls (docs/reference-client.md §5); the
  * menus and buttons that change them load with the player's controls (./view-controls.tsx).
  */
 import type { CSSProperties } from 'react';

@@ -1,6 +1,6 @@
 /**
  * Which actions a room admin sees on a member's row, and why one is unavailable
- * (docs/contract.md §4.4, §5.4; reference-client.md §1.5 "User list drawer"). Pure, so that the
+ * (docs/contract.md §4.4, §5.4; docs/reference-client.md §1.5 "User list drawer"). Pure, so that the
  * panel and the tests share it. An action that cannot apply to the row (approve an active member)
  * is left out; one that the viewer may not use is kept with the reason, so they learn who can.
  */

@@ -1,6 +1,6 @@
 'use client';
 /**
- * The members panel of the viewing hall (reference-client.md §1.5 "User list drawer";
+ * The members panel of the viewing hall (docs/reference-client.md §1.5 "User list drawer";
  * docs/contract.md §4.3, §4.4): every member with online state, role and status; filters (all,
  * admins, waiting, banned) and a search; for room admins, each row's actions in a menu (approve, ban,
  * unban, remove, make admin / member, permissions) and the guests' permissions on the guest row.

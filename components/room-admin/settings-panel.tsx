@@ -1,6 +1,6 @@
 'use client';
 /**
- * The room settings panel of the viewing hall (reference-client.md §1.5 "Room settings drawer";
+ * The room settings panel of the viewing hall (docs/reference-client.md §1.5 "Room settings drawer";
  * docs/contract.md §3.6, §4.4, §5.5): presets, who can come in (hidden, guests, join review, no new
  * members), what members may do (the seven `can_*` switches), the default member and guest
  * permissions, the room password, and deleting the room. Everyone signed in may read it; a control

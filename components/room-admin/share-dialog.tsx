@@ -1,6 +1,6 @@
 'use client';
 /**
- * Sharing a room (reference-client.md §1.5 "Share" and the room id's copy button): the join link
+ * Sharing a room (docs/reference-client.md §1.5 "Share" and the room id's copy button): the join link
  * `<origin>/web/joinRoom/<id>/`, optionally with the password (`?pwd=`, checked first with `POST
  * /api/room/pwd/check`, §3.6), a copy button, the link as a QR code (qrcode.react) for phones, and
  * the room id with its own copy button (for the join screen's id field). Loaded when first opened.

@@ -35,7 +35,7 @@ const schema = z.object({
 type CreateRoomForm = z.infer<typeof schema>;
 
 /**
- * `/createRoom` (reference-client.md §1.4 "Create"): name, optional password, hidden flag;
+ * `/createRoom` (docs/reference-client.md §1.4 "Create"): name, optional password, hidden flag;
  * `POST /api/room/create`. An active room opens at once; a room awaiting review says so. Before the
  * form, what stands in the way is said with the way out: room creation turned off, or the room
  * limit reached (the companion server's `userMaxRoomCount` against the user's own rooms; admins have

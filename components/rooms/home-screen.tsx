@@ -16,7 +16,7 @@ const HOT_PAGE_SIZE = 12;
 
 /**
  * Home `/`: what the app is, ways to create or join a room, and the hot rooms (`GET /api/room/hot`),
- * paged, refreshed every 30 s and on demand (reference-client.md §1.2: 热度榜 with 更新列表 and paging).
+ * paged, refreshed every 30 s and on demand (docs/reference-client.md §1.2: 热度榜 with 更新列表 and paging).
  */
 export function HomeScreen() {
   const t = useT();

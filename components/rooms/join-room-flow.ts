@@ -1,5 +1,5 @@
 /**
- * The join flow (reference-client.md §1.4 "Join"): check the room, let guests (visitors) and the
+ * The join flow (docs/reference-client.md §1.4 "Join"): check the room, let guests (visitors) and the
  * creator straight in, reuse an existing membership, ask for a password only when the room has one, else log in to the
  * room. Kept free of React so that the join screen and the tests share it.
  */

@@ -40,7 +40,7 @@ const schema = z.object({
 type JoinRoomForm = z.infer<typeof schema>;
 
 /**
- * `/joinRoom/{roomId?}` (reference-client.md §1.4 "Join"). The id comes from the path (after mount:
+ * `/joinRoom/{roomId?}` (docs/reference-client.md §1.4 "Join"). The id comes from the path (after mount:
  * the page was exported for the `_` placeholder) and the password from `?pwd=` or this device's cache;
  * with an id the join runs at once, so room cards and the 401 rule can simply link here and a password
  * room ends on a focused password field.

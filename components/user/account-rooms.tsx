@@ -67,7 +67,7 @@ export interface AccountRoomsProps {
 }
 
 /**
- * The rooms of the user center (reference-client.md §1.2 "my/joined rooms", §1.6), paged by the
+ * The rooms of the user center (docs/reference-client.md §1.2 "my/joined rooms", §1.6), paged by the
  * server: a status filter, a search by name or id, sort and order; each room's name, status,
  * viewers and when it was created, and for a joined room my status and role in it; Open, and Delete
  * (`POST /api/user/room/delete`) or Leave (`POST /api/user/room/exit`), each after a confirmation

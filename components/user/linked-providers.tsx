@@ -14,7 +14,7 @@ import { notifyError, notifySuccess } from '@/lib/notify';
 import '@/lib/i18n/messages/user';
 
 /**
- * Linked sign-in providers (reference-client.md §1.6): `GET /api/user/providers` lists every enabled
+ * Linked sign-in providers (docs/reference-client.md §1.6): `GET /api/user/providers` lists every enabled
  * provider; bound ones show when and can be unlinked (`POST /oauth2/unbind/:p`, after a
  * confirmation); others can be linked (`POST /oauth2/bind/:p {redirect: "/user/me"}`, then the
  * provider's page, then the callback screen, which comes back here).

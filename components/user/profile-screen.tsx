@@ -31,7 +31,7 @@ type Editing = 'rename' | 'password' | 'email' | null;
 type Confirming = 'unbindEmail' | 'deleteAccount' | null;
 
 /**
- * `/user/me` (reference-client.md §1.6): profile (username, role, join date, email), rename, change
+ * `/user/me` (docs/reference-client.md §1.6): profile (username, role, join date, email), rename, change
  * password, email bind/unbind, linked sign-in providers, my rooms (delete) and joined rooms (leave),
  * a sign-out that only clears this device's session, and "delete account" (`POST /api/user/logout`,
  * which deletes the account on SyncTV) only behind a confirmation that names the consequence.

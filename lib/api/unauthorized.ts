@@ -1,5 +1,5 @@
 /**
- * The client's 401 rules (docs/contract.md §2.2, §11 c; reference-client.md §2.1), applied by the
+ * The client's 401 rules (docs/contract.md §2.2, §11 c; docs/reference-client.md §2.1), applied by the
  * API client's `afterResponse` hook (./client.ts) and nowhere else. A 401 on a call that proves only
  * that the user is not (yet) a member of the room sends them to `/joinRoom/<X-Room-Id>`; any other
  * 401 means the session itself is invalid: it is cleared from this device and, after 1000 ms, the
@@ -11,7 +11,7 @@ import { signOutLocally } from '@/lib/session';
 
 /**
  * Path prefixes whose 401 means "join the room first". Beyond the reference client's list: every
- * room administration route (the reference client moved delete and pwd there, reference-client.md
+ * room administration route (the reference client moved delete and pwd there, docs/reference-client.md
  * §7) and the member list and settings that the hall's panels read, so that a member who was banned
  * or removed while a panel was open lands on the join screen, which says why, instead of being signed
  * out. `/api/room/info` stays a session 401: the hall calls `/api/room/me` before it.

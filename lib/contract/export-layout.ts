@@ -2,7 +2,7 @@
  * How the static export lays out its files (`trailingSlash: true`, basePath `/web`), shared by the
  * companion server's file rules (server/rules/web-path.ts) and the route boot script
  * (components/layout/route-boot-script.ts); deploy/nginx.conf and deploy/Caddyfile repeat the same
- * rules (static-export.md §1.2–1.4).
+ * rules (docs/static-export.md §1.2–1.4).
  *
  * - Route `/a/b` is `out/a/b/index.html` plus its RSC payloads `out/a/b/index.txt` and `__next.*.txt`.
  * - Room ids are unknown at build time: `/cinema/<id>` and `/joinRoom/<id>` are exported once, with the

@@ -1,5 +1,5 @@
 /**
- * OAuth2 providers of SyncTV v0.9.11 (docs/contract.md §4.7, reference-client.md §1.3): their
+ * OAuth2 providers of SyncTV v0.9.11 (docs/contract.md §4.7, docs/reference-client.md §1.3): their
  * wire names and the labels the reference client shows. Shared by the client's buttons and the
  * companion server's provider table.
  */

@@ -5,7 +5,7 @@
  * through the room atoms (./atoms.ts) it writes into the store it is given; nothing else listens to
  * the socket.
  *
- * Opening, each step waiting for the one before (reference-client.md §1.5; docs/contract.md §4.3):
+ * Opening, each step waiting for the one before (docs/reference-client.md §1.5; docs/contract.md §4.3):
  * 1. `GET /api/room/me`: the first room call, because its 401 sends a non-member to /joinRoom/<id>
  *    (the API client's 401 rules), whereas a 401 on `/api/room/info` would sign the user out. A
  *    v0.9.11 server answers a signed-in non-member of a password room with 500 instead; then
@@ -65,7 +65,7 @@ import {
 } from './atoms';
 import { appendLine, chatLineOf, lineId, mergeReplay, validLines, type ChatLine } from './chat';
 
-/** How often (ms) the current movie's link expiry is checked (EXPIRED, reference-client.md §4). */
+/** How often (ms) the current movie's link expiry is checked (EXPIRED, docs/reference-client.md §4). */
 export const EXPIRY_CHECK_MS = 10_000;
 /** Besides the first close, membership is re-checked after every this many failed reconnects (a kicked user gets /joinRoom). */
 export const RECHECK_MEMBERSHIP_EVERY = 3;

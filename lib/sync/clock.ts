@@ -6,8 +6,8 @@
  *   t0 = local send time, t1 = local receive time, T = server timestamp (all Unix ms)
  *   offset = T − (t0 + t1) / 2        rtt = t1 − t0
  *
- * The sample with the lowest rtt among the last CLOCK_WINDOW is kept (Jellyfin SyncPlay's rule,
- * sync-algorithms.md §1.7): queueing delay only ever adds to a round trip, so the shortest one has
+ * The sample with the lowest rtt among the last CLOCK_WINDOW is kept (as Jellyfin SyncPlay does;
+ * docs/sync.md "Clock"): queueing delay only ever adds to a round trip, so the shortest one has
  * the least asymmetry and the best offset. `serverNow()` = local now + offset is what outgoing
  * STATUS / CHECK_STATUS timestamps must carry, because the server credits `now − timestamp`
  * (clamped to [0, 1.5] s) × rate as latency: a client whose clock is 5 s off would otherwise claim

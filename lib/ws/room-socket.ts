@@ -10,7 +10,7 @@
  *   `now − timestamp`, clamped to [0, 1.5] s, as latency). The clock is replaceable (`setClock`) so
  *   that a server-clock offset can be plugged in.
  * - Reconnects on its own with exponential backoff and jitter, forever, until `close()` (the reference
- *   client gives up after 3 tries, reference-client.md §3.1).
+ *   client gives up after 3 tries, docs/reference-client.md §3.1).
  */
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { MessageSchema } from '@/lib/proto/message_pb';
@@ -77,7 +77,7 @@ export function reconnectDelayMs(failures: number, backoff: BackoffOptions = DEF
 
 /**
  * The WebSocket URL of a room for an API origin (`http://host:port` → `ws://host:port/api/room/ws?roomId=…`,
- * `https` → `wss`). The path sits at the origin root, never under `/web` (reference-client.md §3.1).
+ * `https` → `wss`). The path sits at the origin root, never under `/web` (docs/reference-client.md §3.1).
  */
 export function roomSocketUrl(origin: string, roomId: string): string {
   const url = new URL('/api/room/ws', origin);

@@ -1,5 +1,5 @@
 /**
- * Serves the exported web client under `/web` (docs/contract.md §1.2, static-export.md §1.4):
+ * Serves the exported web client under `/web` (docs/contract.md §1.2, docs/static-export.md §1.4):
  * `/` and `/web` redirect to `/web/`; files resolve per `resolveWebFile`; a missing export answers
  * 503 with instructions instead of a blank page.
  */

@@ -1,5 +1,5 @@
 /**
- * Which exported file answers a request under `/web` (static-export.md §1.4, `trailingSlash: true`):
+ * Which exported file answers a request under `/web` (docs/static-export.md §1.4, `trailingSlash: true`):
  * the file itself, `<p>.html`, or `<p>/index.html`; then, for `cinema/<id>/…` and `joinRoom/<id>/…`,
  * the same with the id replaced by the build-time placeholder `_`; else `404.html` with status 404.
  */
