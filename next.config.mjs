@@ -43,7 +43,7 @@ const nextConfig = {
     // One chunk for the i18n core and the shell's texts (lib/i18n/index.ts, messages.ts,
     // messages/common.ts), which every route's layout, page and not-found entry imports. Next's client
     // splitChunks only moves modules of 20 KB or more into shared chunks, so without this group each
-    // entry carried its own copy (6.5 KB gzip of duplicates on the home page, issue 4 size budgets).
+    // entry carried its own copy (6.5 KB gzip of duplicates on the home page).
     const split = config.optimization.splitChunks;
     if (!isServer && !dev && split && split.cacheGroups) {
       split.cacheGroups.i18n = {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:abuse`: what the attacks of issue 13 do to a well-behaved user. Not a timed test.
+ * `npm run bench:abuse`: what attacks on the server do to a well-behaved user. Not a timed test.
  *
  * Starts the companion server in its own process with its real rate limits, behind a trusted proxy
  * (so that an attacker can rotate X-Forwarded-For, the worst case behind nginx). A canary user sits in
@@ -21,7 +21,7 @@ import { benchChat, httpCanary, inParallel, latencySummary, option, sleep, Viewe
 
 const resultsFile = path.join(__dirname, 'results', 'abuse-latest.json');
 const ATTACKS = ['large-bodies', 'unbounded-fields', 'bulk-push', 'login-storm', 'chat-flood', 'slow-readers'];
-/** Issue 13's targets for a well-behaved user during an attack. */
+/** The targets for a well-behaved user during an attack. */
 const TARGETS = { p99Ms: 250, rssMb: 300 };
 
 interface PhaseResult {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:load`: how the companion server carries many viewers (issue 13). Not a timed test.
+ * `npm run bench:load`: how the companion server carries many viewers. Not a timed test.
  *
  * Starts the server in its own process (rate limits off: every viewer signs up from this one
  * address), signs up the viewers, and runs two scenarios: N viewers in one room, and R rooms of M
@@ -23,7 +23,7 @@ import { benchChat, cpuSeconds, httpCanary, latencySummary, option, rssMb, roomW
 
 const resultsFile = path.join(__dirname, 'results', 'load-latest.json');
 
-/** Targets of issue 13 for a well-behaved user, the same as bench:abuse's. */
+/** Targets for a well-behaved user, the same as bench:abuse's. */
 export const LOAD_TARGETS = { p99Ms: 250, rssMb: 300 };
 
 interface ScenarioResult {

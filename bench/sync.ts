@@ -1,5 +1,5 @@
 /**
- * `npm run bench:sync`: the playback sync benchmark of issue 3 (not a timed test).
+ * `npm run bench:sync`: the playback sync benchmark (not a timed test).
  *
  * Starts the companion server over the static export in `out/`, a media server for the committed
  * HLS clip (`e2e/media/clip/`), a TCP proxy that delays one client's traffic, and N headless Chromium

@@ -1,5 +1,5 @@
 /**
- * The header menu as data (issue 2 Part A; docs/reference-client.md §1.1 "Header"): which route links a
+ * The header menu as data (docs/reference-client.md §1.1 "Header"): which route links a
  * visitor, a guest or a signed-in user sees. The header renders whatever `buildMenu` returns.
  */
 import type { MessageKey } from '@/lib/i18n/messages';

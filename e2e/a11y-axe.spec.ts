@@ -1,5 +1,5 @@
 /**
- * Issue 14, the axe sweep: axe-core's WCAG 2.1 A/AA rules find no serious or critical violation on
+ * The axe sweep: axe-core's WCAG 2.1 A/AA rules find no serious or critical violation on
  * any route, nor on any panel, dialog, drawer or menu in its open state, in both themes and both
  * languages. One test per look and audience; each collects every finding before it fails, so a run
  * names every screen that needs work.

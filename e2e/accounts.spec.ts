@@ -4,7 +4,7 @@ import { uniqueName } from './support/api';
 import { codeIn, linkIn, type MailSink } from '../server/test-support/mail-sink';
 
 /**
- * Accounts end to end (issue 11): email sign-up and password reset with a real SMTP server
+ * Accounts end to end: email sign-up and password reset with a real SMTP server
  * receiving the mails, the user center, and OAuth2 with a real authorization server standing in
  * for GitHub. The image captcha's answer is fixed on the e2e server (CAPTCHA_ANSWER).
  */

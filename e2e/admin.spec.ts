@@ -1,5 +1,5 @@
 /**
- * The admin console (issue 12) against the companion server run as people run it (`server/main.ts`
+ * The admin console against the companion server run as people run it (`server/main.ts`
  * in a child process with a fresh data directory): root signs in with the password its first start
  * printed, and runs the site from the console alone: bans a room (its viewers are disconnected),
  * turns on sign-up review and approves the user who then signs in, makes that user an admin (who

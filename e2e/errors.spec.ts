@@ -45,7 +45,7 @@ test('a wrong password and a taken room name show in words at their field, witho
   await page.getByTestId('locale-toggle').click();
   await page.getByTestId('create-room-submit').click();
   await expect(page.locator('#create-room-name-error')).toHaveText('这个房间名已被使用');
-  // A name of spaces is no name (issue 14): refused at the field before anything is sent.
+  // A name of spaces is no name: refused at the field before anything is sent.
   await page.getByTestId('create-room-name').fill('    ');
   await page.getByTestId('create-room-submit').click();
   await expect(page.locator('#create-room-name-error')).toHaveText('请输入房间名');

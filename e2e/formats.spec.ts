@@ -1,5 +1,5 @@
 /**
- * Formats other than HLS and MP4 (issue 10): an HTTP-FLV clip (mpegts.js) and a DASH clip (dash.js),
+ * Formats other than HLS and MP4: an HTTP-FLV clip (mpegts.js) and a DASH clip (dash.js),
  * each loaded only when the movie needs it, play in two browsers and stay together within 100 ms.
  * The clips are the HLS test clip's first 40 s remuxed (scripts/make-test-media.sh).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14, keyboard only: the main journey with no mouse at all (register, create a room, add a
+ * Keyboard only: the main journey with no mouse at all (register, create a room, add a
  * movie, play, pause, seek, chat, the members panel, a room setting, sign out), every control reached
  * with Tab and showing its focus; the skip link; and every dialog and drawer of the hall taking the
  * focus when it opens, closing on Escape and giving the focus back to what opened it.

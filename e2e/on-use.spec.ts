@@ -1,5 +1,5 @@
 /**
- * Parts that load the first time they are used (issue 4 size budgets, see docs/benchmarks.md "Size budget"):
+ * Parts that load the first time they are used (size budgets, see docs/benchmarks.md "Size budget"):
  * the first use must still work in one step, with nothing visibly missing.
  */
 import { expect, test, USER_PASSWORD } from './fixtures';

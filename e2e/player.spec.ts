@@ -1,5 +1,5 @@
 /**
- * The player (issue 10): media-chrome's controls over the page's <video> (the play button and the
+ * The player: media-chrome's controls over the page's <video> (the play button and the
  * keyboard drive the room through the sync engine), the quality menu of a stream in two qualities
  * (e2e/media/abr), a movie's SRT and ASS subtitles picked from the
  * captions menu (ASS drawn by JASSUB), chat lines flying as danmaku, the source selector of a movie

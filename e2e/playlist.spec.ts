@@ -1,5 +1,5 @@
 /**
- * The playlist through the UI (issue 10; docs/contract.md §4.5): folders with a breadcrumb, adding
+ * The playlist through the UI (docs/contract.md §4.5): folders with a breadcrumb, adding
  * into the open folder, reordering by keyboard and by mouse, editing, deleting several at once and
  * searching, each change seen by a second browser through MOVIES.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 14, small things a new user notices: a plural that agrees with its number, and a 403 screen
+ * Small things a new user notices: a plural that agrees with its number, and a 403 screen
  * whose picture does not depend on an emoji font.
  */
 import { expect, test, USER_PASSWORD } from './fixtures';

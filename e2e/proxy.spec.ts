@@ -1,5 +1,5 @@
 /**
- * The movie proxy through the UI (issue 10; docs/contract.md §4.5): a movie added with "Play
+ * The movie proxy through the UI (docs/contract.md §4.5): a movie added with "Play
  * through the server" plays with every request going to the companion server, and a source on this
  * machine's own address is refused at the URL field.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: a person who meets a rate limit is told, in words, how long to wait. The server here is
+ * A person who meets a rate limit is told, in words, how long to wait. The server here is
  * this test's own with the real limits (the workers' servers turn them off, since every browser of
  * the suite signs in from 127.0.0.1).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3, reconnect: the companion server restarts while two viewers play the committed HLS clip.
+ * Reconnect: the companion server restarts while two viewers play the committed HLS clip.
  * Without anyone touching anything, both sockets come back (`ws-state` open) within a few seconds,
  * both players keep playing, and they are within 100 ms of each other again shortly after.
  *
@@ -18,7 +18,7 @@ import { collectPageErrors } from './support/page-errors';
 import { describe, isPlaying, samplePair, type PairSample } from './support/playback';
 import { pollUntil } from './support/poll';
 
-/** Largest position difference between the two viewers that counts as in sync (issue 3). */
+/** Largest position difference between the two viewers that counts as in sync. */
 const SYNC_TOLERANCE_SEC = 0.1;
 /** How long the server stays down: long enough for every client to notice and back off at least once. */
 const DOWNTIME_MS = 1500;

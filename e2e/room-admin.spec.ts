@@ -1,5 +1,5 @@
 /**
- * Running a room through the UI alone (issue 9; docs/contract.md §4.4, §5.4, §5.5, §6.5): the
+ * Running a room through the UI alone (docs/contract.md §4.4, §5.4, §5.5, §6.5): the
  * creator gives a friend playback control with a preset, approves a waiting member, bans one,
  * changes the password that a third person then needs, and deletes the room. Two or three browsers
  * against the real companion server.

@@ -8,7 +8,7 @@ import { describe, isPlaying, positionAt, samplePair, showSyncDebug, syncDebugTe
 import { pollUntil } from './support/poll';
 
 /**
- * Largest position difference between two viewers that counts as "in sync" (issue 3: 100 ms; the
+ * Largest position difference between two viewers that counts as "in sync" (100 ms; the
  * first slice allowed 0.3 s). `samplePair` reads both players concurrently and moves the earlier
  * sample to the later one's instant (elapsed × rate), so the figure is what a person would see.
  */

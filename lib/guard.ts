@@ -1,5 +1,5 @@
 /**
- * The route guard's rules (issue 2 Part A; docs/reference-client.md §1.1), as a pure function so that the
+ * The route guard's rules (docs/reference-client.md §1.1), as a pure function so that the
  * client `AuthGuard` and the unit tests share one implementation. The guard is UX only: the server
  * still answers 401/403 on every protected call.
  */

@@ -3,7 +3,7 @@
  * the UI language: relative times ("5 minutes ago", "5 分钟前") for list timestamps, a full date and
  * time for tooltips, a long date for the profile, and HH:mm:ss for chat lines. Inputs are Unix ms.
  * date-fns always carries en-US (its default locale); zh-CN is downloaded when first needed
- * (`loadDateLocale`), so that English readers do not download it (issue 8 size budgets).
+ * (`loadDateLocale`), so that English readers do not download it (size budgets).
  */
 import { formatDistance } from 'date-fns/formatDistance';
 import { intlFormat } from 'date-fns/intlFormat';

@@ -11,7 +11,7 @@
 #   size:   under 3 MB in total (checked at the end)
 #
 # From the HLS clip's first 40 s, without re-encoding, it also writes the other formats the player
-# loads on demand (issue 10): e2e/media/flv/clip.flv (HTTP-FLV, mpegts.js; with a keyframe index in
+# loads on demand: e2e/media/flv/clip.flv (HTTP-FLV, mpegts.js; with a keyframe index in
 # its metadata, so that mpegts.js seeks by HTTP Range to the right keyframe, as real VOD FLVs allow),
 # e2e/media/dash/manifest.mpd + init/chunk .m4s segments (DASH, dash.js) and e2e/media/mp4/clip.mp4
 # (progressive MP4, faststart; the subtitle e2e plays it with e2e/media/subs/clip.srt and clip.ass,

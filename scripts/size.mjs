@@ -1,6 +1,6 @@
 /**
  * `npm run size`: the JavaScript a browser downloads until each screen is usable, gzip-compressed,
- * against the budgets of issue 8. Run it after `npm run build` (it measures ./out).
+ * against the budgets below. Run it after `npm run build` (it measures ./out).
  *
  * How: the companion server serves ./out on a random port; Debian's Chromium (never a downloaded
  * one) opens each route in a fresh context (empty cache) and every script response body is
@@ -9,8 +9,7 @@
  * QUIET_MS. Link prefetches (Next fetching other routes' payloads and chunks for later clicks) are
  * refused, since they serve future navigations, not this screen. The viewing hall additionally
  * waits for the first video frame of the committed HLS clip (e2e/media/clip), so the player and
- * hls.js are included; its budget counts the scripts requested until that first frame (issue 10:
- * "<= 320 KB to the first frame"), and the table also shows what it downloads after it (the
+ * hls.js are included; its budget counts the scripts requested until that first frame, and the table also shows what it downloads after it (the
  * player's controls, which load once the picture is there) in the `after KB` column. Heavy parts must load only where they are used: a screen that downloads one
  * of LAZY_PARTS it does not need (hls.js outside the hall, sonner, Radix Dialog and DropdownMenu,
  * nprogress) fails.
@@ -42,11 +41,9 @@ const PASSWORD = 'size-pass-123';
 const VERBOSE = process.argv.includes('--verbose');
 
 /**
- * Budgets in KB of gzip JavaScript (issue 8): home and the viewing hall (to its first frame), every
- * other screen OTHER_BUDGET. The hall's went from 320 to 321 with issue 14 (its accessibility
- * measured 320.0x KB), then to 325 with the film-first hall (measured 324.6: add-and-play, the chat
- * replay, guests' ways in, the player's view state, the room menu; docs/benchmarks.md "Size budget"; 323.8 once
- * the guest banner came to load for visitors only), then to 326 with the common start and the room
+ * Budgets in KB of gzip JavaScript: home and the viewing hall (to its first frame), every
+ * other screen OTHER_BUDGET. The hall's grew from 320 as features landed, each time by what it
+ * measured (docs/benchmarks.md "Size budget"), last to 326 with the common start and the room
  * label that tells the truth (measured 324.8; what comes down before the first frame varies by up to
  * 0.4 KB with the machine's load, since a slower first frame lets one more chunk in); home's
  * from 150 to 152 (measured 151.8: the popular list's paging and refresh, and the header's Log in
@@ -56,7 +53,7 @@ const BUDGETS = { home: 152, cinema: 326 };
 const OTHER_BUDGET = 190;
 
 /**
- * Heavy parts that must load only when used (issue 4): a string each part's minified code keeps
+ * Heavy parts that must load only when used: a string each part's minified code keeps
  * (property names, attribute names, display names), and the screens that need the part before they
  * are usable. A screen that downloads a part it does not need fails, and so does one that needs a
  * part and did not download it.

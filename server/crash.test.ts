@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * `kill -9` in the middle of writes (issue 13): every write the server acknowledged (a 2xx answer)
+ * `kill -9` in the middle of writes: every write the server acknowledged (a 2xx answer)
  * is there after a restart on the same data directory, and the database opens cleanly.
  */
 import { MessageType } from '@/lib/contract/message';

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * A short, seeded fuzz of the companion server (issue 13): a few thousand JSON bodies (valid JSON of
+ * A short, seeded fuzz of the companion server: a few thousand JSON bodies (valid JSON of
  * any shape, objects with the contract's keys holding the wrong kinds of values, and text that is not
  * JSON) against every POST route, with and without a session and a room; then random protobuf and raw
  * frames on room sockets. Nothing may answer 5xx, the process stays up, the stored playback status

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * Bounded inputs (issue 13): body limits per route, the room check before a large body is read, the
+ * Bounded inputs: body limits per route, the room check before a large body is read, the
  * bounds of every MovieBase field, bulk push and room movie counts, rate limits with 429 and
  * Retry-After, and the per-socket limits on chat and STATUS. Each test fails without its limit.
  */

@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * Issue 14, input hygiene: user, room and movie names are trimmed and may not be blank. A blank name
+ * Input hygiene: user, room and movie names are trimmed and may not be blank. A blank name
  * gets 400 with the contract's empty-name text; a padded one is stored without the padding.
  */
 import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, type TestServer } from './test-support/harness';

@@ -245,7 +245,7 @@ describe('the live proxy', () => {
   it('follows the live_proxy site setting: off, live proxied movies are refused at push and on the live routes', async () => {
     const pushed = await pushProxied(`${sourceUrl}/live/index.m3u8`, { live: true });
     expect(pushed.status).toBe(200);
-    // What the admin console's switch writes (issue 12); the server reads settings on every request.
+    // What the admin console's switch writes; the server reads settings on every request.
     const db = new Database(path.join(server.dataDir, DATABASE_FILE));
     const setLiveProxy = (on: boolean) => db.prepare("UPDATE settings SET value = ? WHERE name = 'live_proxy'").run(JSON.stringify(on));
     try {

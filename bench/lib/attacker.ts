@@ -4,7 +4,7 @@
  * environment variable ATTACK, runs that attack for `seconds` and prints one line `RESULT <json>`:
  * how many requests or messages it made and what came back.
  *
- * The attacks are those of issue 13, each bounded in time and count:
+ * The attacks, each bounded in time and count:
  * - `large-bodies`: 12 parallel 8 MiB nested-array bodies to POST /api/user/login, half with a length
  *   and half chunked (the server must refuse before reading them whole).
  * - `unbounded-fields`: movies with an 8 MB `danmu` (and a 900 KB one that fits the body limit).

@@ -1,5 +1,5 @@
 /**
- * Shared parts of `npm run bench:load` and `npm run bench:abuse` (issue 13): the server process's CPU
+ * Shared parts of `npm run bench:load` and `npm run bench:abuse`: the server process's CPU
  * and memory read from /proc, room sockets that time the chat lines they receive, an HTTP canary,
  * and the setup of users and rooms through the API.
  */

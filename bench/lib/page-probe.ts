@@ -93,7 +93,7 @@ export function pageProbe(config: ProbeConfig): void {
   window.setInterval(() => {
     const t = realNow();
     const video = findVideo();
-    // The app's sync indicator (issue 3): what the engine believes, next to what the element does.
+    // The app's sync indicator: what the engine believes, next to what the element does.
     const badge = document.querySelector<HTMLElement>('[data-testid="sync-indicator"]');
     const indicator = badge?.dataset.state || undefined;
     const driftText = badge?.dataset.driftMs;

@@ -1,6 +1,6 @@
 /**
  * Turns one benchmark run (every client's samples and events, the room's status polls, the phases)
- * into the figures of issue 3's benchmark section and a pass/fail verdict per target. Pure.
+ * into the figures of docs/benchmarks.md "Sync benchmark" and a pass/fail verdict per target. Pure.
  */
 import {
   alignToGrid,
@@ -23,7 +23,7 @@ import {
 } from './analysis';
 import type { PlaybackState } from '@/lib/contract/playback';
 
-/** The targets of issue 3 (loopback, 30 fps clip). */
+/** The sync targets (loopback, 30 fps clip). */
 export const TARGETS = {
   /** Steady play: p95 of the inter-client drift (one frame at 30 fps), ms. */
   steadyP95Ms: 33,
@@ -344,7 +344,7 @@ function fmt(value: number | null | undefined): string {
   return value === null || value === undefined || !Number.isFinite(value) ? '—' : `${Math.round(value)}`;
 }
 
-/** Verdicts on the targets of issue 3, from the phase figures and the steady-play drift over all steady phases. */
+/** Verdicts on the sync targets, from the phase figures and the steady-play drift over all steady phases. */
 export function evaluateTargets(
   report: Pick<RunReport, 'phases'>,
   steady: { steadySpread: Summary | null; steadyPerClient: Record<string, Summary | null>; clients: Pick<ClientRecord, 'id' | 'delayed' | 'skewed' | 'throttled' | 'conditions'>[] },

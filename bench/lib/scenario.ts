@@ -1,5 +1,5 @@
 /**
- * The scripted session of the sync benchmark (issue 3): which client does what, and when. Pure data.
+ * The scripted session of the sync benchmark: which client does what, and when. Pure data.
  *
  * Client roles with N clients from the start (`c1` .. `cN`, N >= 2) plus one late joiner (`late`):
  * - `c1`: the room's creator; presses play at the start and seeks.

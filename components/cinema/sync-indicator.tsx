@@ -1,6 +1,6 @@
 'use client';
 /**
- * The per-user sync indicator (issue 3): in sync, correcting or out of sync with the drift from the
+ * The per-user sync indicator: in sync, correcting or out of sync with the drift from the
  * room's position in ms; "live" for live streams (no position sync); "idle" before there is anything
  * to follow. It polls the engine a few times a second on its own, so the rest of the hall does not
  * re-render with it. `data-state` and `data-drift-ms` expose the same to tests and benchmarks.

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { validateUsername } from '@/lib/contract/validation';
 import { contractName } from './form-rules';
 
-describe('contractName (issue 14)', () => {
+describe('contractName', () => {
   it('gives the form the trimmed name, and a blank one as empty at its field', () => {
     const schema = z.object({ username: contractName(validateUsername) });
     expect(schema.parse({ username: '  alice  ' })).toEqual({ username: 'alice' });

@@ -15,7 +15,7 @@ export function contractString(validate: (value: string) => string | null) {
 
 /**
  * `contractString` for a user or room name: trimmed first (the parsed value, which the form submits,
- * has no leading or trailing white space), so that a blank name is refused as empty (issue 14).
+ * has no leading or trailing white space), so that a blank name is refused as empty.
  */
 export function contractName(validate: (value: string) => string | null) {
   return z.string().check(z.trim(), contractCheck(validate));

@@ -15,7 +15,7 @@ export interface StatusScreenProps {
 
 /**
  * The 403 and 404 screens (docs/reference-client.md §1.8): an icon, title, a sentence, and a way home. The
- * reference client shows an emoji; an icon drawn as SVG shows on every system (issue 14).
+ * reference client shows an emoji; an icon drawn as SVG shows on every system.
  */
 export function StatusScreen({ testId, icon, title, body }: StatusScreenProps) {
   const t = useT();

@@ -1,4 +1,4 @@
-/** AppToaster mounts sonner's Toaster only once a notification needs it (issue 4 size budgets). */
+/** AppToaster mounts sonner's Toaster only once a notification needs it (size budgets). */
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { notifyError, notifyInfo, notifySuccess } from '@/lib/notify';
 import { AppToaster } from './app-toaster';

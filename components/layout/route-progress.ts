@@ -1,7 +1,7 @@
 /**
- * The navigation progress bar (issue 2 Part A; docs/static-export.md §3.2): started by
+ * The navigation progress bar (docs/static-export.md §3.2): started by
  * `onRouterTransitionStart` in instrumentation-client.ts, finished by `RouteProgressDone` after the
- * new route commits. nprogress itself loads with the first navigation, not with the app (issue 4):
+ * new route commits. nprogress itself loads with the first navigation, not with the app:
  * until it arrives, `barWanted` records whether the bar should be running.
  */
 import type { NProgress as NProgressApi } from 'nprogress';

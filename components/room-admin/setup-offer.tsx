@@ -1,5 +1,5 @@
 'use client';
-/** The presets offered once right after a room was created (issue 9): pick who controls playback, or later. */
+/** The presets offered once right after a room was created: pick who controls playback, or later. */
 import { useAtomValue, useSetAtom } from 'jotai';
 import { Card } from '@/components/ui/card';
 import { Button } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 /**
- * The accessibility sweep's tools (issue 14): display preferences set before a page's first script,
+ * The accessibility sweep's tools: display preferences set before a page's first script,
  * and axe-core runs (through @axe-core/playwright) whose serious and critical findings a test
  * collects, so that one run reports every screen that fails rather than stopping at the first.
  */

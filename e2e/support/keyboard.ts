@@ -1,5 +1,5 @@
 /**
- * Keyboard-only driving for the tests of issue 14: reach a control with Tab (as a person without a
+ * Keyboard-only driving for the accessibility tests: reach a control with Tab (as a person without a
  * mouse does, never by a click or a programmatic focus) and check that whatever holds the focus shows
  * it.
  */

@@ -6,7 +6,7 @@ import { uniqueName } from './api';
 import { describe, isPlaying, samplePair } from './playback';
 import { pollUntil } from './poll';
 
-/** How close two viewers must be (seconds) to count as watching together (the sync target, issue 3). */
+/** How close two viewers must be (seconds) to count as watching together (the sync target). */
 export const SYNC_TOLERANCE_SEC = 0.1;
 
 /** Two signed-up viewers in one room, both in its hall with the movie loaded. */

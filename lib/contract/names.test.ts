@@ -1,6 +1,6 @@
 import { normalizeName, validateMovieBase, validateRoomName, validateUsername } from './validation';
 
-describe('names (issue 14: trimmed, never blank)', () => {
+describe('names (trimmed, never blank)', () => {
   it('normalizes a name by trimming it, inner spaces kept', () => {
     expect(normalizeName('  Movie night \t')).toBe('Movie night');
     expect(normalizeName('   ')).toBe('');

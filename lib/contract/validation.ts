@@ -18,7 +18,7 @@ const PRINTABLE_OR_HAN = /^[\x20-\x7e\p{Script=Han}]*$/u;
 
 /**
  * A user, room or movie name as it is checked and stored: without leading and trailing white space
- * (issue 14; a companion-server and client rule: v0.9.11 stores a name as sent, so a name of spaces
+ * (a companion-server and client rule: v0.9.11 stores a name as sent, so a name of spaces
  * made a user or room that showed no name). The client trims before sending, the server again.
  */
 export function normalizeName(name: string): string {

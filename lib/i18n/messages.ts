@@ -6,7 +6,7 @@
  * Only `common` (shell, navigation, route titles) is built in. A feature namespace registers itself
  * when its module is imported, and every component that uses its keys imports it
  * (`import '@/lib/i18n/messages/cinema';`), so a screen downloads the texts of the features it shows
- * and no others (issue 4 size budgets). `namespaces.test.ts` checks those imports.
+ * and no others (size budgets). `namespaces.test.ts` checks those imports.
  */
 import type { account } from './messages/account';
 import type { admin } from './messages/admin';

@@ -94,7 +94,7 @@ describe('message namespaces', () => {
     expect(translate('en', 'no.such.key' as never)).toBe('no.such.key');
   });
 
-  it('have every key in both languages, with the same placeholders (issue 14)', () => {
+  it('have every key in both languages, with the same placeholders', () => {
     // `{name}`, and the parameter of a plural form `{name, plural, …}`.
     const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((match) => match[1]))].sort();
     const problems: string[] = [];
@@ -113,14 +113,14 @@ describe('message namespaces', () => {
     expect(problems).toEqual([]);
   });
 
-  it('pick plural forms by the language\'s rules (issue 14)', () => {
+  it('pick plural forms by the language\'s rules', () => {
     expect(translate('en', 'search.results', { n: 1 })).toBe('1 room found');
     expect(translate('en', 'search.results', { n: 0 })).toBe('0 rooms found');
     expect(translate('en', 'search.results', { n: 21 })).toBe('21 rooms found');
     expect(translate('zh', 'search.results', { n: 1 })).toBe(rooms.zh['search.results'].replace('{n}', '1'));
   });
 
-  it('load the plural rules in every file that uses a plural text (issue 14)', () => {
+  it('load the plural rules in every file that uses a plural text', () => {
     const pluralKeys = Object.values(features).flatMap((namespace) =>
       Object.keys(namespace.en).filter((key) => [(namespace.en as Record<string, string>)[key], (namespace.zh as Record<string, string>)[key]].some((text) => text.includes(', plural,'))),
     );

@@ -1,5 +1,5 @@
 /**
- * Plural forms in message texts (issue 14): `{n, plural, one {# room found} other {# rooms found}}`,
+ * Plural forms in message texts: `{n, plural, one {# room found} other {# rooms found}}`,
  * the one part of ICU message syntax the catalogue uses, resolved with `Intl.PluralRules`. A namespace
  * whose texts have plural forms imports this module, which installs itself into `translate`.
  */

@@ -1,5 +1,5 @@
 /**
- * The server clock as seen from this client (issue 3), estimated against an unmodified SyncTV v0.9.11
+ * The server clock as seen from this client, estimated against an unmodified SyncTV v0.9.11
  * server: a SYNC reply carries `timestamp` = the server's wall clock in Unix ms (docs/contract.md
  * §6.4), so each SYNC round trip is an NTP-style sample:
  *

@@ -1,5 +1,5 @@
 /**
- * Pure sync decisions (issue 3): where the room is at a given server time, and what to do to the local
+ * Pure sync decisions: where the room is at a given server time, and what to do to the local
  * media element to match it: nothing, a temporary playbackRate nudge, or a hard seek. No timers, no
  * DOM: the engine (./engine.ts) reads the element, calls these and executes the result.
  *

@@ -1,5 +1,5 @@
 /**
- * The playback sync engine of one media element (issue 3; docs/contract.md §6.4, §6.7).
+ * The playback sync engine of one media element (docs/contract.md §6.4, §6.7).
  * Framework-free: it listens to a MediaLike's events, talks through a SyncTransport (the room socket),
  * keeps time with a ServerClock (./clock.ts) and decides with the pure functions of ./correction.ts.
  *

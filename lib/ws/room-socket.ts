@@ -59,7 +59,7 @@ export interface BackoffOptions {
 
 /**
  * 0.2–0.4 s, 0.4–0.8 s, 0.8–1.6 s, then 1.6–3.2 s forever: a companion server that restarts in a
- * second or two is back within a few seconds for everyone (issue 3), and 200 viewers spread their
+ * second or two is back within a few seconds for everyone, and 200 viewers spread their
  * reconnects over 1.6 s instead of arriving at once.
  */
 export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 400, maxMs: 3200, factor: 2 };

@@ -1,5 +1,5 @@
 /**
- * Bounds on what one client may send (issue 13; companion-server extensions of docs/contract.md,
+ * Bounds on what one client may send (companion-server extensions of docs/contract.md,
  * whose v0.9.11 limiter is off by default, §2.2): a body limit per route, the room check before a large
  * body is read, and rate limits on the routes that check passwords, make captchas or send mail.
  *

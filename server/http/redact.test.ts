@@ -1,4 +1,4 @@
-/** Tokens in URLs never reach the log (issue 13). */
+/** Tokens in URLs never reach the log. */
 import { redactUrl } from './redact';
 
 describe('redactUrl', () => {

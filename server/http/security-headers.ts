@@ -1,5 +1,5 @@
 /**
- * Security headers (issue 13). Every response gets Helmet's headers (@fastify/helmet): `nosniff`, a
+ * Security headers. Every response gets Helmet's headers (@fastify/helmet): `nosniff`, a
  * referrer policy, `X-Frame-Options` while framing is refused, and the rest of Helmet's defaults
  * except HSTS (the reverse proxy that terminates TLS owns it) and a cross-origin resource policy that
  * still lets a client on another origin play the movie proxy's media.

@@ -1,6 +1,6 @@
 /**
  * A token bucket: up to `capacity` messages at once, refilled at `perSecond`. Used per room socket
- * for chat, STATUS and all inbound messages (issue 13), so that one member cannot flood a room while
+ * for chat, STATUS and all inbound messages, so that one member cannot flood a room while
  * a person typing or a player seeking never comes near the limit. Synchronous, so the order of a
  * socket's messages is kept (a promise-based limiter could let a later SYNC overtake a STATUS).
  */
