@@ -1,6 +1,6 @@
 /** @jest-environment node */
 /**
- * Everything survives a restart on the same data directory (Part B): users, tokens (the
+ * Everything survives a restart on the same data directory: users, tokens (the
  * JWT secret), rooms, memberships, movies, the current movie and its status, the chat; and the first-start
  * root password is random and printed once.
  */
