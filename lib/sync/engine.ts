@@ -1164,6 +1164,8 @@ export class SyncEngine {
    * How a user's seek is published: while the element runs it keeps running from the new position,
    * and the STATUS is led back by the latency until its clock runs again (`resume`, learned); while it
    * waits for a common start, it waits at the new position instead (`common`); paused, it is plain.
+   * (A seek as a common start for everyone was tried: the user's own element then has to pause and
+   * seek once more, which a loaded machine makes late, docs/sync.md "Common start".)
    */
   private seekPublishKind(playing: boolean): PublishKind {
     if (!playing) return null;
@@ -1173,15 +1175,15 @@ export class SyncEngine {
   /**
    * Sends the user's status (`playing`: whether the user's element plays, or waits for a common start
    * to play). `kind`:
-   * - `common`: a play from paused. The room then starts COMMON_LEAD_SEC from now, for everyone at
-   *   once: the STATUS carries the position the room has now if it reaches the user's position then
+   * - `common`: a play from paused (or a seek while waiting for one). The room then starts
+   *   COMMON_LEAD_SEC from now, for everyone at once: the STATUS carries the position the room has now if it reaches the user's position then
    *   (the contract's STATUS has no start time; a v0.9.11 server extrapolates it like any other, and
    *   the reference client plays from it), and the user's element waits at its position and starts at
    *   that instant like the others' (a scheduled start, which also teaches its start latency). The
-   *   element was paused there, so its data is at hand; a seek while playing is not held back, as the
-   *   data at a new position may take longer to come than the lead.
+   *   element was paused there, so its data is at hand.
    * - `resume`: a seek while playing; the STATUS carries the position the element will have when its
    *   clock runs again, and the outcome teaches that latency.
+   * - `rate`: a rate change while playing (see below).
    */
   private publish(kind: PublishKind, playing = !this.media.paused): void {
     if (this.destroyed || !this.allowLocalChange()) return;
