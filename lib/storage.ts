@@ -10,7 +10,9 @@
  * - `theater`: "true" while the viewing hall is in theater mode (the video across the window);
  * - `room-<roomId>-pwd`: a room's password as typed, to prefill the join form;
  * - `uname`: the last username signed in with "remember me" (the reference client's key), to prefill
- *   the login form. Passwords are never stored (the reference client keeps one in plain text).
+ *   the login form. Passwords are never stored (the reference client keeps one in plain text);
+ * - `debug`: "sync" shows the sync overlay in the viewing hall, as `?debug=sync` does (docs/sync.md
+ *   "Debugging"); set by hand or by the end-to-end tests.
  *
  * sessionStorage (this tab only):
  * - `userToken`: the raw JWT instead of localStorage when the person signed in without "remember me",
@@ -31,10 +33,11 @@ export const STORAGE_KEYS = {
   danmaku: 'danmaku',
   theater: 'theater',
   username: 'uname',
+  debug: 'debug',
 } as const;
 
 /** Keys that signing out keeps: display preferences and the remembered username, not part of anyone's session. */
-const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale, STORAGE_KEYS.danmaku, STORAGE_KEYS.theater, STORAGE_KEYS.username];
+const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale, STORAGE_KEYS.danmaku, STORAGE_KEYS.theater, STORAGE_KEYS.username, STORAGE_KEYS.debug];
 
 type Area = 'localStorage' | 'sessionStorage';
 
@@ -125,6 +128,11 @@ export function readDanmakuSettings(): unknown {
 /** Stores the danmaku settings (as JSON). */
 export function writeDanmakuSettings(settings: unknown): void {
   write(STORAGE_KEYS.danmaku, JSON.stringify(settings));
+}
+
+/** The stored debug flag ("sync" turns on the sync overlay), or null. */
+export function readDebugFlag(): string | null {
+  return read(STORAGE_KEYS.debug);
 }
 
 /** Whether the viewing hall was last left in theater mode (false when never chosen). */

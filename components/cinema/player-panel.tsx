@@ -25,7 +25,7 @@ import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
-import { readDanmakuSettings, writeDanmakuSettings } from '@/lib/storage';
+import { readDanmakuSettings, readDebugFlag, writeDanmakuSettings } from '@/lib/storage';
 import { Denied } from './denied';
 import { Player, WatchOnlyReason } from './player';
 import { RoomPlaybackLabel } from './room-playback-label';
@@ -97,14 +97,6 @@ const START_LEAD_SEC = 1;
  * session's one truth) moved on to now, plus START_LEAD_SEC while it plays; −1 before it is known.
  */
 /** localStorage `debug`, or null where storage is blocked. */
-function readLocalDebug(): string | null {
-  try {
-    return window.localStorage.getItem('debug');
-  } catch {
-    return null;
-  }
-}
-
 function roomPositionSoon(): number {
   const playback = getDefaultStore().get(playbackStatusAtom);
   if (!playback) return -1;
@@ -132,7 +124,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const [danmakuOpen, setDanmakuOpen] = useState(false);
   // `?debug=sync` (or localStorage `debug` = `sync`, which survives navigation) shows the engine's phase and
   // decisions (./sync-debug.tsx; docs/sync.md "Debugging"); the hall renders after mount only.
-  const [debugSync] = useState(() => new URLSearchParams(window.location.search).get('debug') === 'sync' || readLocalDebug() === 'sync');
+  const [debugSync] = useState(() => new URLSearchParams(window.location.search).get('debug') === 'sync' || readDebugFlag() === 'sync');
 
   const handleVideo = useCallback(
     (element: HTMLVideoElement | null) => {

@@ -894,8 +894,23 @@ export class SyncEngine {
     if (this.catchUpTimer === null) return;
     clearTimeout(this.catchUpTimer);
     this.catchUpTimer = null;
+    this.finishCatchUp();
+  }
+
+  /** Ends a catch-up: the element returns to the room rate, unless the user set one meanwhile. */
+  private finishCatchUp(): void {
     this.nudge = 0;
     if (this.engineRate !== null) this.setRate(this.roomRate);
+  }
+
+  /**
+   * Starts measuring afresh after the engine changed the element's course (a start, a rate switch, the
+   * end of a catch-up): the next measurement is a fine one, taken once SETTLE_MS have passed.
+   */
+  private restartMeasuring(): void {
+    this.lastMeasure = null;
+    this.fine = true;
+    this.settleUntilMs = this.now() + SETTLE_MS;
   }
 
   /**
@@ -936,9 +951,7 @@ export class SyncEngine {
       this.rateSwitch = null;
       this.setRate(this.roomRate);
       this.decide('rate', `× ${this.roomRate} now`);
-      this.lastMeasure = null;
-      this.fine = true;
-      this.settleUntilMs = this.now() + SETTLE_MS;
+      this.restartMeasuring();
     }, waitMs);
     this.decide('schedule', `rate × ${target.status.playbackRate} in ${Math.round(waitMs)} ms`);
     return true;
@@ -977,23 +990,18 @@ export class SyncEngine {
     this.decide('catch-up', `${Math.round(lateSec * 1000)} ms late: rate ${this.media.playbackRate.toFixed(2)} for ${runSec.toFixed(2)} s`);
     this.catchUpTimer = setTimeout(() => {
       this.catchUpTimer = null;
-      this.nudge = 0;
-      if (this.engineRate !== null) this.setRate(this.roomRate);
-      this.lastMeasure = null;
-      this.fine = true;
-      this.settleUntilMs = this.now() + SETTLE_MS;
+      this.finishCatchUp();
+      this.restartMeasuring();
     }, (this.latencies.get('start') + runSec) * 1000);
   }
 
   /** play() by the engine; `learn`: measure the start latency once the element runs. */
   private startElement(learn: boolean): void {
     if (!this.live) this.enter('acquiring', 'start', `at ${this.media.currentTime.toFixed(2)} s`);
-    this.lastMeasure = null;
     if (learn && this.retryStart === 'armed') this.retryStart = 'pending';
     else if (this.retryStart === 'pending') this.retryStart = 'spent';
     this.pendingLearn = learn ? { kind: 'start', position: this.media.currentTime, atMs: this.now() } : null;
-    this.fine = true;
-    this.settleUntilMs = this.now() + SETTLE_MS;
+    this.restartMeasuring();
     this.expected.expect('play');
     void this.startPlayback();
   }
