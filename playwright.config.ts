@@ -7,11 +7,10 @@ const SOLO = /[\\/](sync|reconnect|room-admin|keyboard|player|formats|hall|proxy
 const browser = { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions };
 
 /**
- * Workers of the `parallel` project: E2E_WORKERS, else 1. Two workers took the project from 12.8 to
- * 7.2 min on an idle 2-core machine, but on 2026-11-25 the same machine ran everything about twice
- * as slowly, and two workers (load average 8–12) then took 23.8 min with four tests timing out (the
- * popular list's many playing rooms, dragging in the playlist, the preview origin, the startup order).
- * One worker is the safe default until the suite is made lighter; set E2E_WORKERS=2 on a fast machine.
+ * Workers of the `parallel` project: E2E_WORKERS, else 1. On this 2-core machine one worker already
+ * keeps both cores about 90 % busy (a Chromium page load is about 3.5 s of CPU): two gained nothing
+ * on the serving tests and, on 2026-11-26, took the whole project past 25 min (20.7 with one) with
+ * four tests timing out (docs/testing.md). Set E2E_WORKERS=2 on a machine with more cores.
  */
 const PARALLEL_WORKERS = Number(process.env.E2E_WORKERS) > 0 ? Number(process.env.E2E_WORKERS) : 1;
 
@@ -45,7 +44,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    trace: 'retain-on-failure',
+    // A failing test keeps its trace with the DOM snapshots of every step, without the screencast:
+    // recording frames throughout (video playing in most tests) cost a quarter of the e2e run's time
+    // (routes and player specs: 2.5 min with it, 1.9 without, 1.7 with no trace at all).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     screenshot: 'only-on-failure',
     actionTimeout: 10_000,
     navigationTimeout: 20_000,

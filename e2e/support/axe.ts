@@ -62,7 +62,10 @@ export class AxeSweep {
         if (Number.isFinite(animation.effect?.getComputedTiming().endTime)) animation.finish();
       }),
     );
-    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    // Legacy mode runs axe in the page in one step. The default mode finishes every run in a new blank
+    // page (for cross-origin frames, which the app has none of): twice the time, 1.3 s against 0.6 s a
+    // check on this machine, and the sweep makes about 150 checks.
+    const results = await new AxeBuilder({ page }).setLegacyMode().withTags(WCAG_TAGS).analyze();
     this.checked += 1;
     const label = `${where} [${this.look.theme}, ${this.look.locale}]`;
     for (const violation of results.violations) {
