@@ -674,6 +674,28 @@ describe('two clients through a room (no ping-pong)', () => {
     expect(Math.abs(b.currentTime - room.position())).toBeLessThan(0.015);
   });
 
+  it('a catch-up whose start takes far longer than learned is re-timed from the measured gap: level, without a seek', async () => {
+    const { room, media } = await clients([{}, { upMs: 300, downMs: 300 }]);
+    const [a, b] = media;
+    a.currentTime = 5;
+    await elapse(1000, a, b);
+    // B learned a 60 ms start; this one takes 300 ms, so B is 0.1 s late and then 0.3 s more.
+    b.runDelayMs = 300;
+    const seeksBefore = seeks(b);
+    await a.play();
+    const rates: number[] = [];
+    for (let t = 0; t < 3000; t += 10) {
+      await elapse(10, a, b);
+      rates.push(b.playbackRate);
+    }
+    expect(seeks(b) - seeksBefore).toBe(0);
+    // The rate rose past the 1.2× the first 0.1 s asked for, to close the 0.4 s in half a second.
+    expect(Math.max(...rates)).toBeGreaterThan(1.5);
+    expect(b.playbackRate).toBe(1);
+    expect(Math.abs(a.currentTime - b.currentTime)).toBeLessThan(0.015);
+    expect(Math.abs(b.currentTime - room.position())).toBeLessThan(0.015);
+  });
+
   it('a scheduled start whose seek took longer than its lead catches up by rate instead of seeking again', async () => {
     const media = await readyMedia();
     const engine = makeEngine(media, new RecordingTransport());

@@ -728,8 +728,10 @@ export class SyncEngine {
       this.maybeStartScheduled();
       return;
     }
-    if (!this.target.status.isPlaying || !this.steady() || this.awaitingConfirm()) return;
-    this.track();
+    if (!this.target.status.isPlaying) return;
+    // A catch-up runs toward the provisional position as well; only the loop's corrections wait for the confirmation.
+    if (this.catchUpTimer !== null) this.retimeCatchUp();
+    else if (this.steady() && !this.awaitingConfirm()) this.track();
   }
 
   private track(): void {
@@ -977,8 +979,9 @@ export class SyncEngine {
   /**
    * Starts a paused element that is `lateSec` (s of media) behind the room at a faster rate, and
    * returns it to the room rate once the gap is closed (timed: the start latency, then gap / (nudge ×
-   * room rate)). The loop does not measure meanwhile; its next measurement, a fine one, still has the
-   * action's one seek if the catch-up missed by the acquire threshold.
+   * room rate); re-timed every tick from the measured gap by retimeCatchUp). The loop does not correct
+   * meanwhile; its next measurement, a fine one, still has the action's one seek if the catch-up
+   * missed by the acquire threshold.
    */
   private catchUp(lateSec: number): void {
     this.cancelScheduledStart();
@@ -988,11 +991,41 @@ export class SyncEngine {
     this.setRate(nudgedRate(this.roomRate, nudge));
     this.startElement(false);
     this.decide('catch-up', `${Math.round(lateSec * 1000)} ms late: rate ${this.media.playbackRate.toFixed(2)} for ${runSec.toFixed(2)} s`);
+    this.timeCatchUpEnd(this.latencies.get('start') + runSec);
+  }
+
+  /** (Re)arms the end of the running catch-up `inSec` (s of wall time) from now. */
+  private timeCatchUpEnd(inSec: number): void {
+    if (this.catchUpTimer !== null) clearTimeout(this.catchUpTimer);
     this.catchUpTimer = setTimeout(() => {
       this.catchUpTimer = null;
       this.finishCatchUp();
       this.restartMeasuring();
-    }, (this.latencies.get('start') + runSec) * 1000);
+    }, Math.max(0, inSec * 1000));
+  }
+
+  /**
+   * Re-times a running catch-up from the gap measured now (every tick once the element's clock runs):
+   * its end was first timed from the learned start latency, and a start that takes longer (a loaded
+   * machine) would end it early, still behind. Ends it at once when the element has reached the room
+   * (or the user set a rate); a gap that grew past what the rate can close in CATCH_UP_SEC raises the
+   * rate, up to CATCH_UP_MAX_NUDGE; a gap past CATCH_UP_MAX_SEC ends it and leaves it to the loop.
+   */
+  private retimeCatchUp(): void {
+    const media = this.media;
+    const target = this.roomTarget();
+    if (!target?.status.isPlaying || media.paused || media.seeking || this.stalledSinceMs !== null || this.startPending()) return;
+    const gap = positionAt(target, this.clock.serverNow()) - media.currentTime;
+    if (this.engineRate === null || gap <= 0 || gap > CATCH_UP_MAX_SEC) {
+      this.timeCatchUpEnd(0);
+      return;
+    }
+    const needed = Math.min(CATCH_UP_MAX_NUDGE, gap / (CATCH_UP_SEC * this.roomRate));
+    if (needed > this.nudge) {
+      this.nudge = needed;
+      this.setRate(nudgedRate(this.roomRate, needed));
+    }
+    this.timeCatchUpEnd(gap / (this.nudge * this.roomRate));
   }
 
   /** play() by the engine; `learn`: measure the start latency once the element runs. */
