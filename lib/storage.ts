@@ -93,12 +93,6 @@ export function writeRememberedUsername(username: string): void {
   write(STORAGE_KEYS.username, username || null);
 }
 
-/** The stored dark-mode choice: true, false, or null when the user never chose (the OS decides). */
-export function readDarkMode(): boolean | null {
-  const value = read(STORAGE_KEYS.darkMode);
-  return value === 'true' ? true : value === 'false' ? false : null;
-}
-
 /** Stores the dark-mode choice ("true"/"false", as the reference client). */
 export function writeDarkMode(on: boolean): void {
   write(STORAGE_KEYS.darkMode, String(on));

@@ -5,14 +5,7 @@
  */
 import { STORAGE_KEYS } from '@/lib/storage';
 
-
-/** Whether dark mode is on, from the stored flag or else the OS preference. */
-export function resolveDarkMode(stored: string | null, prefersDark: boolean): boolean {
-  if (stored === 'true') return true;
-  if (stored === 'false') return false;
-  return prefersDark;
-}
-
+/** The inline <head> script: the stored flag, else `prefers-color-scheme`, sets the `dark` class on <html>. */
 export const THEME_INIT_SCRIPT = `(function(){try{var s=localStorage.getItem(${JSON.stringify(STORAGE_KEYS.darkMode)});` +
   `var d=s==='true'||(s!=='false'&&window.matchMedia('(prefers-color-scheme: dark)').matches);` +
   `document.documentElement.classList.toggle('dark',d);}catch(e){}})();`;

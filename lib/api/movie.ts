@@ -4,7 +4,7 @@
  * user to `/joinRoom/<id>` (lib/api/unauthorized.ts). All functions throw `ApiError` on failure.
  */
 import { apiOrigin, get, post } from './client';
-import type { CurrentMovie, Movie, MovieBase, MovieList, PushedMovie } from '@/lib/contract/types';
+import type { CurrentMovie, Movie, MovieBase, MovieList, PushedMovie, SetCurrentRequest } from '@/lib/contract/types';
 
 /** Page size of the movie list, as in the reference client. */
 export const MOVIE_PAGE_SIZE = 10;
@@ -56,7 +56,8 @@ export function getCurrentMovie(roomId: string): Promise<CurrentMovie> {
  * that movie from 0 (id "" stops playback) and every connection gets CURRENT.
  */
 export function setCurrentMovie(roomId: string, id: string, subPath = ''): Promise<void> {
-  return post<void>('/api/room/movie/current', { roomId, json: { id, subPath } });
+  const json: SetCurrentRequest = { id, subPath };
+  return post<void>('/api/room/movie/current', { roomId, json });
 }
 
 /** `POST /api/room/movie/push` with a MovieBase (needs AddMovie) → the stored `{id, creatorId, base}`. */

@@ -76,11 +76,6 @@ export function positionAt(target: RoomTarget, serverNowMs: number): number {
   return status.currentTime + ((serverNowMs - target.serverTimeMs) / 1000) * status.playbackRate;
 }
 
-/** The target moved to `serverNowMs`: same play state and rate, position extrapolated. */
-export function targetAt(target: RoomTarget, serverNowMs: number): RoomTarget {
-  return { status: { ...target.status, currentTime: positionAt(target, serverNowMs) }, serverTimeMs: serverNowMs };
-}
-
 /** Signed drift (s): local − room at `serverNowMs`. */
 export function driftSec(target: RoomTarget, localCurrentTime: number, serverNowMs: number): number {
   return localCurrentTime - positionAt(target, serverNowMs);
