@@ -286,11 +286,10 @@ test('the room label follows my own pause and play at once, and the other member
   expect([...a.errors, ...b.errors]).toEqual([]);
 });
 
-// Not reliable yet, so not in the suite: a page on a 4× slower CPU was in step 0.7–2.4 s after a play
-// in three runs, and still 0.4 s off after 5 s in two others (it catches up with seek after seek; issue
-// 23's "one seek, not a loop" is the fix this test waits for). Steady play held in every run that got
-// there (median 4–25 ms). Run it with `--grep "4× slower"` after changing `test.fixme` to `test`.
-test.fixme('a member whose CPU is 4× slower (a cheap phone) follows a play and stays in step in steady play', async ({ app, media, actors }) => {
+// A page on a 4× slower CPU (Chromium's throttling, as Lighthouse's mobile profile uses it). Its start
+// comes late, so it catches up by rate instead of seeking again and again (docs/sync.md "Catching
+// up"): five runs on 2026-11-26 were in step 468–675 ms after the play, steady median 4–10 ms.
+test('a member whose CPU is 4× slower (a cheap phone) follows a play and stays in step in steady play', async ({ app, media, actors }) => {
   test.setTimeout(90_000);
   const a = await watched(actors.user('a'));
   const b = await watched(actors.user('b'));
@@ -304,8 +303,8 @@ test.fixme('a member whose CPU is 4× slower (a cheap phone) follows a play and 
   await cinemaB.waitMediaLoaded();
   await stepDelay(a, b, 'B paused where A paused', Date.now(), (pair) => pair.a.paused && pair.b.paused && inSync(pair), 10_000);
 
-  // The start on a slow page varies (1.3–2.4 s in this session's runs, one over 2.5 s): bench:sync
-  // measures it; this test asks that it comes, and that steady play then holds.
+  // The start on a slow page varies with the machine's load: bench:sync measures it; this test asks
+  // that it comes within 5 s, and that steady play then holds.
   await cinemaA.play();
   const played = await stepDelay(a, b, 'both playing in step', Date.now(), (pair) => isPlaying(pair.a) && isPlaying(pair.b) && inSync(pair), 5000);
   note('slow CPU', `in step ${played} ms after A's play`);
