@@ -31,8 +31,8 @@ const config = [
     },
   },
   {
-    // No import cycles in the product's code (tests only import it: nothing imports a test). The rule
-    // resolves every import across the project; on the tests too it tripled eslint's time (55 s).
+    // No import cycles in the product's code. Tests, e2e/, bench/ and scripts/ are left out: nothing
+    // imports them, so they cannot close a cycle. The rule resolves every import (about 40 s).
     files: ['**/*.{ts,tsx,mjs}'],
     ignores: ['**/*.test.{ts,tsx}', 'e2e/**', 'bench/**', 'scripts/**'],
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },

@@ -36,7 +36,7 @@ export const STORAGE_KEYS = {
   debug: 'debug',
 } as const;
 
-/** Keys that signing out keeps: display preferences and the remembered username, not part of anyone's session. */
+/** Keys that signing out keeps: display preferences, the remembered username and the debug flag, not part of anyone's session. */
 const PREFERENCE_KEYS: readonly string[] = [STORAGE_KEYS.darkMode, STORAGE_KEYS.locale, STORAGE_KEYS.danmaku, STORAGE_KEYS.theater, STORAGE_KEYS.username, STORAGE_KEYS.debug];
 
 type Area = 'localStorage' | 'sessionStorage';

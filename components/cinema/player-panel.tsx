@@ -96,7 +96,6 @@ const START_LEAD_SEC = 1;
  * Where the room will be (s) when the player has its first data: the room's playback status (the
  * session's one truth) moved on to now, plus START_LEAD_SEC while it plays; −1 before it is known.
  */
-/** localStorage `debug`, or null where storage is blocked. */
 function roomPositionSoon(): number {
   const playback = getDefaultStore().get(playbackStatusAtom);
   if (!playback) return -1;
