@@ -985,13 +985,18 @@ export class SyncEngine {
    */
   private catchUp(lateSec: number): void {
     this.cancelScheduledStart();
-    const nudge = Math.min(CATCH_UP_MAX_NUDGE, lateSec / (CATCH_UP_SEC * this.roomRate));
+    const nudge = this.catchUpNudge(lateSec);
     const runSec = lateSec / (nudge * this.roomRate);
     this.nudge = nudge;
     this.setRate(nudgedRate(this.roomRate, nudge));
     this.startElement(false);
     this.decide('catch-up', `${Math.round(lateSec * 1000)} ms late: rate ${this.media.playbackRate.toFixed(2)} for ${runSec.toFixed(2)} s`);
     this.timeCatchUpEnd(this.latencies.get('start') + runSec);
+  }
+
+  /** The nudge (fraction above the room rate, at most CATCH_UP_MAX_NUDGE) that closes `gapSec` (s of media) in CATCH_UP_SEC. */
+  private catchUpNudge(gapSec: number): number {
+    return Math.min(CATCH_UP_MAX_NUDGE, gapSec / (CATCH_UP_SEC * this.roomRate));
   }
 
   /** (Re)arms the end of the running catch-up `inSec` (s of wall time) from now. */
@@ -1020,7 +1025,7 @@ export class SyncEngine {
       this.timeCatchUpEnd(0);
       return;
     }
-    const needed = Math.min(CATCH_UP_MAX_NUDGE, gap / (CATCH_UP_SEC * this.roomRate));
+    const needed = this.catchUpNudge(gap);
     if (needed > this.nudge) {
       this.nudge = needed;
       this.setRate(nudgedRate(this.roomRate, needed));
