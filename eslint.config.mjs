@@ -1,8 +1,8 @@
 /**
  * ESLint (`npm run lint`, part of `npm test`): the Next.js rules (core web vitals, TypeScript) and
- * the project's import boundaries, which keep the arrows pointing one way (shared/STYLE.md):
- * app → components → hooks → lib, config beside lib, and the companion server on the shared
- * `lib/contract` and `lib/proto` modules only.
+ * the project's import boundaries, which keep the arrows pointing one way (docs/architecture.md):
+ * app → components → hooks → lib, config beside lib, screens on the data layer (hooks/data/) instead
+ * of lib/api, and the companion server on the shared `lib/contract` and `lib/proto` modules only.
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ function refuse(rules, { allowTypes = false } = {}) {
 
 const UI = { group: ['@/app', '@/app/*', '@/components', '@/components/*'], message: 'lib/, hooks/ and config/ never import UI (app/, components/).' };
 const HOOKS = { group: ['@/hooks', '@/hooks/*'], message: 'lib/ and config/ never import hooks/; hooks import lib.' };
+const DATA = { group: ['@/lib/api', '@/lib/api/*'], message: 'Screens read and write through the data layer (hooks/data/), never lib/api directly.' };
 const ESCAPE = { group: ['../../*', '!../../lib/contract/*'], message: 'Import other top-level folders through the @/ alias, so the boundaries below can see them.' };
 
 const config = [
@@ -59,8 +60,19 @@ const config = [
   {
     files: ['components/**/*.{ts,tsx}'],
     rules: {
+      '@typescript-eslint/no-restricted-imports': refuse([{ group: ['@/app', '@/app/*'], message: 'components/ never import routes (app/).' }, DATA]),
+    },
+  },
+  {
+    // A test may build the API's error type to feed a component.
+    files: ['components/**/*.test.{ts,tsx}'],
+    rules: {
       '@typescript-eslint/no-restricted-imports': refuse([{ group: ['@/app', '@/app/*'], message: 'components/ never import routes (app/).' }]),
     },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-restricted-imports': refuse([DATA]) },
   },
   {
     // Shared by the browser and Node: the wire contract only, no DOM and no Node APIs.

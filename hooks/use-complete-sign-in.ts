@@ -1,7 +1,7 @@
 'use client';
 import { useSetAtom } from 'jotai';
 import { useCallback } from 'react';
-import { getMe } from '@/lib/api/user';
+import { loadMe } from '@/hooks/data/account';
 import { Role } from '@/lib/contract/roles';
 import type { TokenResponse } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
@@ -25,7 +25,7 @@ export function useCompleteSignIn(): (answer: TokenResponse | undefined, remembe
         return answer?.role === Role.Banned ? t('login.banned') : answer?.message || t('login.failed');
       }
       storeToken(answer.token, remember);
-      setUser(await getMe());
+      setUser(await loadMe());
       return null;
     },
     [t, setUser],

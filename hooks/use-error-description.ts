@@ -1,10 +1,10 @@
 'use client';
 import { useEffect, useState } from 'react';
-import { describeError, errorCatalogueLoaded, loadErrorCatalogue, type ErrorDescription } from '@/lib/api/error-text';
+import { describeError, errorCatalogueLoaded, loadErrorCatalogue, type ErrorDescription } from '@/lib/i18n/error-text';
 import { useLocale } from '@/lib/i18n';
 
 /**
- * An error state's words for people (lib/api/error-text.ts), in the UI language. The error
+ * An error state's words for people (lib/i18n/error-text.ts), in the UI language. The error
  * catalogue is loaded the first time an error is shown, so screens that never fail do not download
  * it; until it has arrived (a moment), this gives null. Null also for no error.
  */

@@ -1,6 +1,6 @@
 /**
  * Notifications (sonner). Errors carry the title "错误"/"Error" and the failure in words for people
- * (lib/api/error-text.ts: the catalogue's message for a contract text, the raw text only when it is
+ * (lib/i18n/error-text.ts: the catalogue's message for a contract text, the raw text only when it is
  * unknown); every notification lasts 4500 ms (docs/reference-client.md §7). The same notification asked
  * for again while it is shown does not stack: it replaces the one on screen (one toast id per
  * kind, title and text). Forms show their errors at the field instead and do not call notifyError.
@@ -11,7 +11,7 @@
  * order once it resolves, later calls show at once. `AppToaster` mounts sonner's Toaster when the
  * module has loaded.
  */
-import { describeError, loadErrorCatalogue } from '@/lib/api/error-text';
+import { describeError, loadErrorCatalogue } from '@/lib/i18n/error-text';
 import { t } from '@/lib/i18n';
 
 /** How long a notification stays, in ms. */

@@ -15,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Field, TextField } from '@/components/ui/field';
 import { Select } from '@/components/ui/input';
 import { roleNameKey } from '@/components/user/role-name';
-import type { ErrorField } from '@/lib/api/error-text';
+import type { ErrorField } from '@/lib/i18n/error-text';
 import { Role } from '@/lib/contract/roles';
 import { validateNewUserPassword, validateUsername } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';

@@ -7,7 +7,6 @@
 import { useAtomValue } from 'jotai';
 import { ShieldCheck, ShieldOff } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
-import useSWR, { useSWRConfig } from 'swr';
 import { Notice } from '@/components/common/notice';
 import { RelativeTime } from '@/components/common/relative-time';
 import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
@@ -16,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { roleNameKey } from '@/components/user/role-name';
-import { listUsers, makeAdmin, removeAdmin } from '@/lib/api/admin';
+import { useAdminCandidates, useSiteAdminActions, useStaff } from '@/hooks/data/admin';
 import { Role } from '@/lib/contract/roles';
 import type { UserInfo } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
@@ -25,32 +24,24 @@ import { userAtom } from '@/lib/session';
 import { ListState } from './list-state';
 import '@/lib/i18n/messages/admin';
 
-const QUERY = { page: 1, max: 100, search: 'name', sort: 'name', order: 'asc' } as const;
-
 export function AdminsSection() {
   const t = useT();
   const me = useAtomValue(userAtom);
   const asRoot = me?.role === Role.Root;
-  const { mutate: mutateAll } = useSWRConfig();
-  const staff = useSWR('admin-staff-list', async () => {
-    const [roots, admins] = await Promise.all([listUsers({ ...QUERY, keyword: '', role: 'root' }), listUsers({ ...QUERY, keyword: '', role: 'admin' })]);
-    return [...(roots.list ?? []), ...(admins.list ?? [])];
-  });
+  const actions = useSiteAdminActions();
+  const staff = useStaff();
   const [keyword, setKeyword] = useState('');
   const search = useDeferredValue(keyword.trim());
-  const candidates = useSWR(asRoot && search ? ['admin-candidates', search] : null, () => listUsers({ ...QUERY, max: 8, keyword: search, role: 'user' }));
+  const candidates = useAdminCandidates(asRoot && search ? search : null);
   const [removing, setRemoving] = useState<UserInfo | null>(null);
 
-  const refresh = () => void mutateAll((key) => (Array.isArray(key) ? String(key[0]) : String(key)).startsWith('admin-'));
   const act = async (user: UserInfo, add: boolean) => {
     try {
-      await (add ? makeAdmin(user.id) : removeAdmin(user.id));
+      await (add ? actions.grantAdmin(user.id) : actions.revokeAdmin(user.id));
       notifySuccess(t(add ? 'admin.done.makeAdmin' : 'admin.done.removeAdmin', { name: user.username }));
       if (add) setKeyword('');
     } catch (error) {
       notifyError(error);
-    } finally {
-      refresh();
     }
   };
   const rows = staff.data ?? [];

@@ -14,7 +14,7 @@ import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { TextField } from '@/components/ui/field';
-import { sendTestMail } from '@/lib/api/admin';
+import { useSiteAdminActions } from '@/hooks/data/admin';
 import { validateEmail } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
@@ -34,6 +34,7 @@ const schema = z.object({
 export function EmailTestSection({ onOpenSettings }: { onOpenSettings: () => void }) {
   const t = useT();
   const me = useAtomValue(userAtom);
+  const { sendTestMail } = useSiteAdminActions();
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,

@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
-import { describeError } from '@/lib/api/error-text';
+import { describeError } from '@/lib/i18n/error-text';
 import { useT } from '@/lib/i18n';
 import '@/lib/i18n/messages/admin';
 import '@/lib/i18n/messages/errors';

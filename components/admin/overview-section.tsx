@@ -7,14 +7,11 @@
  */
 import { DoorOpen, Eye, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
-import useSWR from 'swr';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { listRooms, listUsers } from '@/lib/api/admin';
-import { describeError } from '@/lib/api/error-text';
-import { get } from '@/lib/api/client';
-import type { ListResponse, RoomListItem } from '@/lib/contract/types';
+import { useAdminFigures } from '@/hooks/data/admin';
+import { describeError } from '@/lib/i18n/error-text';
 import { useT } from '@/lib/i18n';
 import '@/lib/i18n/messages/admin';
 import '@/lib/i18n/messages/errors';
@@ -22,37 +19,9 @@ import '@/lib/i18n/messages/errors';
 /** Section names the overview links to, with the filter to open them with. */
 export type OverviewTarget = { section: 'users'; filter: 'pending' | '' } | { section: 'rooms'; filter: 'pending' | '' };
 
-/** The overview's figures. */
-interface Figures {
-  users: number;
-  pendingUsers: number;
-  rooms: number;
-  pendingRooms: number;
-  watching: number;
-}
-
-const ONE = { page: 1, max: 1, keyword: '', search: 'all', sort: 'createdAt', order: 'desc' } as const;
-
-async function loadFigures(): Promise<Figures> {
-  const [users, pendingUsers, rooms, pendingRooms, hot] = await Promise.all([
-    listUsers({ ...ONE, role: '' }),
-    listUsers({ ...ONE, role: 'pending' }),
-    listRooms({ ...ONE, status: '' }),
-    listRooms({ ...ONE, status: 'pending' }),
-    get<ListResponse<RoomListItem>>('/api/room/hot', { searchParams: { page: 1, max: 100 } }),
-  ]);
-  return {
-    users: users.total,
-    pendingUsers: pendingUsers.total,
-    rooms: rooms.total,
-    pendingRooms: pendingRooms.total,
-    watching: (hot.list ?? []).reduce((sum, room) => sum + room.viewerCount, 0),
-  };
-}
-
 export function OverviewSection({ onOpen }: { onOpen: (target: OverviewTarget) => void }) {
   const t = useT();
-  const { data, error, mutate } = useSWR('admin-overview', loadFigures, { refreshInterval: 10_000 });
+  const { data, error, mutate } = useAdminFigures();
   if (error && !data) {
     return (
       <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-red-50 p-4 text-sm text-red-700 dark:bg-red-500/10 dark:text-red-300">

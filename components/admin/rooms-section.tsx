@@ -10,7 +10,6 @@ import { useAtomValue } from 'jotai';
 import { Ban, Check, DoorOpen, KeyRound, Lock, MoreHorizontal, Trash2, Undo2, Users } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { RelativeTime } from '@/components/common/relative-time';
 import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
 import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
@@ -18,7 +17,7 @@ import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { joinRoomPath } from '@/config/routes';
-import { listRooms, roomAction, setRoomPassword, type AdminRoomQuery } from '@/lib/api/admin';
+import { ADMIN_PAGE_SIZE, useAdminRooms, useSiteAdminActions, type AdminRoomFilter, type AdminRoomScope } from '@/hooks/data/admin';
 import { Role, RoomStatus } from '@/lib/contract/roles';
 import type { RoomListItem } from '@/lib/contract/types';
 import { validateRoomPassword } from '@/lib/contract/validation';
@@ -29,11 +28,11 @@ import { ValueForm } from './admin-forms';
 import { roomActions, type RoomActionId, type Viewer } from './actions';
 import { ListState } from './list-state';
 import { ListToolbar } from '@/components/common/list-toolbar';
-import { creatorRole, PAGE_SIZE, useAdminList, useStaffRoles } from './use-admin-list';
+import { creatorRole, useStaffRoles } from './staff-roles';
 import '@/lib/i18n/messages/admin';
 
-type Filter = AdminRoomQuery['status'];
-type Scope = AdminRoomQuery['search'];
+type Filter = AdminRoomFilter;
+type Scope = AdminRoomScope;
 
 const FILTERS: { value: Filter; label: MessageKey }[] = [
   { value: '', label: 'admin.rooms.filter.all' },
@@ -69,26 +68,26 @@ export interface RoomRowsProps {
   rooms: RoomListItem[];
   viewer: Viewer;
   staff: Map<string, number>;
-  /** Called after an action changed something. */
-  onChanged: () => void;
   testId?: string;
 }
 
 /** The rows of a room list with their menus, dialogs and confirmations (shared with a user's rooms). */
-export function RoomRows({ rooms, viewer, staff, onChanged, testId = 'admin-room-list' }: RoomRowsProps) {
+export function RoomRows({ rooms, viewer, staff, testId = 'admin-room-list' }: RoomRowsProps) {
   const t = useT();
+  const actions = useSiteAdminActions();
   const router = useRouter();
   const [confirming, setConfirming] = useState<{ kind: 'ban' | 'delete'; room: RoomListItem } | null>(null);
   const [passwordFor, setPasswordFor] = useState<RoomListItem | null>(null);
 
   const run = async (id: RoomActionId, room: RoomListItem) => {
     try {
-      if (id === 'approve' || id === 'ban' || id === 'unban' || id === 'delete') await roomAction(id, room.roomId);
+      if (id === 'approve') await actions.approveRoom(room.roomId);
+      else if (id === 'ban') await actions.banRoom(room.roomId);
+      else if (id === 'unban') await actions.unbanRoom(room.roomId);
+      else if (id === 'delete') await actions.deleteRoom(room.roomId);
       notifySuccess(t(`admin.roomDone.${id}` as MessageKey, { name: room.roomName }));
     } catch (error) {
       notifyError(error);
-    } finally {
-      onChanged();
     }
   };
   const select = (id: RoomActionId, room: RoomListItem) => {
@@ -160,10 +159,9 @@ export function RoomRows({ rooms, viewer, staff, onChanged, testId = 'admin-room
             errorField="roomPassword"
             onCancel={() => setPasswordFor(null)}
             onSubmit={async (password) => {
-              await setRoomPassword(passwordFor.roomId, password);
+              await actions.setRoomPassword(passwordFor.roomId, password);
               notifySuccess(t('admin.roomDone.password', { name: passwordFor.roomName }));
               setPasswordFor(null);
-              onChanged();
             }}
           />
         ) : null}
@@ -186,12 +184,8 @@ export function RoomsSection({ initialFilter = '' }: { initialFilter?: Filter })
   const t = useT();
   const me = useAtomValue(userAtom);
   const staff = useStaffRoles();
-  const { mutate: mutateAll } = useSWRConfig();
   const viewer = { id: me?.id ?? '', role: me?.role ?? Role.User };
-  const list = useAdminList<RoomListItem, Filter, Scope>('admin-rooms', { filter: initialFilter, scope: 'all', sort: 'createdAt', order: 'desc' }, (query) =>
-    listRooms({ page: query.page, max: PAGE_SIZE, status: query.filter, keyword: query.keyword, search: query.scope, sort: query.sort, order: query.order }),
-  );
-  const refresh = () => void mutateAll((key) => Array.isArray(key) && String(key[0]).startsWith('admin-'));
+  const list = useAdminRooms({ filter: initialFilter, scope: 'all', sort: 'createdAt', order: 'desc' });
 
   return (
     <section aria-labelledby="admin-rooms-title" data-testid="admin-rooms" className="space-y-4">
@@ -215,11 +209,11 @@ export function RoomsSection({ initialFilter = '' }: { initialFilter?: Filter })
         empty={t(list.query.filter === 'pending' ? 'admin.rooms.emptyPending' : 'admin.rooms.empty')}
         onRetry={() => void list.mutate()}
         page={list.query.page}
-        pageSize={PAGE_SIZE}
+        pageSize={ADMIN_PAGE_SIZE}
         total={list.total}
         onPageChange={(page) => list.update({ page })}
       >
-        <RoomRows rooms={list.rows} viewer={viewer} staff={staff} onChanged={refresh} />
+        <RoomRows rooms={list.rows} viewer={viewer} staff={staff} />
       </ListState>
     </section>
   );

@@ -11,7 +11,6 @@
 import { clsx } from 'clsx';
 import { RotateCcw, Save } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import useSWR from 'swr';
 import { Notice } from '@/components/common/notice';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -19,8 +18,8 @@ import { Card } from '@/components/ui/card';
 import { Field, TextField } from '@/components/ui/field';
 import { Select } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
-import { getSiteSettings, updateSiteSettings } from '@/lib/api/admin';
-import { describeError } from '@/lib/api/error-text';
+import { useSiteAdminActions, useSiteSettings } from '@/hooks/data/admin';
+import { describeError } from '@/lib/i18n/error-text';
 import { isOAuth2Provider, oauth2Label } from '@/lib/contract/oauth2';
 import { OAUTH2_GROUP_PREFIX, SETTING_GROUPS, type SettingValue } from '@/lib/contract/site-settings';
 import { useLocale, useT, type MessageKey } from '@/lib/i18n';
@@ -36,7 +35,7 @@ type Tab = (typeof TABS)[number];
 export function SettingsSection({ initialTab = 'user' }: { initialTab?: Tab }) {
   const t = useT();
   const [tab, setTab] = useState<Tab>(initialTab);
-  const { data, error, isLoading, mutate } = useSWR(['admin-settings', tab], () => getSiteSettings(tab));
+  const { data, error, isLoading, mutate } = useSiteSettings(tab);
   const groups = Object.entries(data ?? {}).sort(([a], [b]) => a.localeCompare(b));
   // A server without this group (the companion server has no RTMP settings) has nothing to show.
   const missing = error !== undefined && describeError(error).text === 'group not found';
@@ -79,7 +78,7 @@ export function SettingsSection({ initialTab = 'user' }: { initialTab?: Tab }) {
           {/* Several groups share the width; one group uses all of it, its fields in two columns. */}
           <div className={clsx('grid gap-4', groups.length > 1 && 'xl:grid-cols-2')}>
             {groups.map(([group, values]) => (
-              <SettingsCard key={group} group={group} values={values} wide={groups.length === 1} onSaved={() => void mutate()} />
+              <SettingsCard key={group} group={group} values={values} wide={groups.length === 1} />
             ))}
           </div>
         </ListState>
@@ -100,12 +99,12 @@ export interface SettingsCardProps {
   values: Record<string, SettingValue>;
   /** The only card on the page: on wide screens its fields take two columns. */
   wide?: boolean;
-  onSaved: () => void;
 }
 
-/** One group's form. */
-export function SettingsCard({ group, values, wide = false, onSaved }: SettingsCardProps) {
+/** One group's form; a save reads the settings again (hooks/data/admin.ts). */
+export function SettingsCard({ group, values, wide = false }: SettingsCardProps) {
   const t = useT();
+  const actions = useSiteAdminActions();
   const [locale] = useLocale();
   const fields = useMemo(() => settingFields(group, values), [group, values]);
   const stored = useMemo(() => draftOf(fields), [fields]);
@@ -152,9 +151,8 @@ export function SettingsCard({ group, values, wide = false, onSaved }: SettingsC
     }
     setSaving(true);
     try {
-      await updateSiteSettings(patch);
+      await actions.updateSiteSettings(patch);
       notifySuccess(t('admin.settings.saved'));
-      onSaved();
     } catch (error) {
       const { message } = describeError(error);
       const name = /^setting (\S+) /.exec(error instanceof Error ? error.message : '')?.[1];

@@ -5,16 +5,15 @@
  */
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import useSWR from 'swr';
 import { Modal } from '@/components/ui/modal';
-import { listUserRooms } from '@/lib/api/admin';
+import { ADMIN_PAGE_SIZE, useAdminUserRooms } from '@/hooks/data/admin';
 import { Role } from '@/lib/contract/roles';
 import type { UserInfo } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { userAtom } from '@/lib/session';
 import { ListState } from './list-state';
 import { RoomRows } from './rooms-section';
-import { PAGE_SIZE, useStaffRoles } from './use-admin-list';
+import { useStaffRoles } from './staff-roles';
 import '@/lib/i18n/messages/admin';
 
 export function UserRoomsDialog({ user, onClose }: { user: UserInfo | null; onClose: () => void }) {
@@ -22,9 +21,7 @@ export function UserRoomsDialog({ user, onClose }: { user: UserInfo | null; onCl
   const me = useAtomValue(userAtom);
   const staff = useStaffRoles();
   const [page, setPage] = useState(1);
-  const { data, error, isLoading, mutate } = useSWR(user ? ['admin-user-rooms', user.id, page] : null, () =>
-    listUserRooms(user!.id, { page, max: PAGE_SIZE, status: '', keyword: '', search: 'all', sort: 'createdAt', order: 'desc' }),
-  );
+  const { data, error, isLoading, mutate } = useAdminUserRooms(user?.id ?? null, page);
   const rows = data?.list ?? [];
   return (
     <Modal
@@ -46,11 +43,11 @@ export function UserRoomsDialog({ user, onClose }: { user: UserInfo | null; onCl
         empty={t('admin.userRooms.empty')}
         onRetry={() => void mutate()}
         page={page}
-        pageSize={PAGE_SIZE}
+        pageSize={ADMIN_PAGE_SIZE}
         total={data?.total ?? 0}
         onPageChange={setPage}
       >
-        <RoomRows rooms={rows} viewer={{ id: me?.id ?? '', role: me?.role ?? Role.User }} staff={staff} onChanged={() => void mutate()} testId="admin-user-room-list" />
+        <RoomRows rooms={rows} viewer={{ id: me?.id ?? '', role: me?.role ?? Role.User }} staff={staff} testId="admin-user-room-list" />
       </ListState>
     </Modal>
   );

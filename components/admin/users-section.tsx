@@ -9,7 +9,6 @@
 import { useAtomValue } from 'jotai';
 import { Ban, Check, DoorOpen, KeyRound, MoreHorizontal, PencilLine, ShieldCheck, ShieldOff, Trash2, Undo2, UserPlus, X } from 'lucide-react';
 import { useState } from 'react';
-import { useSWRConfig } from 'swr';
 import { RelativeTime } from '@/components/common/relative-time';
 import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
 import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
@@ -17,7 +16,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Modal } from '@/components/ui/modal';
 import { roleNameKey } from '@/components/user/role-name';
-import { addUser, listUsers, makeAdmin, removeAdmin, setUsername, setUserPassword, userAction, type AdminUserQuery } from '@/lib/api/admin';
+import { ADMIN_PAGE_SIZE, useAdminUsers, useSiteAdminActions, type AdminUserFilter, type AdminUserScope } from '@/hooks/data/admin';
 import { Role } from '@/lib/contract/roles';
 import type { UserInfo } from '@/lib/contract/types';
 import { normalizeName, validateUsername, validateNewUserPassword } from '@/lib/contract/validation';
@@ -28,12 +27,11 @@ import { AddUserForm, ValueForm } from './admin-forms';
 import { userActions, type UserActionId } from './actions';
 import { ListState } from './list-state';
 import { ListToolbar } from '@/components/common/list-toolbar';
-import { PAGE_SIZE, useAdminList } from './use-admin-list';
 import { UserRoomsDialog } from './user-rooms-dialog';
 import '@/lib/i18n/messages/admin';
 
-type Filter = AdminUserQuery['role'];
-type Scope = AdminUserQuery['search'];
+type Filter = AdminUserFilter;
+type Scope = AdminUserScope;
 
 const FILTERS: { value: Filter; label: MessageKey }[] = [
   { value: '', label: 'admin.users.filter.all' },
@@ -76,28 +74,23 @@ type Confirming = { kind: 'ban' | 'reject' | 'delete' | 'removeAdmin'; user: Use
 export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter }) {
   const t = useT();
   const me = useAtomValue(userAtom);
-  const { mutate: mutateAll } = useSWRConfig();
+  const actions = useSiteAdminActions();
   const viewer = { id: me?.id ?? '', role: me?.role ?? Role.User };
-  const list = useAdminList<UserInfo, Filter, Scope>('admin-users', { filter: initialFilter, scope: 'all', sort: 'createdAt', order: 'desc' }, (query) =>
-    listUsers({ page: query.page, max: PAGE_SIZE, role: query.filter, keyword: query.keyword, search: query.scope, sort: query.sort, order: query.order }),
-  );
+  const list = useAdminUsers({ filter: initialFilter, scope: 'all', sort: 'createdAt', order: 'desc' });
   const [editing, setEditing] = useState<Editing>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
 
-  /** Reloads this list and whatever else shows users (overview counts, the staff roles). */
-  const refresh = () => mutateAll((key) => Array.isArray(key) ? String(key[0]).startsWith('admin-') : typeof key === 'string' && key.startsWith('admin-'));
-
   const run = async (id: UserActionId, user: UserInfo) => {
     try {
-      if (id === 'approve' || id === 'unban' || id === 'ban' || id === 'delete') await userAction(id, user.id);
-      else if (id === 'reject') await userAction('ban', user.id);
-      else if (id === 'makeAdmin') await makeAdmin(user.id);
-      else if (id === 'removeAdmin') await removeAdmin(user.id);
+      if (id === 'approve') await actions.approveUser(user.id);
+      else if (id === 'unban') await actions.unbanUser(user.id);
+      else if (id === 'ban' || id === 'reject') await actions.banUser(user.id);
+      else if (id === 'delete') await actions.deleteUser(user.id);
+      else if (id === 'makeAdmin') await actions.grantAdmin(user.id);
+      else if (id === 'removeAdmin') await actions.revokeAdmin(user.id);
       notifySuccess(t(`admin.done.${id === 'reject' ? 'ban' : id}` as MessageKey, { name: user.username }));
     } catch (error) {
       notifyError(error);
-    } finally {
-      void refresh();
     }
   };
 
@@ -144,7 +137,7 @@ export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter })
         empty={t(list.query.filter === 'pending' ? 'admin.users.emptyPending' : 'admin.users.empty')}
         onRetry={() => void list.mutate()}
         page={list.query.page}
-        pageSize={PAGE_SIZE}
+        pageSize={ADMIN_PAGE_SIZE}
         total={list.total}
         onPageChange={(page) => list.update({ page })}
       >
@@ -197,10 +190,9 @@ export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter })
           asRoot={viewer.role === Role.Root}
           onCancel={() => setEditing(null)}
           onSubmit={async (username, password, role) => {
-            await addUser(username, password, role);
+            await actions.addUser(username, password, role);
             notifySuccess(t('admin.done.add', { name: username }));
             setEditing(null);
-            void refresh();
           }}
         />
       </Modal>
@@ -221,10 +213,9 @@ export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter })
             onCancel={() => setEditing(null)}
             onSubmit={async (value) => {
               const username = normalizeName(value);
-              await setUsername(editing.user.id, username);
+              await actions.renameUser(editing.user.id, username);
               notifySuccess(t('admin.done.rename', { name: username }));
               setEditing(null);
-              void refresh();
             }}
           />
         ) : null}
@@ -245,7 +236,7 @@ export function UsersSection({ initialFilter = '' }: { initialFilter?: Filter })
             errorField="password"
             onCancel={() => setEditing(null)}
             onSubmit={async (password) => {
-              await setUserPassword(editing.user.id, password);
+              await actions.setUserPassword(editing.user.id, password);
               notifySuccess(t('admin.done.password', { name: editing.user.username }));
               setEditing(null);
             }}

@@ -3,7 +3,7 @@ import { RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState, type ComponentProps } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { placeFormError } from '@/components/common/form-rules';
-import { getCaptcha, sendEmailCode, type Captcha, type EmailFlow } from '@/lib/api/account';
+import { getCaptcha, sendEmailCode, type Captcha, type EmailFlow } from '@/hooks/data/account';
 import { validateCaptchaAnswer } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import { TextField } from '@/components/ui/field';

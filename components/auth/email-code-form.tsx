@@ -8,7 +8,7 @@ import { formErrorText, placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
-import type { EmailFlow } from '@/lib/api/account';
+import type { EmailFlow } from '@/hooks/data/account';
 import { useT } from '@/lib/i18n';
 import { CaptchaField, SendCodeConfirm, useEmailCodeSender } from './captcha';
 import { emailCodeSchema, type EmailCodeForm } from './schemas';

@@ -1,10 +1,9 @@
 'use client';
 import { useState } from 'react';
-import useSWR from 'swr';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/common/notice';
 import { useErrorDescription } from '@/hooks/use-error-description';
-import { getOAuth2Enabled, getOAuth2SignupEnabled, startOAuth2Login } from '@/lib/api/account';
+import { startOAuth2Login, useOAuth2Providers } from '@/hooks/data/account';
 import { oauth2Label } from '@/lib/contract/oauth2';
 import { ProviderIcon } from './provider-icon';
 import { useLocale, useT } from '@/lib/i18n';
@@ -28,9 +27,7 @@ export interface OAuthButtonsProps {
 export function OAuthButtons({ purpose, redirect, withHeading = false }: OAuthButtonsProps) {
   const t = useT();
   const [locale] = useLocale();
-  const { data: providers } = useSWR(['/oauth2/enabled', purpose], () =>
-    purpose === 'login' ? getOAuth2Enabled() : getOAuth2SignupEnabled(),
-  );
+  const { data: providers } = useOAuth2Providers(purpose);
   const [starting, setStarting] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const failure = useErrorDescription(error)?.message;

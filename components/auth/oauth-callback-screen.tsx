@@ -9,7 +9,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { useCompleteSignIn } from '@/hooks/use-complete-sign-in';
 import { useErrorDescription } from '@/hooks/use-error-description';
 import { usePathSegment } from '@/hooks/use-path-segment';
-import { finishOAuth2 } from '@/lib/api/account';
+import { finishOAuth2 } from '@/hooks/data/account';
 import { oauth2Label } from '@/lib/contract/oauth2';
 import { safeRedirect } from '@/lib/guard';
 import { useLocale, useT } from '@/lib/i18n';

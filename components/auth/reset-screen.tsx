@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { FormCard } from '@/components/common/form-card';
 import { Notice } from '@/components/common/notice';
 import { useCompleteSignIn } from '@/hooks/use-complete-sign-in';
-import { resetPassword } from '@/lib/api/account';
+import { resetPassword } from '@/hooks/data/account';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom } from '@/lib/session';

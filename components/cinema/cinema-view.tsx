@@ -22,12 +22,10 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { joinRoomPath } from '@/config/routes';
 import { useChat } from '@/hooks/use-chat';
-import { useMovieList, useRefreshMovieLists, type MovieListView } from '@/hooks/use-movie-list';
+import { hasCurrentMovie, setCurrentMovie, useMovieList, useRefreshMovieLists, type MovieListView } from '@/hooks/data/movies';
 import { usePlaybackSync } from '@/hooks/use-playback-sync';
 import { useRoom } from '@/hooks/use-room';
-import { ApiError } from '@/lib/api/error';
-import { describeError } from '@/lib/api/error-text';
-import { hasCurrentMovie, setCurrentMovie } from '@/lib/api/movie';
+import { describeError } from '@/lib/i18n/error-text';
 import type { CurrentMovie, PushedMovie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
@@ -269,7 +267,7 @@ interface RoomErrorProps {
 function RoomError({ roomId, error, redirecting, onRetry }: RoomErrorProps) {
   const t = useT();
   // A 401 is handled by the client's 401 rules (navigation to /joinRoom or sign-out), already under way.
-  const unauthorized = error instanceof ApiError && error.status === 401;
+  const unauthorized = describeError(error).status === 401;
   return (
     <div role="alert" data-testid="cinema-error">
       <EmptyState

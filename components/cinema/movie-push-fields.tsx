@@ -15,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
 import { inputClasses } from '@/components/ui/input';
-import { pushMovie, pushMovies } from '@/lib/api/movie';
+import { pushMovie, pushMovies } from '@/hooks/data/movies';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { placeFormError } from '@/components/common/form-rules';

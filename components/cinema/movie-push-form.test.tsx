@@ -3,7 +3,7 @@
  * that downloads the form only when it is opened.
  */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { pushMovie, pushMovies } from '@/lib/api/movie';
+import { pushMovie, pushMovies } from '@/hooks/data/movies';
 import type { MessageKey } from '@/lib/i18n';
 import { translate } from '@/lib/i18n/messages';
 import { bulkBases, movieBaseOf, nameFromUrl, pushProblem, rowProblems } from './movie-push';
@@ -16,7 +16,7 @@ jest.mock('@/lib/i18n', () => {
   const t = (key: string, params?: Record<string, string | number>) => translate('zh', key, params);
   return { useT: () => t, t };
 });
-jest.mock('@/lib/api/movie', () => ({ pushMovie: jest.fn(), pushMovies: jest.fn() }));
+jest.mock('@/hooks/data/movies', () => ({ pushMovie: jest.fn(), pushMovies: jest.fn() }));
 jest.mock('@/lib/notify', () => ({ notifyError: jest.fn(), notifySuccess: jest.fn() }));
 // Counts downloads of the form module; a download can be made to fail (jest caches only a module that loaded).
 let mockFormDownloads = 0;

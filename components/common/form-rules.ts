@@ -1,6 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { describeError, type ErrorField } from '@/lib/api/error-text';
+import { describeError, type ErrorField } from '@/lib/i18n/error-text';
 import type { MessageKey } from '@/lib/i18n';
 import { isRegistered } from '@/lib/i18n/messages';
 import '@/lib/i18n/messages/errors';
@@ -42,7 +42,7 @@ export function formErrorText(t: (key: MessageKey) => string, message: string | 
 }
 
 /**
- * Shows a failed submit's error once, where it belongs (lib/api/error-text.ts): on the form field it
+ * Shows a failed submit's error once, where it belongs (lib/i18n/error-text.ts): on the form field it
  * is about, focused (`fields` maps the error's field onto the form's own, e.g. `{ roomPassword:
  * 'password' }`), or else as the form's own message, which this returns (null when a field took it).
  * A form never also toasts it.

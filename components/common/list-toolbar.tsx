@@ -2,13 +2,13 @@
 /**
  * The filter row above a server-paged list (the admin console's tables, the user center's rooms):
  * filter chips, a search box with its scope, sort and order. Every change goes to the server
- * (docs/contract.md §4 list queries); the list goes back to page 1 (hooks/use-server-list.ts).
+ * (docs/contract.md §4 list queries); the list goes back to page 1 (hooks/data/server-list.ts).
  */
 import { clsx } from 'clsx';
 import { Search } from 'lucide-react';
 import { Select } from '@/components/ui/input';
 import { useT, type MessageKey } from '@/lib/i18n';
-import type { ListQuery } from '@/hooks/use-server-list';
+import type { ListQuery } from '@/hooks/data/server-list';
 import '@/lib/i18n/messages/lists';
 
 export interface ListToolbarProps<Filter extends string, Scope extends string> {
@@ -17,7 +17,7 @@ export interface ListToolbarProps<Filter extends string, Scope extends string> {
   filters: readonly { value: Filter; label: MessageKey }[];
   searchLabel: MessageKey;
   scopes: readonly { value: Scope; label: MessageKey }[];
-  /** The list's query and its `update` (useAdminList). */
+  /** The list's query and its `update` (hooks/data/server-list.ts). */
   query: ListQuery<Filter, Scope>;
   onChange: (change: Partial<ListQuery<Filter, Scope>>) => void;
 }

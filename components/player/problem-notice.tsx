@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Button } from '@/components/ui/button';
-import { editMovie, setCurrentMovie } from '@/lib/api/movie';
+import { editMovie, setCurrentMovie } from '@/hooks/data/movies';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';

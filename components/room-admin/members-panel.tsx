@@ -9,7 +9,6 @@
  */
 import { useAtomValue } from 'jotai';
 import { useDeferredValue, useState } from 'react';
-import useSWR from 'swr';
 import { Ban, Check, KeyRound, MoreHorizontal, Search, ShieldCheck, ShieldOff, UserMinus, Undo2 } from 'lucide-react';
 import { clsx } from 'clsx';
 import { RelativeTime } from '@/components/common/relative-time';
@@ -21,8 +20,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
-import { describeError } from '@/lib/api/error-text';
-import { listMembers, makeAdmin, makeMember, memberAction } from '@/lib/api/room-admin';
+import { describeError } from '@/lib/i18n/error-text';
+import { useRoomAdminActions, useRoomMembers } from '@/hooks/data/room-admin';
 import { DefaultPermissions, GUEST_USER_ID, MemberRole, MemberStatus } from '@/lib/contract/roles';
 import type { MemberListQuery, RoomMember } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
@@ -84,26 +83,22 @@ export function MembersPanel({ roomId, open, onOpenChange }: MembersPanelProps) 
 
   const asAdmin = abilities.isRoomAdmin;
   const query: MemberListQuery = { page, max: PAGE_SIZE, sort, order, keyword: deferredKeyword, search: 'all', ...filterQuery(filter) };
-  const { data, error, isLoading, mutate } = useSWR(
-    open ? ['room-members', roomId, asAdmin, JSON.stringify(query)] : null,
-    () => listMembers(roomId, query, asAdmin),
-    { refreshInterval: REFRESH_MS, keepPreviousData: true },
-  );
+  const { data, error, isLoading } = useRoomMembers(roomId, asAdmin, query, open, REFRESH_MS);
+  const actions = useRoomAdminActions(roomId);
 
   const name = (member: RoomMember) => (member.userId === GUEST_USER_ID ? t('roomAdmin.role.guest') : member.username);
 
   const run = async (id: MemberActionId, member: RoomMember) => {
     try {
-      if (id === 'approve' || id === 'unban') await memberAction(roomId, id, member.userId);
-      else if (id === 'ban') await memberAction(roomId, 'ban', member.userId);
-      else if (id === 'remove') await memberAction(roomId, 'delete', member.userId);
-      else if (id === 'makeAdmin') await makeAdmin(roomId, member.userId, member.adminPermissions);
-      else if (id === 'makeMember') await makeMember(roomId, member.userId, member.role === MemberRole.Admin ? defaultPermissions : member.permissions);
+      if (id === 'approve') await actions.approveMember(member.userId);
+      else if (id === 'unban') await actions.unbanMember(member.userId);
+      else if (id === 'ban') await actions.banMember(member.userId);
+      else if (id === 'remove') await actions.removeMember(member.userId);
+      else if (id === 'makeAdmin') await actions.promoteToAdmin(member.userId, member.adminPermissions);
+      else if (id === 'makeMember') await actions.demoteToMember(member.userId, member.role === MemberRole.Admin ? defaultPermissions : member.permissions);
       notifySuccess(t(`roomAdmin.done.${id}` as MessageKey, { name: name(member) }));
     } catch (failure) {
       notifyError(failure);
-    } finally {
-      void mutate();
     }
   };
 
@@ -263,7 +258,7 @@ export function MembersPanel({ roomId, open, onOpenChange }: MembersPanelProps) 
         <Pagination page={page} pageSize={PAGE_SIZE} total={total} onPageChange={setPage} labels={paginationLabels} />
       </div>
 
-      <PermissionEditor roomId={roomId} target={editing} onClose={() => setEditing(null)} onSaved={() => void mutate()} />
+      <PermissionEditor roomId={roomId} target={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog
         open={confirm !== null}
         title={confirm ? t(confirm.action === 'ban' ? 'roomAdmin.confirm.ban' : 'roomAdmin.confirm.remove', { name: name(confirm.member) }) : ''}

@@ -7,8 +7,8 @@
 import { useState } from 'react';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Button } from '@/components/ui/button';
-import { describeError } from '@/lib/api/error-text';
-import { setAdminPermissions, setMemberPermissions } from '@/lib/api/room-admin';
+import { describeError } from '@/lib/i18n/error-text';
+import { useRoomAdminActions } from '@/hooks/data/room-admin';
 import { AdminPermission, Permission } from '@/lib/contract/roles';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
@@ -40,12 +40,11 @@ export function permissionRows(kind: PermissionKind): [number, MessageKey][] {
 export interface PermissionEditorProps {
   roomId: string;
   target: PermissionTarget | null;
+  /** Closes the editor (also after a successful save; the member lists are read again). */
   onClose: () => void;
-  /** After a successful save. */
-  onSaved: () => void;
 }
 
-export function PermissionEditor({ roomId, target, onClose, onSaved }: PermissionEditorProps) {
+export function PermissionEditor({ roomId, target, onClose }: PermissionEditorProps) {
   const t = useT();
   return (
     <Modal
@@ -56,13 +55,14 @@ export function PermissionEditor({ roomId, target, onClose, onSaved }: Permissio
       closeLabel={t('roomAdmin.close')}
       testId="permission-editor"
     >
-      {target ? <EditorBody key={`${target.userId}:${target.kind}`} roomId={roomId} target={target} onSaved={onSaved} onClose={onClose} /> : null}
+      {target ? <EditorBody key={`${target.userId}:${target.kind}`} roomId={roomId} target={target} onClose={onClose} /> : null}
     </Modal>
   );
 }
 
-function EditorBody({ roomId, target, onSaved, onClose }: { roomId: string; target: PermissionTarget; onSaved: () => void; onClose: () => void }) {
+function EditorBody({ roomId, target, onClose }: { roomId: string; target: PermissionTarget; onClose: () => void }) {
   const t = useT();
+  const actions = useRoomAdminActions(roomId);
   const [mask, setMask] = useState(target.mask >>> 0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -75,10 +75,9 @@ function EditorBody({ roomId, target, onSaved, onClose }: { roomId: string; targ
     const shown = rows.reduce((all, [bit]) => all | bit, 0);
     const value = ((target.mask & ~shown) | mask) >>> 0;
     try {
-      if (target.kind === 'admin') await setAdminPermissions(roomId, target.userId, value);
-      else await setMemberPermissions(roomId, target.userId, value);
+      if (target.kind === 'admin') await actions.setAdminPermissions(target.userId, value);
+      else await actions.setMemberPermissions(target.userId, value);
       notifySuccess(t('roomAdmin.done.permissions', { name: target.username }));
-      onSaved();
       onClose();
     } catch (failure) {
       setError(describeError(failure).message);

@@ -9,35 +9,13 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { clsx } from 'clsx';
 import { Button } from '@/components/ui/button';
-import { listMembers, setMemberPermissions, updateRoomSettings } from '@/lib/api/room-admin';
-import { GUEST_USER_ID, MemberRole } from '@/lib/contract/roles';
+import { useRoomAdminActions } from '@/hooks/data/room-admin';
 import type { RoomSettings } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { roomAbilitiesAtom } from '@/lib/room/atoms';
 import { matchPreset, PRESETS, type Preset } from './presets';
 import '@/lib/i18n/messages/room-admin';
-
-/** Largest page of the member list (§4 conventions). */
-const MAX_PAGE = 100;
-
-/**
- * Gives every plain member of `roomId` the mask `bits` (creator only). Returns how many changed.
- * Throws the first failing call's `ApiError`.
- */
-export async function applyMemberBits(roomId: string, bits: number): Promise<number> {
-  let changed = 0;
-  for (let page = 1; ; page++) {
-    const answer = await listMembers(roomId, { page, max: MAX_PAGE, role: 'member', status: '' }, true);
-    const list = answer.list ?? [];
-    for (const member of list) {
-      if (member.userId === GUEST_USER_ID || member.role !== MemberRole.Member || member.permissions >>> 0 === bits >>> 0) continue;
-      await setMemberPermissions(roomId, member.userId, bits);
-      changed += 1;
-    }
-    if (page * MAX_PAGE >= answer.total || list.length === 0) return changed;
-  }
-}
 
 export interface PresetPickerProps {
   roomId: string;
@@ -51,6 +29,7 @@ export interface PresetPickerProps {
 export function PresetPicker({ roomId, settings, onApplied, compact }: PresetPickerProps) {
   const t = useT();
   const abilities = useAtomValue(roomAbilitiesAtom);
+  const actions = useRoomAdminActions(roomId);
   const [busy, setBusy] = useState<string | null>(null);
   const current = settings ? matchPreset(settings) : null;
   const canApply = abilities.canSetRoomSettings;
@@ -60,9 +39,9 @@ export function PresetPicker({ roomId, settings, onApplied, compact }: PresetPic
     setBusy(preset.id);
     const name = t(`roomAdmin.preset.${preset.id}` as MessageKey);
     try {
-      await updateRoomSettings(roomId, preset.settings);
+      await actions.updateSettings(preset.settings);
       onApplied(preset.settings);
-      const count = preset.memberPermissions !== null && updatesMembers ? await applyMemberBits(roomId, preset.memberPermissions) : 0;
+      const count = preset.memberPermissions !== null && updatesMembers ? await actions.setEveryMemberPermissions(preset.memberPermissions) : 0;
       notifySuccess(count > 0 ? t('roomAdmin.preset.appliedMembers', { name, count }) : t('roomAdmin.preset.applied', { name }));
     } catch (failure) {
       notifyError(failure);

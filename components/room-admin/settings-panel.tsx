@@ -10,7 +10,6 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
-import useSWR from 'swr';
 import { Trash2 } from 'lucide-react';
 import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
 import { Button } from '@/components/ui/button';
@@ -18,8 +17,8 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
-import { describeError } from '@/lib/api/error-text';
-import { deleteRoom, getRoomSettings, setRoomPassword, updateRoomSettings } from '@/lib/api/room-admin';
+import { describeError } from '@/lib/i18n/error-text';
+import { useRoomAdminActions, useRoomSettings } from '@/hooks/data/room-admin';
 import type { RoomSettings } from '@/lib/contract/types';
 import { validateRoomPassword } from '@/lib/contract/validation';
 import { useT, type MessageKey } from '@/lib/i18n';
@@ -43,9 +42,8 @@ export function SettingsPanel({ roomId, open, onOpenChange }: SettingsPanelProps
   const t = useT();
   const abilities = useAtomValue(roomAbilitiesAtom);
   const setSharedSettings = useSetAtom(roomSettingsAtom);
-  const { data, error, mutate } = useSWR(open ? ['room-settings', roomId, abilities.isRoomAdmin] : null, () =>
-    getRoomSettings(roomId, abilities.isRoomAdmin),
-  );
+  const { data, error, mutate } = useRoomSettings(roomId, abilities.isRoomAdmin, open);
+  const actions = useRoomAdminActions(roomId);
   const [saving, setSaving] = useState<string | null>(null);
   const readOnlyReason = abilities.canSetRoomSettings ? undefined : t('roomAdmin.settings.readOnly');
 
@@ -57,7 +55,7 @@ export function SettingsPanel({ roomId, open, onOpenChange }: SettingsPanelProps
     try {
       await mutate(
         async () => {
-          await updateRoomSettings(roomId, patch);
+          await actions.updateSettings(patch);
           return next;
         },
         { optimisticData: next, rollbackOnError: true, revalidate: false },
@@ -207,6 +205,7 @@ function MaskSection({ title, idPrefix, mask, disabledReason, onSave }: MaskSect
 /** Set, change or remove the room password (`POST /api/room/admin/pwd`, §3.6). */
 function PasswordSection({ roomId }: { roomId: string }) {
   const t = useT();
+  const actions = useRoomAdminActions(roomId);
   const abilities = useAtomValue(roomAbilitiesAtom);
   const info = useAtomValue(roomInfoAtom);
   const setInfo = useSetAtom(roomInfoAtom);
@@ -231,7 +230,7 @@ function PasswordSection({ roomId }: { roomId: string }) {
     }
     setBusy(kind);
     try {
-      await setRoomPassword(roomId, next);
+      await actions.setPassword(next);
       writeRoomPassword(roomId, next);
       if (info) setInfo({ ...info, needPassword: Boolean(next), enabledGuest: next ? false : info.enabledGuest });
       setPassword('');
@@ -294,6 +293,7 @@ function PasswordSection({ roomId }: { roomId: string }) {
 /** Delete the room, behind a confirmation (`POST /api/room/admin/delete`). */
 function DangerSection({ roomId }: { roomId: string }) {
   const t = useT();
+  const actions = useRoomAdminActions(roomId);
   const router = useRouter();
   const abilities = useAtomValue(roomAbilitiesAtom);
   const info = useAtomValue(roomInfoAtom);
@@ -304,7 +304,7 @@ function DangerSection({ roomId }: { roomId: string }) {
   const remove = async () => {
     setLeaving(true);
     try {
-      await deleteRoom(roomId);
+      await actions.deleteRoom();
       writeRoomPassword(roomId, '');
       notifySuccess(t('roomAdmin.settings.deleted'));
       router.replace('/');

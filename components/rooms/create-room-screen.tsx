@@ -4,7 +4,6 @@ import { useAtomValue } from 'jotai';
 import { ListVideo, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import useSWR from 'swr';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
@@ -14,9 +13,9 @@ import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
-import { describeError } from '@/lib/api/error-text';
-import { createRoom } from '@/lib/api/room';
-import { getMyRooms } from '@/lib/api/user';
+import { describeError } from '@/lib/i18n/error-text';
+import { useMyRoomCount } from '@/hooks/data/account';
+import { createRoom } from '@/hooks/data/rooms';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { Role, roleOf, RoomStatus } from '@/lib/contract/roles';
@@ -51,8 +50,7 @@ export function CreateRoomScreen() {
   const isAdmin = roleOf(user) >= Role.Admin;
   const limit = isAdmin ? undefined : settings?.userMaxRoomCount;
   // How many rooms the user has (any status: they all count towards the limit).
-  const { data: mine } = useSWR(limit !== undefined ? ['/api/user/rooms', 'count'] : null, () => getMyRooms({ page: 1, max: 1, status: 'all' }));
-  const count = mine?.total;
+  const count = useMyRoomCount(limit !== undefined);
   const closed = !isAdmin && settings?.createRoomDisabled === true;
   const full = limitReached || (limit !== undefined && count !== undefined && count >= limit);
   const {

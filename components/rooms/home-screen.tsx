@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { clsx } from 'clsx';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Pagination } from '@/components/ui/pagination';
-import { useHotRooms } from '@/hooks/use-hot-rooms';
+import { useHotRooms } from '@/hooks/data/rooms';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';

@@ -3,7 +3,7 @@
  * creator straight in, reuse an existing membership, ask for a password only when the room has one, else log in to the
  * room. Kept free of React so that the join screen and the tests share it.
  */
-import * as roomApi from '@/lib/api/room';
+import * as rooms from '@/hooks/data/rooms';
 import type { RoomCheck, UserInfo } from '@/lib/contract/types';
 import type { MessageKey } from '@/lib/i18n';
 import { MemberStatus, RoomStatus } from '@/lib/contract/roles';
@@ -37,7 +37,7 @@ export interface JoinInput {
 }
 
 /** The API calls the flow makes; tests pass stubs. */
-export type JoinApi = Pick<typeof roomApi, 'checkRoom' | 'getRoomJoined' | 'loginRoom'>;
+export type JoinApi = Pick<typeof rooms, 'checkRoom' | 'getRoomJoined' | 'loginRoom'>;
 
 function roomRefusal(status: number): JoinOutcome | null {
   if (status === RoomStatus.Active) return null;
@@ -59,7 +59,7 @@ export function memberOutcome(status: number): JoinOutcome {
  * `GET /api/room/joined`, `POST /api/room/login`. Throws the API's `ApiError` (e.g. 404
  * `room not found`, 403 `password error`).
  */
-export async function runJoinFlow({ roomId, password, user }: JoinInput, api: JoinApi = roomApi): Promise<JoinResult> {
+export async function runJoinFlow({ roomId, password, user }: JoinInput, api: JoinApi = rooms): Promise<JoinResult> {
   const room = await api.checkRoom(roomId);
   const refused = roomRefusal(room.status);
   if (refused) return { outcome: refused, room };

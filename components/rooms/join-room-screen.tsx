@@ -21,7 +21,7 @@ import { notifySuccess } from '@/lib/notify';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { isId, validateRoomPassword } from '@/lib/contract/validation';
 import { memberOutcome, runJoinFlow } from './join-room-flow';
-import { checkRoom, getRoomJoined } from '@/lib/api/room';
+import { checkRoom, getRoomJoined } from '@/hooks/data/rooms';
 import { Spinner } from '@/components/ui/spinner';
 import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
 import '@/lib/i18n/messages/rooms';

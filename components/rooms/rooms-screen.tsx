@@ -6,7 +6,7 @@ import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Button } from '@/components/ui/button';
 import { Select } from '@/components/ui/input';
 import { Pagination } from '@/components/ui/pagination';
-import { useRoomList } from '@/hooks/use-room-list';
+import { useRoomList } from '@/hooks/data/rooms';
 import type { RoomListQuery } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input, Select } from '@/components/ui/input';
 import { Pagination } from '@/components/ui/pagination';
-import { useRoomList } from '@/hooks/use-room-list';
+import { useRoomList } from '@/hooks/data/rooms';
 import type { RoomListQuery } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { RoomGrid } from './room-grid';

@@ -1,6 +1,5 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
@@ -9,12 +8,10 @@ import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { CaptchaField, SendCodeConfirm, useEmailCodeSender } from '@/components/auth/captcha';
-import { bindEmail } from '@/lib/api/account';
-import { getMe, setPassword, setUsername } from '@/lib/api/user';
+import { useAccountActions } from '@/hooks/data/account';
 import { validateEmail, validateEmailCode, validateNewUserPassword, validateUsername } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
-import { storeToken, userAtom } from '@/lib/session';
 import '@/lib/i18n/messages/auth';
 import '@/lib/i18n/messages/account';
 import '@/lib/i18n/messages/user';
@@ -29,7 +26,7 @@ const renameSchema = z.object({ username: contractName(validateUsername) });
 /** `POST /api/user/username` (§4.2), then the session's user is reloaded. */
 export function RenameForm({ onDone, current }: InlineFormProps & { current: string }) {
   const t = useT();
-  const setUser = useSetAtom(userAtom);
+  const actions = useAccountActions();
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -40,8 +37,7 @@ export function RenameForm({ onDone, current }: InlineFormProps & { current: str
   const submit = handleSubmit(async ({ username }) => {
     setFailure(null);
     try {
-      await setUsername(username);
-      setUser(await getMe());
+      await actions.rename(username);
       notifySuccess(t('profile.renamed'));
       onDone();
     } catch (error) {
@@ -64,6 +60,7 @@ const passwordSchema = z
 /** `POST /api/user/password` (§4.2): the answer's new token replaces the old one, which stops working. */
 export function PasswordForm({ onDone }: InlineFormProps) {
   const t = useT();
+  const actions = useAccountActions();
   const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
@@ -74,8 +71,7 @@ export function PasswordForm({ onDone }: InlineFormProps) {
   const submit = handleSubmit(async ({ password }) => {
     setFailure(null);
     try {
-      const answer = await setPassword(password);
-      if (answer.token) storeToken(answer.token);
+      await actions.changePassword(password);
       notifySuccess(t('profile.passwordChanged'));
       onDone();
     } catch (error) {
@@ -120,7 +116,7 @@ const bindSchema = z.object({
  */
 export function BindEmailForm({ onDone }: InlineFormProps) {
   const t = useT();
-  const setUser = useSetAtom(userAtom);
+  const actions = useAccountActions();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm({ resolver: zodResolver(bindSchema), defaultValues: { email: '', answer: '', code: '' } });
   const {
@@ -134,8 +130,7 @@ export function BindEmailForm({ onDone }: InlineFormProps) {
   const submit = handleSubmit(async ({ email, code }) => {
     setFailure(null);
     try {
-      await bindEmail({ email, captcha: code });
-      setUser(await getMe());
+      await actions.bindEmail(email, code);
       notifySuccess(t('profile.emailBound'));
       onDone();
     } catch (error) {

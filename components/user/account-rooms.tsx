@@ -14,11 +14,9 @@ import { ListToolbar } from '@/components/common/list-toolbar';
 import { Skeleton } from '@/components/ui/skeleton';
 import { joinRoomPath } from '@/config/routes';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
-import { useServerList } from '@/hooks/use-server-list';
-import { deleteMyRoom, exitRoom } from '@/lib/api/account';
-import { getJoinedRooms, getMyRooms } from '@/lib/api/user';
+import { useAccountActions, useAccountRooms, type AccountRoomFilter, type AccountRoomScope } from '@/hooks/data/account';
 import { MemberRole, MemberStatus, RoomStatus } from '@/lib/contract/roles';
-import type { JoinedRoomListItem, RoomListItem } from '@/lib/contract/types';
+import type { RoomListItem } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import '@/lib/i18n/messages/rooms';
@@ -45,14 +43,14 @@ const MEMBER_ROLE: Record<number, MessageKey> = {
 };
 
 /** The room-status filter: `all` lists every status (not a v0.9.11 value, so the server applies no filter). */
-type StatusFilter = 'all' | 'active' | 'pending' | 'banned';
+type StatusFilter = AccountRoomFilter;
 const FILTERS: readonly { value: StatusFilter; label: MessageKey }[] = [
   { value: 'all', label: 'profile.filterAll' },
   { value: 'active', label: 'profile.statusActive' },
   { value: 'pending', label: 'profile.statusPending' },
   { value: 'banned', label: 'profile.statusBanned' },
 ];
-type Scope = 'all' | 'name' | 'id';
+type Scope = AccountRoomScope;
 const SCOPES: readonly { value: Scope; label: MessageKey }[] = [
   { value: 'all', label: 'profile.scopeAll' },
   { value: 'name', label: 'profile.scopeName' },
@@ -77,22 +75,16 @@ export function AccountRooms({ kind, empty }: AccountRoomsProps) {
   const t = useT();
   const labels = usePaginationLabels();
   const [target, setTarget] = useState<RoomListItem | null>(null);
-  const rooms = useServerList<RoomListItem | JoinedRoomListItem, StatusFilter, Scope>(
-    `/api/user/rooms/${kind}`,
-    { filter: 'all', scope: 'all', sort: 'createdAt', order: 'desc' },
-    ({ filter, keyword, scope, sort, order, page }) => {
-      const query = { page, max: PAGE_SIZE, keyword: keyword || undefined, search: scope, sort, order, status: filter };
-      return kind === 'created' ? getMyRooms(query) : getJoinedRooms(query);
-    },
-  );
+  const rooms = useAccountRooms(kind, PAGE_SIZE, { filter: 'all', scope: 'all', sort: 'createdAt', order: 'desc' });
+  const actions = useAccountActions();
   const { query, update, rows, total } = rooms;
   const filtered = query.filter !== 'all' || query.keyword.trim() !== '';
 
   const act = async () => {
     if (!target) return;
     try {
-      if (kind === 'created') await deleteMyRoom(target.roomId);
-      else await exitRoom(target.roomId);
+      if (kind === 'created') await actions.deleteMyRoom(target.roomId);
+      else await actions.leaveRoom(target.roomId);
       notifySuccess(t(kind === 'created' ? 'profile.roomDeleted' : 'profile.roomLeft'));
     } catch (error) {
       notifyError(error);

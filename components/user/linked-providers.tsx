@@ -1,12 +1,11 @@
 'use client';
 import { useState } from 'react';
-import useSWR from 'swr';
 import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
 import { LoadError } from '@/components/common/load-error';
 import { RelativeTime } from '@/components/common/relative-time';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Button } from '@/components/ui/button';
-import { getProviders, startOAuth2Bind, unbindOAuth2 } from '@/lib/api/account';
+import { useAccountActions, useLinkedProviders } from '@/hooks/data/account';
 import { oauth2Label } from '@/lib/contract/oauth2';
 import { ProviderIcon } from '@/components/auth/provider-icon';
 import { useLocale, useT } from '@/lib/i18n';
@@ -22,7 +21,8 @@ import '@/lib/i18n/messages/user';
 export function LinkedProviders() {
   const t = useT();
   const [locale] = useLocale();
-  const providers = useSWR('/api/user/providers', getProviders);
+  const providers = useLinkedProviders();
+  const actions = useAccountActions();
   const [busy, setBusy] = useState<string | null>(null);
   const [unbinding, setUnbinding] = useState<string | null>(null);
   const entries = Object.entries(providers.data ?? {});
@@ -30,7 +30,7 @@ export function LinkedProviders() {
   const bind = async (provider: string) => {
     setBusy(provider);
     try {
-      window.location.assign((await startOAuth2Bind(provider, '/user/me')).url);
+      window.location.assign(await actions.linkProvider(provider, '/user/me'));
     } catch (error) {
       notifyError(error);
       setBusy(null);
@@ -39,12 +39,11 @@ export function LinkedProviders() {
   const unbind = async () => {
     if (!unbinding) return;
     try {
-      await unbindOAuth2(unbinding);
+      await actions.unlinkProvider(unbinding);
       notifySuccess(t('profile.providerUnbindDone', { provider: oauth2Label(unbinding, locale) }));
     } catch (error) {
       notifyError(error);
     }
-    await providers.mutate();
   };
 
   if (providers.error) return <LoadError title="profile.providers" error={providers.error} onRetry={() => void providers.mutate()} />;

@@ -1,5 +1,5 @@
 'use client';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { LogOut, Plus, ShieldCheck, Trash2, UserRound } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
@@ -10,13 +10,12 @@ import { RelativeTime } from '@/components/common/relative-time';
 import { useSignOut } from '@/hooks/use-sign-out';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { deleteAccount, unbindEmail } from '@/lib/api/account';
-import { getMe } from '@/lib/api/user';
+import { useAccountActions } from '@/hooks/data/account';
 import { useLocale, useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { formatLongDate } from '@/lib/time-format';
 import { Role } from '@/lib/contract/roles';
-import { publicSettingsAtom, signOutLocally, userAtom } from '@/lib/session';
+import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { AccountRooms } from './account-rooms';
 import { LinkedProviders } from './linked-providers';
 import { roleNameKey } from './role-name';
@@ -42,7 +41,7 @@ export function ProfileScreen() {
   const router = useRouter();
   const signOut = useSignOut();
   const user = useAtomValue(userAtom);
-  const setUser = useSetAtom(userAtom);
+  const actions = useAccountActions();
   const settings = useAtomValue(publicSettingsAtom);
   const [editing, setEditing] = useState<Editing>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
@@ -52,13 +51,10 @@ export function ProfileScreen() {
   const confirmAction = async () => {
     try {
       if (confirming === 'unbindEmail') {
-        await unbindEmail();
-        setUser(await getMe());
+        await actions.unbindEmail();
         notifySuccess(t('profile.emailUnbound'));
       } else if (confirming === 'deleteAccount') {
-        await deleteAccount();
-        signOutLocally();
-        setUser(null);
+        await actions.deleteAccount();
         notifySuccess(t('profile.accountDeleted'));
         router.replace('/');
       }

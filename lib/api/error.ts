@@ -10,7 +10,7 @@ export type ApiErrorSource = 'server' | 'status' | 'network' | 'not-json';
  * network failure or abort), `message` the server's `error` text or the transport's message, `path`
  * the request path without origin (e.g. `/api/room/me`), `source` where the message came from.
  * `cause` keeps the underlying failure (e.g. the TypeError of a failed fetch) for debugging.
- * lib/api/error-text.ts turns it into words for people.
+ * lib/i18n/error-text.ts turns it into words for people.
  */
 export class ApiError extends Error {
   readonly status: number;

@@ -4,7 +4,7 @@
  *
  * Status codes differ by server: v0.9.11 answers every failure of the member actions with 500 and
  * the error text; the companion server answers 400/403/404 with the same text. Callers describe
- * the error by its text (lib/api/error-text.ts), so both read the same to a person.
+ * the error by its text (lib/i18n/error-text.ts), so both read the same to a person.
  */
 import { get, post } from './client';
 import type { ListResponse, MemberListQuery, RoomMember, RoomSettings } from '@/lib/contract/types';

@@ -3,7 +3,7 @@ import { registerMessages } from '../messages';
 /**
  * Every error text of the SyncTV v0.9.11 contract (docs/contract.md §3, §4, §6.4, §8) and the ones
  * the companion server adds, as people should read them: `contract.<the server's exact text>`. Plus
- * `error.*` for failures that carry no server text. lib/api/error-text.ts picks the message;
+ * `error.*` for failures that carry no server text. lib/i18n/error-text.ts picks the message;
  * the raw server text is shown only for a text that is not here. Loaded by the forms and, with the
  * first notification, by lib/notify.ts.
  */

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MIN_USER_PASSWORD_LENGTH } from '@/lib/contract/validation';
 import { errors } from '@/lib/i18n/messages/errors';
-import { ApiError } from './error';
+import { ApiError } from '@/lib/api/error';
 import { describeError } from './error-text';
 
 let mockLocale: 'zh' | 'en' = 'en';
@@ -71,6 +71,7 @@ describe('describeError', () => {
       message: 'Wrong password',
       field: 'password',
       text: 'password incorrect',
+      status: 403,
     });
     mockLocale = 'zh';
     expect(describeError(new ApiError(400, 'room already exists', '/api/room/create'))).toMatchObject({
@@ -98,6 +99,6 @@ describe('describeError', () => {
     expect(describeError(new ApiError(429, 'Too Many Requests', '/api', { source: 'status' })).message).toBe(
       'Too many requests. Please wait a moment and try again.',
     );
-    expect(describeError(new ApiError(500, 'database is locked', '/api/room/info'))).toEqual({ message: 'database is locked' });
+    expect(describeError(new ApiError(500, 'database is locked', '/api/room/info'))).toEqual({ message: 'database is locked', status: 500 });
   });
 });

@@ -20,19 +20,19 @@ export interface ListQuery<Filter extends string, Scope extends string> {
 }
 
 /**
- * The list `key` (also the SWR key's first part) starting at `initial`, each page read by `load`.
+ * A list starting at `initial`, each page read by `load` under the SWR key `keyOf(query)` (./keys.ts).
  * Returns the query, `update` (a partial change; anything but the page goes back to page 1), the
  * SWR state, and the page's `rows` and the `total`.
  */
 export function useServerList<Row, Filter extends string, Scope extends string>(
-  key: string,
+  keyOf: (query: ListQuery<Filter, Scope>) => readonly unknown[],
   initial: Omit<ListQuery<Filter, Scope>, 'page' | 'keyword'>,
   load: (query: ListQuery<Filter, Scope>) => Promise<ListResponse<Row>>,
 ) {
   const [query, setQuery] = useState<ListQuery<Filter, Scope>>({ ...initial, keyword: '', page: 1 });
   const keyword = useDeferredValue(query.keyword.trim());
   const sent = { ...query, keyword };
-  const swr = useSWR([key, JSON.stringify(sent)], () => load(sent), { keepPreviousData: true });
+  const swr = useSWR(keyOf(sent), () => load(sent), { keepPreviousData: true });
   const update = (change: Partial<ListQuery<Filter, Scope>>) => setQuery((current) => ({ ...current, page: 1, ...change }));
   return { query, update, ...swr, rows: swr.data?.list ?? [], total: swr.data?.total ?? 0 };
 }

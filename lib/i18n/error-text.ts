@@ -9,7 +9,7 @@
  */
 import { isRegistered, type MessageKey } from '@/lib/i18n/messages';
 import { t } from '@/lib/i18n';
-import { ApiError } from './error';
+import { ApiError } from '@/lib/api/error';
 
 let catalogue: Promise<unknown> | null = null;
 
@@ -97,6 +97,8 @@ export interface ErrorDescription {
   field?: ErrorField;
   /** The contract text it came from (the key of FIELDS and of the catalogue), when known. */
   text?: string;
+  /** The HTTP status of a failed call (0: no answer came); absent for other errors. */
+  status?: number;
 }
 
 /** The catalogue entry of a server text: the text itself, a pattern, or the known text after a `…: ` wrapper. */
@@ -115,6 +117,11 @@ function knownText(raw: string): string | undefined {
  * abort on purpose do not show them.
  */
 export function describeError(error: unknown): ErrorDescription {
+  const description = describe(error);
+  return error instanceof ApiError ? { ...description, status: error.status } : description;
+}
+
+function describe(error: unknown): ErrorDescription {
   if (error instanceof ApiError && error.status === 429 && error.retryAfterSec) {
     return { message: t('error.retryAfter', { seconds: error.retryAfterSec }), text: 'too many requests' };
   }
