@@ -9,7 +9,7 @@ import { ShieldCheck, ShieldOff } from 'lucide-react';
 import { useDeferredValue, useState } from 'react';
 import { Notice } from '@/components/common/notice';
 import { RelativeTime } from '@/components/common/relative-time';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';

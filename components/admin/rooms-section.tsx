@@ -11,7 +11,7 @@ import { Ban, Check, DoorOpen, KeyRound, Lock, MoreHorizontal, Trash2, Undo2, Us
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { RelativeTime } from '@/components/common/relative-time';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';

@@ -10,7 +10,7 @@ import { useAtomValue } from 'jotai';
 import { Ban, Check, DoorOpen, KeyRound, MoreHorizontal, PencilLine, ShieldCheck, ShieldOff, Trash2, Undo2, UserPlus, X } from 'lucide-react';
 import { useState } from 'react';
 import { RelativeTime } from '@/components/common/relative-time';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';

@@ -7,7 +7,7 @@ import { getCaptcha, sendEmailCode, type Captcha, type EmailFlow } from '@/hooks
 import { validateCaptchaAnswer } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
 import { TextField } from '@/components/ui/field';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import '@/lib/i18n/messages/auth';
 import '@/lib/i18n/messages/account';
 

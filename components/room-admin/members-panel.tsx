@@ -12,7 +12,7 @@ import { useDeferredValue, useState } from 'react';
 import { Ban, Check, KeyRound, MoreHorizontal, Search, ShieldCheck, ShieldOff, UserMinus, Undo2 } from 'lucide-react';
 import { clsx } from 'clsx';
 import { RelativeTime } from '@/components/common/relative-time';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
 import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';

@@ -11,7 +11,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { Trash2 } from 'lucide-react';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';

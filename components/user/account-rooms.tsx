@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import { RefreshCw } from 'lucide-react';
 import { clsx } from 'clsx';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LoadError } from '@/components/common/load-error';
 import { RelativeTime } from '@/components/common/relative-time';
 import { Badge } from '@/components/ui/badge';

@@ -1,6 +1,6 @@
 'use client';
 import { useState } from 'react';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LoadError } from '@/components/common/load-error';
 import { RelativeTime } from '@/components/common/relative-time';
 import { Skeleton } from '@/components/ui/skeleton';

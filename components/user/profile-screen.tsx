@@ -4,7 +4,7 @@ import { LogOut, Plus, ShieldCheck, Trash2, UserRound } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '@/components/cinema/confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { PageHeading } from '@/components/common/page-heading';
 import { RelativeTime } from '@/components/common/relative-time';
 import { useSignOut } from '@/hooks/use-sign-out';

@@ -1,5 +1,5 @@
 'use client';
-import { CinemaView } from '@/components/cinema/cinema-view';
+import { CinemaView } from '@/components/room/cinema-view';
 import { usePathSegment } from '@/hooks/use-path-segment';
 
 /**

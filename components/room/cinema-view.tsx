@@ -32,13 +32,13 @@ import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/not
 import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
 import { readTheater, writeTheater } from '@/lib/storage';
 import { RoomAdminBar, RoomSetup } from '@/components/room-admin/room-admin-bar';
-import { ChatPanel } from './chat-panel';
+import { ChatPanel } from '@/components/chat/chat-panel';
 import { ConnectionBadge } from './connection-badge';
 import { Denied } from './denied';
-import { MovieList } from './movie-list';
-import { MoviePushForm } from './movie-push-form';
-import { preloadEngine } from './player';
-import { PlayerPanel } from './player-panel';
+import { MovieList } from '@/components/playlist/movie-list';
+import { MoviePushForm } from '@/components/playlist/movie-push-form';
+import { preloadEngine } from '@/components/player/player';
+import { PlayerPanel } from '@/components/player/player-panel';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/errors';
 
@@ -78,7 +78,7 @@ function useTheater(): [boolean, () => void] {
   return [theater, toggle];
 }
 
-/** Starts downloading the current movie's player engine while the hall renders (./player.tsx `preloadEngine`). */
+/** Starts downloading the current movie's player engine while the hall renders (components/player/player.tsx `preloadEngine`). */
 const preloadCurrentEngine = (current: CurrentMovie) => preloadEngine(current.movie.base.url, current.movie.base.type);
 
 function CinemaHall({ roomId }: CinemaViewProps) {

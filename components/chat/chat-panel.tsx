@@ -24,7 +24,7 @@ export interface ChatPanelProps {
   lines: ChatLine[];
   /** SendChatMessage permission. */
   canChat: boolean;
-  /** Why the viewer may not chat and how to get in (components/cinema/denied.tsx), shown instead of the input. */
+  /** Why the viewer may not chat and how to get in (components/room/denied.tsx), shown instead of the input. */
   denied?: React.ReactNode;
   connected: boolean;
   /** Sends one message; false when it could not be sent (socket not open). */

@@ -300,7 +300,7 @@ describe('Player controls', () => {
   };
 
   it('disables play and seek with the reason for a viewer without playback control, and turns off their keys and clicks', async () => {
-    // The hall shows the reason under the player (components/cinema/player-panel.tsx).
+    // The hall shows the reason under the player (components/player/player-panel.tsx).
     const { container } = render(
       <>
         <Player url="https://media.example/clip.mp4" onVideo={() => undefined} canControl={false} />

@@ -26,10 +26,10 @@ import { useT } from '@/lib/i18n';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, readDebugFlag, writeDanmakuSettings } from '@/lib/storage';
-import { Denied } from './denied';
+import { Denied } from '@/components/room/denied';
 import { Player, WatchOnlyReason } from './player';
-import { RoomPlaybackLabel } from './room-playback-label';
-import { SyncIndicator } from './sync-indicator';
+import { RoomPlaybackLabel } from '@/components/room/room-playback-label';
+import { SyncIndicator } from '@/components/room/sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
@@ -77,8 +77,8 @@ const DanmakuSettingsForm = lazy(() => import('@/components/player/danmaku-setti
 const ProblemRemedies = lazy(() => import('@/components/player/problem-notice').then((module) => ({ default: module.ProblemRemedies })));
 const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 /** What an account adds and the ways to get one: downloaded for a visitor only. */
-const GuestBanner = lazy(() => import('./guest-banner'));
-const SyncDebug = lazy(() => import('./sync-debug'));
+const GuestBanner = lazy(() => import('@/components/room/guest-banner'));
+const SyncDebug = lazy(() => import('@/components/room/sync-debug'));
 
 const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
@@ -122,7 +122,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const [danmaku, setDanmaku] = useState<DanmakuSettings>(() => danmakuSettingsOf(readDanmakuSettings(), prefersReducedMotion()));
   const [danmakuOpen, setDanmakuOpen] = useState(false);
   // `?debug=sync` (or localStorage `debug` = `sync`, which survives navigation) shows the engine's phase and
-  // decisions (./sync-debug.tsx; docs/sync.md "Debugging"); the hall renders after mount only.
+  // decisions (components/room/sync-debug.tsx; docs/sync.md "Debugging"); the hall renders after mount only.
   const [debugSync] = useState(() => new URLSearchParams(window.location.search).get('debug') === 'sync' || readDebugFlag() === 'sync');
 
   const handleVideo = useCallback(

@@ -27,7 +27,7 @@ import type { Movie, MovieList as MovieListData } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomMemberAtom } from '@/lib/room/atoms';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/errors';
 
