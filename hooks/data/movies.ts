@@ -1,0 +1,58 @@
+'use client';
+/**
+ * The open room's playlist (docs/contract.md §4.5, §7): one page of a folder through SWR, and the
+ * writes (push, edit, swap, delete, clear, set the current movie). A write needs no refresh here:
+ * the server answers every change with a MOVIES (or CURRENT) frame, on which the room session reads
+ * the lists again (`useRefreshMovieLists`). The calls throw `ApiError` on failure.
+ */
+import { useCallback } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
+import { listMovies, MOVIE_PAGE_SIZE } from '@/lib/api/movie';
+import { isKeyOf, keys } from './keys';
+
+export {
+  clearMovies,
+  deleteMovies,
+  editMovie,
+  hasCurrentMovie,
+  MOVIE_PAGE_SIZE,
+  pageOfMovies,
+  playableUrl,
+  pushMovie,
+  pushMovies,
+  setCurrentMovie,
+  swapMovies,
+} from '@/lib/api/movie';
+
+/** Which part of the playlist is shown: a folder ("" = root), a page from 1, and a search keyword. */
+export interface MovieListView {
+  folderId: string;
+  page: number;
+  keyword: string;
+}
+
+/**
+ * One page of a folder, `GET /api/room/movie/movies`, once `enabled` (the room's socket started and
+ * the member has GetMovieList). The hall gives it a cache of its own (SWRConfig provider), so each
+ * room visit starts clean.
+ */
+export function useMovieList(roomId: string, enabled: boolean, view: MovieListView) {
+  const { folderId, page, keyword } = view;
+  return useSWR(
+    enabled ? keys.movies(roomId, folderId, page, keyword) : null,
+    () => listMovies(roomId, { id: folderId, page, max: MOVIE_PAGE_SIZE, keyword }),
+    { keepPreviousData: true },
+  );
+}
+
+/**
+ * Marks every cached page, folder and search of the room's playlist as out of date (after a MOVIES
+ * frame or a reconnect): the one shown is read again at once, the others when next shown, instead of
+ * showing a list from before the change.
+ */
+export function useRefreshMovieLists(roomId: string): () => void {
+  const { mutate } = useSWRConfig();
+  return useCallback(() => {
+    void mutate((key) => isKeyOf(key, ['room-movies']) && (key as unknown[])[1] === roomId, undefined, { revalidate: true });
+  }, [mutate, roomId]);
+}
