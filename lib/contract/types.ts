@@ -90,12 +90,7 @@ export interface RoomListQuery {
   status?: '' | 'active' | 'pending' | 'banned' | 'all';
 }
 
-/** `POST /api/room/create` body (§4.3). */
-export interface CreateRoomRequest {
-  roomName: string;
-  password: string;
-  settings: { hidden: boolean };
-}
+export type { CreateRoomRequest, SetCurrentRequest } from './requests';
 
 /** `POST /api/room/create` answer (201). */
 export interface CreateRoomResponse {
@@ -278,8 +273,3 @@ export interface CurrentMovie {
   expireId: number;
 }
 
-/** `POST /api/room/movie/current` body: `id` "" clears the current movie. */
-export interface SetCurrentRequest {
-  id: string;
-  subPath?: string;
-}

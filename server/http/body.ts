@@ -25,3 +25,4 @@ export function installJsonParser(app: FastifyInstance): void {
     }
   });
 }
+

@@ -5,7 +5,9 @@
  * backends (§4.8), so they answer 404 like any unknown route.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { objectBody, stringField, uint32Field, type JsonObject } from '../json';
+import type { z } from 'zod/mini';
+import { AddUserRequest, AnyObjectRequest, IdPasswordRequest, IdRequest, IdUsernameRequest, TestMailRequest, type Field } from '@/lib/contract/requests';
+import { decodeBody } from '../decode';
 import { sendData, sendNoContent } from '../http/envelope';
 import { requireSiteAdmin, type ServerContext } from '../http/guards';
 import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';
@@ -63,16 +65,17 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
     for (const userId of effects?.kickUsers ?? []) hubs.kickUserEverywhere(userId);
   }
 
-  /** A POST action with an `{id, …}` body: guard, rule, effects, 204. */
-  function action(
+  /** A POST action with an `{id, …}` body decoded with `schema`: guard, rule, effects, 204. */
+  function action<Body extends { id: string }>(
     path: string,
     level: 'admin' | 'root',
-    run: (caller: UserRecord, id: string, body: JsonObject) => SiteEffects | void | Promise<SiteEffects | void>,
+    schema: Field<Body> | z.ZodMiniType<Body, unknown>,
+    run: (caller: UserRecord, id: string, body: Body) => SiteEffects | void | Promise<SiteEffects | void>,
   ): void {
     app.post(path, async (request: FastifyRequest, reply) => {
       const caller = await requireSiteAdmin(context, request, level);
-      const body = objectBody(request.body);
-      apply(await run(caller, stringField(body, 'id'), body));
+      const body = decodeBody(schema, request.body);
+      apply(await run(caller, body.id, body));
       return sendNoContent(reply);
     });
   }
@@ -88,13 +91,13 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
   });
   app.post('/api/admin/settings', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    updateSettings(store, objectBody(request.body));
+    updateSettings(store, decodeBody(AnyObjectRequest, request.body));
     return sendNoContent(reply);
   });
 
   app.post('/api/admin/email/test', async (request, reply) => {
     const caller = await requireSiteAdmin(context, request);
-    const to = testMailAddress(caller, stringField(objectBody(request.body), 'email'));
+    const to = testMailAddress(caller, decodeBody(TestMailRequest, request.body).email);
     await deliver(context, store.settings.get(), testMail(mailLanguage(request.headers['accept-language']), to, caller.username));
     return sendNoContent(reply);
   });
@@ -122,29 +125,29 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
   });
   app.post('/api/admin/user/add', async (request, reply) => {
     const caller = await requireSiteAdmin(context, request);
-    const body = objectBody(request.body);
-    await addUser(store, caller, stringField(body, 'username'), stringField(body, 'password'), uint32Field(body, 'role'));
+    const { username, password, role } = decodeBody(AddUserRequest, request.body);
+    await addUser(store, caller, username, password, role);
     return sendNoContent(reply);
   });
-  action('/api/admin/user/delete', 'admin', (caller, id) => deleteUser(store, caller, id));
-  action('/api/admin/user/ban', 'admin', (caller, id) => banUser(store, caller, id));
-  action('/api/admin/user/unban', 'admin', (_caller, id) => unbanUser(store, id));
-  action('/api/admin/user/approve', 'admin', (_caller, id) => approveUser(store, id));
-  action('/api/admin/user/password', 'admin', (caller, id, body) => setUserPassword(store, caller, id, stringField(body, 'password')));
-  action('/api/admin/user/username', 'admin', (caller, id, body) => setUsername(store, caller, id, stringField(body, 'username')));
+  action('/api/admin/user/delete', 'admin', IdRequest, (caller, id) => deleteUser(store, caller, id));
+  action('/api/admin/user/ban', 'admin', IdRequest, (caller, id) => banUser(store, caller, id));
+  action('/api/admin/user/unban', 'admin', IdRequest, (_caller, id) => unbanUser(store, id));
+  action('/api/admin/user/approve', 'admin', IdRequest, (_caller, id) => approveUser(store, id));
+  action('/api/admin/user/password', 'admin', IdPasswordRequest, (caller, id, body) => setUserPassword(store, caller, id, body.password));
+  action('/api/admin/user/username', 'admin', IdUsernameRequest, (caller, id, body) => setUsername(store, caller, id, body.username));
 
   // Rooms
   app.get('/api/admin/room/list', async (request, reply) => {
     await requireSiteAdmin(context, request);
     return sendData(reply, listAllRooms(store, parseAdminRoomQuery(request.query), hubs.viewerCount));
   });
-  action('/api/admin/room/approve', 'admin', (_caller, id) => approveRoom(store, id));
-  action('/api/admin/room/ban', 'admin', (caller, id) => banRoom(store, caller, id));
-  action('/api/admin/room/unban', 'admin', (_caller, id) => unbanRoom(store, id));
-  action('/api/admin/room/delete', 'admin', (caller, id) => deleteAnyRoom(store, caller, id));
-  action('/api/admin/room/password', 'admin', (_caller, id, body) => setAnyRoomPassword(store, id, stringField(body, 'password')));
+  action('/api/admin/room/approve', 'admin', IdRequest, (_caller, id) => approveRoom(store, id));
+  action('/api/admin/room/ban', 'admin', IdRequest, (caller, id) => banRoom(store, caller, id));
+  action('/api/admin/room/unban', 'admin', IdRequest, (_caller, id) => unbanRoom(store, id));
+  action('/api/admin/room/delete', 'admin', IdRequest, (caller, id) => deleteAnyRoom(store, caller, id));
+  action('/api/admin/room/password', 'admin', IdPasswordRequest, (_caller, id, body) => setAnyRoomPassword(store, id, body.password));
 
   // Administrators (root)
-  action('/api/admin/admin/add', 'root', (caller, id) => makeAdmin(store, caller, id));
-  action('/api/admin/admin/delete', 'root', (caller, id) => removeAdmin(store, caller, id));
+  action('/api/admin/admin/add', 'root', IdRequest, (caller, id) => makeAdmin(store, caller, id));
+  action('/api/admin/admin/delete', 'root', IdRequest, (caller, id) => removeAdmin(store, caller, id));
 }

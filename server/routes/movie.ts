@@ -5,7 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { MessageType } from '@/lib/contract/message';
 import { MAX_PUSH_COUNT } from '@/lib/contract/validation';
-import { arrayBody, objectBody, stringArrayField, stringField, type JsonObject } from '../json';
+import { ClearMoviesRequest, DeleteMoviesRequest, EditMovieRequest, MovieBaseRequest, SetCurrentRequest, SwapMoviesRequest } from '@/lib/contract/requests';
+import { decodeArrayBody, decodeBody, decodeValue } from '../decode';
 import { sendData, sendNoContent } from '../http/envelope';
 import { badRequest } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
@@ -55,15 +56,15 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.post('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const body = objectBody(request.body);
-    setCurrentMovie(store, access, stringField(body, 'id'), stringField(body, 'subPath'), Date.now());
+    const { id, subPath } = decodeBody(SetCurrentRequest, request.body);
+    setCurrentMovie(store, access, id, subPath, Date.now());
     notify(access, MessageType.CURRENT);
     return sendNoContent(reply);
   });
 
   app.post('/api/room/movie/push', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const base = readMovieBase(objectBody(request.body), proxyPolicy());
+    const base = readMovieBase(decodeBody(MovieBaseRequest, request.body), proxyPolicy());
     const [movie] = pushMovies(store, access, [base], false);
     notify(access, MessageType.MOVIES);
     return sendData(reply, pushedView(movie));
@@ -72,14 +73,14 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/pushs', async (request, reply) => {
     const access = await requireRoom(context, request);
     const policy = proxyPolicy();
-    const items = arrayBody(request.body);
+    const items = decodeArrayBody(request.body);
     // Before reading any of them: the count alone decides (pushMovies checks it again).
     if (items.length > MAX_PUSH_COUNT) throw badRequest('too many movies');
     const bases = items.map((item) => {
       if (!item || typeof item !== 'object' || Array.isArray(item)) {
         throw badRequest('json: cannot unmarshal into an array of objects');
       }
-      return readMovieBase(item as JsonObject, policy);
+      return readMovieBase(decodeValue(MovieBaseRequest, item), policy);
     });
     const movies = bases.length ? pushMovies(store, access, bases, true) : [];
     if (movies.length) notify(access, MessageType.MOVIES);
@@ -88,30 +89,30 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.post('/api/room/movie/edit', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const body = objectBody(request.body);
-    editMovie(store, access, stringField(body, 'id'), readMovieBase(body, proxyPolicy()));
+    const body = decodeBody(EditMovieRequest, request.body);
+    editMovie(store, access, body.id, readMovieBase(body, proxyPolicy()));
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });
 
   app.post('/api/room/movie/delete', async (request, reply) => {
     const access = await requireRoom(context, request);
-    deleteMovies(store, access, stringArrayField(objectBody(request.body), 'ids'));
+    deleteMovies(store, access, decodeBody(DeleteMoviesRequest, request.body).ids);
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });
 
   app.post('/api/room/movie/clear', async (request, reply) => {
     const access = await requireRoom(context, request);
-    clearMovies(store, access, stringField(objectBody(request.body), 'parentId'));
+    clearMovies(store, access, decodeBody(ClearMoviesRequest, request.body).parentId);
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });
 
   app.post('/api/room/movie/swap', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const body = objectBody(request.body);
-    swapMovies(store, access, stringField(body, 'id1'), stringField(body, 'id2'));
+    const { id1, id2 } = decodeBody(SwapMoviesRequest, request.body);
+    swapMovies(store, access, id1, id2);
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });

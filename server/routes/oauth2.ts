@@ -4,7 +4,8 @@
  * client uses the POST routes.
  */
 import type { FastifyInstance } from 'fastify';
-import { objectBody, stringField } from '../json';
+import { OAuth2CallbackRequest, OAuth2StartRequest } from '@/lib/contract/requests';
+import { decodeBody } from '../decode';
 import { sendData, sendNoContent } from '../http/envelope';
 import { requestOrigin, requireUser, type ServerContext } from '../http/guards';
 import { enabledProviders, finishFlow, signupProviders, startFlow, unbindProvider } from '../rules/oauth2';
@@ -22,13 +23,13 @@ export function registerOAuth2Routes(app: FastifyInstance, context: ServerContex
   );
 
   app.post<{ Params: { type: string } }>('/oauth2/login/:type', async (request, reply) => {
-    const redirect = stringField(objectBody(request.body ?? null), 'redirect');
+    const { redirect } = decodeBody(OAuth2StartRequest, request.body ?? null);
     return sendData(reply, { url: startFlow(services, request.params.type, redirect, requestOrigin(request)) });
   });
 
   app.post<{ Params: { type: string } }>('/oauth2/bind/:type', async (request, reply) => {
     const user = await requireUser(context, request);
-    const redirect = stringField(objectBody(request.body ?? null), 'redirect');
+    const { redirect } = decodeBody(OAuth2StartRequest, request.body ?? null);
     return sendData(reply, { url: startFlow(services, request.params.type, redirect, requestOrigin(request), user) });
   });
 
@@ -39,8 +40,8 @@ export function registerOAuth2Routes(app: FastifyInstance, context: ServerContex
   });
 
   app.post<{ Params: { type: string } }>('/oauth2/callback/:type', async (request, reply) => {
-    const body = objectBody(request.body);
-    const result = await finishFlow(services, request.params.type, stringField(body, 'code'), stringField(body, 'state'), requestOrigin(request));
+    const { code, state } = decodeBody(OAuth2CallbackRequest, request.body);
+    const result = await finishFlow(services, request.params.type, code, state, requestOrigin(request));
     reply.header('X-OAuth2-Type', result.kind);
     if (result.kind === 'bind') return sendData(reply, { type: 'bind', redirect: result.redirect });
     return sendData(reply, { type: 'auth', ...(await tokenResponse(result.user)), redirect: result.redirect });

@@ -4,7 +4,9 @@
  * ../rules/room-admin.ts and applies the effects to the room's sockets (§6.5).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { objectBody, stringField, uint32Field, type JsonObject } from '../json';
+import type { z } from 'zod/mini';
+import { AdminPermissionsRequest, AnyObjectRequest, IdRequest, MemberPermissionsRequest, PasswordRequest, type Field } from '@/lib/contract/requests';
+import { decodeBody } from '../decode';
 import { sendData, sendNoContent } from '../http/envelope';
 import { requireRoom, type ServerContext } from '../http/guards';
 import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';
@@ -64,16 +66,17 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
     }
   }
 
-  /** A POST member action: guard, `{id, …}` body, rule, effects, 204. */
-  function memberAction(
+  /** A POST member action: guard, the `{id, …}` body decoded with `schema`, rule, effects, 204. */
+  function memberAction<Body extends { id: string }>(
     path: string,
     level: RoomLevel,
-    action: (access: RoomAccess, id: string, body: JsonObject) => AdminEffects[],
+    schema: Field<Body> | z.ZodMiniType<Body, unknown>,
+    action: (access: RoomAccess, id: string, body: Body) => AdminEffects[],
   ): void {
     app.post(path, async (request: FastifyRequest, reply) => {
       const access = await requireRoom(context, request, level);
-      const body = objectBody(request.body);
-      apply(access, action(access, stringField(body, 'id'), body));
+      const body = decodeBody(schema, request.body);
+      apply(access, action(access, body.id, body));
       return sendNoContent(reply);
     });
   }
@@ -84,7 +87,7 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
 
   app.post('/api/room/admin/settings', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-admin');
-    const patch = parseSettingsPatch(objectBody(request.body));
+    const patch = parseSettingsPatch(decodeBody(AnyObjectRequest, request.body));
     apply(access, setRoomSettings(store, access, patch));
     return sendNoContent(reply);
   });
@@ -97,7 +100,7 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
 
   app.post('/api/room/admin/pwd', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-admin');
-    const password = stringField(objectBody(request.body), 'password');
+    const { password } = decodeBody(PasswordRequest, request.body);
     apply(access, await setRoomPassword(store, access, password));
     return sendNoContent(reply);
   });
@@ -118,20 +121,20 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
     );
   });
 
-  memberAction('/api/room/admin/members/approve', 'room-admin', (access, id) => approveMember(store, access, id));
-  memberAction('/api/room/admin/members/delete', 'room-admin', (access, id) => deleteMember(store, access, id));
-  memberAction('/api/room/admin/members/ban', 'room-admin', (access, id) => banMember(store, access, id));
-  memberAction('/api/room/admin/members/unban', 'room-admin', (access, id) => unbanMember(store, access, id));
-  memberAction('/api/room/admin/members/member', 'room-creator', (access, id, body) =>
-    setMemberRole(store, access, id, uint32Field(body, 'permissions')),
+  memberAction('/api/room/admin/members/approve', 'room-admin', IdRequest, (access, id) => approveMember(store, access, id));
+  memberAction('/api/room/admin/members/delete', 'room-admin', IdRequest, (access, id) => deleteMember(store, access, id));
+  memberAction('/api/room/admin/members/ban', 'room-admin', IdRequest, (access, id) => banMember(store, access, id));
+  memberAction('/api/room/admin/members/unban', 'room-admin', IdRequest, (access, id) => unbanMember(store, access, id));
+  memberAction('/api/room/admin/members/member', 'room-creator', MemberPermissionsRequest, (access, id, body) =>
+    setMemberRole(store, access, id, body.permissions),
   );
-  memberAction('/api/room/admin/members/member/permissions', 'room-creator', (access, id, body) =>
-    setMemberPermissions(store, access, id, uint32Field(body, 'permissions')),
+  memberAction('/api/room/admin/members/member/permissions', 'room-creator', MemberPermissionsRequest, (access, id, body) =>
+    setMemberPermissions(store, access, id, body.permissions),
   );
-  memberAction('/api/room/admin/members/admin', 'room-creator', (access, id, body) =>
-    setAdminRole(store, access, id, uint32Field(body, 'adminPermissions')),
+  memberAction('/api/room/admin/members/admin', 'room-creator', AdminPermissionsRequest, (access, id, body) =>
+    setAdminRole(store, access, id, body.adminPermissions),
   );
-  memberAction('/api/room/admin/members/admin/permissions', 'room-creator', (access, id, body) =>
-    setAdminPermissions(store, access, id, uint32Field(body, 'adminPermissions')),
+  memberAction('/api/room/admin/members/admin/permissions', 'room-creator', AdminPermissionsRequest, (access, id, body) =>
+    setAdminPermissions(store, access, id, body.adminPermissions),
   );
 }

@@ -3,7 +3,8 @@
  * `./ws` on the HTTP server's upgrade event.
  */
 import type { FastifyInstance } from 'fastify';
-import { boolField, objectBody, objectField, stringField } from '../json';
+import { CreateRoomRequest, PasswordRequest, RoomLoginRequest } from '@/lib/contract/requests';
+import { decodeBody } from '../decode';
 import { sendData } from '../http/envelope';
 import { requireRoom, requireUser, roomIdOf, type ServerContext } from '../http/guards';
 import { parsePaging } from '../http/query';
@@ -41,20 +42,15 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
 
   app.post('/api/room/create', async (request, reply) => {
     const user = await requireUser(context, request);
-    const body = objectBody(request.body);
-    const settings = objectField(body, 'settings');
-    const created = await createRoom(store, user, {
-      roomName: stringField(body, 'roomName'),
-      password: stringField(body, 'password'),
-      hidden: settings ? boolField(settings, 'hidden') : false,
-    });
+    const body = decodeBody(CreateRoomRequest, request.body);
+    const created = await createRoom(store, user, { roomName: body.roomName, password: body.password, hidden: body.settings?.hidden ?? false });
     return sendData(reply, created, 201);
   });
 
   app.post('/api/room/login', async (request, reply) => {
     const user = await requireUser(context, request);
-    const body = objectBody(request.body);
-    return sendData(reply, await logInRoom(store, user, stringField(body, 'roomId'), stringField(body, 'password')));
+    const { roomId, password } = decodeBody(RoomLoginRequest, request.body);
+    return sendData(reply, await logInRoom(store, user, roomId, password));
   });
 
   app.get('/api/room/joined', async (request, reply) => {
@@ -81,7 +77,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
 
   app.post('/api/room/pwd/check', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-noguest');
-    const password = stringField(objectBody(request.body), 'password');
+    const { password } = decodeBody(PasswordRequest, request.body);
     return sendData(reply, await checkRoomPassword(access, password));
   });
 }

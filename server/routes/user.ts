@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenResponse } from '@/lib/contract/types';
 import { RoomStatus } from '@/lib/contract/roles';
 import type { UserRecord } from '../db';
-import { objectBody, stringField } from '../json';
+import { CredentialsRequest, EmailCodeRequest, EmailRequest, IdRequest, PasswordRequest, UsernameRequest } from '@/lib/contract/requests';
+import { decodeBody } from '../decode';
 import { sendData, sendNoContent } from '../http/envelope';
 import { requireUser, roomIdOf, type ServerContext } from '../http/guards';
 import { parseDesc, parsePaging, parseSearch, parseSort, queryOr, queryValue } from '../http/query';
@@ -48,8 +49,7 @@ export function tokenResponder(tokens: TokenService): TokenResponseFor {
 }
 
 function captchaRequest(body: unknown): CaptchaRequest {
-  const json = objectBody(body);
-  return { email: stringField(json, 'email'), captchaId: stringField(json, 'captchaId'), answer: stringField(json, 'answer') };
+  return decodeBody(EmailCodeRequest, body);
 }
 
 export function registerUserRoutes(app: FastifyInstance, context: ServerContext, tokenResponse: TokenResponseFor): void {
@@ -65,8 +65,8 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   });
 
   app.post('/api/user/signup/email', async (request, reply) => {
-    const body = objectBody(request.body);
-    const user = await signUpWithEmail(email, stringField(body, 'email'), stringField(body, 'captcha'), stringField(body, 'password'));
+    const body = decodeBody(EmailRequest, request.body);
+    const user = await signUpWithEmail(email, body.email, body.captcha, body.password);
     return sendData(reply, await tokenResponse(user));
   });
 
@@ -78,8 +78,8 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   });
 
   app.post('/api/user/retrieve/email', async (request, reply) => {
-    const body = objectBody(request.body);
-    const user = await resetPassword(email, stringField(body, 'email'), stringField(body, 'captcha'), stringField(body, 'password'));
+    const body = decodeBody(EmailRequest, request.body);
+    const user = await resetPassword(email, body.email, body.captcha, body.password);
     hubs.kickUserEverywhere(user.id);
     return sendData(reply, await tokenResponse(user));
   });
@@ -97,8 +97,8 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
 
   app.post('/api/user/bind/email', async (request, reply) => {
     const user = await requireUser(context, request);
-    const body = objectBody(request.body);
-    bindEmail(email, user, stringField(body, 'email'), stringField(body, 'captcha'));
+    const body = decodeBody(EmailRequest, request.body);
+    bindEmail(email, user, body.email, body.captcha);
     return sendNoContent(reply);
   });
 
@@ -115,14 +115,14 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   });
 
   app.post('/api/user/signup', async (request, reply) => {
-    const body = objectBody(request.body);
-    const user = await signUp(store, stringField(body, 'username'), stringField(body, 'password'));
+    const body = decodeBody(CredentialsRequest, request.body);
+    const user = await signUp(store, body.username, body.password);
     return sendData(reply, await tokenResponse(user));
   });
 
   app.post('/api/user/login', async (request, reply) => {
-    const body = objectBody(request.body);
-    const user = await logIn(store, stringField(body, 'username'), stringField(body, 'email'), stringField(body, 'password'));
+    const body = decodeBody(CredentialsRequest, request.body);
+    const user = await logIn(store, body.username, body.email, body.password);
     return sendData(reply, await tokenResponse(user));
   });
 
@@ -153,13 +153,13 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
 
   app.post('/api/user/username', async (request, reply) => {
     const user = await requireUser(context, request);
-    rename(store, user, stringField(objectBody(request.body), 'username'));
+    rename(store, user, decodeBody(UsernameRequest, request.body).username);
     return sendNoContent(reply);
   });
 
   app.post('/api/user/password', async (request, reply) => {
     const user = await requireUser(context, request);
-    const updated = await changePassword(store, user, stringField(objectBody(request.body), 'password'));
+    const updated = await changePassword(store, user, decodeBody(PasswordRequest, request.body).password);
     // Older tokens no longer authenticate (§3.1 `uv`): sockets opened with them close too; the
     // client reconnects with the new token.
     hubs.kickUserEverywhere(user.id);
@@ -178,7 +178,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
 
   app.post('/api/user/room/delete', async (request, reply) => {
     const user = await requireUser(context, request);
-    const roomId = stringField(objectBody(request.body), 'id');
+    const roomId = decodeBody(IdRequest, request.body).id;
     deleteOwnRoom(store, user, roomId);
     hubs.closeRoom(roomId);
     return sendNoContent(reply);
@@ -186,7 +186,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
 
   app.post('/api/user/room/exit', async (request, reply) => {
     const user = await requireUser(context, request);
-    const roomId = stringField(objectBody(request.body), 'id');
+    const roomId = decodeBody(IdRequest, request.body).id;
     exitRoom(store, user, roomId);
     hubs.kickUser(roomId, user.id);
     return sendNoContent(reply);

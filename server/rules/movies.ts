@@ -6,6 +6,8 @@
  */
 import zlib from 'node:zlib';
 import ipaddr from 'ipaddr.js';
+import type { MovieBaseRequest } from '@/lib/contract/requests';
+import type { z } from 'zod/mini';
 import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStatus, PushedMovie } from '@/lib/contract/types';
 import { Permission } from '@/lib/contract/roles';
 import { extrapolate } from '@/lib/contract/playback';
@@ -13,10 +15,12 @@ import type { PlaybackState } from '@/lib/contract/playback';
 import { byteLength, MAX_DELETE_IDS, MAX_PUSH_COUNT, normalizeName, validateMovieBase } from '@/lib/contract/validation';
 import type { MovieListRow, MovieRecord, Store, StoredCurrent } from '../db';
 import { badRequest, forbidden } from '../errors';
-import { boolField, objectField, stringField, type JsonObject } from '../json';
 import { hasMemberPermission } from './permissions';
 import { subjectOf, type RoomAccess } from './room-access';
 import { newId } from './users';
+
+/** A MovieBase as decoded from a request body. */
+export type MovieBaseInput = z.output<typeof MovieBaseRequest>;
 
 /** Names longer than this many bytes are cut to 253 bytes plus "..." (§7.1). */
 const MAX_NAME_BYTES = 256;
@@ -35,62 +39,34 @@ function truncateBytes(name: string, maxBytes: number): string {
   return name.slice(0, end);
 }
 
-function stringMap(body: JsonObject, key: string): Record<string, string> | undefined {
-  const value = objectField(body, key);
-  if (!value) return undefined;
-  const map: Record<string, string> = {};
-  for (const name of Object.keys(value)) map[name] = stringField(value, name);
-  return Object.keys(map).length ? map : undefined;
-}
-
-function subtitles(body: JsonObject): MovieBase['subtitles'] {
-  const value = objectField(body, 'subtitles');
-  if (!value) return undefined;
-  const result: NonNullable<MovieBase['subtitles']> = {};
-  for (const name of Object.keys(value)) {
-    const entry = objectField(value, name);
-    if (entry) result[name] = { url: stringField(entry, 'url'), type: stringField(entry, 'type') };
-  }
-  return Object.keys(result).length ? result : undefined;
-}
-
-function moreSources(body: JsonObject): MovieBase['moreSources'] {
-  const value = body.moreSources;
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw badRequest('json: cannot unmarshal into field moreSources of type array');
-  const sources = value.map((item) => {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) {
-      throw badRequest('json: cannot unmarshal into field moreSources of type object');
-    }
-    const entry = item as JsonObject;
-    return { name: stringField(entry, 'name'), type: stringField(entry, 'type'), url: stringField(entry, 'url') };
-  });
-  return sources.length ? sources : undefined;
+/** `map`, or undefined when it has no entries (an empty map is not stored, as in v0.9.11). */
+function nonEmpty<T extends object>(map: T | undefined): T | undefined {
+  return map && Object.keys(map).length ? map : undefined;
 }
 
 /**
- * Reads a MovieBase from a JSON object (push, pushs, edit) and applies §7.1: `url too long`,
- * `empty name`, `type too long`, name truncation, and the playability checks of this server
- * (`unsupported scheme: <s>`, vendor/proxy/RTMP refusals). Throws 400 with the text.
+ * Checks a decoded MovieBase (push, pushs, edit; `MovieBaseRequest` of lib/contract/requests.ts)
+ * and applies §7.1: `url too long`, `empty name`, `type too long`, name truncation, and the
+ * playability checks of this server (`unsupported scheme: <s>`, vendor/proxy/RTMP refusals).
+ * Returns the MovieBase to store; throws 400 with the text.
  */
-export function readMovieBase(body: JsonObject, proxy: ProxyPolicy): MovieBase {
+export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieBase {
   const base: MovieBase = {
-    url: stringField(body, 'url'),
-    name: normalizeName(stringField(body, 'name')),
-    type: stringField(body, 'type'),
-    live: boolField(body, 'live'),
-    proxy: boolField(body, 'proxy'),
-    rtmpSource: boolField(body, 'rtmpSource'),
-    headers: stringMap(body, 'headers'),
-    subtitles: subtitles(body),
-    moreSources: moreSources(body),
-    danmu: stringField(body, 'danmu'),
-    streamDanmu: stringField(body, 'streamDanmu'),
-    isFolder: boolField(body, 'isFolder'),
-    parentId: stringField(body, 'parentId'),
+    url: input.url,
+    name: normalizeName(input.name),
+    type: input.type,
+    live: input.live,
+    proxy: input.proxy,
+    rtmpSource: input.rtmpSource,
+    headers: nonEmpty(input.headers),
+    subtitles: nonEmpty(input.subtitles),
+    moreSources: input.moreSources?.length ? input.moreSources : undefined,
+    danmu: input.danmu,
+    streamDanmu: input.streamDanmu,
+    isFolder: input.isFolder,
+    parentId: input.parentId,
   };
-  const vendorInfo = objectField(body, 'vendorInfo');
-  const vendor = vendorInfo ? stringField(vendorInfo, 'vendor') : '';
+  const vendor = input.vendorInfo?.vendor ?? '';
   const invalid = validateMovieBase(base);
   if (invalid) throw badRequest(invalid);
   if (byteLength(base.name) > MAX_NAME_BYTES) base.name = `${truncateBytes(base.name, TRUNCATED_NAME_BYTES)}...`;

@@ -15,7 +15,8 @@ import { isId, validateRoomPassword } from '@/lib/contract/validation';
 import type { MemberRecord, Store } from '../db';
 import { DEFAULT_ROOM_SETTINGS, SETTING_KEYS } from '../db/rooms';
 import { badRequest, forbidden, notFound } from '../errors';
-import { boolField, uint32Field, type JsonObject } from '../json';
+import { roomSettingsPatchRequest } from '@/lib/contract/requests';
+import { decodeValue } from '../decode';
 import { hashPassword, verifyPassword } from '../passwords';
 import { hasAdminPermission } from './permissions';
 import { subjectOf, type RoomAccess } from './room-access';
@@ -68,14 +69,10 @@ function requireAdminBit(access: RoomAccess, permission: number, message: string
  * Throws 400 `no such column: <key>` for an unknown key (v0.9.11's database error) and 400
  * `json: cannot unmarshal …` for a value of the wrong type.
  */
-export function parseSettingsPatch(body: JsonObject): Partial<RoomSettings> {
-  const patch: Record<string, boolean | number> = {};
-  for (const key of Object.keys(body)) {
-    if (!(SETTING_KEYS as string[]).includes(key)) throw badRequest(`no such column: ${key}`);
-    const typed = key as keyof RoomSettings;
-    patch[key] = typeof DEFAULT_ROOM_SETTINGS[typed] === 'boolean' ? boolField(body, key) : uint32Field(body, key);
-  }
-  return patch as Partial<RoomSettings>;
+export function parseSettingsPatch(body: Readonly<Record<string, unknown>>): Partial<RoomSettings> {
+  const keys = Object.keys(body);
+  for (const key of keys) if (!(SETTING_KEYS as string[]).includes(key)) throw badRequest(`no such column: ${key}`);
+  return decodeValue(roomSettingsPatchRequest(keys, DEFAULT_ROOM_SETTINGS), body) as Partial<RoomSettings>;
 }
 
 /**
