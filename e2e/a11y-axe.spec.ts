@@ -98,16 +98,17 @@ for (const look of LOOKS) {
       await expect(page.getByTestId('rooms-created')).toBeVisible();
       await sweep.check(page, '/user/me');
       await checkOpened(sweep, page, 'user menu', () => page.getByTestId('header-username').click(), 'user-menu-profile');
-      // The account forms open in place; a reload puts the buttons back.
-      for (const [button, form] of [
-        ['rename', 'rename-form'],
-        ['change-password', 'password-form'],
-        ['bind-email', 'bind-email-form'],
+      // The account forms open in place; Cancel puts the button back.
+      for (const [button, form, cancel] of [
+        ['rename', 'rename-form', 'rename-cancel'],
+        ['change-password', 'password-form', 'password-cancel'],
+        ['bind-email', 'bind-email-form', 'bind-cancel'],
       ] as const) {
         await page.getByTestId(button).click();
         await expect(page.getByTestId(form)).toBeVisible();
         await sweep.check(page, `/user/me: ${button}`);
-        await page.reload();
+        await page.getByTestId(cancel).click();
+        await expect(page.getByTestId(button)).toBeVisible();
       }
       await checkOpened(sweep, page, '/user/me: delete account', () => page.getByTestId('delete-account').click(), 'confirm-dialog');
 

@@ -1,130 +1,203 @@
 'use client';
 /**
- * "Add a movie" on the viewing hall: a card whose title opens the push form. The form
- * (./movie-push-fields.tsx, with react-hook-form) is downloaded the first time the card is opened,
- * not with the hall; once open it stays mounted, so closing and reopening keeps what was typed.
+ * The movie push form itself (react-hook-form), in its own module so the viewing hall downloads it
+ * only when the user opens "Add a movie" (AddMovieCard in ./add-movie-card.tsx). One movie:
+ * `POST /api/room/movie/push` with URL, name, live and, under "Advanced options", type, proxy,
+ * headers, subtitles and other sources; several at once: `POST /api/room/movie/pushs`, one a line
+ * (docs/contract.md §4.5, §7.1). Everything is checked with the shared rules first, errors show at
+ * their field (or line), and nothing typed is lost on error.
  */
-import { useEffect, useId, useRef, useState, type ComponentType } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Plus } from 'lucide-react';
 import { clsx } from 'clsx';
-import { ChevronDown, Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
+import { Checkbox } from '@/components/ui/checkbox';
+import { TextField } from '@/components/ui/field';
+import { inputClasses } from '@/components/ui/input';
+import { pushMovie, pushMovies } from '@/hooks/data/movies';
 import { useT } from '@/lib/i18n';
-import type { MoviePushFieldsProps } from './movie-push';
+import { notifySuccess } from '@/lib/notify';
+import { placeFormError } from '@/components/common/form-rules';
+import { Notice } from '@/components/common/notice';
+import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
+import {
+  bulkBases,
+  movieBaseOf,
+  nameFromUrl,
+  MOVIE_TYPES,
+  type MoviePushFormProps,
+} from './movie-push';
 import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/movie-form';
 
-export interface MoviePushFormProps {
-  roomId: string;
-  /** The folder the movie list shows ("" = root); movies are added there. */
-  parentId?: string;
-  /**
-   * Bumped (from 1) by another part of the hall that offers "Add a movie" (the empty player, the
-   * empty list): the card opens, comes into view and focuses its address field.
-   */
-  openRequest?: number;
-  /** See MoviePushFieldsProps: what happens once movies were added. */
-  onPushed?: MoviePushFieldsProps['onPushed'];
-}
+type FormValues = MovieFormValues;
 
-/**
- * The "Add a movie" card (shown only to members who may add movies). Its title is a disclosure
- * button (`movie-push-open`, aria-expanded); opening it loads the form and focuses the URL field.
- * If the form cannot be downloaded, the card says why and offers a retry.
- */
-export function MoviePushForm({ roomId, parentId = '', openRequest = 0, onPushed }: MoviePushFormProps) {
+const EMPTY: FormValues = { url: '', name: '', live: false, type: '', proxy: false, headers: [], subtitles: [], moreSources: [], bulk: '' };
+
+export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps) {
   const t = useT();
-  const bodyId = useId();
-  const bodyRef = useRef<HTMLDivElement>(null);
-  const [open, setOpen] = useState(false);
-  const [Fields, setFields] = useState<ComponentType<MoviePushFieldsProps> | null>(null);
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const loading = useRef(false);
-  // Set when the card is opened: the URL field takes the focus as soon as it is there; opened from
-  // elsewhere in the hall ('request'), the card also comes into view.
-  const [wantsFocus, setWantsFocus] = useState<false | 'open' | 'request'>(false);
+  const [mode, setMode] = useState<'one' | 'many'>('one');
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    clearErrors,
+    control,
+    getValues,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<FormValues>({ defaultValues: EMPTY });
+  // The name a movie gets when its field is left empty: the file's name, or the page's host.
+  const defaultName = nameFromUrl(watch('url'));
 
-  const loadFields = () => {
-    if (loading.current) return;
-    loading.current = true;
-    setLoadError(null);
-    import('./movie-push-fields')
-      .then((module) => setFields(() => module.MoviePushFields))
-      .catch((error: unknown) => setLoadError(error ?? new Error('import failed')))
-      .finally(() => {
-        loading.current = false;
-      });
+  // A failure that belongs to no field (a permission, the server), shown above the button.
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const pushOne = async (fields: FormValues) => {
+    const base = { ...movieBaseOf({ ...fields, name: fields.name.trim() || nameFromUrl(fields.url) }), parentId };
+    if (markMovieProblems(base, fields, setError, t)) return;
+    try {
+      const pushed = await pushMovie(roomId, base);
+      reset({ ...getValues(), url: '', name: '', headers: [], subtitles: [], moreSources: [] });
+      if (onPushed) await onPushed([pushed]);
+      else notifySuccess(t('cinema.push.added', { name: base.name }));
+    } catch (error) {
+      setFailure(placeFormError(error, { url: 'url', name: 'name' }, setError));
+    }
   };
 
-  const toggle = () => {
-    const next = !open;
-    setOpen(next);
-    setWantsFocus(next ? 'open' : false);
-    if (next && !Fields) loadFields();
+  const pushMany = async (fields: FormValues) => {
+    const result = bulkBases(fields.bulk, fields);
+    if ('line' in result) {
+      const problem = t(result.key);
+      setError('bulk', { message: result.line ? t('moviePush.bulkLine', { line: result.line, problem }) : problem }, { shouldFocus: true });
+      return;
+    }
+    try {
+      const pushed = await pushMovies(
+        roomId,
+        result.bases.map((base) => ({ ...base, parentId })),
+      );
+      reset({ ...getValues(), bulk: '' });
+      if (onPushed) await onPushed(pushed);
+      else notifySuccess(t('cinema.push.bulkAdded', { count: result.bases.length }));
+    } catch (error) {
+      setFailure(placeFormError(error, { url: 'bulk', name: 'bulk' }, setError));
+    }
   };
 
-  useEffect(() => {
-    if (!open || !Fields || !wantsFocus) return;
-    const field = bodyRef.current?.querySelector<HTMLInputElement>('input');
-    field?.focus({ preventScroll: wantsFocus === 'request' });
-    if (wantsFocus === 'request') bodyRef.current?.closest('section')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-    setWantsFocus(false);
-  }, [open, Fields, wantsFocus]);
-
-  // Asked to open from elsewhere in the hall.
-  const handledRequest = useRef(openRequest);
-  const loadFieldsRef = useRef(loadFields);
-  loadFieldsRef.current = loadFields;
-  useEffect(() => {
-    if (openRequest === handledRequest.current) return;
-    handledRequest.current = openRequest;
-    setOpen(true);
-    setWantsFocus('request');
-    if (!Fields) loadFieldsRef.current();
-  }, [openRequest, Fields]);
+  const onSubmit = async (fields: FormValues) => {
+    setFailure(null);
+    await (mode === 'one' ? pushOne(fields) : pushMany(fields));
+  };
 
   return (
-    // Closed, the card keeps its own height instead of stretching beside the movie list.
-    <Card className={clsx('min-w-0', !open && 'self-start')}>
-      <section aria-label={t('cinema.push.title')}>
-        <h2 className="text-sm font-semibold">
+    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
+      <div role="group" aria-label={t('moviePush.mode')} className="inline-flex rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+        {(['one', 'many'] as const).map((value) => (
           <button
+            key={value}
             type="button"
-            data-testid="movie-push-open"
-            aria-expanded={open}
-            aria-controls={bodyId}
-            onClick={toggle}
+            aria-pressed={mode === value}
+            data-testid={`movie-push-mode-${value}`}
+            onClick={() => {
+              setMode(value);
+              setFailure(null);
+              clearErrors();
+            }}
             className={clsx(
-              'flex w-full cursor-pointer items-center gap-2 px-4 py-2.5 text-left transition-colors hover:bg-zinc-50 dark:hover:bg-zinc-800/60',
-              'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500',
-              open ? 'rounded-t-2xl border-b border-zinc-200 dark:border-zinc-800' : 'rounded-2xl',
+              'min-h-9 cursor-pointer rounded-md px-3 text-sm font-medium',
+              mode === value ? 'bg-white shadow-sm dark:bg-zinc-950' : 'text-zinc-600 dark:text-zinc-300',
             )}
           >
-            <Plus className="h-4 w-4 shrink-0 text-zinc-500" aria-hidden />
-            <span className="flex-1">{t('cinema.push.title')}</span>
-            <ChevronDown className={clsx('h-4 w-4 shrink-0 text-zinc-500 transition-transform', open && 'rotate-180')} aria-hidden />
+            {t(value === 'one' ? 'moviePush.modeOne' : 'moviePush.modeMany')}
           </button>
-        </h2>
-        <div id={bodyId} ref={bodyRef} hidden={!open}>
-          {Fields ? (
-            <Fields roomId={roomId} parentId={parentId} onPushed={onPushed} />
-          ) : loadError ? (
-            <div className="space-y-3 p-4">
-              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {t('cinema.push.loadFailed')}
-              </p>
-              <Button variant="outline" size="sm" data-testid="movie-push-retry" onClick={loadFields}>
-                {t('cinema.error.retry')}
-              </Button>
-            </div>
-          ) : open ? (
-            <p aria-busy="true" className="flex items-center gap-2 p-4 text-sm text-zinc-500 dark:text-zinc-400">
-              <Spinner className="h-4 w-4" />
-              {t('cinema.loading')}
-            </p>
+        ))}
+      </div>
+
+      {mode === 'one' ? (
+        <>
+          <TextField
+            id="movie-push-url"
+            label={t('moviePush.url')}
+            error={errors.url?.message}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            placeholder="https://example.com/video.m3u8"
+            {...register('url', { onChange: () => clearErrors('url') })}
+          />
+          <TextField
+            id="movie-push-name"
+            label={t('moviePush.nameOptional')}
+            hint={defaultName ? t('moviePush.nameDefault', { name: defaultName }) : t('moviePush.nameHint')}
+            placeholder={defaultName || undefined}
+            error={errors.name?.message}
+            autoComplete="off"
+            {...register('name', { onChange: () => clearErrors('name') })}
+          />
+        </>
+      ) : (
+        <div className="space-y-1.5">
+          <label htmlFor="movie-push-bulk" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+            {t('moviePush.bulk')}
+          </label>
+          <textarea
+            id="movie-push-bulk"
+            data-testid="movie-push-bulk"
+            rows={5}
+            spellCheck={false}
+            aria-invalid={errors.bulk ? true : undefined}
+            aria-describedby="movie-push-bulk-help"
+            placeholder={'https://example.com/a.m3u8\nEpisode 2 | https://example.com/b.mp4'}
+            className={clsx(inputClasses, 'h-auto w-full py-2 font-mono text-xs')}
+            {...register('bulk', { onChange: () => clearErrors('bulk') })}
+          />
+          <p id="movie-push-bulk-help" role={errors.bulk ? 'alert' : undefined} className={clsx('text-xs', errors.bulk ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400')}>
+            {errors.bulk?.message ?? t('moviePush.bulkHint')}
+          </p>
+        </div>
+      )}
+
+      <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('moviePush.live')} {...register('live')} />
+
+      <details className="group rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="movie-push-advanced">
+        <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">{t('moviePush.advanced')}</summary>
+        <div className="space-y-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
+          <div className="space-y-1.5">
+            <label htmlFor="movie-push-type" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+              {t('moviePush.type')}
+            </label>
+            <select id="movie-push-type" data-testid="movie-push-type" className={clsx(inputClasses, 'w-full')} {...register('type')}>
+              {MOVIE_TYPES.map((value) => (
+                <option key={value} value={value}>
+                  {value || t('moviePush.typeAuto')}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Checkbox id="movie-push-proxy" data-testid="movie-push-proxy" label={t('moviePush.proxy')} hint={t('moviePush.proxyHint')} {...register('proxy')} />
+          {mode === 'one' ? (
+            <>
+              <RowList kind="headers" control={control} register={register} errors={errors} />
+              <RowList kind="subtitles" control={control} register={register} errors={errors} />
+              <RowList kind="moreSources" control={control} register={register} errors={errors} />
+            </>
           ) : null}
         </div>
-      </section>
-    </Card>
+      </details>
+
+      {failure ? (
+        <Notice tone="error" testId="movie-push-failure">
+          {failure}
+        </Notice>
+      ) : null}
+      <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
+        {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}
+        {isSubmitting ? t('moviePush.adding') : t('moviePush.submit')}
+      </Button>
+    </form>
   );
 }

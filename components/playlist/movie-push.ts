@@ -1,6 +1,6 @@
 /**
  * The push body of "Add a movie" and its checks (docs/contract.md §4.5, §7.1, §8), shared by the
- * card (./movie-push-form.tsx) and the lazily loaded form (./movie-push-fields.tsx).
+ * card (./add-movie-card.tsx) and the lazily loaded form (./movie-push-form.tsx).
  */
 import type { MovieBase, PushedMovie } from '@/lib/contract/types';
 import { validateMovieBase } from '@/lib/contract/validation';
@@ -184,8 +184,8 @@ export function pushProblem(base: MovieBase): { field: 'url' | 'name'; key: Mess
   return { field: problem === 'empty name' || problem === 'name too long' ? 'name' : 'url', key: MOVIE_ERRORS[problem] ?? (`contract.${problem}` as MessageKey) };
 }
 
-/** Props of the lazily loaded form (./movie-push-fields.tsx). */
-export interface MoviePushFieldsProps {
+/** Props of the lazily loaded form (./movie-push-form.tsx). */
+export interface MoviePushFormProps {
   roomId: string;
   /** The folder the list shows ("" = root): new movies go there (`parentId`, §7.1). */
   parentId: string;

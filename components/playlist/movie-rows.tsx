@@ -2,7 +2,7 @@
 /**
  * The rows of a movie's request headers, subtitles and other sources (docs/contract.md §7.1
  * `headers`, `subtitles`, `moreSources`), added and removed freely, with their errors at the row:
- * shared by "Add a movie" (./movie-push-fields.tsx) and the edit dialog (./movie-dialogs.tsx).
+ * shared by "Add a movie" (./movie-push-form.tsx) and the edit dialog (./movie-dialogs.tsx).
  */
 import { useFieldArray, type Control, type FieldErrors, type UseFormRegister, type UseFormSetError } from 'react-hook-form';
 import { Plus, X } from 'lucide-react';

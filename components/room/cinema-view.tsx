@@ -36,7 +36,7 @@ import { ChatPanel } from '@/components/chat/chat-panel';
 import { ConnectionBadge } from './connection-badge';
 import { Denied } from './denied';
 import { MovieList } from '@/components/playlist/movie-list';
-import { MoviePushForm } from '@/components/playlist/movie-push-form';
+import { AddMovieCard } from '@/components/playlist/add-movie-card';
 import { preloadEngine } from '@/components/player/player';
 import { PlayerPanel } from '@/components/player/player-panel';
 import '@/lib/i18n/messages/cinema';
@@ -230,7 +230,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             </div>
             <div className="hall-add min-w-0 self-start">
               {abilities.canAddMovie ? (
-                <MoviePushForm roomId={roomId} parentId={view.folderId} openRequest={pushRequest} onPushed={onPushed} />
+                <AddMovieCard roomId={roomId} parentId={view.folderId} openRequest={pushRequest} onPushed={onPushed} />
               ) : (
                 <Card className="px-4 py-3 text-center" data-testid="movie-push-denied">
                   <Denied roomId={roomId} what="add" />

@@ -165,7 +165,7 @@ function FormButtons({ busy, onCancel, testId }: { busy: boolean; onCancel: () =
       <Button type="submit" size="sm" data-testid={`${testId}-submit`} loading={busy} disabled={busy}>
         {t('profile.save')}
       </Button>
-      <Button variant="ghost" size="sm" onClick={onCancel}>
+      <Button variant="ghost" size="sm" data-testid={`${testId}-cancel`} onClick={onCancel}>
         {t('profile.cancel')}
       </Button>
     </div>

@@ -7,7 +7,7 @@ import { pushMovie, pushMovies } from '@/hooks/data/movies';
 import type { MessageKey } from '@/lib/i18n';
 import { translate } from '@/lib/i18n/messages';
 import { bulkBases, movieBaseOf, nameFromUrl, pushProblem, rowProblems } from './movie-push';
-import { MoviePushForm } from './movie-push-form';
+import { AddMovieCard } from './add-movie-card';
 import '@/lib/i18n/messages/movie-form';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
@@ -21,13 +21,13 @@ jest.mock('@/lib/notify', () => ({ notifyError: jest.fn(), notifySuccess: jest.f
 // Counts downloads of the form module; a download can be made to fail (jest caches only a module that loaded).
 let mockFormDownloads = 0;
 let mockFailNextDownload = false;
-jest.mock('./movie-push-fields', () => {
+jest.mock('./movie-push-form', () => {
   mockFormDownloads += 1;
   if (mockFailNextDownload) {
     mockFailNextDownload = false;
-    throw new Error('Loading chunk movie-push-fields failed');
+    throw new Error('Loading chunk movie-push-form failed');
   }
-  return jest.requireActual('./movie-push-fields');
+  return jest.requireActual('./movie-push-form');
 });
 
 const zh = (key: MessageKey, params?: Record<string, string | number>) => translate('zh', key, params);
@@ -61,17 +61,17 @@ describe('movie push body', () => {
 });
 
 // In file order: the first test sees the form module before jest has cached it.
-describe('MoviePushForm', () => {
+describe('AddMovieCard', () => {
   beforeEach(() => jest.mocked(pushMovie).mockReset());
 
   it('downloads the form only when opened; says so when that fails, and loads it on retry', async () => {
-    render(<MoviePushForm roomId="room-1" />);
+    render(<AddMovieCard roomId="room-1" />);
     expect(screen.queryByTestId('movie-push-url')).toBeNull();
     expect(mockFormDownloads).toBe(0);
 
     mockFailNextDownload = true;
     fireEvent.click(screen.getByTestId('movie-push-open'));
-    expect(await screen.findByRole('alert')).toHaveTextContent(zh('cinema.push.loadFailed', { error: 'Loading chunk movie-push-fields failed' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(zh('cinema.push.loadFailed', { error: 'Loading chunk movie-push-form failed' }));
     expect(mockFormDownloads).toBe(1);
 
     fireEvent.click(screen.getByTestId('movie-push-retry'));
@@ -80,7 +80,7 @@ describe('MoviePushForm', () => {
   });
 
   it('shows only the "Add a movie" button until it is opened, then focuses the URL field', async () => {
-    render(<MoviePushForm roomId="room-1" />);
+    render(<AddMovieCard roomId="room-1" />);
     const open = screen.getByTestId('movie-push-open');
     expect(open).toHaveTextContent(zh('cinema.push.title'));
     expect(open).toHaveAttribute('aria-expanded', 'false');
@@ -94,7 +94,7 @@ describe('MoviePushForm', () => {
   });
 
   it('keeps what was typed when closed and opened again', async () => {
-    render(<MoviePushForm roomId="room-1" />);
+    render(<AddMovieCard roomId="room-1" />);
     const open = screen.getByTestId('movie-push-open');
     fireEvent.click(open);
     const url = await screen.findByTestId('movie-push-url');
@@ -111,7 +111,7 @@ describe('MoviePushForm', () => {
 
   it('pushes the trimmed movie to the room and clears URL and name', async () => {
     jest.mocked(pushMovie).mockResolvedValue(undefined as never);
-    render(<MoviePushForm roomId="room-1" />);
+    render(<AddMovieCard roomId="room-1" />);
     fireEvent.click(screen.getByTestId('movie-push-open'));
     fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: ' https://cdn.test/a.m3u8 ' } });
     fireEvent.change(screen.getByTestId('movie-push-name'), { target: { value: ' Clip ' } });
@@ -126,7 +126,7 @@ describe('MoviePushForm', () => {
     const stored = { id: 'm'.repeat(32), creatorId: 'c'.repeat(32), base: { url: 'https://cdn.test/show/Episode%201.mp4', name: 'Episode 1' } };
     jest.mocked(pushMovie).mockResolvedValue(stored as never);
     const onPushed = jest.fn();
-    render(<MoviePushForm roomId="room-1" onPushed={onPushed} />);
+    render(<AddMovieCard roomId="room-1" onPushed={onPushed} />);
     fireEvent.click(screen.getByTestId('movie-push-open'));
     fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: 'https://cdn.test/show/Episode%201.mp4' } });
     expect(screen.getByTestId('movie-push-name')).toHaveAttribute('placeholder', 'Episode 1');
@@ -137,7 +137,7 @@ describe('MoviePushForm', () => {
   });
 
   it('refuses a URL it cannot play without sending anything', async () => {
-    render(<MoviePushForm roomId="room-1" />);
+    render(<AddMovieCard roomId="room-1" />);
     fireEvent.click(screen.getByTestId('movie-push-open'));
     fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: 'ftp://cdn.test/a.mp4' } });
     fireEvent.change(screen.getByTestId('movie-push-name'), { target: { value: 'Clip' } });
@@ -221,7 +221,7 @@ describe('advanced options and bulk push', () => {
 
   it('pushes several movies from the "several at once" mode into the open folder', async () => {
     jest.mocked(pushMovies).mockResolvedValue([]);
-    render(<MoviePushForm roomId="room-1" parentId={'f'.repeat(32)} />);
+    render(<AddMovieCard roomId="room-1" parentId={'f'.repeat(32)} />);
     fireEvent.click(screen.getByTestId('movie-push-open'));
     fireEvent.click(await screen.findByTestId('movie-push-mode-many'));
     fireEvent.change(screen.getByTestId('movie-push-bulk'), { target: { value: 'https://x.test/a.mp4\nB | https://x.test/b.mp4' } });
@@ -235,7 +235,7 @@ describe('advanced options and bulk push', () => {
 
   it('shows a bad line of a bulk push at the field and sends nothing', async () => {
     jest.mocked(pushMovies).mockReset();
-    render(<MoviePushForm roomId="room-1" />);
+    render(<AddMovieCard roomId="room-1" />);
     fireEvent.click(screen.getByTestId('movie-push-open'));
     fireEvent.click(await screen.findByTestId('movie-push-mode-many'));
     fireEvent.change(screen.getByTestId('movie-push-bulk'), { target: { value: 'https://x.test/a.mp4\nnot a url' } });
@@ -245,7 +245,7 @@ describe('advanced options and bulk push', () => {
   });
 
   it('shows an incomplete header at its row and sends nothing', async () => {
-    render(<MoviePushForm roomId="room-1" />);
+    render(<AddMovieCard roomId="room-1" />);
     fireEvent.click(screen.getByTestId('movie-push-open'));
     fireEvent.change(await screen.findByTestId('movie-push-url'), { target: { value: 'https://x.test/a.mp4' } });
     fireEvent.change(screen.getByTestId('movie-push-name'), { target: { value: 'A' } });
