@@ -20,11 +20,10 @@ import {
   listMovies,
   pushedView,
   pushMovies,
-  readMovieBase,
-  type ProxyPolicy,
   setCurrentMovie,
   swapMovies,
 } from '../rules/movies';
+import { readMovieBase, type ProxyPolicy } from '../rules/movie-base';
 
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;

@@ -1,120 +1,19 @@
 /**
- * Movie rules (docs/contract.md §4.5, §7): validating a pushed MovieBase, the wire shapes of
- * movies and of the current movie, and list, push, delete, clear, swap, edit and set-current.
- * The companion server has no vendor backends and no stream proxy, so vendor, proxy and RTMP
- * movies are refused with a clear 400 instead of being stored unplayable.
+ * Movie rules (docs/contract.md §4.5, §7): the wire shapes of movies and of the current movie, and
+ * list, push, delete, clear, swap, edit and set-current. What a pushed MovieBase may be is decided in
+ * ./movie-base.ts.
  */
 import zlib from 'node:zlib';
-import ipaddr from 'ipaddr.js';
-import type { MovieBaseRequest } from '@/lib/contract/requests';
-import type { z } from 'zod/mini';
 import type { CurrentMovie, Movie, MovieBase, MovieList, MoviePath, PlaybackStatus, PushedMovie } from '@/lib/contract/types';
 import { Permission } from '@/lib/contract/roles';
 import { extrapolate } from '@/lib/contract/playback';
 import type { PlaybackState } from '@/lib/contract/playback';
-import { byteLength, MAX_DELETE_IDS, MAX_PUSH_COUNT, normalizeName, validateMovieBase } from '@/lib/contract/validation';
+import { MAX_DELETE_IDS, MAX_PUSH_COUNT } from '@/lib/contract/validation';
 import type { MovieListRow, MovieRecord, Store, StoredCurrent } from '../db';
 import { badRequest, forbidden } from '../errors';
 import { hasMemberPermission } from './permissions';
 import { subjectOf, type RoomAccess } from './room-access';
 import { newId } from './users';
-
-/** A MovieBase as decoded from a request body. */
-export type MovieBaseInput = z.output<typeof MovieBaseRequest>;
-
-/** Names longer than this many bytes are cut to 253 bytes plus "..." (§7.1). */
-const MAX_NAME_BYTES = 256;
-const TRUNCATED_NAME_BYTES = 253;
-
-/** Cuts `name` to at most `maxBytes` UTF-8 bytes without splitting a character. */
-function truncateBytes(name: string, maxBytes: number): string {
-  let bytes = 0;
-  let end = 0;
-  for (const char of name) {
-    const size = byteLength(char);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += char.length;
-  }
-  return name.slice(0, end);
-}
-
-/** `map`, or undefined when it has no entries (an empty map is not stored, as in v0.9.11). */
-function nonEmpty<T extends object>(map: T | undefined): T | undefined {
-  return map && Object.keys(map).length ? map : undefined;
-}
-
-/**
- * Checks a decoded MovieBase (push, pushs, edit; `MovieBaseRequest` of lib/contract/requests.ts)
- * and applies §7.1: `url too long`, `empty name`, `type too long`, name truncation, and the
- * playability checks of this server (`unsupported scheme: <s>`, vendor/proxy/RTMP refusals).
- * Returns the MovieBase to store; throws 400 with the text.
- */
-export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieBase {
-  const base: MovieBase = {
-    url: input.url,
-    name: normalizeName(input.name),
-    type: input.type,
-    live: input.live,
-    proxy: input.proxy,
-    rtmpSource: input.rtmpSource,
-    headers: nonEmpty(input.headers),
-    subtitles: nonEmpty(input.subtitles),
-    moreSources: input.moreSources?.length ? input.moreSources : undefined,
-    danmu: input.danmu,
-    streamDanmu: input.streamDanmu,
-    isFolder: input.isFolder,
-    parentId: input.parentId,
-  };
-  const vendor = input.vendorInfo?.vendor ?? '';
-  const invalid = validateMovieBase(base);
-  if (invalid) throw badRequest(invalid);
-  if (byteLength(base.name) > MAX_NAME_BYTES) base.name = `${truncateBytes(base.name, TRUNCATED_NAME_BYTES)}...`;
-  if (base.parentId && base.parentId.length !== 32) throw badRequest('parent id length must be empty or 32');
-  if (vendor) throw badRequest(`vendor ${vendor} is not supported by this server`);
-  if (base.isFolder) return base;
-  if (base.rtmpSource && base.proxy) throw badRequest("rtmp source and proxy can't be true at the same time");
-  if (base.rtmpSource && !base.live) throw badRequest("rtmp source can't be true when movie is not live");
-  if (base.rtmpSource) throw badRequest('rtmp is not enabled');
-  const scheme = urlScheme(base.url);
-  if (base.proxy) {
-    if (base.live ? !proxy.liveProxy : !proxy.movieProxy) throw badRequest(base.live ? 'live proxy is not enabled' : 'movie proxy is not enabled');
-    if (scheme !== 'http' && scheme !== 'https') throw badRequest(`unsupported scheme: ${scheme}`);
-    if (!proxy.allowLocal && isLocalAddress(new URL(base.url).hostname, proxy.allowAddresses)) throw badRequest('local ip is not allowed');
-    return base;
-  }
-  if (scheme !== 'http' && scheme !== 'https' && scheme !== 'magnet') throw badRequest(`unsupported scheme: ${scheme}`);
-  return base;
-}
-
-/** What the movie proxy allows (site settings `movie_proxy`, `live_proxy`, `allow_proxy_to_local`; `PROXY_ALLOW_ADDRESSES`). */
-export interface ProxyPolicy {
-  movieProxy: boolean;
-  liveProxy: boolean;
-  allowLocal: boolean;
-  allowAddresses: readonly string[];
-}
-
-/**
- * Whether a URL's host names this machine or a private network by itself: `localhost` or an IP
- * literal outside the public unicast range (ipaddr.js ranges, IPv4-mapped IPv6 unwrapped). A DNS name
- * is checked when the proxy connects (../proxy/upstream.ts); this catches the obvious case at push time.
- */
-export function isLocalAddress(hostname: string, allowAddresses: readonly string[]): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (!ipaddr.isValid(host)) return false;
-  let address = ipaddr.parse(host);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  if (allowAddresses.includes(address.toString())) return false;
-  return address.range() !== 'unicast';
-}
-
-/** The URL's scheme, lower-cased, or "" when it has none (as Go's url.Parse reports). */
-function urlScheme(url: string): string {
-  const match = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url);
-  return match ? match[1].toLowerCase() : '';
-}
 
 /** The file extension of the URL's path without the dot (`m3u8`, `mp4`), or "". */
 export function typeFromUrl(url: string): string {
