@@ -71,10 +71,36 @@ import {
 import { ExpectedEvents } from './expected-events';
 import { FAR_LEAD_MAX_SEC, Latencies, MAX_LAG_SEC, type LagKind } from './latency';
 import { HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, type MediaLike } from './media';
+import { rateSwitchAtMs, type RateSwitch } from './rate-switch';
+import { StruggleGuard } from './struggle';
 import { canTransition, DecisionLog, type SyncDebug, type SyncDecisionKind, type SyncPhase } from './phase';
+import {
+  DEFAULT_TICK_MS,
+  SETTLE_MS,
+  CONFIRM_TIMEOUT_MS,
+  DEFAULT_SEEK_PUBLISH_DELAY_MS,
+  USER_SEEK_MIN_SEC,
+  ACTION_JUMP_SEC,
+  SCHEDULED_SEEK_TOLERANCE_SEC,
+  DRIFT_JUMP_SEC,
+  RECOVERY_COOLDOWN_MS,
+  STRUGGLE_SEEKS,
+  STRUGGLE_WINDOW_MS,
+  STRUGGLE_MS,
+  STRUGGLE_SEEK_SEC,
+  JUMP_WINDOW_MS,
+  MAX_PENDING_SYNCS,
+  START_AT_ONCE_SEC,
+  CATCH_UP_MAX_SEC,
+  CATCH_UP_SEC,
+  CATCH_UP_MAX_NUDGE,
+  CATCH_UP_BUFFER_SEC,
+  COMMON_LEAD_SEC,
+} from './tuning';
 
 export type { LagKind } from './latency';
 export type { SyncDebug, SyncPhase } from './phase';
+export { COMMON_LEAD_SEC, CONFIRM_TIMEOUT_MS, DEFAULT_SEEK_PUBLISH_DELAY_MS, DEFAULT_TICK_MS, SETTLE_MS } from './tuning';
 
 /** What the engine sends; the room socket implements it. Both return false when the message was dropped. */
 export interface SyncTransport {
@@ -122,70 +148,6 @@ export interface SyncEngineOptions {
   onTarget?: (status: PlaybackState) => void;
 }
 
-export const DEFAULT_TICK_MS = 100;
-/**
- * After a start, a seek, `playing` or a new rate, the element's clock is not yet steady (Chromium: a
- * jump, a ~40 ms stand-still, then linear), so drift is measured only this long (ms) afterwards.
- */
-export const SETTLE_MS = 250;
-/** How long (ms) a remote action waits for its confirming SYNC reply before the engine acts on the provisional position. */
-export const CONFIRM_TIMEOUT_MS = 1000;
-export const DEFAULT_SEEK_PUBLISH_DELAY_MS = 200;
-/** An unexpected seek closer than this (s) to the room while playing is the player's own (hls.js skipping a gap), not the user's. */
-const USER_SEEK_MIN_SEC = 0.3;
-/** A SYNC reply whose position differs from the followed target by more than this (s) reveals a missed remote action. */
-const ACTION_JUMP_SEC = 0.25;
-/** How far (s) a `seeked` may land from a scheduled start's target and still be the engine's. */
-const SCHEDULED_SEEK_TOLERANCE_SEC = 0.5;
-/**
- * A jump of the drift by this much (s) between two measurements is a stall or freeze (the nudge moves
- * it by 5 ms per 100 ms at most); like a `waiting` event it may be caught up with a seek, at most once
- * per RECOVERY_COOLDOWN_MS (a starved machine must not seek over and over).
- */
-const DRIFT_JUMP_SEC = 0.05;
-const RECOVERY_COOLDOWN_MS = 5000;
-/**
- * A page that needed STRUGGLE_SEEKS catch-up seeks of the loop within STRUGGLE_WINDOW_MS did not
- * hold any of them (a starved CPU, a backgrounded tab): it stops seeking for STRUGGLE_MS, only nudges
- * (a seek only past STRUGGLE_SEEK_SEC), and the indicator says it cannot keep up (docs/sync.md
- * "Slow devices"). Another user's action still moves it.
- */
-const STRUGGLE_SEEKS = 3;
-const STRUGGLE_WINDOW_MS = 20_000;
-const STRUGGLE_MS = 30_000;
-const STRUGGLE_SEEK_SEC = 5;
-/** Two measurements further apart than this (ms) are not compared for jumps. */
-const JUMP_WINDOW_MS = 600;
-/** SYNC requests kept waiting for a reply; older ones are dropped (their replies then count as plain statuses). */
-const MAX_PENDING_SYNCS = 8;
-
-/** A paused element this close (s) to where the room will be once it runs starts at once instead of waiting ahead. */
-const START_AT_ONCE_SEC = 0.05;
-/**
- * A start that comes late by up to this much (s of media; docs/sync.md "Catching up"): a common start
- * whose STATUS reached this page after the room had passed its paused position, or a scheduled start
- * whose seek took longer than its lead. With the data at hand the element starts at once and runs
- * faster until it is level, instead of one more seek ahead of the room, which a loaded machine may
- * again make too slowly. Later than this, it waits ahead of the room as before.
- */
-const CATCH_UP_MAX_SEC = 0.5;
-/**
- * A catch-up closes its gap in this much wall time (s): the rate is the room rate × (1 + nudge) with
- * nudge = gap / (CATCH_UP_SEC × room rate), at most CATCH_UP_MAX_NUDGE (twice the room rate, pitch
- * preserved), so a 0.1 s gap runs at 1.2× for half a second and a 0.5 s gap at 2×.
- */
-const CATCH_UP_SEC = 0.5;
-const CATCH_UP_MAX_NUDGE = 1;
-/** Data beyond the gap (s) that must be buffered for a catch-up: it must not stall while running faster. */
-const CATCH_UP_BUFFER_SEC = 1;
-/**
- * Lead (s) of a common start: a user's play, or seek while playing, starts the room this long after
- * the action, everyone included (./engine.ts module comment). It covers a member up to ~150 ms away
- * (the STATUS reaches them in one one-way delay; a farther one waits ahead of the room and starts when
- * it arrives there) and keeps the user's own wait under 250 ms.
- */
-export const COMMON_LEAD_SEC = 0.2;
-
 interface PendingSync {
   sentAtMs: number;
   /** Sequence number of outgoing messages at send time (for ordering against our own STATUS). */
@@ -202,20 +164,10 @@ interface Target {
   clock: 'server' | 'local';
 }
 
-/** A start whose outcome teaches a latency: where the element was (s) and when (local ms). */
 /** How a user's action is published (see `publish`). */
 type PublishKind = 'common' | 'resume' | 'rate' | null;
 
-/**
- * A rate change of a playing room that the element makes at the instant the old and the new status
- * meet (docs/sync.md "Rate changes"): `from` is the status with the old rate, `rate` the new one.
- */
-interface RateSwitch {
-  from: RoomTarget;
-  rate: number;
-  timer: ReturnType<typeof setTimeout> | null;
-}
-
+/** A start whose outcome teaches a latency: where the element was (s) and when (local ms). */
 interface PendingLearn {
   kind: 'start' | 'resume';
   position: number;
@@ -303,10 +255,8 @@ export class SyncEngine {
   /** A late start running faster than the room until it is level (`catchUp`); null when none. */
   private catchUpTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
-  /** Local times (ms) of the loop's catch-up seeks in the last STRUGGLE_WINDOW_MS. */
-  private catchUpSeeksAtMs: number[] = [];
-  /** Local time (ms) until which this page only nudges (it cannot keep up). */
-  private strugglingUntilMs = -Infinity;
+  /** Whether this page keeps up with its catch-up seeks (docs/sync.md "Slow devices"). */
+  private readonly struggle = new StruggleGuard();
 
   constructor(options: SyncEngineOptions) {
     this.options = options;
@@ -786,17 +736,12 @@ export class SyncEngine {
 
   /** True while this page only nudges because its catch-up seeks did not hold (STRUGGLE_SEEKS). */
   private struggling(): boolean {
-    return this.now() < this.strugglingUntilMs;
+    return this.struggle.active(this.now());
   }
 
   /** Counts a catch-up seek of the loop; the STRUGGLE_SEEKS-th within STRUGGLE_WINDOW_MS stops the seeking for STRUGGLE_MS. */
   private noteCatchUpSeek(): void {
-    const now = this.now();
-    this.catchUpSeeksAtMs = this.catchUpSeeksAtMs.filter((atMs) => now - atMs < STRUGGLE_WINDOW_MS);
-    this.catchUpSeeksAtMs.push(now);
-    if (this.catchUpSeeksAtMs.length < STRUGGLE_SEEKS) return;
-    this.catchUpSeeksAtMs = [];
-    this.strugglingUntilMs = now + STRUGGLE_MS;
+    if (!this.struggle.noteSeek(this.now())) return;
     this.decide('give-up', `${STRUGGLE_SEEKS} catch-up seeks in ${STRUGGLE_WINDOW_MS / 1000} s: nudging only for ${STRUGGLE_MS / 1000} s`);
   }
 
@@ -1287,16 +1232,6 @@ export class SyncEngine {
     this.seq += 1;
     this.lastStatusSeq = this.seq;
   }
-}
-
-/**
- * The server time (ms) at which a playing status with the old rate (`from`) and one with the new rate
- * (`to`) give the same position: where a rate change takes effect. Infinity when the rates are equal.
- */
-export function rateSwitchAtMs(from: RoomTarget, to: RoomTarget): number {
-  const rateDiff = from.status.playbackRate - to.status.playbackRate;
-  if (Math.abs(rateDiff) < 1e-9) return Infinity;
-  return to.serverTimeMs + ((to.status.currentTime - positionAt(from, to.serverTimeMs)) * 1000) / rateDiff;
 }
 
 function isNotAllowed(error: unknown): boolean {

@@ -1,0 +1,72 @@
+/**
+ * The sync engine's tuning (./engine.ts): thresholds, windows and leads, in the units their names
+ * say (SEC: seconds of media or wall time as documented, MS: milliseconds of wall time). The
+ * correction loop's own dead band and nudge limits are in ./correction.ts (DEFAULT_TUNING); what the
+ * engine learns per element is in ./latency.ts. Why each value is what it is: docs/sync.md.
+ */
+
+/** How often (ms) the correction loop measures. */
+export const DEFAULT_TICK_MS = 100;
+/**
+ * After a start, a seek, `playing` or a new rate, the element's clock is not yet steady (Chromium: a
+ * jump, a ~40 ms stand-still, then linear), so drift is measured only this long (ms) afterwards.
+ */
+export const SETTLE_MS = 250;
+/** How long (ms) a remote action waits for its confirming SYNC reply before the engine acts on the provisional position. */
+export const CONFIRM_TIMEOUT_MS = 1000;
+/** Window (ms) in which further `seeked` events of the user (scrubbing) collapse into one trailing STATUS. */
+export const DEFAULT_SEEK_PUBLISH_DELAY_MS = 200;
+/** An unexpected seek closer than this (s) to the room while playing is the player's own (hls.js skipping a gap), not the user's. */
+export const USER_SEEK_MIN_SEC = 0.3;
+/** A SYNC reply whose position differs from the followed target by more than this (s) reveals a missed remote action. */
+export const ACTION_JUMP_SEC = 0.25;
+/** How far (s) a `seeked` may land from a scheduled start's target and still be the engine's. */
+export const SCHEDULED_SEEK_TOLERANCE_SEC = 0.5;
+/**
+ * A jump of the drift by this much (s) between two measurements is a stall or freeze (the nudge moves
+ * it by 5 ms per 100 ms at most); like a `waiting` event it may be caught up with a seek, at most once
+ * per RECOVERY_COOLDOWN_MS (a starved machine must not seek over and over).
+ */
+export const DRIFT_JUMP_SEC = 0.05;
+export const RECOVERY_COOLDOWN_MS = 5000;
+/**
+ * A page that needed STRUGGLE_SEEKS catch-up seeks of the loop within STRUGGLE_WINDOW_MS did not
+ * hold any of them (a starved CPU, a backgrounded tab): it stops seeking for STRUGGLE_MS, only nudges
+ * (a seek only past STRUGGLE_SEEK_SEC), and the indicator says it cannot keep up (docs/sync.md
+ * "Slow devices"). Another user's action still moves it.
+ */
+export const STRUGGLE_SEEKS = 3;
+export const STRUGGLE_WINDOW_MS = 20_000;
+export const STRUGGLE_MS = 30_000;
+export const STRUGGLE_SEEK_SEC = 5;
+/** Two measurements further apart than this (ms) are not compared for jumps. */
+export const JUMP_WINDOW_MS = 600;
+/** SYNC requests kept waiting for a reply; older ones are dropped (their replies then count as plain statuses). */
+export const MAX_PENDING_SYNCS = 8;
+
+/** A paused element this close (s) to where the room will be once it runs starts at once instead of waiting ahead. */
+export const START_AT_ONCE_SEC = 0.05;
+/**
+ * A start that comes late by up to this much (s of media; docs/sync.md "Catching up"): a common start
+ * whose STATUS reached this page after the room had passed its paused position, or a scheduled start
+ * whose seek took longer than its lead. With the data at hand the element starts at once and runs
+ * faster until it is level, instead of one more seek ahead of the room, which a loaded machine may
+ * again make too slowly. Later than this, it waits ahead of the room as before.
+ */
+export const CATCH_UP_MAX_SEC = 0.5;
+/**
+ * A catch-up closes its gap in this much wall time (s): the rate is the room rate × (1 + nudge) with
+ * nudge = gap / (CATCH_UP_SEC × room rate), at most CATCH_UP_MAX_NUDGE (twice the room rate, pitch
+ * preserved), so a 0.1 s gap runs at 1.2× for half a second and a 0.5 s gap at 2×.
+ */
+export const CATCH_UP_SEC = 0.5;
+export const CATCH_UP_MAX_NUDGE = 1;
+/** Data beyond the gap (s) that must be buffered for a catch-up: it must not stall while running faster. */
+export const CATCH_UP_BUFFER_SEC = 1;
+/**
+ * Lead (s) of a common start: a user's play, or seek while playing, starts the room this long after
+ * the action, everyone included (./engine.ts, module comment). It covers a member up to ~150 ms away
+ * (the STATUS reaches them in one one-way delay; a farther one waits ahead of the room and starts when
+ * it arrives there) and keeps the user's own wait under 250 ms.
+ */
+export const COMMON_LEAD_SEC = 0.2;
