@@ -2,7 +2,7 @@
 /**
  * Every SWR key of the app, in one place (docs/architecture.md "Data layer"). A key is an array whose
  * first item names the resource, so that a write can revalidate all of a resource's cached pages
- * (`revalidate`). Queries are keyed by their JSON, so two equal queries share one request.
+ * (`useRevalidate`). Queries are keyed by their JSON, so two equal queries share one request.
  */
 import { useCallback } from 'react';
 import { useSWRConfig } from 'swr';
