@@ -109,7 +109,7 @@ export function requestErrorText(issues: readonly z.core.$ZodIssue[]): string {
 // ---------------------------------------------------------------------------------------------
 // Bodies by route (docs/contract.md §4)
 
-/** `{id}`: the user, room or member an action is about; movie `current` adds `subPath`. */
+/** `{id}`: the user, room or member an action is about. */
 export const IdRequest = z.object({ id: ginString() });
 export type IdRequest = z.output<typeof IdRequest>;
 
