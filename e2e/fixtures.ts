@@ -11,6 +11,7 @@ import { startOAuthProvider, type OAuthProvider } from './support/oauth-provider
 import { SeedApi, uniqueName } from './support/api';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { collectPageErrors } from './support/page-errors';
+import { TabPool, type Tab } from './support/tab-pool';
 import { webUrl } from './support/urls';
 
 /** Root's password on the e2e companion server (env ROOT_PASSWORD's role, passed to startServer). */
@@ -41,7 +42,10 @@ export interface App {
   setSetting<K extends keyof SiteSettings>(name: K, value: SiteSettings[K]): void;
 }
 
-/** One person: their own browser context (storage, cookies), one page, and its uncaught errors. */
+/**
+ * One person: their own browser context (storage, cookies) and tab, and its uncaught errors. The tab
+ * may have served an earlier test of the worker, reset to a fresh context's state (e2e/support/tab-pool.ts).
+ */
 export interface Actor {
   context: BrowserContext;
   page: Page;
@@ -54,7 +58,7 @@ export interface Actor {
 }
 
 export interface Actors {
-  /** A visitor without a session, in a fresh context; `username` is a fresh unused name to register with. */
+  /** A visitor without a session, in a tab with a fresh context's state; `username` is a fresh unused name to register with. */
   visitor(prefix?: string): Promise<Actor>;
   /** A user signed up through the API whose token is in localStorage before the first page script runs. */
   user(prefix?: string): Promise<Actor>;
@@ -69,12 +73,17 @@ interface WorkerFixtures {
   mail: MailSink;
   /** The OAuth2 authorization server behind the e2e server's `github` provider (enabled). */
   oauth: OAuthProvider;
+  /** Browser tabs kept across this worker's tests, each reset to a fresh context's state. */
+  tabs: TabPool;
 }
 
 interface TestFixtures {
   actors: Actors;
-  /** Fails the test when any page broke the documents' Content Security Policy (scripts/csp.mjs). */
-  cspGuard: void;
+  /**
+   * Fails the test when any page broke the documents' Content Security Policy (scripts/csp.mjs):
+   * watches every context the test creates, and the kept tabs it is given (the function).
+   */
+  cspGuard: (context: BrowserContext) => void;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -148,14 +157,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  tabs: [
+    async ({ browser }, use) => {
+      const pool = new TabPool(browser);
+      await use(pool);
+      await pool.close();
+    },
+    { scope: 'worker' },
+  ],
+
   cspGuard: [
-    async ({ browser, context }, use) => {
+    async ({ browser }, use) => {
       const violations: string[] = [];
-      const watch = (watched: BrowserContext) =>
+      const watch = (watched: BrowserContext) => {
         watched.on('console', (message) => {
           if (message.type() === 'error' && /Content Security Policy/.test(message.text())) violations.push(`${message.page()?.url()}: ${message.text()}`);
         });
-      watch(context);
+      };
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (...args) => {
         const created = await newContext(...args);
@@ -163,7 +181,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return created;
       };
       try {
-        await use();
+        await use(watch);
       } finally {
         browser.newContext = newContext;
       }
@@ -172,14 +190,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 
-  actors: async ({ browser, app }, use) => {
-    const opened: BrowserContext[] = [];
+  actors: async ({ app, tabs, cspGuard }, use, testInfo) => {
+    const opened: Tab[] = [];
     const open = async (username: string, token?: string): Promise<Actor> => {
-      // Playwright applies the project's context options (viewport, locale en-US) to this context too.
-      const context = await browser.newContext();
-      opened.push(context);
+      // A tab kept from an earlier test, reset to a fresh context's state (e2e/support/tab-pool.ts).
+      const tab = await tabs.take();
+      opened.push(tab);
+      cspGuard(tab.context);
+      const { context, page } = tab;
       if (token) await seedToken(context, token);
-      const page = await context.newPage();
       return { context, page, errors: collectPageErrors(page), username, password: USER_PASSWORD, token };
     };
     await use({
@@ -193,7 +212,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         return { ...actor, password: ROOT_PASSWORD };
       },
     });
-    for (const context of opened) await context.close();
+    const passed = testInfo.status === testInfo.expectedStatus;
+    for (const tab of opened) await tabs.release(tab, passed);
   },
 });
 
