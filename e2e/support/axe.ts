@@ -5,6 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
+import { source as axeSource } from 'axe-core';
 import { STORAGE_KEYS } from '../../lib/storage';
 
 /** One look of the app: the theme and the UI language (the `isDarkMode` and `locale` keys of lib/storage.ts). */
@@ -31,6 +32,9 @@ export async function applyLook(context: BrowserContext, look: Look): Promise<vo
     { keys: STORAGE_KEYS, ...look },
   );
 }
+
+/** What AxeBuilder evaluates as "axe's source" once `check` has put the real one in the document. */
+const AXE_ALREADY_IN_PAGE = 'void 0';
 
 /** WCAG 2.0 and 2.1, levels A and AA: the rules the issue asks for. */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -65,7 +69,10 @@ export class AxeSweep {
     // Legacy mode runs axe in the page in one step. The default mode finishes every run in a new blank
     // page (for cross-origin frames, which the app has none of): twice the time, 1.3 s against 0.6 s a
     // check on this machine, and the sweep makes about 150 checks.
-    const results = await new AxeBuilder({ page }).setLegacyMode().withTags(WCAG_TAGS).analyze();
+    // axe-core (1.5 MB of script) goes into each document once: AxeBuilder would send and compile it
+    // twice on every check (0.8 s a check here; 0.13 s with axe already in the page).
+    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+    const results = await new AxeBuilder({ page, axeSource: AXE_ALREADY_IN_PAGE }).setLegacyMode().withTags(WCAG_TAGS).analyze();
     this.checked += 1;
     const label = `${where} [${this.look.theme}, ${this.look.locale}]`;
     for (const violation of results.violations) {
