@@ -313,7 +313,7 @@ describe('authorization matrix of the account routes', () => {
 });
 
 describe('data directories from before accounts', () => {
-  it('gain the email column (unique when set) without losing users', () => {
+  it('gain the email column (unique when set) without losing users', async () => {
     const dir = tempDir();
     try {
       const old = new Database(path.join(dir, DATABASE_FILE));
@@ -321,7 +321,7 @@ describe('data directories from before accounts', () => {
       old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?, ?)').run('a'.repeat(32), 'old-user', 'hash', 3, 1, 1);
       old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?, ?)').run('b'.repeat(32), 'old-user-2', 'hash', 3, 1, 1);
       old.close();
-      const migrated = openDatabase(dir);
+      const migrated = await openDatabase(dir);
       try {
         expect(migrated.prepare('SELECT username, email FROM users ORDER BY username').all()).toEqual([
           { username: 'old-user', email: null },

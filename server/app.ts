@@ -115,7 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const webDir = path.resolve(options.webDir ?? './out');
   const host = options.host ?? '127.0.0.1';
   const frameAncestors = options.frameAncestors?.trim() || DEFAULT_FRAME_ANCESTORS;
-  const store = openStore(dataDir, options.initialSettings);
+  const store = await openStore(dataDir, options.initialSettings);
   const context: ServerContext = {
     store,
     tokens: new TokenService(loadOrCreateSecret(dataDir)),

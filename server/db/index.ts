@@ -34,11 +34,12 @@ export interface Store {
 }
 
 /**
- * Opens the store in `dataDir` (created when missing) and writes the site settings that have no row
- * yet: `initial` values first (first-start configuration from the environment), then the defaults.
+ * Opens the store in `dataDir` (created when missing, migrated to the current schema) and writes the
+ * site settings that have no row yet: `initial` values first (first-start configuration from the
+ * environment), then the defaults. Rejects as `openDatabase` does.
  */
-export function openStore(dataDir: string, initial: Partial<SiteSettings> = {}): Store {
-  const db = openDatabase(dataDir);
+export async function openStore(dataDir: string, initial: Partial<SiteSettings> = {}): Promise<Store> {
+  const db = await openDatabase(dataDir);
   const settings = new SettingsRepository(db);
   settings.seedDefaults(initial);
   return {

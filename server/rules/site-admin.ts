@@ -21,7 +21,7 @@ import {
 import type { ListResponse, RoomListItem, UserInfo } from '@/lib/contract/types';
 import { isId, normalizeName, validateEmail, validateRoomPassword, validateUsername, validateNewUserPassword } from '@/lib/contract/validation';
 import { DEFAULT_SITE_SETTINGS } from '../db/settings';
-import { SCHEMA_VERSION } from '../db/database';
+import { SCHEMA_VERSION } from '../db/migrations';
 import { isUniqueViolation } from '../db/users';
 import type { RoomRecord, SiteSettings, Store, UserRecord } from '../db';
 import { badRequest, forbidden, notFound } from '../errors';
