@@ -16,6 +16,8 @@ import { PHASE_DEVELOPMENT_SERVER } from 'next/constants.js';
  * Build-time environment:
  * - NEXT_PUBLIC_API_ORIGIN: API and WebSocket origin for preview hosts that serve the export from
  *   another origin (empty = the page's own origin);
+ * - NEXT_PUBLIC_ICE_SERVERS: voice chat's STUN/TURN servers as the JSON of an RTCIceServer list
+ *   (default: the reference client's public STUN server; lib/voice/ice-servers.ts);
  * - NEXT_EXPORT_DIR: where the export goes (default `out`); a preview build uses another folder so
  *   that it does not replace `out/`. Build artifacts stay in `.next` either way.
  * @type {import('next').NextConfig}
@@ -67,6 +69,7 @@ const nextConfig = {
   },
   env: {
     NEXT_PUBLIC_API_ORIGIN: process.env.NEXT_PUBLIC_API_ORIGIN ?? '',
+    NEXT_PUBLIC_ICE_SERVERS: process.env.NEXT_PUBLIC_ICE_SERVERS ?? '',
   },
 };
 

@@ -123,6 +123,9 @@ for (const look of LOOKS) {
       await page.getByTestId('chat-send').click();
       await expect(page.getByTestId('chat-message')).toHaveCount(1);
       await sweep.check(page, '/cinema/<id>');
+      await page.getByTestId('voice-join').click();
+      await expect(page.getByTestId('voice-leave')).toBeVisible();
+      await sweep.check(page, 'voice bar');
       await checkOpened(sweep, page, 'player settings menu', () => page.getByTestId('player-settings').click(), 'player-settings');
       await checkOpened(sweep, page, 'danmaku settings', () => page.getByTestId('danmaku-settings-toggle').click(), 'danmaku-settings');
       await checkOpened(sweep, page, 'members panel', () => page.getByTestId('open-members').click(), 'members-panel');

@@ -7,7 +7,7 @@
  *
  * The inputs: every file under the client's source folders (app, components, hooks, lib, config,
  * public, types), the build configuration files, the locked package versions, and the build-time
- * environment (NEXT_PUBLIC_API_ORIGIN, NEXT_EXPORT_DIR). The stamp lives in `.next/`, beside Next's
+ * environment (NEXT_PUBLIC_API_ORIGIN, NEXT_PUBLIC_ICE_SERVERS, NEXT_EXPORT_DIR). The stamp lives in `.next/`, beside Next's
  * own build cache, not in the export, which servers publish.
  */
 import { createHash } from 'node:crypto';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE_DIRS = ['app', 'components', 'hooks', 'lib', 'config', 'public', 'types'];
 const SOURCE_FILES = ['next.config.mjs', 'tsconfig.json', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'instrumentation-client.ts', 'scripts/html-aliases.mjs', 'scripts/csp.mjs'];
-const ENVIRONMENT = ['NEXT_PUBLIC_API_ORIGIN', 'NEXT_EXPORT_DIR'];
+const ENVIRONMENT = ['NEXT_PUBLIC_API_ORIGIN', 'NEXT_PUBLIC_ICE_SERVERS', 'NEXT_EXPORT_DIR'];
 const exportDir = path.join(ROOT, process.env.NEXT_EXPORT_DIR || 'out');
 const stampFile = path.join(ROOT, '.next', `export-stamp-${path.basename(exportDir)}.json`);
 

@@ -3,6 +3,7 @@
  * SQLite, plus the exported web client under `/web`. `startServer` is what `server/main.ts`, the
  * server tests and the end-to-end fixtures run.
  */
+import { NO_ICE_CONFIG, type IceConfig } from './rules/webrtc';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
@@ -58,6 +59,8 @@ export interface StartServerOptions {
    * opens every private address instead.
    */
   proxyAllowAddresses?: string[];
+  /** Voice chat's STUN and TURN servers (main.ts reads STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL). Default none. */
+  ice?: IceConfig;
   /**
    * Site settings written on first start only (rows that do not exist yet), e.g. the SMTP settings
    * main.ts reads from the environment. Later changes are made in the settings table.
@@ -121,6 +124,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     tokens: new TokenService(loadOrCreateSecret(dataDir)),
     hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
     proxyAllowAddresses: options.proxyAllowAddresses ?? [],
+    ice: options.ice ?? NO_ICE_CONFIG,
     captchas: new CaptchaStore(options.fixedCaptchaAnswer),
     codes: new EmailCodeStore(),
     mailer: new Mailer(),

@@ -5,12 +5,14 @@
  * (comma-separated IP addresses the movie proxy may reach although they are private), TRUST_PROXY
  * (behind a reverse proxy: `true`, or the proxy's addresses/CIDRs, comma-separated; then
  * `X-Forwarded-For` names the client for the rate limits and the log), FRAME_ANCESTORS (who may frame
- * the app: CSP sources, default `'none'`).
+ * the app: CSP sources, default `'none'`), STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL (voice chat's
+ * ICE servers, docs/voice.md).
  * First start only (they seed the email settings of docs/contract.md §5.6; later changes go to the
  * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
  * or TCP), SMTP_USERNAME, SMTP_PASSWORD, SMTP_FROM.
  */
 import { LOG_LEVELS, startServer, type LogLevel } from './app';
+import { DEFAULT_TURN_TTL_SEC, type IceConfig } from './rules/webrtc';
 import { SMTP_PROTOCOLS, type SiteSettings } from './db/settings';
 
 /** The email settings given in the environment (first start). Throws on an invalid port or protocol. */
@@ -40,6 +42,28 @@ function trustProxyFromEnv(value: string | undefined): boolean | string {
   return text.toLowerCase() === 'true' ? true : text;
 }
 
+/** A comma-separated list, trimmed, empty entries dropped. */
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Voice chat's ICE servers (docs/voice.md): STUN_URLS and TURN_URLS (comma-separated `stun:` and
+ * `turn:`/`turns:` URLs), TURN_SECRET (coturn's `static-auth-secret`), TURN_TTL (seconds the TURN
+ * credentials last, default a day). Throws on a TURN_URLS without TURN_SECRET or a bad TURN_TTL.
+ */
+function iceConfigFromEnv(env: NodeJS.ProcessEnv): IceConfig {
+  const turnUrls = listOf(env.TURN_URLS);
+  const turnSecret = env.TURN_SECRET ?? '';
+  if (turnUrls.length > 0 && !turnSecret) throw new Error('TURN_URLS needs TURN_SECRET (the static-auth-secret of the TURN server)');
+  const turnTtlSec = env.TURN_TTL ? Number(env.TURN_TTL) : DEFAULT_TURN_TTL_SEC;
+  if (!Number.isInteger(turnTtlSec) || turnTtlSec < 60) throw new Error(`TURN_TTL must be a whole number of seconds, at least 60, got ${env.TURN_TTL}`);
+  return { stunUrls: listOf(env.STUN_URLS), turnUrls, turnSecret, turnTtlSec };
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
@@ -59,6 +83,7 @@ async function main(): Promise<void> {
     logLevel,
     trustProxy: trustProxyFromEnv(process.env.TRUST_PROXY),
     frameAncestors: process.env.FRAME_ANCESTORS || undefined,
+    ice: iceConfigFromEnv(process.env),
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);
 

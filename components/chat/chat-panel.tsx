@@ -29,10 +29,12 @@ export interface ChatPanelProps {
   connected: boolean;
   /** Sends one message; false when it could not be sent (socket not open). */
   onSend: (text: string) => boolean;
+  /** Voice chat's entry or bar (components/voice), shown under the title. */
+  voice?: React.ReactNode;
   className?: string;
 }
 
-export function ChatPanel({ lines, canChat, denied, connected, onSend, className }: ChatPanelProps) {
+export function ChatPanel({ lines, canChat, denied, connected, onSend, voice, className }: ChatPanelProps) {
   const t = useT();
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -90,6 +92,7 @@ export function ChatPanel({ lines, canChat, denied, connected, onSend, className
       className={clsx('flex min-h-0 flex-col overflow-hidden rounded-2xl border border-zinc-200 bg-white shadow-sm dark:border-zinc-800 dark:bg-zinc-900', className)}
     >
       <h2 className="border-b border-zinc-200 px-4 py-2.5 text-sm font-semibold dark:border-zinc-800">{t('cinema.chat.title')}</h2>
+      {voice}
       <div
         ref={listRef}
         onScroll={(event) => {

@@ -33,6 +33,7 @@ import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, 
 import { readTheater, writeTheater } from '@/lib/storage';
 import { RoomAdminBar, RoomSetup } from '@/components/room-admin/room-admin-bar';
 import { ChatPanel } from '@/components/chat/chat-panel';
+import { VoiceEntry } from '@/components/voice/voice-entry';
 import { ConnectionBadge } from './connection-badge';
 import { Denied } from './denied';
 import { MovieList } from '@/components/playlist/movie-list';
@@ -209,6 +210,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
                 denied={abilities.canChat ? null : <Denied roomId={roomId} what="chat" />}
                 connected={connection === 'open'}
                 onSend={sendChat}
+                voice={<VoiceEntry roomId={roomId} session={session} canVoice={abilities.canVoice} connected={connection === 'open'} video={video} />}
               />
             </div>
             <div className="hall-movies min-w-0">

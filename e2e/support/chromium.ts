@@ -3,6 +3,8 @@
  * Chromium (browsers cannot be downloaded on this machine), with the flags that keep it off the
  * network. The machine has no network but loopback: without these, Chromium keeps trying to reach
  * Google's services in the background; QUIC is off so media goes over plain HTTP as in production.
+ * Voice chat gets Chromium's fake microphone and camera (a tone and a test pattern), granted without
+ * a prompt.
  */
 import type { LaunchOptions } from '@playwright/test';
 
@@ -16,5 +18,7 @@ export const chromiumLaunchOptions: LaunchOptions = {
     '--disable-sync',
     '--disable-quic',
     '--no-first-run',
+    '--use-fake-device-for-media-stream',
+    '--use-fake-ui-for-media-stream',
   ],
 };

@@ -23,3 +23,12 @@ export function getRoomMe(roomId: string, signal?: AbortSignal): Promise<RoomMe>
 export function getRoomInfo(roomId: string, signal?: AbortSignal): Promise<RoomInfo> {
   return get<RoomInfo>('/api/room/info', { roomId, signal });
 }
+
+/**
+ * `GET /api/room/webrtc/iceServers` → `{iceServers: RTCIceServer[]}`: voice chat's STUN and TURN
+ * servers (a companion-server route, docs/voice.md; a v0.9.11 server answers 404). Throws `ApiError`
+ * (403 `no permission to use webrtc` without the WebRTC permission).
+ */
+export function getIceServers(roomId: string): Promise<{ iceServers: RTCIceServer[] }> {
+  return get<{ iceServers: RTCIceServer[] }>('/api/room/webrtc/iceServers', { roomId });
+}

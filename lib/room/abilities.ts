@@ -22,6 +22,8 @@ export interface RoomAbilities {
   canSetCurrentMovie: boolean;
   canSetStatus: boolean;
   canChat: boolean;
+  /** Join voice chat (the WebRTC bit, §5.4; no room switch turns it off). */
+  canVoice: boolean;
   /** Delete one movie: DeleteMovie, or being the movie's creator (§4.5). */
   canDelete: (movie: Movie) => boolean;
   /** Approve pending members (and, as coded in v0.9.11, delete members). */
@@ -61,6 +63,7 @@ export function roomAbilities(me: RoomMe | undefined, siteRole: number, settings
     canSetCurrentMovie: can(Permission.SetCurrentMovie),
     canSetStatus: can(Permission.SetCurrentStatus),
     canChat: can(Permission.SendChatMessage),
+    canVoice: can(Permission.WebRTC),
     canDelete: (movie) => canDeleteMovie || (Boolean(me?.userId) && movie.creatorId === me?.userId),
     canApproveMembers: administer(AdminPermission.ApprovePendingMember),
     canBanMembers: administer(AdminPermission.BanRoomMember),

@@ -72,6 +72,10 @@ class FakeSocket implements SessionSocket {
     this.expired.push(id);
     return true;
   }
+  sendWebrtc(type: number, signal?: { data: string; to: string }): boolean {
+    this.sent.push(`webrtc:${type}${signal ? `:${signal.to}` : ''}`);
+    return this.state === 'open';
+  }
 }
 
 class RecordingFollower implements PlaybackFollower {

@@ -29,7 +29,8 @@
  * - STATUS, CHECK_STATUS and SYNC → the attached sync engine (lib/sync/engine.ts), which follows them
  *   and reports the status it follows back (`followed`): that is the playback truth. With no engine
  *   (no movie, or the player not mounted yet) the session keeps the truth from the frames itself.
- * - ERROR → a notice.
+ * - ERROR → a notice;
+ * - WEBRTC_* → voice chat (`onVoice`, lib/voice/mesh.ts).
  * A socket closed by the server may mean a ban, a removal or a deleted room: `/api/room/me` is asked
  * at once and every few failed reconnects (its 401 takes the user to the join screen).
  */
@@ -84,6 +85,7 @@ export interface SessionSocket {
   sendStatus(status: PlaybackState): boolean;
   sendSync(): boolean;
   sendExpired(expirationId: bigint | number): boolean;
+  sendWebrtc(type: MessageType, signal?: { data: string; to: string }): boolean;
 }
 
 /** The HTTP calls the session makes (lib/api/*; tests pass fakes). Each rejects with an ApiError. */
@@ -134,6 +136,13 @@ export interface RoomSessionOptions {
 /** Events of a session for React's caches: the movie list changed (MOVIES frame, or a reconnect that may have missed one). */
 export type MoviesListener = () => void;
 
+/** What voice chat (lib/voice/mesh.ts) hears from the session: its signalling frames and the socket opening and closing. */
+export interface VoiceListener {
+  frame(message: Message): void;
+  socketOpen(): void;
+  socketClose(): void;
+}
+
 /** One open room; see the module comment. Call `open()` once, `close()` when the hall closes. */
 export class RoomSession {
   readonly roomId: string;
@@ -149,6 +158,7 @@ export class RoomSession {
   private closed = false;
   private follower: PlaybackFollower | null = null;
   private readonly moviesListeners = new Set<MoviesListener>();
+  private readonly voiceListeners = new Set<VoiceListener>();
   /** Each reload bumps its counter; an answer to an older request is dropped. */
   private memberSeq = 0;
   private currentSeq = 0;
@@ -250,6 +260,20 @@ export class RoomSession {
     this.setChatLines(appendLine(this.store.get(chatLinesAtom), { id: lineId(atMs), username: '', text, atMs, system: true }));
   }
 
+  /**
+   * Subscribes voice chat to the WEBRTC_* frames and to the socket opening and closing; returns the
+   * unsubscribe function.
+   */
+  onVoice(listener: VoiceListener): () => void {
+    this.voiceListeners.add(listener);
+    return () => this.voiceListeners.delete(listener);
+  }
+
+  /** Sends a voice chat signalling frame (lib/voice/mesh.ts); false when the socket is not open. */
+  sendWebrtc(type: MessageType, signal?: { data: string; to: string }): boolean {
+    return this.socketInstance?.sendWebrtc(type, signal) ?? false;
+  }
+
   /** Subscribes to "the movie list changed"; returns the unsubscribe function. */
   onMovies(listener: MoviesListener): () => void {
     this.moviesListeners.add(listener);
@@ -348,8 +372,14 @@ export class RoomSession {
       case MessageType.ERROR:
         this.options.onSocketError?.('server', payload.case === 'errorMessage' ? payload.value : '');
         break;
+      case MessageType.WEBRTC_JOIN:
+      case MessageType.WEBRTC_LEAVE:
+      case MessageType.WEBRTC_OFFER:
+      case MessageType.WEBRTC_ANSWER:
+      case MessageType.WEBRTC_ICE_CANDIDATE:
+        for (const listener of this.voiceListeners) listener.frame(message);
+        break;
       default:
-        // Frames of features this client does not have (WebRTC signalling) are not for the hall.
         break;
     }
   }
@@ -402,6 +432,8 @@ export class RoomSession {
         this.store.set(roomConnectionAtom, state);
         if (state === 'open') this.follower?.setConnected(true);
         else if (state === 'closed') this.follower?.setConnected(false);
+        if (state === 'open') for (const listener of this.voiceListeners) listener.socketOpen();
+        else if (state === 'closed') for (const listener of this.voiceListeners) listener.socketClose();
       }),
       socket.on('open', ({ reconnected }) => this.onOpen(reconnected)),
       socket.on('close', ({ failures, retryInMs }) => this.onClose(failures, retryInMs)),

@@ -222,6 +222,14 @@ export class RoomSocket {
     return this.send({ type: MessageType.EXPIRED, payload: { case: 'expirationId', value } });
   }
 
+  /**
+   * One voice chat signalling frame (WEBRTC_JOIN, LEAVE, OFFER, ANSWER, ICE_CANDIDATE; needs the
+   * WebRTC permission, §6.4); `signal` is the `webrtc_data` of an OFFER, ANSWER or candidate.
+   */
+  sendWebrtc(type: MessageType, signal?: { data: string; to: string }): boolean {
+    return this.send({ type, payload: signal ? { case: 'webrtcData', value: signal } : { case: undefined } });
+  }
+
   private openSocket(): void {
     const token = this.options.token();
     let ws: WebSocketLike;

@@ -2,6 +2,7 @@
  * The `user` and `room*` middleware levels of docs/contract.md §3.4 for HTTP handlers: each
  * handler calls the guard it needs first and gets the authenticated caller back.
  */
+import type { IceConfig } from '../rules/webrtc';
 import type { FastifyRequest } from 'fastify';
 import { authenticateToken, readCredentials, type TokenService } from '../auth';
 import type { Store, UserRecord } from '../db';
@@ -21,6 +22,8 @@ export interface ServerContext {
   hubs: HubRegistry;
   /** Addresses the movie proxy may reach although they are private (env `PROXY_ALLOW_ADDRESSES`). */
   proxyAllowAddresses: readonly string[];
+  /** Voice chat's STUN and TURN servers (../rules/webrtc.ts). */
+  ice: IceConfig;
   /** Image captchas of the email flows (§4.2). */
   captchas: CaptchaStore;
   /** Mailed codes of the email flows (§4.2). */

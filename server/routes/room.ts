@@ -22,6 +22,7 @@ import {
   roomMe,
 } from '../rules/rooms';
 import { parseRoomListQuery } from './user';
+import { iceServersFor } from '../rules/webrtc';
 
 export function registerRoomRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
@@ -59,6 +60,11 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
   });
 
   app.get('/api/room/me', async (request, reply) => sendData(reply, roomMe(await requireRoom(context, request))));
+
+  // Not in v0.9.11: voice chat's STUN/TURN servers, for those who may use voice (docs/voice.md).
+  app.get('/api/room/webrtc/iceServers', async (request, reply) =>
+    sendData(reply, iceServersFor(await requireRoom(context, request), context.ice, Date.now())),
+  );
 
   app.get('/api/room/info', async (request, reply) =>
     sendData(reply, roomInfo(store, await requireRoom(context, request))),

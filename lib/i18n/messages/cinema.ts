@@ -49,6 +49,10 @@ export const cinema = {
     'cinema.autoplay.blocked': '自动播放失败，请点击播放或同步按钮',
 
     'cinema.chat.title': '在线聊天',
+    'cinema.voice.join': '加入语音',
+    'cinema.voice.denyVisitor': '登录后可加入语音',
+    'cinema.voice.denyMember': '你没有此房间的“加入语音”权限，请联系房主或管理员',
+    'cinema.voice.offline': '连接到房间后才能加入语音',
     'cinema.chat.placeholder': '按 Enter 键即可发送…',
     'cinema.chat.send': '发送',
     'cinema.chat.empty': '发送的消息不能为空',
@@ -205,6 +209,10 @@ export const cinema = {
     'cinema.autoplay.blocked': 'Autoplay was blocked; press play or the sync button',
 
     'cinema.chat.title': 'Chat',
+    'cinema.voice.join': 'Join voice',
+    'cinema.voice.denyVisitor': 'Log in to join voice chat',
+    'cinema.voice.denyMember': 'You lack the “join voice” permission in this room; ask its creator or an admin',
+    'cinema.voice.offline': 'Voice opens once the room is connected',
     'cinema.chat.placeholder': 'Press Enter to send…',
     'cinema.chat.send': 'Send',
     'cinema.chat.empty': 'The message cannot be empty',

@@ -1,0 +1,212 @@
+'use client';
+/**
+ * The voice bar: joins the room's call when it mounts (someone pressed "Join voice",
+ * ./voice-entry.tsx), then shows "Leave voice (N)" with N the people in the call, mute, and each
+ * person with their speaking light, per-person mute and volume, and why someone cannot be reached.
+ * While someone speaks the movie's volume drops (on by default) and comes back after. The call
+ * lives in a VoiceMesh (lib/voice/mesh.ts) fed by the room session's signalling frames; it ends when
+ * the hall closes, and when the viewer loses the voice permission. Loaded only on first use.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { clsx } from 'clsx';
+import { useAtomValue } from 'jotai';
+import { Mic, MicOff, PhoneOff, Volume2, VolumeX } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { useT } from '@/lib/i18n';
+import type { RoomSession } from '@/lib/room/session';
+import { userAtom } from '@/lib/session';
+import { loadIceServers } from '@/hooks/data/voice';
+import { VoiceMesh, type VoiceState } from '@/lib/voice/mesh';
+import '@/lib/i18n/messages/cinema';
+import '@/lib/i18n/messages/voice';
+
+/** Audio level (0–1, as WebRTC stats report it) from which a person counts as speaking. */
+export const SPEAKING_LEVEL = 0.02;
+/** How often the speaking lights are read, ms. */
+const LEVELS_EVERY_MS = 250;
+/** The movie's volume while someone speaks, as a share of its own. */
+export const DUCKED_VOLUME = 0.3;
+/** How long after the last word the movie's volume comes back, ms. */
+const DUCK_RELEASE_MS = 800;
+
+const IDLE: VoiceState = { joined: false, joining: false, muted: false, level: 0, full: false, peers: [], failure: null };
+
+export interface VoiceBarProps {
+  session: RoomSession;
+  canVoice: boolean;
+  connected: boolean;
+  video: HTMLVideoElement | null;
+}
+
+export default function VoiceBar({ session, canVoice, connected, video }: VoiceBarProps) {
+  const t = useT();
+  const me = useAtomValue(userAtom);
+  const [state, setState] = useState<VoiceState>(IDLE);
+  const [duck, setDuck] = useState(true);
+  const [lost, setLost] = useState(false);
+  const meshRef = useRef<VoiceMesh | null>(null);
+
+  useEffect(() => {
+    const mesh = new VoiceMesh({ send: (type, signal) => session.sendWebrtc(type, signal), onChange: setState });
+    meshRef.current = mesh;
+    const off = session.onVoice({ frame: (message) => mesh.handleFrame(message), socketOpen: () => mesh.onSocketOpen(), socketClose: () => mesh.onSocketClose() });
+    void joinCall(mesh, session.roomId);
+    return () => {
+      off();
+      mesh.close();
+      meshRef.current = null;
+    };
+  }, [session]);
+
+  // Losing the permission (MY_STATUS) ends the call: the server would refuse its frames.
+  useEffect(() => {
+    if (canVoice || !state.joined) return;
+    meshRef.current?.leave();
+    setLost(true);
+  }, [canVoice, state.joined]);
+
+  useEffect(() => {
+    if (!state.joined) return;
+    const timer = setInterval(() => void meshRef.current?.readLevels(), LEVELS_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [state.joined]);
+
+  const someoneSpeaks = state.peers.some((peer) => !peer.muted && peer.level >= SPEAKING_LEVEL);
+  useDucking(video, duck && state.joined && someoneSpeaks);
+
+  const count = state.joined ? new Set([me?.id ?? 'me', ...state.peers.map((peer) => peer.userId)]).size : 0;
+
+  if (!state.joined) {
+    return (
+      <div className="space-y-1.5 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800" data-testid="voice-bar">
+        <Button
+          data-testid="voice-join"
+          variant="outline"
+          size="sm"
+          loading={state.joining}
+          disabled={!connected || !canVoice}
+          onClick={() => {
+            setLost(false);
+            if (meshRef.current) void joinCall(meshRef.current, session.roomId);
+          }}
+        >
+          <Mic className="h-4 w-4" aria-hidden />
+          {state.joining ? t('voice.joining') : t('cinema.voice.join')}
+        </Button>
+        {state.failure ? (
+          <p role="alert" data-testid="voice-failure" data-failure={state.failure} className="text-xs text-red-600 dark:text-red-400">
+            {t(`voice.failure.${state.failure}`)}
+          </p>
+        ) : null}
+        {lost ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('voice.lost')}</p> : null}
+      </div>
+    );
+  }
+
+  return (
+    <section aria-label={t('voice.region')} data-testid="voice-bar" className="space-y-2 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+      <div className="flex flex-wrap items-center gap-2">
+        <Button data-testid="voice-leave" variant="outline" size="sm" onClick={() => meshRef.current?.leave()}>
+          <PhoneOff className="h-4 w-4" aria-hidden />
+          {t('voice.leave', { count })}
+        </Button>
+        <Button data-testid="voice-mute" variant="ghost" size="sm" aria-pressed={state.muted} onClick={() => meshRef.current?.setMuted(!state.muted)}>
+          {state.muted ? <MicOff className="h-4 w-4" aria-hidden /> : <Mic className="h-4 w-4" aria-hidden />}
+          {state.muted ? t('voice.unmute') : t('voice.mute')}
+        </Button>
+        <label className="flex items-center gap-1.5 text-xs text-zinc-700 dark:text-zinc-300">
+          <input type="checkbox" data-testid="voice-duck" checked={duck} onChange={(event) => setDuck(event.target.checked)} className="h-4 w-4 accent-brand-600" />
+          {t('voice.duck')}
+        </label>
+      </div>
+      <ul className="flex flex-wrap gap-1.5 text-xs" data-testid="voice-people">
+        <li data-testid="voice-person" data-me="true" data-speaking={!state.muted && state.level >= SPEAKING_LEVEL} className={personClasses(!state.muted && state.level >= SPEAKING_LEVEL)}>
+          {state.muted ? <MicOff className="h-3.5 w-3.5" aria-hidden /> : <Mic className="h-3.5 w-3.5" aria-hidden />}
+          {t('voice.me', { name: me?.username ?? '' })}
+        </li>
+        {state.peers.map((peer) => {
+          const speaking = !peer.muted && peer.level >= SPEAKING_LEVEL;
+          return (
+            <li key={peer.id} data-testid="voice-person" data-user-id={peer.userId} data-state={peer.state} data-speaking={speaking} className={personClasses(speaking)}>
+              <span>{peer.username}</span>
+              {speaking ? <span className="sr-only">{t('voice.speaking')}</span> : null}
+              {peer.state === 'failed' ? (
+                <span className="text-red-600 dark:text-red-400">{t('voice.peerFailed')}</span>
+              ) : peer.state !== 'connected' ? (
+                <span className="text-zinc-500 dark:text-zinc-400">{t('voice.connecting')}</span>
+              ) : null}
+              <button
+                type="button"
+                data-testid="voice-person-mute"
+                aria-pressed={peer.muted}
+                aria-label={peer.muted ? t('voice.unmutePeer', { name: peer.username }) : t('voice.mutePeer', { name: peer.username })}
+                onClick={() => meshRef.current?.setPeerAudio(peer.id, { muted: !peer.muted })}
+                className="rounded p-0.5 hover:bg-zinc-200 focus-visible:outline-2 focus-visible:outline-brand-500 dark:hover:bg-zinc-700"
+              >
+                {peer.muted ? <VolumeX className="h-3.5 w-3.5" aria-hidden /> : <Volume2 className="h-3.5 w-3.5" aria-hidden />}
+              </button>
+              <input
+                type="range"
+                min={0}
+                max={1}
+                step={0.1}
+                value={peer.volume}
+                aria-label={t('voice.volume', { name: peer.username })}
+                onChange={(event) => meshRef.current?.setPeerAudio(peer.id, { volume: Number(event.target.value) })}
+                className="w-16 accent-brand-600"
+              />
+            </li>
+          );
+        })}
+      </ul>
+      {state.peers.length === 0 ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('voice.alone')}</p> : null}
+      {state.full ? <p className="text-xs text-amber-700 dark:text-amber-300">{t('voice.full')}</p> : null}
+    </section>
+  );
+}
+
+/** Joins with the room's ICE servers (the companion server's TURN credentials are per user and expire). */
+async function joinCall(mesh: VoiceMesh, roomId: string): Promise<void> {
+  mesh.setIceServers(await loadIceServers(roomId));
+  await mesh.join();
+}
+
+function personClasses(speaking: boolean): string {
+  return clsx(
+    'flex items-center gap-1 rounded-full border px-2 py-0.5',
+    speaking ? 'border-emerald-500 bg-emerald-50 ring-2 ring-emerald-500/60 dark:bg-emerald-950' : 'border-zinc-300 dark:border-zinc-700',
+  );
+}
+
+/**
+ * Lowers `video`'s volume to DUCKED_VOLUME of itself while `active`, and puts it back
+ * DUCK_RELEASE_MS after `active` ends. A volume the viewer sets meanwhile is kept.
+ */
+function useDucking(video: HTMLVideoElement | null, active: boolean): void {
+  const ducked = useRef<{ from: number; to: number } | null>(null);
+  useEffect(() => {
+    if (!video) return;
+    if (active) {
+      if (!ducked.current) {
+        const from = video.volume;
+        ducked.current = { from, to: from * DUCKED_VOLUME };
+        video.volume = ducked.current.to;
+      }
+      return;
+    }
+    if (!ducked.current) return;
+    const timer = setTimeout(() => {
+      const state = ducked.current;
+      ducked.current = null;
+      // The viewer moved the volume while it was lowered: theirs stands.
+      if (state && Math.abs(video.volume - state.to) < 0.001) video.volume = state.from;
+    }, DUCK_RELEASE_MS);
+    return () => clearTimeout(timer);
+  }, [video, active]);
+  useEffect(
+    () => () => {
+      if (video && ducked.current) video.volume = ducked.current.from;
+    },
+    [video],
+  );
+}
