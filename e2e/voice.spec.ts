@@ -8,18 +8,19 @@ import { expect, test } from './fixtures';
 import { uniqueName } from './support/api';
 import { CinemaPage } from './pages/cinema-page';
 
-test('two members talk: each hears the other (the speaking light), mute and leave reach the other side', async ({ app, actors }) => {
+test('members talk: each hears the others (the speaking light); mute, a third person, a ban and leaving reach everyone', async ({ app, actors }) => {
   const ann = await actors.user('ann');
   const bob = await actors.user('bob');
+  const cara = await actors.user('cara');
   const roomId = await app.api.createRoom(ann.token!, uniqueName('voice'));
-  await app.api.joinRoom(bob.token!, roomId);
-  for (const actor of [ann, bob]) {
+  for (const actor of [bob, cara]) await app.api.joinRoom(actor.token!, roomId);
+  for (const actor of [ann, bob, cara]) {
     const hall = new CinemaPage(actor.page, app.origin);
     await hall.goto(roomId);
     await hall.waitConnected();
   }
-  const annId = await app.api.userId(ann.token!);
-  const bobId = await app.api.userId(bob.token!);
+  const [annId, bobId, caraId] = await Promise.all([ann, bob, cara].map((actor) => app.api.userId(actor.token!)));
+  const person = (actor: typeof ann, userId: string) => actor.page.locator(`[data-testid="voice-person"][data-user-id="${userId}"]`);
 
   await ann.page.getByTestId('voice-join').click();
   await expect(ann.page.getByTestId('voice-leave')).toHaveText('Leave voice (1)');
@@ -28,23 +29,34 @@ test('two members talk: each hears the other (the speaking light), mute and leav
   await expect(ann.page.getByTestId('voice-leave')).toHaveText('Leave voice (2)');
 
   // Each sees the other connected, and the other's tone lights them up as speaking.
-  const bobAtAnn = ann.page.locator(`[data-testid="voice-person"][data-user-id="${bobId}"]`);
-  const annAtBob = bob.page.locator(`[data-testid="voice-person"][data-user-id="${annId}"]`);
-  await expect(bobAtAnn).toHaveAttribute('data-state', 'connected');
-  await expect(annAtBob).toHaveAttribute('data-state', 'connected');
-  await expect(bobAtAnn).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
-  await expect(annAtBob).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await expect(person(ann, bobId)).toHaveAttribute('data-state', 'connected');
+  await expect(person(bob, annId)).toHaveAttribute('data-state', 'connected');
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await expect(person(bob, annId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
 
   // Bob mutes: Ann hears silence from him.
   await bob.page.getByTestId('voice-mute').click();
   await expect(bob.page.getByTestId('voice-mute')).toHaveAttribute('aria-pressed', 'true');
-  await expect(bobAtAnn).toHaveAttribute('data-speaking', 'false', { timeout: 15_000 });
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'false', { timeout: 15_000 });
+
+  // Cara comes in and hears Ann; everyone counts three.
+  await cara.page.getByTestId('voice-join').click();
+  for (const actor of [ann, bob, cara]) await expect(actor.page.getByTestId('voice-leave')).toHaveText('Leave voice (3)');
+  await expect(person(cara, annId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await expect(person(cara, bobId)).toHaveAttribute('data-state', 'connected');
+
+  // Cara is banned: her hall closes and the others' connections to her go.
+  const ban = await app.api.request('POST', '/api/room/admin/members/ban', { token: ann.token, roomId, json: { id: caraId } });
+  expect(ban.status).toBe(204);
+  await expect(person(ann, caraId)).toHaveCount(0);
+  await expect(person(bob, caraId)).toHaveCount(0);
+  await expect(ann.page.getByTestId('voice-leave')).toHaveText('Leave voice (2)');
 
   // Bob leaves: Ann is alone in the call; Bob can join again.
   await bob.page.getByTestId('voice-leave').click();
   await expect(bob.page.getByTestId('voice-join')).toBeEnabled();
   await expect(ann.page.getByTestId('voice-leave')).toHaveText('Leave voice (1)');
-  await expect(bobAtAnn).toHaveCount(0);
+  await expect(person(ann, bobId)).toHaveCount(0);
   expect(ann.errors).toEqual([]);
   expect(bob.errors).toEqual([]);
 });

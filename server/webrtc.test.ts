@@ -1,12 +1,15 @@
 /** @jest-environment node */
 /**
- * Voice chat's ICE servers (`GET /api/room/webrtc/iceServers`, docs/voice.md) against a real server
- * process: who gets them (the authorization matrix, with the WebRTC permission as the room's
- * sockets check it), and TURN credentials a coturn with `use-auth-secret` accepts.
+ * Voice chat against a real server process (docs/voice.md, docs/contract.md §6.4): the signalling's
+ * relay rules (JOIN and LEAVE to the others in the call, OFFER/ANSWER/ICE to the one connection in
+ * `to`, the permission, the leave on disconnect); the ICE servers (`GET /api/room/webrtc/iceServers`):
+ * who gets them (the authorization matrix, with the WebRTC permission as the sockets check it), and
+ * TURN credentials a coturn with `use-auth-secret` accepts.
  */
 import { createHmac } from 'node:crypto';
+import { MessageType, type Message } from '@/lib/contract/message';
 import { DefaultPermissions, Permission } from '@/lib/contract/roles';
-import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, TestSocket, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(60_000);
 
@@ -100,6 +103,76 @@ describe('the servers', () => {
       expect([response.status, response.body.data]).toEqual([200, { iceServers: [] }]);
     } finally {
       await bare.stop();
+    }
+  });
+});
+
+describe('signalling', () => {
+  const fromOf = (message: Message) => (message.payload.case === 'webrtcData' ? message.payload.value.from : '');
+  const join = (socket: TestSocket) => socket.send({ type: MessageType.WEBRTC_JOIN });
+
+  it('passes a JOIN to the others in the call with the joiner as `from`, and an OFFER only to the connection in `to`', async () => {
+    const { roomId } = await createRoom(server, await signUpUser(server, 'sig-owner'));
+    const guestless = [await signUpUser(server, 'sig-a'), await signUpUser(server, 'sig-b'), await signUpUser(server, 'sig-c')];
+    for (const user of guestless) expect((await post(server, '/api/room/login', { roomId, password: '' }, { token: user.token })).status).toBe(200);
+    const [a, b, c] = await Promise.all(guestless.map((user) => TestSocket.open(server, roomId, user.token)));
+    try {
+      join(a);
+      expect(await b.none(MessageType.WEBRTC_JOIN, 200)).toBe(true);
+      join(b);
+      const joined = await a.next(MessageType.WEBRTC_JOIN);
+      const bAddress = fromOf(joined);
+      expect(bAddress).toMatch(new RegExp(`^${guestless[1].id}:.+`));
+      expect(joined.sender?.username).toBe(guestless[1].username);
+      // Not to the joiner itself, and not to a connection outside the call.
+      expect(await b.none(MessageType.WEBRTC_JOIN, 200)).toBe(true);
+      expect(await c.none(MessageType.WEBRTC_JOIN, 0)).toBe(true);
+
+      a.send({ type: MessageType.WEBRTC_OFFER, payload: { case: 'webrtcData', value: { to: bAddress, data: '{"type":"offer","sdp":"v=0"}' } } });
+      const offer = await b.next(MessageType.WEBRTC_OFFER);
+      expect(offer.payload.case === 'webrtcData' && offer.payload.value.data).toBe('{"type":"offer","sdp":"v=0"}');
+      expect(fromOf(offer)).toMatch(new RegExp(`^${guestless[0].id}:.+`));
+      expect(await c.none(MessageType.WEBRTC_OFFER, 100)).toBe(true);
+
+      for (const to of ['', 'no-colon', `${guestless[1].id}:nope`, `${bAddress}:extra`]) {
+        a.send({ type: MessageType.WEBRTC_ICE_CANDIDATE, payload: { case: 'webrtcData', value: { to, data: '{}' } } });
+        const error = await a.next(MessageType.ERROR);
+        expect(error.payload.case === 'errorMessage' && error.payload.value).toBe('target user id is invalid');
+      }
+    } finally {
+      for (const socket of [a, b, c]) socket.close();
+    }
+  });
+
+  it('refuses a member without the permission, and tells the call when a connection leaves or drops', async () => {
+    const owner = await signUpUser(server, 'sig-owner');
+    const { roomId } = await createRoom(server, owner);
+    const [speaker, listener, outsider, muted] = await Promise.all(['sig-s', 'sig-l', 'sig-o', 'sig-m'].map((prefix) => signUpUser(server, prefix)));
+    for (const user of [speaker, listener, outsider, muted]) expect((await post(server, '/api/room/login', { roomId, password: '' }, { token: user.token })).status).toBe(200);
+    const permissions = await post(server, '/api/room/admin/members/member/permissions', { id: muted.id, permissions: DefaultPermissions & ~Permission.WebRTC }, { token: owner.token, roomId });
+    expect(permissions.status).toBe(204);
+    const [s, l, o, m] = await Promise.all([speaker, listener, outsider, muted].map((user) => TestSocket.open(server, roomId, user.token)));
+    try {
+      join(s);
+      join(l);
+      await s.next(MessageType.WEBRTC_JOIN);
+
+      join(m);
+      const refusal = await m.next(MessageType.ERROR);
+      expect(refusal.payload.case === 'errorMessage' && refusal.payload.value).toBe('no permission to use webrtc');
+      expect(await s.none(MessageType.WEBRTC_JOIN, 200)).toBe(true);
+
+      // An explicit leave goes to the others in the call only.
+      l.send({ type: MessageType.WEBRTC_LEAVE });
+      expect(fromOf(await s.next(MessageType.WEBRTC_LEAVE))).toMatch(new RegExp(`^${listener.id}:`));
+      expect(await o.none(MessageType.WEBRTC_LEAVE, 200)).toBe(true);
+
+      // A connection that drops while in the call: everyone in the room hears it left.
+      s.close();
+      expect(fromOf(await o.next(MessageType.WEBRTC_LEAVE))).toMatch(new RegExp(`^${speaker.id}:`));
+      expect(fromOf(await l.next(MessageType.WEBRTC_LEAVE))).toMatch(new RegExp(`^${speaker.id}:`));
+    } finally {
+      for (const socket of [s, l, o, m]) socket.close();
     }
   });
 });
