@@ -39,6 +39,20 @@ test('members talk: each hears the others (the speaking light); mute, a third pe
   await expect(bob.page.getByTestId('voice-mute')).toHaveAttribute('aria-pressed', 'true');
   await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'false', { timeout: 15_000 });
 
+  // Push-to-talk: Bob's microphone is open only while he holds V.
+  await bob.page.getByTestId('voice-mute').click();
+  await expect(bob.page.getByTestId('voice-mute')).toHaveAttribute('aria-pressed', 'false');
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await bob.page.getByTestId('voice-settings').locator('summary').click();
+  await expect(bob.page.getByTestId('voice-microphone')).toBeVisible();
+  await bob.page.getByTestId('voice-push-to-talk').check();
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'false', { timeout: 15_000 });
+  // The checkbox keeps the focus: V still talks there (it would not in the chat's input).
+  await bob.page.keyboard.down('v');
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await bob.page.keyboard.up('v');
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'false', { timeout: 15_000 });
+
   // Cara comes in and hears Ann; everyone counts three.
   await cara.page.getByTestId('voice-join').click();
   for (const actor of [ann, bob, cara]) await expect(actor.page.getByTestId('voice-leave')).toHaveText('Leave voice (3)');

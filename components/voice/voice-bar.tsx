@@ -29,7 +29,16 @@ export const DUCKED_VOLUME = 0.3;
 /** How long after the last word the movie's volume comes back, ms. */
 const DUCK_RELEASE_MS = 800;
 
-const IDLE: VoiceState = { joined: false, joining: false, muted: false, level: 0, full: false, peers: [], failure: null };
+const IDLE: VoiceState = { joined: false, joining: false, muted: false, level: 0, full: false, peers: [], failure: null, microphoneId: '', speakerId: '' };
+
+/** Inputs that take no text, where the push-to-talk key still talks. */
+const NOT_TEXT_INPUTS = new Set(['checkbox', 'radio', 'range', 'button', 'submit', 'reset', 'color']);
+
+/** The key held to talk when push-to-talk is on (`KeyboardEvent.code`). */
+export const PUSH_TO_TALK_CODE = 'KeyV';
+
+/** Whether this browser can choose the audio output of a media element (`setSinkId`; not in Safari before 18, nor Firefox's default). */
+const canChooseSpeaker = () => typeof HTMLMediaElement !== 'undefined' && 'setSinkId' in HTMLMediaElement.prototype;
 
 export interface VoiceBarProps {
   session: RoomSession;
@@ -43,6 +52,9 @@ export default function VoiceBar({ session, canVoice, connected, video }: VoiceB
   const me = useAtomValue(userAtom);
   const [state, setState] = useState<VoiceState>(IDLE);
   const [duck, setDuck] = useState(true);
+  const [pushToTalk, setPushToTalk] = useState(false);
+  const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
+  const [switchFailed, setSwitchFailed] = useState(false);
   const [lost, setLost] = useState(false);
   const meshRef = useRef<VoiceMesh | null>(null);
 
@@ -70,6 +82,17 @@ export default function VoiceBar({ session, canVoice, connected, video }: VoiceB
     const timer = setInterval(() => void meshRef.current?.readLevels(), LEVELS_EVERY_MS);
     return () => clearInterval(timer);
   }, [state.joined]);
+
+  // The devices, once the microphone is open (before that the browser gives no labels), and when one is plugged in or out.
+  useEffect(() => {
+    if (!state.joined || !navigator.mediaDevices?.enumerateDevices) return;
+    const read = () => void navigator.mediaDevices.enumerateDevices().then(setDevices, () => undefined);
+    read();
+    navigator.mediaDevices.addEventListener?.('devicechange', read);
+    return () => navigator.mediaDevices.removeEventListener?.('devicechange', read);
+  }, [state.joined]);
+
+  usePushToTalk(meshRef, state.joined && pushToTalk);
 
   const someoneSpeaks = state.peers.some((peer) => !peer.muted && peer.level >= SPEAKING_LEVEL);
   useDucking(video, duck && state.joined && someoneSpeaks);
@@ -114,11 +137,55 @@ export default function VoiceBar({ session, canVoice, connected, video }: VoiceB
           {state.muted ? <MicOff className="h-4 w-4" aria-hidden /> : <Mic className="h-4 w-4" aria-hidden />}
           {state.muted ? t('voice.unmute') : t('voice.mute')}
         </Button>
-        <label className="flex items-center gap-1.5 text-xs text-zinc-700 dark:text-zinc-300">
-          <input type="checkbox" data-testid="voice-duck" checked={duck} onChange={(event) => setDuck(event.target.checked)} className="h-4 w-4 accent-brand-600" />
-          {t('voice.duck')}
-        </label>
       </div>
+      <details className="text-xs text-zinc-700 dark:text-zinc-300" data-testid="voice-settings">
+        <summary className="cursor-pointer select-none font-medium">{t('voice.settings')}</summary>
+        <div className="mt-2 grid gap-2">
+          <label className="flex items-center gap-1.5">
+            <input type="checkbox" data-testid="voice-duck" checked={duck} onChange={(event) => setDuck(event.target.checked)} className="h-4 w-4 accent-brand-600" />
+            {t('voice.duck')}
+          </label>
+          <label className="flex items-center gap-1.5">
+            <input
+              type="checkbox"
+              data-testid="voice-push-to-talk"
+              checked={pushToTalk}
+              onChange={(event) => setPushToTalk(event.target.checked)}
+              className="h-4 w-4 accent-brand-600"
+            />
+            {t('voice.pushToTalk')}
+          </label>
+          <DeviceSelect
+            testId="voice-microphone"
+            label={t('voice.microphone')}
+            value={state.microphoneId}
+            options={devices.filter((device) => device.kind === 'audioinput').map((device) => ({ value: device.deviceId, label: device.label || t('voice.unnamedMicrophone', { id: device.deviceId.slice(0, 8) }) }))}
+            onChange={(deviceId) => {
+              setSwitchFailed(false);
+              void meshRef.current?.setMicrophone(deviceId).then((ok) => setSwitchFailed(!ok));
+            }}
+          />
+          {switchFailed ? (
+            <p role="alert" className="text-red-600 dark:text-red-400">
+              {t('voice.switchFailed')}
+            </p>
+          ) : null}
+          {canChooseSpeaker() ? (
+            <DeviceSelect
+              testId="voice-speaker"
+              label={t('voice.speaker')}
+              value={state.speakerId}
+              options={[
+                { value: '', label: t('voice.defaultSpeaker') },
+                ...devices
+                  .filter((device) => device.kind === 'audiooutput' && device.deviceId !== 'default')
+                  .map((device) => ({ value: device.deviceId, label: device.label || t('voice.unnamedSpeaker', { id: device.deviceId.slice(0, 8) }) })),
+              ]}
+              onChange={(deviceId) => void meshRef.current?.setSpeaker(deviceId)}
+            />
+          ) : null}
+        </div>
+      </details>
       <ul className="flex flex-wrap gap-1.5 text-xs" data-testid="voice-people">
         <li data-testid="voice-person" data-me="true" data-speaking={!state.muted && state.level >= SPEAKING_LEVEL} className={personClasses(!state.muted && state.level >= SPEAKING_LEVEL)}>
           {state.muted ? <MicOff className="h-3.5 w-3.5" aria-hidden /> : <Mic className="h-3.5 w-3.5" aria-hidden />}
@@ -163,6 +230,62 @@ export default function VoiceBar({ session, canVoice, connected, video }: VoiceB
       {state.full ? <p className="text-xs text-amber-700 dark:text-amber-300">{t('voice.full')}</p> : null}
     </section>
   );
+}
+
+function DeviceSelect({ testId, label, value, options, onChange }: { testId: string; label: string; value: string; options: { value: string; label: string }[]; onChange: (value: string) => void }) {
+  if (options.length === 0) return null;
+  return (
+    <label className="flex min-w-0 items-center gap-2">
+      <span className="shrink-0">{label}</span>
+      <select
+        data-testid={testId}
+        value={options.some((option) => option.value === value) ? value : options[0].value}
+        onChange={(event) => onChange(event.target.value)}
+        className="min-w-0 flex-1 truncate rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * Push-to-talk: while `active`, the microphone is muted except while PUSH_TO_TALK_CODE is held
+ * (not while typing in a field); turning it off leaves the microphone open.
+ */
+function usePushToTalk(meshRef: React.RefObject<VoiceMesh | null>, active: boolean): void {
+  useEffect(() => {
+    const mesh = meshRef.current;
+    if (!active || !mesh) return;
+    mesh.setMuted(true);
+    // Typing a V into the chat (or any text field) is not talking; a focused checkbox or button is no field.
+    const typing = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target instanceof HTMLInputElement) return !NOT_TEXT_INPUTS.has(target.type);
+      return Boolean(target?.closest('textarea, select, [contenteditable="true"]'));
+    };
+    const down = (event: KeyboardEvent) => {
+      if (event.code !== PUSH_TO_TALK_CODE || event.repeat || typing(event)) return;
+      mesh.setMuted(false);
+    };
+    const up = (event: KeyboardEvent) => {
+      if (event.code === PUSH_TO_TALK_CODE) mesh.setMuted(true);
+    };
+    const release = () => mesh.setMuted(true);
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', up);
+    window.addEventListener('blur', release);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', up);
+      window.removeEventListener('blur', release);
+      mesh.setMuted(false);
+    };
+  }, [meshRef, active]);
 }
 
 /** Joins with the room's ICE servers (the companion server's TURN credentials are per user and expire). */

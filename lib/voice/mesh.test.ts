@@ -7,6 +7,7 @@ import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/c
 import { MAX_VOICE_PEERS, VoiceMesh, voiceFailureOf, type VoiceEnvironment, type VoiceFrameType, type VoiceSignal, type VoiceState } from './mesh';
 
 class FakeTrack {
+  readonly kind = 'audio';
   enabled = true;
   stopped = false;
   stop() {
@@ -32,6 +33,7 @@ class FakePeerConnection {
   connectionState: RTCPeerConnectionState = 'new';
   readonly added: RTCIceCandidateInit[] = [];
   readonly tracks: unknown[] = [];
+  readonly senders: { track: unknown; replaceTrack(track: unknown): Promise<void> }[] = [];
   closed = false;
   inboundLevel = 0;
   onicecandidate: ((event: { candidate: { toJSON(): RTCIceCandidateInit } | null }) => void) | null = null;
@@ -42,6 +44,16 @@ class FakePeerConnection {
 
   addTrack(track: unknown) {
     this.tracks.push(track);
+    const sender = {
+      track,
+      replaceTrack: async (next: unknown) => {
+        sender.track = next;
+      },
+    };
+    this.senders.push(sender);
+  }
+  getSenders() {
+    return this.senders;
   }
   async createOffer() {
     return { type: 'offer' as const, sdp: `offer from ${this.owner}` };
@@ -86,8 +98,9 @@ interface Person {
   state: VoiceState;
   inCall: boolean;
   connections: FakePeerConnection[];
-  players: { stopped: boolean; volume: number }[];
+  players: { stopped: boolean; volume: number; sinkId: string }[];
   streams: FakeStream[];
+  constraints: MediaStreamConstraints[];
   socketOpen: boolean;
 }
 
@@ -97,7 +110,7 @@ class Relay {
   readonly log: string[] = [];
 
   add(name: string, environment: Partial<VoiceEnvironment> = {}): Person {
-    const person = { name, connId: `${name}-id:c1`, inCall: false, connections: [], players: [], streams: [], socketOpen: true } as unknown as Person;
+    const person = { name, connId: `${name}-id:c1`, inCall: false, connections: [], players: [], streams: [], constraints: [], socketOpen: true } as unknown as Person;
     person.mesh = new VoiceMesh({
       send: (type, signal) => this.send(person, type, signal),
       onChange: (state) => {
@@ -105,7 +118,8 @@ class Relay {
       },
       environment: {
         secure: true,
-        getUserMedia: async () => {
+        getUserMedia: async (constraints) => {
+          person.constraints.push(constraints);
           const stream = new FakeStream();
           person.streams.push(stream);
           return stream as unknown as MediaStream;
@@ -116,9 +130,15 @@ class Relay {
           return connection as unknown as RTCPeerConnection;
         },
         playStream: () => {
-          const player = { stopped: false, volume: 1 };
+          const player = { stopped: false, volume: 1, sinkId: '' };
           person.players.push(player);
-          return { setVolume: (volume) => (player.volume = volume), stop: () => (player.stopped = true) };
+          return {
+            setVolume: (volume) => (player.volume = volume),
+            setSinkId: async (sinkId) => {
+              player.sinkId = sinkId;
+            },
+            stop: () => (player.stopped = true),
+          };
         },
         ...environment,
       },
@@ -278,6 +298,48 @@ describe('voice mesh', () => {
     ann.connections[0].inboundLevel = 0.3;
     await ann.mesh.readLevels();
     expect(ann.state.peers[0].level).toBe(0.3);
+  });
+
+  it('switches the microphone in every connection without renegotiating, and the speaker for everyone', async () => {
+    const relay = new Relay();
+    const ann = relay.add('ann');
+    const bob = relay.add('bob');
+    await ann.mesh.join();
+    await bob.mesh.join();
+    await settle();
+    ann.mesh.setMuted(true);
+    const offersBefore = relay.log.filter((line) => line.includes('OFFER')).length;
+    expect(await ann.mesh.setMicrophone('mic-2')).toBe(true);
+    expect(ann.constraints.at(-1)).toMatchObject({ audio: { deviceId: { exact: 'mic-2' }, echoCancellation: true, noiseSuppression: true } });
+    const [first, second] = ann.streams;
+    expect(first.tracks[0].stopped).toBe(true);
+    expect(ann.connections[0].senders[0].track).toBe(second.tracks[0]);
+    expect(second.tracks[0].enabled).toBe(false);
+    expect(relay.log.filter((line) => line.includes('OFFER'))).toHaveLength(offersBefore);
+
+    await ann.mesh.setSpeaker('speaker-2');
+    expect(ann.players[0].sinkId).toBe('speaker-2');
+    expect(ann.state.speakerId).toBe('speaker-2');
+    // Who joins later plays through it too.
+    const cara = relay.add('cara');
+    await cara.mesh.join();
+    await settle();
+    expect(ann.players.map((player) => player.sinkId)).toEqual(['speaker-2', 'speaker-2']);
+  });
+
+  it('keeps the microphone it has when another cannot be opened', async () => {
+    const relay = new Relay();
+    let fail = false;
+    const ann = relay.add('ann', {
+      getUserMedia: async () => {
+        if (fail) throw Object.assign(new Error('busy'), { name: 'NotReadableError' });
+        return new FakeStream() as unknown as MediaStream;
+      },
+    });
+    await ann.mesh.join();
+    fail = true;
+    expect(await ann.mesh.setMicrophone('broken')).toBe(false);
+    expect(ann.state.joined).toBe(true);
   });
 
   it('keeps a candidate that overtakes its offer (as the reference client may send it) and adds it after the offer', async () => {

@@ -69,16 +69,27 @@ export interface VoiceState {
   full: boolean;
   peers: VoicePeer[];
   failure: VoiceFailure | null;
+  /** The microphone in use (its deviceId; "" before joining) and the chosen output ("" = default). */
+  microphoneId: string;
+  speakerId: string;
 }
 
 /** What the mesh needs of the browser (tests pass fakes). */
 export interface VoiceEnvironment {
   getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream>;
   createPeerConnection(configuration: RTCConfiguration): RTCPeerConnection;
-  /** Plays a remote stream; returns the element's controls (volume 0–1, stop). */
-  playStream(stream: MediaStream): { setVolume(volume: number): void; stop(): void };
+  /** Plays a remote stream; returns the element's controls (volume 0–1, output device, stop). */
+  playStream(stream: MediaStream): StreamPlayer;
   /** False on an insecure origin (http:// other than localhost), where browsers offer no microphone. */
   secure: boolean;
+}
+
+/** A remote stream playing: its volume (0–1), its output device where the browser can choose one, stop. */
+export interface StreamPlayer {
+  setVolume(volume: number): void;
+  /** Plays through the audio output `deviceId` ("" = the default); rejects where that fails. */
+  setSinkId?(deviceId: string): Promise<void>;
+  stop(): void;
 }
 
 export interface VoiceMeshOptions {
@@ -94,6 +105,12 @@ export const MICROPHONE_CONSTRAINTS: MediaStreamConstraints = {
   video: false,
 };
 
+/** MICROPHONE_CONSTRAINTS for the device `deviceId` ("" = the browser's choice). */
+function microphoneConstraints(deviceId: string): MediaStreamConstraints {
+  const audio = MICROPHONE_CONSTRAINTS.audio as MediaTrackConstraints;
+  return { ...MICROPHONE_CONSTRAINTS, audio: deviceId ? { ...audio, deviceId: { exact: deviceId } } : audio };
+}
+
 interface Peer {
   id: string;
   userId: string;
@@ -103,7 +120,7 @@ interface Peer {
   pendingCandidates: RTCIceCandidateInit[];
   /** Own candidates found before the offer or answer went out, sent right after it. */
   unsentCandidates: string[] | null;
-  player: { setVolume(volume: number): void; stop(): void } | null;
+  player: StreamPlayer | null;
   muted: boolean;
   volume: number;
   level: number;
@@ -114,7 +131,7 @@ function browserEnvironment(): VoiceEnvironment {
     getUserMedia: (constraints) => navigator.mediaDevices.getUserMedia(constraints),
     createPeerConnection: (configuration) => new RTCPeerConnection(configuration),
     playStream: (stream) => {
-      const audio = new Audio();
+      const audio = new Audio() as HTMLAudioElement & { setSinkId?(deviceId: string): Promise<void> };
       audio.autoplay = true;
       audio.srcObject = stream;
       void audio.play().catch(() => undefined);
@@ -122,6 +139,7 @@ function browserEnvironment(): VoiceEnvironment {
         setVolume: (volume) => {
           audio.volume = volume;
         },
+        setSinkId: audio.setSinkId ? (deviceId) => audio.setSinkId!(deviceId) : undefined,
         stop: () => {
           audio.pause();
           audio.srcObject = null;
@@ -156,6 +174,8 @@ export class VoiceMesh {
   private full = false;
   private failure: VoiceFailure | null = null;
   private closed = false;
+  private microphoneId = '';
+  private speakerId = '';
 
   constructor(private readonly options: VoiceMeshOptions) {
     this.environment = options.environment ?? browserEnvironment();
@@ -171,6 +191,8 @@ export class VoiceMesh {
       level: this.level,
       full: this.full,
       failure: this.failure,
+      microphoneId: this.local?.getAudioTracks()[0]?.getSettings?.().deviceId ?? this.microphoneId,
+      speakerId: this.speakerId,
       peers: [...this.peers.values()].map((peer) => ({
         id: peer.id,
         userId: peer.userId,
@@ -198,7 +220,7 @@ export class VoiceMesh {
     this.joining = true;
     this.emit();
     try {
-      this.local = await this.environment.getUserMedia(MICROPHONE_CONSTRAINTS);
+      this.local = await this.environment.getUserMedia(microphoneConstraints(this.microphoneId));
     } catch (error) {
       this.joining = false;
       this.failure = voiceFailureOf(error);
@@ -243,6 +265,46 @@ export class VoiceMesh {
   setMuted(muted: boolean): void {
     this.muted = muted;
     for (const track of this.local?.getAudioTracks() ?? []) track.enabled = !muted;
+    this.emit();
+  }
+
+  /**
+   * Switches to the microphone `deviceId` (from `enumerateDevices`): the new track replaces the old
+   * one in every connection without renegotiating, muted if the call is muted. Resolves false (and
+   * keeps the old microphone) when the device cannot be opened.
+   */
+  async setMicrophone(deviceId: string): Promise<boolean> {
+    if (!this.local) {
+      this.microphoneId = deviceId;
+      return true;
+    }
+    let next: MediaStream;
+    try {
+      next = await this.environment.getUserMedia(microphoneConstraints(deviceId));
+    } catch {
+      this.emit();
+      return false;
+    }
+    const track = next.getAudioTracks()[0];
+    if (!this.local || !track) {
+      for (const unused of next.getTracks()) unused.stop();
+      return false;
+    }
+    track.enabled = !this.muted;
+    for (const peer of this.peers.values()) {
+      for (const sender of peer.connection.getSenders()) if (sender.track?.kind === 'audio' || sender.track === null) await sender.replaceTrack(track).catch(() => undefined);
+    }
+    for (const old of this.local.getTracks()) old.stop();
+    this.local = next;
+    this.microphoneId = deviceId;
+    this.emit();
+    return true;
+  }
+
+  /** Plays everyone through the audio output `deviceId` ("" = the default), now and for those who join later. */
+  async setSpeaker(deviceId: string): Promise<void> {
+    this.speakerId = deviceId;
+    await Promise.all([...this.peers.values()].map((peer) => peer.player?.setSinkId?.(deviceId).catch(() => undefined)));
     this.emit();
   }
 
@@ -429,6 +491,7 @@ export class VoiceMesh {
       const stream = event.streams[0] ?? new MediaStream([event.track]);
       peer.player = this.environment.playStream(stream);
       peer.player.setVolume(peer.muted ? 0 : peer.volume);
+      if (this.speakerId) void peer.player.setSinkId?.(this.speakerId).catch(() => undefined);
     };
     connection.onconnectionstatechange = () => this.emit();
     this.emit();
