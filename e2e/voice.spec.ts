@@ -8,7 +8,7 @@ import { expect, test } from './fixtures';
 import { uniqueName } from './support/api';
 import { CinemaPage } from './pages/cinema-page';
 
-test('members talk: each hears the others (the speaking light); mute, a third person, a ban and leaving reach everyone', async ({ app, actors }) => {
+test('members talk: each hears the others (the speaking light) and sees a camera; mute, push-to-talk, a third person, a ban and leaving reach everyone', async ({ app, actors }) => {
   const ann = await actors.user('ann');
   const bob = await actors.user('bob');
   const cara = await actors.user('cara');
@@ -33,6 +33,18 @@ test('members talk: each hears the others (the speaking light); mute, a third pe
   await expect(person(bob, annId)).toHaveAttribute('data-state', 'connected');
   await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
   await expect(person(bob, annId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+
+  // Ann turns her camera on: Bob's tile of her gets frames, Ann sees herself; off, the tile goes.
+  await ann.page.getByTestId('voice-camera').click();
+  await expect(ann.page.getByTestId('voice-camera')).toHaveAttribute('aria-pressed', 'true');
+  await expect(ann.page.locator('[data-testid="voice-video"][data-self="true"]')).toBeVisible();
+  const annOnBob = bob.page.locator(`[data-testid="voice-video"][data-user-id="${annId}"]`);
+  await expect
+    .poll(() => annOnBob.evaluate((video: HTMLVideoElement) => video.videoWidth > 0 && video.currentTime > 0).catch(() => false), { timeout: 15_000 })
+    .toBe(true);
+  await ann.page.getByTestId('voice-camera').click();
+  await expect(ann.page.getByTestId('voice-camera')).toHaveAttribute('aria-pressed', 'false');
+  await expect(annOnBob).toHaveCount(0, { timeout: 15_000 });
 
   // Bob mutes: Ann hears silence from him.
   await bob.page.getByTestId('voice-mute').click();

@@ -10,7 +10,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { Mic, MicOff, PhoneOff, Volume2, VolumeX } from 'lucide-react';
+import { Mic, MicOff, PhoneOff, Video, VideoOff, Volume2, VolumeX } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useT } from '@/lib/i18n';
 import type { RoomSession } from '@/lib/room/session';
@@ -29,7 +29,10 @@ export const DUCKED_VOLUME = 0.3;
 /** How long after the last word the movie's volume comes back, ms. */
 const DUCK_RELEASE_MS = 800;
 
-const IDLE: VoiceState = { joined: false, joining: false, muted: false, level: 0, full: false, peers: [], failure: null, microphoneId: '', speakerId: '' };
+const IDLE: VoiceState = { joined: false, joining: false, muted: false, level: 0, full: false, peers: [], failure: null, microphoneId: '', speakerId: '', camera: null, cameraFailure: null };
+
+/** Below this width (a phone) the camera tiles start hidden; a toggle shows them. */
+const PHONE_QUERY = '(max-width: 639px)';
 
 /** Inputs that take no text, where the push-to-talk key still talks. */
 const NOT_TEXT_INPUTS = new Set(['checkbox', 'radio', 'range', 'button', 'submit', 'reset', 'color']);
@@ -55,6 +58,7 @@ export default function VoiceBar({ session, canVoice, connected, video }: VoiceB
   const [pushToTalk, setPushToTalk] = useState(false);
   const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
   const [switchFailed, setSwitchFailed] = useState(false);
+  const [showCameras, setShowCameras] = useState(() => typeof window === 'undefined' || !window.matchMedia?.(PHONE_QUERY).matches);
   const [lost, setLost] = useState(false);
   const meshRef = useRef<VoiceMesh | null>(null);
 
@@ -137,7 +141,30 @@ export default function VoiceBar({ session, canVoice, connected, video }: VoiceB
           {state.muted ? <MicOff className="h-4 w-4" aria-hidden /> : <Mic className="h-4 w-4" aria-hidden />}
           {state.muted ? t('voice.unmute') : t('voice.mute')}
         </Button>
+        <Button
+          data-testid="voice-camera"
+          variant="ghost"
+          size="sm"
+          aria-pressed={state.camera !== null}
+          onClick={() => void meshRef.current?.setCamera(state.camera === null)}
+        >
+          {state.camera ? <Video className="h-4 w-4" aria-hidden /> : <VideoOff className="h-4 w-4" aria-hidden />}
+          {t('voice.camera')}
+        </Button>
       </div>
+      {state.cameraFailure ? (
+        <p role="alert" data-testid="voice-camera-failure" className="text-xs text-red-600 dark:text-red-400">
+          {t(`voice.cameraFailure.${state.cameraFailure}`)}
+        </p>
+      ) : null}
+      <CameraTiles
+        show={showCameras}
+        onShow={setShowCameras}
+        tiles={[
+          ...(state.camera ? [{ key: 'me', userId: me?.id ?? '', label: t('voice.me', { name: me?.username ?? '' }), stream: state.camera, self: true }] : []),
+          ...state.peers.flatMap((peer) => (peer.video ? [{ key: peer.id, userId: peer.userId, label: peer.username, stream: peer.video, self: false }] : [])),
+        ]}
+      />
       <details className="text-xs text-zinc-700 dark:text-zinc-300" data-testid="voice-settings">
         <summary className="cursor-pointer select-none font-medium">{t('voice.settings')}</summary>
         <div className="mt-2 grid gap-2">
@@ -229,6 +256,70 @@ export default function VoiceBar({ session, canVoice, connected, video }: VoiceB
       {state.peers.length === 0 ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('voice.alone')}</p> : null}
       {state.full ? <p className="text-xs text-amber-700 dark:text-amber-300">{t('voice.full')}</p> : null}
     </section>
+  );
+}
+
+interface Tile {
+  key: string;
+  userId: string;
+  label: string;
+  stream: MediaStream;
+  /** The own camera: mirrored, as people expect to see themselves. */
+  self: boolean;
+}
+
+/** The cameras that are on, as small tiles; on a phone they start hidden behind "Show cameras". */
+function CameraTiles({ tiles, show, onShow }: { tiles: Tile[]; show: boolean; onShow: (show: boolean) => void }) {
+  const t = useT();
+  if (tiles.length === 0) return null;
+  return (
+    <div className="space-y-1.5">
+      <button
+        type="button"
+        data-testid="voice-show-cameras"
+        aria-expanded={show}
+        onClick={() => onShow(!show)}
+        className="text-xs font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300"
+      >
+        {show ? t('voice.hideCameras') : t('voice.showCameras', { count: tiles.length })}
+      </button>
+      {show ? (
+        <ul className="grid grid-cols-2 gap-1.5 sm:grid-cols-3" aria-label={t('voice.cameras')}>
+          {tiles.map((tile) => (
+            <li key={tile.key} className="relative overflow-hidden rounded-lg bg-black">
+              <VideoTile stream={tile.stream} userId={tile.userId} self={tile.self} label={tile.label} />
+              <span className="absolute bottom-0.5 left-1 max-w-[90%] truncate rounded bg-black/60 px-1 text-[11px] text-white">{tile.label}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function VideoTile({ stream, userId, self, label }: { stream: MediaStream; userId: string; self: boolean; label: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const video = ref.current;
+    if (!video) return;
+    video.srcObject = stream;
+    void video.play().catch(() => undefined);
+    return () => {
+      video.srcObject = null;
+    };
+  }, [stream]);
+  return (
+    <video
+      ref={ref}
+      data-testid="voice-video"
+      data-user-id={userId}
+      data-self={self || undefined}
+      aria-label={label}
+      autoPlay
+      muted
+      playsInline
+      className={clsx('aspect-[4/3] w-full object-cover', self && '-scale-x-100')}
+    />
   );
 }
 

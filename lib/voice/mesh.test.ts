@@ -4,7 +4,7 @@
  * the call with `from`, OFFER, ANSWER and ICE_CANDIDATE to the one connection in `to`.
  */
 import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
-import { MAX_VOICE_PEERS, VoiceMesh, voiceFailureOf, type VoiceEnvironment, type VoiceFrameType, type VoiceSignal, type VoiceState } from './mesh';
+import { MAX_VOICE_PEERS, VIDEO_STALE_MS, VoiceMesh, voiceFailureOf, type VoiceEnvironment, type VoiceFrameType, type VoiceSignal, type VoiceState } from './mesh';
 
 class FakeTrack {
   readonly kind = 'audio';
@@ -13,6 +13,40 @@ class FakeTrack {
   stop() {
     this.stopped = true;
   }
+}
+
+class FakeVideoTrack {
+  readonly kind = 'video';
+  enabled = true;
+  muted = false;
+  readyState = 'live';
+  stopped = false;
+  onmute: (() => void) | null = null;
+  onunmute: (() => void) | null = null;
+  onended: (() => void) | null = null;
+  stop() {
+    this.stopped = true;
+    this.readyState = 'ended';
+  }
+}
+
+class FakeCameraStream {
+  readonly tracks = [new FakeVideoTrack()];
+  getTracks() {
+    return this.tracks;
+  }
+  getVideoTracks() {
+    return this.tracks;
+  }
+  getAudioTracks() {
+    return [];
+  }
+}
+
+interface FakeTransceiver {
+  receiver: { track: { kind: string } };
+  sender: { track: unknown; replaceTrack(track: unknown): Promise<void> };
+  direction: string;
 }
 
 class FakeStream {
@@ -26,6 +60,14 @@ class FakeStream {
 }
 
 let candidateSeq = 0;
+/** The meshes' clock (ms). */
+let clock = 1_000_000;
+
+// jsdom has no MediaStream; the mesh wraps a track that came without a stream in one.
+class StubMediaStream {
+  constructor(readonly tracks: unknown[] = []) {}
+}
+(globalThis as { MediaStream?: unknown }).MediaStream ??= StubMediaStream;
 
 class FakePeerConnection {
   localDescription: RTCSessionDescriptionInit | null = null;
@@ -34,8 +76,12 @@ class FakePeerConnection {
   readonly added: RTCIceCandidateInit[] = [];
   readonly tracks: unknown[] = [];
   readonly senders: { track: unknown; replaceTrack(track: unknown): Promise<void> }[] = [];
+  readonly transceivers: FakeTransceiver[] = [];
+  /** The remote camera track this side received. */
+  remoteVideo: FakeVideoTrack | null = null;
   closed = false;
   inboundLevel = 0;
+  framesDecoded = 0;
   onicecandidate: ((event: { candidate: { toJSON(): RTCIceCandidateInit } | null }) => void) | null = null;
   ontrack: ((event: { streams: unknown[]; track: unknown }) => void) | null = null;
   onconnectionstatechange: (() => void) | null = null;
@@ -55,8 +101,25 @@ class FakePeerConnection {
   getSenders() {
     return this.senders;
   }
+  addTransceiver(kind: string, init: { direction: string }) {
+    const transceiver: FakeTransceiver = {
+      receiver: { track: { kind } },
+      sender: {
+        track: null,
+        replaceTrack: async (next: unknown) => {
+          transceiver.sender.track = next;
+        },
+      },
+      direction: init.direction,
+    };
+    this.transceivers.push(transceiver);
+    return transceiver;
+  }
+  getTransceivers() {
+    return this.transceivers;
+  }
   async createOffer() {
-    return { type: 'offer' as const, sdp: `offer from ${this.owner}` };
+    return { type: 'offer' as const, sdp: `offer from ${this.owner}${this.transceivers.length > 0 ? ' m=video' : ''}` };
   }
   async createAnswer() {
     return { type: 'answer' as const, sdp: `answer from ${this.owner}` };
@@ -70,6 +133,12 @@ class FakePeerConnection {
   async setRemoteDescription(description: RTCSessionDescriptionInit) {
     this.remoteDescription = description;
     this.ontrack?.({ streams: [new FakeStream()], track: new FakeTrack() });
+    // An offered video section: the browser makes a transceiver for it (recvonly until told otherwise).
+    if (description.type === 'offer' && description.sdp?.includes('m=video') && this.transceivers.length === 0) this.addTransceiver('video', { direction: 'recvonly' });
+    if (description.sdp?.includes('m=video') || this.transceivers.length > 0) {
+      this.remoteVideo = new FakeVideoTrack();
+      this.ontrack?.({ streams: [], track: this.remoteVideo });
+    }
     this.settle();
   }
   async addIceCandidate(candidate: RTCIceCandidateInit) {
@@ -77,7 +146,10 @@ class FakePeerConnection {
     this.added.push(candidate);
   }
   async getStats() {
-    return new Map([['in', { type: 'inbound-rtp', kind: 'audio', audioLevel: this.inboundLevel }]]);
+    return new Map<string, object>([
+      ['in', { type: 'inbound-rtp', kind: 'audio', audioLevel: this.inboundLevel }],
+      ['video', { type: 'inbound-rtp', kind: 'video', framesDecoded: this.framesDecoded }],
+    ]);
   }
   close() {
     this.closed = true;
@@ -113,6 +185,7 @@ class Relay {
     const person = { name, connId: `${name}-id:c1`, inCall: false, connections: [], players: [], streams: [], constraints: [], socketOpen: true } as unknown as Person;
     person.mesh = new VoiceMesh({
       send: (type, signal) => this.send(person, type, signal),
+      now: () => clock,
       onChange: (state) => {
         person.state = state;
       },
@@ -260,7 +333,7 @@ describe('voice mesh', () => {
     expect(insecure.state.failure).toBe('insecure');
     expect(relay.log).toEqual([]);
 
-    expect(voiceFailureOf({ name: 'NotFoundError' })).toBe('no-microphone');
+    expect(voiceFailureOf({ name: 'NotFoundError' })).toBe('no-device');
     expect(voiceFailureOf({ name: 'NotReadableError' })).toBe('busy');
     expect(voiceFailureOf(new Error('other'))).toBe('failed');
   });
@@ -325,6 +398,62 @@ describe('voice mesh', () => {
     await cara.mesh.join();
     await settle();
     expect(ann.players.map((player) => player.sinkId)).toEqual(['speaker-2', 'speaker-2']);
+  });
+
+  it('sends the camera through the video sender every connection has from its start, without a new offer', async () => {
+    const relay = new Relay();
+    const cameras: FakeCameraStream[] = [];
+    const withCamera = (name: string) =>
+      relay.add(name, {
+        getUserMedia: async (constraints) => {
+          if (constraints.video) {
+            const camera = new FakeCameraStream();
+            cameras.push(camera);
+            return camera as unknown as MediaStream;
+          }
+          return new FakeStream() as unknown as MediaStream;
+        },
+      });
+    const ann = withCamera('ann');
+    const bob = withCamera('bob');
+    await ann.mesh.join();
+    await bob.mesh.join();
+    await settle();
+    // Ann offered a video section; Bob answers it ready to send his camera too.
+    expect(ann.connections[0].transceivers.map((t) => t.direction)).toEqual(['sendrecv']);
+    expect(bob.connections[0].transceivers.map((t) => t.direction)).toEqual(['sendrecv']);
+    // A tile only while frames come.
+    expect(bob.state.peers[0].video).toBeNull();
+    bob.connections[0].framesDecoded = 30;
+    await bob.mesh.readLevels();
+    expect(bob.state.peers[0].video).not.toBeNull();
+
+    const offers = relay.log.filter((line) => line.includes('OFFER')).length;
+    expect(await ann.mesh.setCamera(true)).toBe(true);
+    expect(ann.state.camera).toBe(cameras[0]);
+    expect(ann.connections[0].transceivers[0].sender.track).toBe(cameras[0].tracks[0]);
+    expect(await bob.mesh.setCamera(true)).toBe(true);
+    expect(bob.connections[0].transceivers[0].sender.track).toBe(cameras[1].tracks[0]);
+    expect(relay.log.filter((line) => line.includes('OFFER'))).toHaveLength(offers);
+
+    // No frames from Ann for a while (her camera is off): no tile for her; and none once her track mutes.
+    clock += VIDEO_STALE_MS;
+    await bob.mesh.readLevels();
+    expect(bob.state.peers[0].video).toBeNull();
+    bob.connections[0].framesDecoded = 60;
+    await bob.mesh.readLevels();
+    expect(bob.state.peers[0].video).not.toBeNull();
+    bob.connections[0].remoteVideo!.muted = true;
+    bob.connections[0].remoteVideo!.onmute?.();
+    expect(bob.state.peers[0].video).toBeNull();
+
+    await ann.mesh.setCamera(false);
+    expect(ann.state.camera).toBeNull();
+    expect(cameras[0].tracks[0].stopped).toBe(true);
+    expect(ann.connections[0].transceivers[0].sender.track).toBeNull();
+    // Leaving the call turns the camera off too.
+    bob.mesh.leave();
+    expect(cameras[1].tracks[0].stopped).toBe(true);
   });
 
   it('keeps the microphone it has when another cannot be opened', async () => {

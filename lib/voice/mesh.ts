@@ -38,6 +38,9 @@ export type SendVoiceFrame = (type: VoiceFrameType, signal?: VoiceSignal) => boo
 /** Remote connections one person talks with at most: eight people in a call. */
 export const MAX_VOICE_PEERS = 7;
 
+/** A remote camera whose frame count has not grown for this long (ms) is taken as off. */
+export const VIDEO_STALE_MS = 1500;
+
 /** Candidates kept for a connection not yet known (they may come before its offer), and for how many connections. */
 const EARLY_CANDIDATES_PER_PEER = 64;
 const EARLY_CANDIDATE_PEERS = 16;
@@ -46,9 +49,12 @@ const EARLY_CANDIDATE_PEERS = 16;
 export const DEFAULT_ICE_SERVERS: RTCIceServer[] = [{ urls: 'stun:stun.l.google.com:19302' }];
 
 /** Why joining failed: the page is not a secure origin, the microphone was refused, there is none, it is in use, or something else. */
-export type VoiceFailure = 'insecure' | 'denied' | 'no-microphone' | 'busy' | 'failed';
+export type VoiceFailure = 'insecure' | 'denied' | 'no-device' | 'busy' | 'failed';
 
-/** One remote connection in the call. `id` is its `userId:connId`; `level` is its audio level, 0–1. */
+/**
+ * One remote connection in the call. `id` is its `userId:connId`; `level` is its audio level, 0–1;
+ * `video` its camera while frames come (null when it has none on).
+ */
 export interface VoicePeer {
   id: string;
   userId: string;
@@ -57,6 +63,7 @@ export interface VoicePeer {
   muted: boolean;
   volume: number;
   level: number;
+  video: MediaStream | null;
 }
 
 /** What the voice bar shows. `level` is the local microphone's audio level (0–1) while joined. */
@@ -72,6 +79,9 @@ export interface VoiceState {
   /** The microphone in use (its deviceId; "" before joining) and the chosen output ("" = default). */
   microphoneId: string;
   speakerId: string;
+  /** The own camera while it is on (shown as a preview), and why it could not be turned on. */
+  camera: MediaStream | null;
+  cameraFailure: VoiceFailure | null;
 }
 
 /** What the mesh needs of the browser (tests pass fakes). */
@@ -94,10 +104,18 @@ export interface StreamPlayer {
 
 export interface VoiceMeshOptions {
   send: SendVoiceFrame;
+  /** Local clock, ms. Default `Date.now`. */
+  now?: () => number;
   iceServers?: RTCIceServer[];
   onChange: (state: VoiceState) => void;
   environment?: VoiceEnvironment;
 }
+
+/** Camera settings: small tiles beside the film need no more than 320×240 at 15 fps (and a mesh sends it to everyone). */
+export const CAMERA_CONSTRAINTS: MediaStreamConstraints = {
+  audio: false,
+  video: { width: { ideal: 320 }, height: { ideal: 240 }, frameRate: { ideal: 15 } },
+};
 
 /** Microphone settings: echo cancellation and noise suppression on, so the film and the room do not echo. */
 export const MICROPHONE_CONSTRAINTS: MediaStreamConstraints = {
@@ -121,6 +139,11 @@ interface Peer {
   /** Own candidates found before the offer or answer went out, sent right after it. */
   unsentCandidates: string[] | null;
   player: StreamPlayer | null;
+  /** The remote camera track and its stream; the track is muted while no frames come. */
+  video: { stream: MediaStream; track: MediaStreamTrack } | null;
+  /** Video frames decoded so far (stats) and when that count last grew (local ms): a camera turned off sends none. */
+  framesDecoded: number;
+  framesAtMs: number;
   muted: boolean;
   volume: number;
   level: number;
@@ -154,7 +177,7 @@ function browserEnvironment(): VoiceEnvironment {
 export function voiceFailureOf(error: unknown): VoiceFailure {
   const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : '';
   if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError') return 'denied';
-  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'DevicesNotFoundError') return 'no-microphone';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError' || name === 'DevicesNotFoundError') return 'no-device';
   if (name === 'NotReadableError' || name === 'TrackStartError' || name === 'AbortError') return 'busy';
   return 'failed';
 }
@@ -176,9 +199,14 @@ export class VoiceMesh {
   private closed = false;
   private microphoneId = '';
   private speakerId = '';
+  private camera: MediaStream | null = null;
+  private cameraFailure: VoiceFailure | null = null;
+
+  private readonly now: () => number;
 
   constructor(private readonly options: VoiceMeshOptions) {
     this.environment = options.environment ?? browserEnvironment();
+    this.now = options.now ?? Date.now;
     this.iceServers = options.iceServers ?? DEFAULT_ICE_SERVERS;
   }
 
@@ -193,6 +221,8 @@ export class VoiceMesh {
       failure: this.failure,
       microphoneId: this.local?.getAudioTracks()[0]?.getSettings?.().deviceId ?? this.microphoneId,
       speakerId: this.speakerId,
+      camera: this.camera,
+      cameraFailure: this.cameraFailure,
       peers: [...this.peers.values()].map((peer) => ({
         id: peer.id,
         userId: peer.userId,
@@ -201,6 +231,7 @@ export class VoiceMesh {
         muted: peer.muted,
         volume: peer.volume,
         level: peer.level,
+        video: this.videoShown(peer) ? peer.video!.stream : null,
       })),
     };
   }
@@ -245,6 +276,7 @@ export class VoiceMesh {
     this.wantJoined = false;
     this.closeAllPeers();
     this.stopLocal();
+    this.stopCamera();
     this.full = false;
     this.level = 0;
     this.emit();
@@ -297,6 +329,38 @@ export class VoiceMesh {
     for (const old of this.local.getTracks()) old.stop();
     this.local = next;
     this.microphoneId = deviceId;
+    this.emit();
+    return true;
+  }
+
+  /**
+   * Turns the camera on or off while in the call. Every connection carries a video sender from its
+   * start, so the camera goes in and out with `replaceTrack`, without renegotiating. Resolves false
+   * (with `cameraFailure` set) when the camera cannot be opened.
+   */
+  async setCamera(on: boolean): Promise<boolean> {
+    this.cameraFailure = null;
+    if (!on) {
+      this.stopCamera();
+      for (const peer of this.peers.values()) await this.videoTransceiver(peer)?.sender.replaceTrack(null).catch(() => undefined);
+      this.emit();
+      return true;
+    }
+    if (this.camera || !this.local) return Boolean(this.camera);
+    let camera: MediaStream;
+    try {
+      camera = await this.environment.getUserMedia(CAMERA_CONSTRAINTS);
+    } catch (error) {
+      this.cameraFailure = voiceFailureOf(error);
+      this.emit();
+      return false;
+    }
+    if (!this.local || this.camera) {
+      for (const track of camera.getTracks()) track.stop();
+      return Boolean(this.camera);
+    }
+    this.camera = camera;
+    for (const peer of this.peers.values()) await this.sendCamera(peer);
     this.emit();
     return true;
   }
@@ -360,8 +424,8 @@ export class VoiceMesh {
   }
 
   /**
-   * Reads the audio levels (0–1) of the microphone and of each person from the connections' stats;
-   * the voice bar calls it a few times a second to light up whoever speaks.
+   * Reads the audio levels (0–1) of the microphone and of each person, and whether their camera
+   * sends frames, from the connections' stats; the voice bar calls it a few times a second.
    */
   async readLevels(): Promise<void> {
     let local = 0;
@@ -369,8 +433,12 @@ export class VoiceMesh {
       let level = 0;
       try {
         const report = await peer.connection.getStats();
-        report.forEach((entry: { type?: string; kind?: string; audioLevel?: number }) => {
+        report.forEach((entry: { type?: string; kind?: string; audioLevel?: number; framesDecoded?: number }) => {
           if (entry.type === 'inbound-rtp' && entry.kind === 'audio' && typeof entry.audioLevel === 'number') level = Math.max(level, entry.audioLevel);
+          if (entry.type === 'inbound-rtp' && entry.kind === 'video' && typeof entry.framesDecoded === 'number' && entry.framesDecoded > peer.framesDecoded) {
+            peer.framesDecoded = entry.framesDecoded;
+            peer.framesAtMs = this.now();
+          }
           if (entry.type === 'media-source' && entry.kind === 'audio' && typeof entry.audioLevel === 'number') local = Math.max(local, entry.audioLevel);
         });
       } catch {
@@ -386,6 +454,9 @@ export class VoiceMesh {
     const peer = this.openPeer(id, sender);
     if (!peer) return;
     try {
+      // A video sender from the start, so that a camera later needs no new offer.
+      peer.connection.addTransceiver('video', { direction: 'sendrecv' });
+      await this.sendCamera(peer);
       const offer = await peer.connection.createOffer();
       await peer.connection.setLocalDescription(offer);
       this.options.send(MessageType.WEBRTC_OFFER, { to: id, data: JSON.stringify(peer.connection.localDescription) });
@@ -404,6 +475,11 @@ export class VoiceMesh {
     try {
       await peer.connection.setRemoteDescription(description);
       await this.flushCandidates(peer);
+      const video = this.videoTransceiver(peer);
+      if (video) {
+        video.direction = 'sendrecv';
+        await this.sendCamera(peer);
+      }
       const answer = await peer.connection.createAnswer();
       await peer.connection.setLocalDescription(answer);
       this.options.send(MessageType.WEBRTC_ANSWER, { to: id, data: JSON.stringify(peer.connection.localDescription) });
@@ -453,6 +529,32 @@ export class VoiceMesh {
     for (const data of unsent) this.options.send(MessageType.WEBRTC_ICE_CANDIDATE, { to: peer.id, data });
   }
 
+  /**
+   * A remote camera is shown while frames come: its track is live and unmuted, and the decoded frame
+   * count grew within VIDEO_STALE_MS (a camera turned off sends nothing, but browsers mute the
+   * receiving track only much later, if ever).
+   */
+  private videoShown(peer: Peer): boolean {
+    const video = peer.video;
+    return Boolean(video && !video.track.muted && video.track.readyState !== 'ended' && this.now() - peer.framesAtMs < VIDEO_STALE_MS);
+  }
+
+  /** The connection's video transceiver (made with it, or by the remote offer), if any. */
+  private videoTransceiver(peer: Peer): RTCRtpTransceiver | undefined {
+    return peer.connection.getTransceivers().find((transceiver) => transceiver.receiver.track?.kind === 'video');
+  }
+
+  private async sendCamera(peer: Peer): Promise<void> {
+    const track = this.camera?.getVideoTracks()[0];
+    const transceiver = this.videoTransceiver(peer);
+    if (track && transceiver) await transceiver.sender.replaceTrack(track).catch(() => undefined);
+  }
+
+  private stopCamera(): void {
+    for (const track of this.camera?.getTracks() ?? []) track.stop();
+    this.camera = null;
+  }
+
   private async flushCandidates(peer: Peer): Promise<void> {
     for (const candidate of peer.pendingCandidates.splice(0)) await peer.connection.addIceCandidate(candidate).catch(() => undefined);
   }
@@ -473,6 +575,9 @@ export class VoiceMesh {
       pendingCandidates: this.earlyCandidates.get(id) ?? [],
       unsentCandidates: [],
       player: null,
+      video: null,
+      framesDecoded: 0,
+      framesAtMs: Number.NEGATIVE_INFINITY,
       muted: false,
       volume: 1,
       level: 0,
@@ -487,8 +592,15 @@ export class VoiceMesh {
       else this.options.send(MessageType.WEBRTC_ICE_CANDIDATE, { to: id, data });
     };
     connection.ontrack = (event) => {
-      if (this.peers.get(id) !== peer || peer.player) return;
+      if (this.peers.get(id) !== peer) return;
       const stream = event.streams[0] ?? new MediaStream([event.track]);
+      if (event.track.kind === 'video') {
+        peer.video = { stream, track: event.track };
+        event.track.onmute = event.track.onunmute = event.track.onended = () => this.emit();
+        this.emit();
+        return;
+      }
+      if (peer.player) return;
       peer.player = this.environment.playStream(stream);
       peer.player.setVolume(peer.muted ? 0 : peer.volume);
       if (this.speakerId) void peer.player.setSinkId?.(this.speakerId).catch(() => undefined);
