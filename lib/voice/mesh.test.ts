@@ -249,6 +249,17 @@ async function settle(): Promise<void> {
   for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** Ann and Bob in one call, connected. */
+async function pairInCall(): Promise<{ relay: Relay; ann: Person; bob: Person }> {
+  const relay = new Relay();
+  const ann = relay.add('ann');
+  const bob = relay.add('bob');
+  await ann.mesh.join();
+  await bob.mesh.join();
+  await settle();
+  return { relay, ann, bob };
+}
+
 describe('voice mesh', () => {
   it('connects two people: the one already in the call offers, the joiner answers, candidates cross, each hears the other', async () => {
     const relay = new Relay();
@@ -282,12 +293,7 @@ describe('voice mesh', () => {
   });
 
   it('leaving tells the others, closes every connection and releases the microphone', async () => {
-    const relay = new Relay();
-    const ann = relay.add('ann');
-    const bob = relay.add('bob');
-    await ann.mesh.join();
-    await bob.mesh.join();
-    await settle();
+    const { relay, ann, bob } = await pairInCall();
     bob.mesh.leave();
     await settle();
     expect(relay.log).toContain('bob:WEBRTC_LEAVE');
@@ -300,12 +306,7 @@ describe('voice mesh', () => {
   });
 
   it('a dropped socket ends the connections; the call joins again when it reopens', async () => {
-    const relay = new Relay();
-    const ann = relay.add('ann');
-    const bob = relay.add('bob');
-    await ann.mesh.join();
-    await bob.mesh.join();
-    await settle();
+    const { relay, ann, bob } = await pairInCall();
     bob.socketOpen = false;
     bob.mesh.onSocketClose();
     expect(bob.state.peers).toEqual([]);
@@ -351,12 +352,7 @@ describe('voice mesh', () => {
   });
 
   it('mutes the microphone and single people, and reads who speaks', async () => {
-    const relay = new Relay();
-    const ann = relay.add('ann');
-    const bob = relay.add('bob');
-    await ann.mesh.join();
-    await bob.mesh.join();
-    await settle();
+    const { ann, bob } = await pairInCall();
     ann.mesh.setMuted(true);
     expect(ann.streams[0].tracks[0].enabled).toBe(false);
     expect(ann.state.muted).toBe(true);
@@ -374,12 +370,7 @@ describe('voice mesh', () => {
   });
 
   it('switches the microphone in every connection without renegotiating, and the speaker for everyone', async () => {
-    const relay = new Relay();
-    const ann = relay.add('ann');
-    const bob = relay.add('bob');
-    await ann.mesh.join();
-    await bob.mesh.join();
-    await settle();
+    const { relay, ann } = await pairInCall();
     ann.mesh.setMuted(true);
     const offersBefore = relay.log.filter((line) => line.includes('OFFER')).length;
     expect(await ann.mesh.setMicrophone('mic-2')).toBe(true);
