@@ -7,6 +7,7 @@ import { DefaultPermissions, Permission } from '../lib/contract/roles';
 import { expect, test } from './fixtures';
 import { uniqueName } from './support/api';
 import { CinemaPage } from './pages/cinema-page';
+import { startContractVoiceClient } from './support/contract-voice-client';
 
 test('members talk: each hears the others (the speaking light) and sees a camera; mute, push-to-talk, a third person, a ban and leaving reach everyone', async ({ app, actors }) => {
   const ann = await actors.user('ann');
@@ -108,3 +109,40 @@ test('who may not join voice is told why: a member without the permission, and a
   // Logging in comes back to this room.
   expect(new URL(visitor.page.url()).searchParams.get('redirect')).toMatch(new RegExp(`^/cinema/${roomId}/?$`));
 });
+
+test('a client built only from the wire contract shares a call with ours, whichever joins first', async ({ app, actors }) => {
+  const ann = await actors.user('ann');
+  const other = await actors.user('wire');
+  const roomId = await app.api.createRoom(ann.token!, uniqueName('voice wire'));
+  await app.api.joinRoom(other.token!, roomId);
+  const otherId = await app.api.userId(other.token!);
+  const hall = new CinemaPage(ann.page, app.origin);
+  await hall.goto(roomId);
+  await hall.waitConnected();
+  // The other client runs in a document of the server's origin that has none of our code (a JSON
+  // answer), which is a secure context for the microphone.
+  await other.page.goto(`${app.origin}/api/public/settings`);
+  const client = await startContractVoiceClient(other.page, app.origin, roomId, other.token!);
+  const person = ann.page.locator(`[data-testid="voice-person"][data-user-id="${otherId}"]`);
+
+  // Ours first: the other's JOIN reaches ours, which offers; the other answers.
+  await ann.page.getByTestId('voice-join').click();
+  await expect(ann.page.getByTestId('voice-leave')).toHaveText('Leave voice (1)');
+  await client.join();
+  await expect(person).toHaveAttribute('data-state', 'connected');
+  await expect(person).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await expect.poll(() => client.inboundLevel(), { timeout: 15_000 }).toBeGreaterThan(0.02);
+
+  // Theirs first: ours leaves and joins again, so the other offers and ours answers.
+  await ann.page.getByTestId('voice-leave').click();
+  await expect.poll(() => client.connected()).toBe(0);
+  await ann.page.getByTestId('voice-join').click();
+  await expect(person).toHaveAttribute('data-state', 'connected');
+  await expect(person).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await expect.poll(() => client.inboundLevel(), { timeout: 15_000 }).toBeGreaterThan(0.02);
+
+  await client.leave();
+  await expect(person).toHaveCount(0);
+  expect(ann.errors).toEqual([]);
+});
+
