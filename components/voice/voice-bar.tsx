@@ -16,6 +16,7 @@ import { useT } from '@/lib/i18n';
 import type { RoomSession } from '@/lib/room/session';
 import { userAtom } from '@/lib/session';
 import { loadIceServers } from '@/hooks/data/voice';
+import { useDucking } from './use-ducking';
 import { VoiceMesh, type VoiceState } from '@/lib/voice/mesh';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/voice';
@@ -24,10 +25,6 @@ import '@/lib/i18n/messages/voice';
 export const SPEAKING_LEVEL = 0.02;
 /** How often the speaking lights are read, ms. */
 const LEVELS_EVERY_MS = 250;
-/** The movie's volume while someone speaks, as a share of its own. */
-export const DUCKED_VOLUME = 0.3;
-/** How long after the last word the movie's volume comes back, ms. */
-const DUCK_RELEASE_MS = 800;
 
 const IDLE: VoiceState = { joined: false, joining: false, muted: false, level: 0, full: false, peers: [], failure: null, microphoneId: '', speakerId: '', camera: null, cameraFailure: null };
 
@@ -389,38 +386,5 @@ function personClasses(speaking: boolean): string {
   return clsx(
     'flex items-center gap-1 rounded-full border px-2 py-0.5',
     speaking ? 'border-emerald-500 bg-emerald-50 ring-2 ring-emerald-500/60 dark:bg-emerald-950' : 'border-zinc-300 dark:border-zinc-700',
-  );
-}
-
-/**
- * Lowers `video`'s volume to DUCKED_VOLUME of itself while `active`, and puts it back
- * DUCK_RELEASE_MS after `active` ends. A volume the viewer sets meanwhile is kept.
- */
-function useDucking(video: HTMLVideoElement | null, active: boolean): void {
-  const ducked = useRef<{ from: number; to: number } | null>(null);
-  useEffect(() => {
-    if (!video) return;
-    if (active) {
-      if (!ducked.current) {
-        const from = video.volume;
-        ducked.current = { from, to: from * DUCKED_VOLUME };
-        video.volume = ducked.current.to;
-      }
-      return;
-    }
-    if (!ducked.current) return;
-    const timer = setTimeout(() => {
-      const state = ducked.current;
-      ducked.current = null;
-      // The viewer moved the volume while it was lowered: theirs stands.
-      if (state && Math.abs(video.volume - state.to) < 0.001) video.volume = state.from;
-    }, DUCK_RELEASE_MS);
-    return () => clearTimeout(timer);
-  }, [video, active]);
-  useEffect(
-    () => () => {
-      if (video && ducked.current) video.volume = ducked.current.from;
-    },
-    [video],
   );
 }
