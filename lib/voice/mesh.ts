@@ -324,7 +324,7 @@ export class VoiceMesh {
     }
     track.enabled = !this.muted;
     for (const peer of this.peers.values()) {
-      for (const sender of peer.connection.getSenders()) if (sender.track?.kind === 'audio' || sender.track === null) await sender.replaceTrack(track).catch(() => undefined);
+      for (const sender of peer.connection.getSenders()) if (sender.track?.kind === 'audio') await sender.replaceTrack(track).catch(() => undefined);
     }
     for (const old of this.local.getTracks()) old.stop();
     this.local = next;
