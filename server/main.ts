@@ -75,10 +75,7 @@ async function main(): Promise<void> {
     dataDir: process.env.DATA_DIR || './data',
     webDir: process.env.WEB_DIR || './out',
     rootPassword: process.env.ROOT_PASSWORD || undefined,
-    proxyAllowAddresses: (process.env.PROXY_ALLOW_ADDRESSES ?? '')
-      .split(',')
-      .map((address) => address.trim())
-      .filter(Boolean),
+    proxyAllowAddresses: listOf(process.env.PROXY_ALLOW_ADDRESSES),
     initialSettings: emailSettingsFromEnv(process.env),
     logLevel,
     trustProxy: trustProxyFromEnv(process.env.TRUST_PROXY),
