@@ -10,7 +10,7 @@
  * Writes `bench/results/sync-latest.json` (figures and run metadata), `sync-latest.svg` (the plot)
  * and `sync-latest-raw.json` (every sample, for re-analysis).
  *
- *   npm run bench:sync [-- --clients N] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4]
+ *   npm run bench:sync [-- --clients N] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4] [--voice N]
  *   npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json | --markdown
  *
  * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error or the hard timeout.
@@ -64,13 +64,15 @@ interface Options {
   skewMs: number;
   /** How many times slower the throttled client's CPU runs (Chromium's CPU throttling; 1 = off). */
   cpuThrottle: number;
+  /** How many of the first clients talk in a voice call (Chromium's fake microphone) throughout the session; 0 = none. */
+  voice: number;
 }
 
 /** A wrong command line: reported as one line, without a stack. */
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4 };
+  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4, voice: 0 };
   const numberAfter = (i: number, flag: string): number => {
     const value = Number(argv[i + 1]);
     if (argv[i + 1] === undefined || !Number.isFinite(value)) throw new UsageError(`${flag} needs a number`);
@@ -90,8 +92,9 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--delay-ms') options.delayMs = numberAfter(i++, arg);
     else if (arg === '--skew-ms') options.skewMs = numberAfter(i++, arg);
     else if (arg === '--cpu-throttle') options.cpuThrottle = numberAfter(i++, arg);
+    else if (arg === '--voice') options.voice = numberAfter(i++, arg);
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3; the 4th runs on a 4× slower CPU)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4]');
+      console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3; the 4th runs on a 4× slower CPU)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4] [--voice N (the first N clients talk in a voice call)]');
       console.log('       npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json [--strict]');
       console.log('       npm run bench:sync -- --markdown    (the docs/benchmarks.md tables of bench/results/sync-latest.json)');
       process.exit(0);
@@ -99,6 +102,9 @@ function parseArgs(argv: string[]): Options {
   }
   if (!Number.isInteger(options.clients) || options.clients < 2) throw new UsageError(`--clients must be an integer >= 2, got ${options.clients}`);
   if (options.clients > 8) throw new UsageError('--clients above 8 would measure this machine, not the engine');
+  if (!Number.isInteger(options.voice) || options.voice === 1 || options.voice < 0 || options.voice > options.clients) {
+    throw new UsageError(`--voice must be 0 or an integer from 2 to --clients, got ${options.voice}`);
+  }
   return options;
 }
 
@@ -290,6 +296,25 @@ async function openClient(
   return client;
 }
 
+/**
+ * Puts `callers` in the room's voice call (the hall's own Join voice button, Chromium's fake
+ * microphone) and waits until every one is connected to every other and hears them speak, so the
+ * session is measured with the call's audio flowing. Throws after 30 s.
+ */
+async function startCall(callers: Client[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (const client of callers) await client.page.getByTestId('voice-join').click();
+  const others = callers.length - 1;
+  for (const client of callers) {
+    const heard = client.page.locator('[data-testid="voice-person"][data-state="connected"][data-speaking="true"]');
+    while ((await heard.count()) < others) {
+      if (Date.now() > deadline) throw new Error(`${client.record.id} did not hear the ${others} others in the voice call within 30 s`);
+      await sleep(250);
+    }
+  }
+  log(`voice call: ${callers.map((client) => client.record.id).join(', ')} hear each other`);
+}
+
 /** Median time (ms) of a few GET round trips to `url`, on a connection already open. */
 async function measureRoundTrip(url: string): Promise<number> {
   const times: number[] = [];
@@ -422,7 +447,8 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
     await client.page.goto(roomUrl(client.origin, roomId));
     await waitForPlayer(client, 'paused');
   }
-  log(`${roles.initial.length} clients loaded, room paused; settling 2 s`);
+  if (options.voice > 0) await startCall(roles.initial.slice(0, options.voice).map((id) => clients[id]));
+  log(`${roles.initial.length} clients loaded, room paused${options.voice ? `, ${options.voice} in a voice call` : ''}; settling 2 s`);
   await sleep(2000);
   for (const client of Object.values(clients)) await drain(client);
 
@@ -485,6 +511,7 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
     actions: { seek: roles.seeker, pauseResume: roles.pauser, rate: roles.rater, play: roles.seeker },
     delayMs: options.delayMs,
     skewMs: options.skewMs,
+    voice: options.voice,
     proxyRoundTripMs,
     measuredDateSkewMs: Object.fromEntries(ids.map((id) => [id, clients[id].dateSkewMs])),
     delayMethod: 'TCP proxy (bench/lib/delay-proxy.ts) in front of the companion server; the client opens the room through it, so its HTTP and WebSocket traffic is delayed each way; media segments are not',

@@ -1,25 +1,65 @@
 /**
  * Voice chat between two browsers in one room: real WebRTC between two Chromium pages, with
- * Chromium's fake microphone (a tone) and the companion server relaying the signalling. Who may
- * not join is told why (a visitor gets the way in).
+ * Chromium's fake microphone (a tone) and the companion server relaying the signalling, over a
+ * movie that the call ducks. Who may not join is told why (a visitor gets the way in).
  */
+import type { Page } from '@playwright/test';
 import { DefaultPermissions, Permission } from '../lib/contract/roles';
 import { expect, test } from './fixtures';
 import { uniqueName } from './support/api';
 import { CinemaPage } from './pages/cinema-page';
 import { startContractVoiceClient } from './support/contract-voice-client';
+import { isPlaying } from './support/playback';
 
-test('members talk: each hears the others (the speaking light) and sees a camera; mute, push-to-talk, a third person, a ban and leaving reach everyone', async ({ app, actors }) => {
+/** The player's volume in `page` (0..1). */
+const movieVolume = (page: Page) => page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => video.volume);
+
+/** What `recordSockets` adds to the page's window. */
+interface SocketProbe {
+  __socketsOpened: number;
+  __dropSockets(): void;
+}
+
+/**
+ * Wraps the page's WebSocket so a test can drop the room socket as a network loss would (the app
+ * did not close it, so it reconnects).
+ */
+async function recordSockets(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const Native = window.WebSocket;
+    const open: WebSocket[] = [];
+    const probe = window as unknown as SocketProbe;
+    probe.__socketsOpened = 0;
+    probe.__dropSockets = () => open.splice(0).forEach((socket) => socket.close());
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        open.push(this);
+        probe.__socketsOpened += 1;
+      }
+    };
+  });
+}
+
+test('members talk over the movie: each hears the others (the speaking light, the movie ducked) and sees a camera; mute, push-to-talk, a dropped socket, a third person, a ban and leaving reach everyone', async ({ app, media, actors }) => {
+  test.setTimeout(120_000);
   const ann = await actors.user('ann');
   const bob = await actors.user('bob');
   const cara = await actors.user('cara');
   const roomId = await app.api.createRoom(ann.token!, uniqueName('voice'));
   for (const actor of [bob, cara]) await app.api.joinRoom(actor.token!, roomId);
+  // A movie plays for the room (making it current starts it).
+  const movieId = await app.api.pushMovie(ann.token!, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'clip' });
+  await app.api.setCurrent(ann.token!, roomId, movieId);
+  await recordSockets(bob.page);
   for (const actor of [ann, bob, cara]) {
     const hall = new CinemaPage(actor.page, app.origin);
     await hall.goto(roomId);
     await hall.waitConnected();
   }
+  const annHall = new CinemaPage(ann.page, app.origin);
+  await annHall.waitMediaLoaded();
+  expect(await movieVolume(ann.page)).toBe(1);
   const [annId, bobId, caraId] = await Promise.all([ann, bob, cara].map((actor) => app.api.userId(actor.token!)));
   const person = (actor: typeof ann, userId: string) => actor.page.locator(`[data-testid="voice-person"][data-user-id="${userId}"]`);
 
@@ -34,6 +74,8 @@ test('members talk: each hears the others (the speaking light) and sees a camera
   await expect(person(bob, annId)).toHaveAttribute('data-state', 'connected');
   await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
   await expect(person(bob, annId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  // The movie goes down under Bob's voice (ducking is on by default).
+  await expect.poll(() => movieVolume(ann.page)).toBeCloseTo(0.3, 2);
 
   // Ann turns her camera on: Bob's tile of her gets frames, Ann sees herself; off, the tile goes.
   await ann.page.getByTestId('voice-camera').click();
@@ -51,6 +93,9 @@ test('members talk: each hears the others (the speaking light) and sees a camera
   await bob.page.getByTestId('voice-mute').click();
   await expect(bob.page.getByTestId('voice-mute')).toHaveAttribute('aria-pressed', 'true');
   await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'false', { timeout: 15_000 });
+  // Nobody speaks to Ann now: the movie comes back to its volume.
+  await expect.poll(() => movieVolume(ann.page)).toBe(1);
+  expect(isPlaying(await annHall.media())).toBe(true);
 
   // Push-to-talk: Bob's microphone is open only while he holds V.
   await bob.page.getByTestId('voice-mute').click();
@@ -65,12 +110,27 @@ test('members talk: each hears the others (the speaking light) and sees a camera
   await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
   await bob.page.keyboard.up('v');
   await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'false', { timeout: 15_000 });
+  await bob.page.getByTestId('voice-push-to-talk').uncheck();
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
 
-  // Cara comes in and hears Ann; everyone counts three.
+  // Bob's room socket drops: the server ends his part in the call, his hall reconnects and joins
+  // the call again by itself, and the two hear each other anew.
+  const opened = () => bob.page.evaluate(() => (window as unknown as SocketProbe).__socketsOpened);
+  const openedBefore = await opened();
+  await bob.page.evaluate(() => (window as unknown as SocketProbe).__dropSockets());
+  await expect.poll(opened, { timeout: 15_000 }).toBeGreaterThan(openedBefore);
+  await expect(bob.page.getByTestId('ws-state')).toHaveAttribute('data-state', 'open', { timeout: 15_000 });
+  await expect(bob.page.getByTestId('voice-leave')).toHaveText('Leave voice (2)');
+  await expect(person(ann, bobId)).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+  await expect(person(ann, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await expect(person(bob, annId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+
+  // Cara comes in and hears both; everyone counts three.
   await cara.page.getByTestId('voice-join').click();
   for (const actor of [ann, bob, cara]) await expect(actor.page.getByTestId('voice-leave')).toHaveText('Leave voice (3)');
   await expect(person(cara, annId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
-  await expect(person(cara, bobId)).toHaveAttribute('data-state', 'connected');
+  await expect(person(cara, bobId)).toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+  await expect(person(bob, caraId)).toHaveAttribute('data-state', 'connected');
 
   // Cara is banned: her hall closes and the others' connections to her go.
   const ban = await app.api.request('POST', '/api/room/admin/members/ban', { token: ann.token, roomId, json: { id: caraId } });

@@ -17,12 +17,10 @@ import type { RoomSession } from '@/lib/room/session';
 import { userAtom } from '@/lib/session';
 import { loadIceServers } from '@/hooks/data/voice';
 import { useDucking } from './use-ducking';
-import { VoiceMesh, type VoiceState } from '@/lib/voice/mesh';
+import { SPEAKING_LEVEL, VoiceMesh, type VoiceState } from '@/lib/voice/mesh';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/voice';
 
-/** Audio level (0–1, as WebRTC stats report it) from which a person counts as speaking. */
-export const SPEAKING_LEVEL = 0.02;
 /** How often the speaking lights are read, ms. */
 const LEVELS_EVERY_MS = 250;
 

@@ -86,10 +86,6 @@ export class CinemaPage {
   }
 
   /**
-   * Starts playback on the element, as the player's own play button does. Rejects with the
-   * browser's reason (e.g. NotAllowedError from the autoplay policy).
-   */
-  /**
    * Plays the element as the player's play button does. The app answers with a common start: it
    * pauses the element at once and starts it with everyone a moment later, which ends this play()
    * with an AbortError (the button ignores it too); any other refusal is thrown.

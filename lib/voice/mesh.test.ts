@@ -367,6 +367,14 @@ describe('voice mesh', () => {
     ann.connections[0].inboundLevel = 0.3;
     await ann.mesh.readLevels();
     expect(ann.state.peers[0].level).toBe(0.3);
+    // Louder but still speaking: nothing the bar shows changed, so no new state (no re-render).
+    const shown = ann.state;
+    ann.connections[0].inboundLevel = 0.5;
+    await ann.mesh.readLevels();
+    expect(ann.state).toBe(shown);
+    ann.connections[0].inboundLevel = 0;
+    await ann.mesh.readLevels();
+    expect(ann.state.peers[0].level).toBe(0);
   });
 
   it('switches the microphone in every connection without renegotiating, and the speaker for everyone', async () => {

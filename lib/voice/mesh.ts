@@ -40,6 +40,8 @@ export const MAX_VOICE_PEERS = 7;
 
 /** A remote camera whose frame count has not grown for this long (ms) is taken as off. */
 export const VIDEO_STALE_MS = 1500;
+/** Audio level (0–1, as WebRTC stats report it) from which a person counts as speaking. */
+export const SPEAKING_LEVEL = 0.02;
 
 /** Candidates kept for a connection not yet known (they may come before its offer), and for how many connections. */
 const EARLY_CANDIDATES_PER_PEER = 64;
@@ -203,6 +205,8 @@ export class VoiceMesh {
   private cameraFailure: VoiceFailure | null = null;
 
   private readonly now: () => number;
+  /** `visibleLevels()` at the last emit. */
+  private shownLevels = '';
 
   constructor(private readonly options: VoiceMeshOptions) {
     this.environment = options.environment ?? browserEnvironment();
@@ -447,7 +451,14 @@ export class VoiceMesh {
       peer.level = level;
     }
     this.level = this.muted ? 0 : local;
-    this.emit();
+    // Only what the bar shows (who speaks, whose video comes) re-renders it, not every level.
+    if (this.visibleLevels() !== this.shownLevels) this.emit();
+  }
+
+  /** Who speaks and whose video is shown, as one string to compare between two readings. */
+  private visibleLevels(): string {
+    const speaking = (level: number) => (level >= SPEAKING_LEVEL ? 'S' : '-');
+    return [speaking(this.level), ...[...this.peers.values()].map((peer) => `${peer.id}${speaking(peer.level)}${this.videoShown(peer) ? 'V' : '-'}`)].join(' ');
   }
 
   private async offerTo(id: string, sender: { userId: string; username: string }): Promise<void> {
@@ -632,6 +643,7 @@ export class VoiceMesh {
   }
 
   private emit(): void {
+    this.shownLevels = this.visibleLevels();
     this.options.onChange(this.state());
   }
 }
