@@ -33,6 +33,9 @@ import type { SiteSettings } from './db';
 import { registerWebRoutes } from './routes/web';
 import { attachRoomSocket, registerRoomSocketFallback } from './routes/ws';
 import { ensureBuiltinUsers, ROOT_USERNAME } from './rules/users';
+import { LiveHub } from './live/live-hub';
+import { serveRtmp, shareHttpPortWithRtmp } from './live/rtmp';
+import { isBroadcastable, pushTarget } from './rules/live';
 
 /** Options of `startServer`. */
 export interface StartServerOptions {
@@ -61,6 +64,8 @@ export interface StartServerOptions {
   proxyAllowAddresses?: string[];
   /** Voice chat's STUN and TURN servers (main.ts reads STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL). Default none. */
   ice?: IceConfig;
+  /** RTMP pushes on the HTTP port (docs/live.md; main.ts: RTMP=off turns it off). Default on, as in v0.9.11. */
+  rtmp?: boolean;
   /**
    * Site settings written on first start only (rows that do not exist yet), e.g. the SMTP settings
    * main.ts reads from the environment. Later changes are made in the settings table.
@@ -125,6 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
     proxyAllowAddresses: options.proxyAllowAddresses ?? [],
     ice: options.ice ?? NO_ICE_CONFIG,
+    live: options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId)),
     captchas: new CaptchaStore(options.fixedCaptchaAnswer),
     codes: new EmailCodeStore(),
     mailer: new Mailer(),
@@ -187,6 +193,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
 
   const wss = attachRoomSocket(app.server, context, app.log);
+  const { live } = context;
+  if (live) shareHttpPortWithRtmp(app.server, (socket) => serveRtmp(socket, live, (roomId, key) => pushTarget(store, context.tokens, roomId, key)));
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
@@ -198,6 +206,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     close() {
       closing ??= (async () => {
         context.hubs.closeAll();
+        context.live?.close();
         for (const client of wss.clients) client.terminate();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
         await app.close();

@@ -79,6 +79,28 @@ export class TokenService {
       .sign(this.secret);
   }
 
+  /**
+   * The RTMP publish key of a live movie (§4.5 `publishKey`, docs/live.md): the movie id and an
+   * HMAC-SHA256 (same secret, its own label) of room and movie, base64url; no expiry, so an encoder
+   * keeps its settings. Checked synchronously, as RTMP packets follow the publish at once.
+   */
+  signPublishKey(roomId: string, movieId: string): string {
+    return `${movieId}.${this.publishSignature(roomId, movieId)}`;
+  }
+
+  /** The movie id a publish key for `roomId` names, or null when it does not verify. */
+  verifyPublishKey(roomId: string, key: string): string | null {
+    const [movieId, signature, ...rest] = key.split('.');
+    if (!movieId || !signature || rest.length > 0) return null;
+    const expected = Buffer.from(this.publishSignature(roomId, movieId));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? movieId : null;
+  }
+
+  private publishSignature(roomId: string, movieId: string): string {
+    return crypto.createHmac('sha256', this.secret).update(`rtmp-publish\u0000${roomId}\u0000${movieId}`).digest('base64url');
+  }
+
   /** The claims of a proxy target token; throws 400 `invalid proxy target` when it does not verify. */
   async verifyProxyTarget(token: string): Promise<ProxyTarget> {
     try {

@@ -6,7 +6,8 @@
  * (behind a reverse proxy: `true`, or the proxy's addresses/CIDRs, comma-separated; then
  * `X-Forwarded-For` names the client for the rate limits and the log), FRAME_ANCESTORS (who may frame
  * the app: CSP sources, default `'none'`), STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL (voice chat's
- * ICE servers, docs/voice.md).
+ * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
+ * docs/live.md).
  * First start only (they seed the email settings of docs/contract.md §5.6; later changes go to the
  * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
  * or TCP), SMTP_USERNAME, SMTP_PASSWORD, SMTP_FROM.
@@ -64,6 +65,14 @@ function iceConfigFromEnv(env: NodeJS.ProcessEnv): IceConfig {
   return { stunUrls: listOf(env.STUN_URLS), turnUrls, turnSecret, turnTtlSec };
 }
 
+/** RTMP=off (or false, 0, no) turns RTMP pushes off (docs/live.md); anything else, or unset, keeps them on. Throws on an unknown word. */
+function rtmpFromEnv(value: string | undefined): boolean {
+  const word = (value ?? '').trim().toLowerCase();
+  if (['', 'on', 'true', '1', 'yes'].includes(word)) return true;
+  if (['off', 'false', '0', 'no'].includes(word)) return false;
+  throw new Error(`RTMP must be on or off, got ${value}`);
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
@@ -81,6 +90,7 @@ async function main(): Promise<void> {
     trustProxy: trustProxyFromEnv(process.env.TRUST_PROXY),
     frameAncestors: process.env.FRAME_ANCESTORS || undefined,
     ice: iceConfigFromEnv(process.env),
+    rtmp: rtmpFromEnv(process.env.RTMP),
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);
 

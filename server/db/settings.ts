@@ -63,6 +63,10 @@ export interface SiteSettings extends OAuth2Settings {
   live_proxy: boolean;
   allow_proxy_to_local: boolean;
   proxy_cache_enable: boolean;
+  // group rtmp (docs/live.md)
+  rtmp_player: boolean;
+  custom_publish_host: string;
+  ts_disguised_as_png: boolean;
   // group server
   host: string;
   p2p_zone: string;
@@ -113,6 +117,9 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   live_proxy: true,
   allow_proxy_to_local: false,
   proxy_cache_enable: false,
+  rtmp_player: false,
+  custom_publish_host: '',
+  ts_disguised_as_png: true,
   host: '',
   p2p_zone: 'hk',
   enable_email: false,

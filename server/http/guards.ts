@@ -3,6 +3,7 @@
  * handler calls the guard it needs first and gets the authenticated caller back.
  */
 import type { IceConfig } from '../rules/webrtc';
+import type { LiveHub } from '../live/live-hub';
 import type { FastifyRequest } from 'fastify';
 import { authenticateToken, readCredentials, type TokenService } from '../auth';
 import type { Store, UserRecord } from '../db';
@@ -24,6 +25,8 @@ export interface ServerContext {
   proxyAllowAddresses: readonly string[];
   /** Voice chat's STUN and TURN servers (../rules/webrtc.ts). */
   ice: IceConfig;
+  /** Live streams pushed over RTMP (../live/live-hub.ts); null when RTMP is off. */
+  live: LiveHub | null;
   /** Image captchas of the email flows (§4.2). */
   captchas: CaptchaStore;
   /** Mailed codes of the email flows (§4.2). */

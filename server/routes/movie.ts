@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MessageType } from '@/lib/contract/message';
 import { MAX_PUSH_COUNT } from '@/lib/contract/validation';
-import { ClearMoviesRequest, DeleteMoviesRequest, EditMovieRequest, MovieBaseRequest, SetCurrentRequest, SwapMoviesRequest } from '@/lib/contract/requests';
+import { ClearMoviesRequest, DeleteMoviesRequest, EditMovieRequest, IdRequest, MovieBaseRequest, SetCurrentRequest, SwapMoviesRequest } from '@/lib/contract/requests';
 import { decodeArrayBody, decodeBody, decodeValue } from '../decode';
 import { sendData, sendNoContent } from '../http/envelope';
 import { badRequest } from '../errors';
@@ -24,13 +24,14 @@ import {
   swapMovies,
 } from '../rules/movies';
 import { readMovieBase, type ProxyPolicy } from '../rules/movie-base';
+import { publishKey } from '../rules/live';
 
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
 
   const proxyPolicy = (): ProxyPolicy => {
     const site = store.settings.get();
-    return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
+    return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, rtmp: context.live !== null, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
   };
 
   const notify = (access: RoomAccess, type: MessageType.CURRENT | MessageType.MOVIES) =>
@@ -106,6 +107,13 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
     clearMovies(store, access, decodeBody(ClearMoviesRequest, request.body).parentId);
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
+  });
+
+  // RTMP publish credentials of a live movie, for its creator (§4.5, docs/live.md).
+  app.post('/api/room/movie/live/publishKey', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const { id } = decodeBody(IdRequest, request.body);
+    return sendData(reply, publishKey(store, context.tokens, access, id, context.live !== null, request.headers.host ?? 'localhost'));
   });
 
   app.post('/api/room/movie/swap', async (request, reply) => {

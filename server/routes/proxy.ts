@@ -61,6 +61,30 @@ function movieIdOf(param: string): string {
 export function registerProxyRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, tokens } = context;
 
+  /**
+   * A stream pushed over RTMP into `movieId` as HTTP-FLV (docs/live.md): 404 `live stream not
+   * started` while nobody pushes (a HEAD answers the same, so the creator's dialog can watch for
+   * the push to arrive); the response ends when the broadcast does.
+   */
+  function watchPush(request: FastifyRequest, reply: FastifyReply, movieId: string): FastifyReply {
+    const live = context.live;
+    if (!live?.isPublishing(movieId)) throw notFound('live stream not started');
+    reply.header('cache-control', 'no-store').type('video/x-flv');
+    if (request.method === 'HEAD') return reply.send();
+    const response = reply.raw;
+    reply.hijack();
+    response.writeHead(200, reply.getHeaders() as Record<string, string>);
+    const stop = live.watch(movieId, {
+      write: (chunk) => {
+        response.write(chunk);
+        return response.writableLength;
+      },
+      end: () => response.end(),
+    });
+    response.on('close', () => stop?.());
+    return reply;
+  }
+
   async function proxy(request: FastifyRequest, reply: FastifyReply, route: ProxyRoute): Promise<FastifyReply> {
     const params = request.params as { movieId: string };
     const movieId = movieIdOf(params.movieId);
@@ -146,7 +170,12 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
   );
   // Live (§4.5): HTTP-FLV passes through as a stream; HLS as its playlist, reloaded on every request,
   // with segments (and variant playlists) behind the public data route.
-  app.get('/api/room/movie/live/flv/:movieId', (request, reply) => proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' }));
+  app.get('/api/room/movie/live/flv/:movieId', async (request, reply) => {
+    const access = await requireRoom(context, request);
+    const movie = store.movies.find(access.room.id, movieIdOf((request.params as { movieId: string }).movieId));
+    if (movie?.base.rtmpSource) return watchPush(request, reply, movie.id);
+    return proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' });
+  });
   app.get('/api/room/movie/live/hls/list/:movieId', (request, reply) => proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' }));
   app.get('/api/room/movie/live/hls/data/:roomId/:movieId/:dataId', (request, reply) => {
     const { roomId, dataId } = request.params as { roomId: string; dataId: string };

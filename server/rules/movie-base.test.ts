@@ -7,8 +7,8 @@ import { z } from 'zod/mini';
 import { MovieBaseRequest } from '@/lib/contract/requests';
 import { isLocalAddress, readMovieBase, type ProxyPolicy } from './movie-base';
 
-const NO_PROXY: ProxyPolicy = { movieProxy: false, liveProxy: false, allowLocal: false, allowAddresses: [] };
-const PROXY: ProxyPolicy = { movieProxy: true, liveProxy: true, allowLocal: false, allowAddresses: [] };
+const NO_PROXY: ProxyPolicy = { movieProxy: false, liveProxy: false, rtmp: false, allowLocal: false, allowAddresses: [] };
+const PROXY: ProxyPolicy = { movieProxy: true, liveProxy: true, rtmp: true, allowLocal: false, allowAddresses: [] };
 
 /** `body` decoded as a request would be, then checked under `policy`. */
 const read = (body: Record<string, unknown>, policy = NO_PROXY) => readMovieBase(z.parse(MovieBaseRequest, body), policy);
@@ -49,6 +49,8 @@ describe('readMovieBase', () => {
     expect(() => read({ ...clip, live: true, rtmpSource: true, proxy: true })).toThrow("rtmp source and proxy can't be true at the same time");
     expect(() => read({ ...clip, rtmpSource: true })).toThrow("rtmp source can't be true when movie is not live");
     expect(() => read({ ...clip, live: true, rtmpSource: true })).toThrow('rtmp is not enabled');
+    // With RTMP on, the push is the source: a name is all it needs (the reference client sends url "").
+    expect(read({ name: 'Live', url: '', live: true, rtmpSource: true, type: 'flv' }, PROXY)).toMatchObject({ name: 'Live', live: true, rtmpSource: true });
     expect(() => read({ ...clip, url: 'ftp://cdn.test/a.mp4' })).toThrow('unsupported scheme: ftp');
     expect(read({ ...clip, url: 'magnet:?xt=urn:btih:abc' }).url).toBe('magnet:?xt=urn:btih:abc');
   });

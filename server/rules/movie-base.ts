@@ -1,8 +1,8 @@
 /**
  * What a pushed MovieBase may be on this server (docs/contract.md §7.1), as a pure policy: the
  * contract's checks (`url too long`, `empty name`, `type too long`, name truncation) and this
- * server's playability checks. The companion server has no vendor backends and no RTMP ingest, so
- * vendor and RTMP movies are refused with a clear 400 instead of being stored unplayable; a proxied
+ * server's playability checks. The companion server has no vendor backends, so vendor movies are
+ * refused with a clear 400 instead of being stored unplayable; RTMP movies need its ingest on; a proxied
  * movie needs the proxy switched on and a public address (docs/security.md).
  */
 import ipaddr from 'ipaddr.js';
@@ -68,7 +68,11 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   if (base.isFolder) return base;
   if (base.rtmpSource && base.proxy) throw badRequest("rtmp source and proxy can't be true at the same time");
   if (base.rtmpSource && !base.live) throw badRequest("rtmp source can't be true when movie is not live");
-  if (base.rtmpSource) throw badRequest('rtmp is not enabled');
+  if (base.rtmpSource) {
+    if (!proxy.rtmp) throw badRequest('rtmp is not enabled');
+    // The source is the push itself (docs/live.md): nothing to fetch, so no URL to check.
+    return base;
+  }
   const scheme = urlScheme(base.url);
   if (base.proxy) {
     if (base.live ? !proxy.liveProxy : !proxy.movieProxy) throw badRequest(base.live ? 'live proxy is not enabled' : 'movie proxy is not enabled');
@@ -80,10 +84,16 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   return base;
 }
 
-/** What the movie proxy allows (site settings `movie_proxy`, `live_proxy`, `allow_proxy_to_local`; `PROXY_ALLOW_ADDRESSES`). */
+/**
+ * Which sources the server fetches or takes: the movie proxy (site settings `movie_proxy`,
+ * `live_proxy`, `allow_proxy_to_local`; `PROXY_ALLOW_ADDRESSES`) and RTMP pushes (the server's RTMP
+ * ingest, docs/live.md).
+ */
 export interface ProxyPolicy {
   movieProxy: boolean;
   liveProxy: boolean;
+  /** Whether the server takes RTMP pushes (rtmp-source movies); else 400 `rtmp is not enabled`. */
+  rtmp: boolean;
   allowLocal: boolean;
   allowAddresses: readonly string[];
 }

@@ -134,7 +134,12 @@ export function currentView(store: Store, access: RoomAccess, nowMs: number, tok
   // movie's go to the player, which sends them with its requests (hls.js, mpegts.js).
   if (movie.base.proxy) delete movie.base.headers;
   const query = new URLSearchParams({ token, roomId: access.room.id });
-  if (movie.base.proxy && !movie.base.live) {
+  if (movie.base.rtmpSource) {
+    // A push into the room (docs/live.md): its HTTP-FLV stream. v0.9.11 answers its own HLS remux
+    // here with FLV as a second source; this server serves FLV only.
+    movie.base.url = `/api/room/movie/live/flv/${movie.id}.flv?${query}`;
+    movie.base.type = 'flv';
+  } else if (movie.base.proxy && !movie.base.live) {
     movie.base.url = `/api/room/movie/proxy/${movie.id}?${query}`;
   } else if (movie.base.proxy) {
     // Live through the proxy (§7.2): HLS sources as the live playlist. This server does not remux, so

@@ -1,0 +1,268 @@
+/** @jest-environment node */
+/**
+ * Going live from an encoder (docs/live.md, docs/contract.md §4.5): the publish key (its
+ * authorization matrix and errors), and real RTMP pushes by ffmpeg into a real server process on
+ * its HTTP port: the push becomes the movie's HTTP-FLV stream, a wrong key is refused, a second push
+ * of the same key takes over, deleting the movie ends the broadcast, and bytes that are not RTMP
+ * close only their own connection.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
+import { DefaultPermissions, Permission } from '@/lib/contract/roles';
+
+jest.setTimeout(90_000);
+
+const KEY_ROUTE = '/api/room/movie/live/publishKey';
+const CLIP = path.resolve(__dirname, '..', 'e2e', 'media', 'flv', 'clip.flv');
+
+let server: TestServer;
+let creator: TestUser;
+
+beforeAll(async () => {
+  server = await launch();
+  creator = await signUpUser(server, 'host');
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const join = (user: TestUser, roomId: string) => post(server, '/api/room/login', { roomId, password: '' }, { token: user.token });
+
+/** Adds a live movie pushed over RTMP by `user`; its id. */
+async function pushLiveMovie(user: TestUser, roomId: string, name = 'Live'): Promise<string> {
+  const pushed = await post(server, '/api/room/movie/push', { name, url: '', live: true, rtmpSource: true, type: 'flv' }, { token: user.token, roomId });
+  expect(pushed.status).toBe(200);
+  return pushed.body.data.id as string;
+}
+
+/** ffmpeg pushing the committed FLV clip (looped, in real time, without re-encoding) to `url`. */
+function startPush(url: string): { process: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', CLIP, '-c', 'copy', '-f', 'flv', url], { stdio: 'ignore' });
+  return { process: child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+}
+
+/** Polls `check` every 100 ms until it is true; throws after `timeoutMs`. */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Reads the first `bytes` of a streaming response, then cancels it. */
+async function readHead(url: string, bytes: number): Promise<Buffer> {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('video/x-flv');
+  const reader = response.body!.getReader();
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(Buffer.from(value));
+    length += value.length;
+  }
+  await reader.cancel();
+  return Buffer.concat(chunks);
+}
+
+/** The FLV tags of `data` after the 13-byte header: type and, for video, whether it is a key frame. */
+function flvTags(data: Buffer): { type: number; keyFrame: boolean }[] {
+  const tags = [];
+  for (let offset = 13; offset + 11 <= data.length; ) {
+    const type = data[offset];
+    const size = data.readUIntBE(offset + 1, 3);
+    if (offset + 11 + size > data.length) break;
+    tags.push({ type, keyFrame: type === 9 && data[offset + 11] >> 4 === 1 });
+    offset += 11 + size + 4;
+  }
+  return tags;
+}
+
+describe('publish key', () => {
+  it('goes to the movie’s creator only; everyone else is refused with the contract’s texts', async () => {
+    const { roomId } = await createRoom(server, creator);
+    const { roomId: passwordRoomId } = await createRoom(server, creator, { password: 'room-pw' });
+    const root = (await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).body.data.token as string;
+    const [without, withBit, admin, pending, banned, nonMember] = await Promise.all(['m0', 'm1', 'adm', 'pend', 'ban', 'non'].map((prefix) => signUpUser(server, prefix)));
+    for (const user of [without, withBit, admin, banned]) expect((await join(user, roomId)).status).toBe(200);
+    expect((await get(server, '/api/room/me', { token: root, roomId })).status).toBe(200);
+    expect((await get(server, '/api/room/me', { roomId })).status).toBe(200);
+    const settings = (patch: Record<string, unknown>) => post(server, '/api/room/admin/settings', patch, { token: creator.token, roomId });
+    const setPermissions = (user: TestUser, permissions: number) =>
+      post(server, '/api/room/admin/members/member/permissions', { id: user.id, permissions }, { token: creator.token, roomId });
+    expect((await setPermissions(withBit, DefaultPermissions | Permission.AddMovie)).status).toBe(204);
+    expect((await post(server, '/api/room/admin/members/admin', { id: admin.id, adminPermissions: 0 }, { token: creator.token, roomId })).status).toBe(204);
+    expect((await post(server, '/api/room/admin/members/ban', { id: banned.id }, { token: creator.token, roomId })).status).toBe(204);
+    expect((await settings({ join_need_review: true })).status).toBe(204);
+    expect((await join(pending, roomId)).body.data.status).toBe(2);
+    expect((await settings({ join_need_review: false, disable_join_new_user: true })).status).toBe(204);
+
+    // The room creator's live movie, and one a member (with the add-movie bit) created.
+    const creatorsMovie = await pushLiveMovie(creator, roomId);
+    const membersMovie = await pushLiveMovie(withBit, roomId, 'member live');
+    // Without the add-movie bit there is no live movie of one's own to get a key for.
+    expect((await post(server, '/api/room/movie/push', { name: 'x', url: '', live: true, rtmpSource: true }, { token: without.token, roomId })).status).toBe(403);
+
+    const NO = 'new publish key error: no permission';
+    const callers: [string, { token?: string; roomId: string }, string, number, string | undefined][] = [
+      ['visitor (password room)', { roomId: passwordRoomId }, creatorsMovie, 401, 'guests are not allowed to perform this action'],
+      ['guest', { roomId }, creatorsMovie, 403, NO],
+      ['non-member', { token: nonMember.token, roomId }, creatorsMovie, 401, 'get room member failed: room or member not found'],
+      ['pending', { token: pending.token, roomId }, creatorsMovie, 401, 'user account is pending approval'],
+      ['banned', { token: banned.token, roomId }, creatorsMovie, 401, 'user has been banned from this room'],
+      ['member without the add-movie bit', { token: without.token, roomId }, creatorsMovie, 403, NO],
+      ['member with the bit, another’s movie', { token: withBit.token, roomId }, creatorsMovie, 403, NO],
+      ['member with the bit, own movie', { token: withBit.token, roomId }, membersMovie, 200, undefined],
+      ['room admin', { token: admin.token, roomId }, creatorsMovie, 403, NO],
+      ['room creator, own movie', { token: creator.token, roomId }, creatorsMovie, 200, undefined],
+      ['room creator, a member’s movie', { token: creator.token, roomId }, membersMovie, 403, NO],
+      ['site admin (root)', { token: root, roomId }, creatorsMovie, 403, NO],
+    ];
+    const outcomes = [];
+    for (const [name, options, id, , error] of callers) {
+      const response = await post(server, KEY_ROUTE, { id }, options);
+      outcomes.push([name, response.status, error === undefined ? undefined : response.body?.error]);
+    }
+    expect(outcomes).toEqual(callers.map(([name, , , status, error]) => [name, status, error]));
+
+    const key = await post(server, KEY_ROUTE, { id: creatorsMovie }, { token: creator.token, roomId });
+    expect(key.body.data).toEqual({ host: new URL(server.url).host, app: roomId, token: expect.stringMatching(/^[0-9a-f]{32}\.[\w-]{43}$/) });
+  });
+
+  it('says what is wrong: an unknown movie, a movie that is not a push, a bad body; and names the configured host', async () => {
+    const creator = await signUpUser(server, 'host');
+    const { roomId } = await createRoom(server, creator);
+    const plain = await post(server, '/api/room/movie/push', { name: 'clip', url: 'https://example.com/a.mp4' }, { token: creator.token, roomId });
+    const ask = (body: unknown) => post(server, KEY_ROUTE, body, { token: creator.token, roomId });
+    expect(await ask({ id: 'f'.repeat(32) }).then((r) => [r.status, r.body.error])).toEqual([400, 'room or movie not found']);
+    expect(await ask({ id: plain.body.data.id }).then((r) => [r.status, r.body.error])).toEqual([400, 'only live movie can get publish key']);
+    expect((await ask({ id: 5 })).status).toBe(400);
+
+    const root = (await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).body.data.token as string;
+    const movieId = await pushLiveMovie(creator, roomId);
+    expect((await post(server, '/api/admin/settings', { host: 'https://watch.example.com' }, { token: root })).status).toBe(204);
+    expect((await ask({ id: movieId })).body.data.host).toBe('watch.example.com');
+    expect((await post(server, '/api/admin/settings', { custom_publish_host: 'live.example.com:1935' }, { token: root })).status).toBe(204);
+    expect((await ask({ id: movieId })).body.data.host).toBe('live.example.com:1935');
+    expect((await post(server, '/api/admin/settings', { host: '', custom_publish_host: '' }, { token: root })).status).toBe(204);
+  });
+
+  it('is refused, as live movies are, when the server takes no RTMP', async () => {
+    const off = await launch({ rtmp: false });
+    try {
+      const owner = await signUpUser(off, 'off');
+      const { roomId } = await createRoom(off, owner);
+      const pushed = await post(off, '/api/room/movie/push', { name: 'Live', url: '', live: true, rtmpSource: true }, { token: owner.token, roomId });
+      expect([pushed.status, pushed.body.error]).toEqual([400, 'rtmp is not enabled']);
+      const plain = await post(off, '/api/room/movie/push', { name: 'clip', url: 'https://example.com/a.mp4' }, { token: owner.token, roomId });
+      const key = await post(off, KEY_ROUTE, { id: plain.body.data.id }, { token: owner.token, roomId });
+      expect([key.status, key.body.error]).toEqual([400, 'rtmp is not enabled']);
+    } finally {
+      await off.stop();
+    }
+  });
+});
+
+describe('RTMP push on the HTTP port', () => {
+  it('becomes the movie’s HTTP-FLV stream; a wrong key is refused; the same key again takes over; deleting the movie ends it', async () => {
+    const creator = await signUpUser(server, 'host');
+    const { roomId } = await createRoom(server, creator);
+    const movieId = await pushLiveMovie(creator, roomId);
+    const { host, app, token } = (await post(server, KEY_ROUTE, { id: movieId }, { token: creator.token, roomId })).body.data as { host: string; app: string; token: string };
+    const current = await post(server, '/api/room/movie/current', { id: movieId }, { token: creator.token, roomId });
+    expect(current.status).toBe(204);
+    const view = await get(server, '/api/room/movie/current', { token: creator.token, roomId });
+    const flvUrl = `${server.url}${view.body.data.movie.base.url as string}`;
+    expect(view.body.data.movie.base).toMatchObject({ type: 'flv', live: true, rtmpSource: true });
+    const status = async () => (await fetch(flvUrl, { method: 'HEAD' })).status;
+    expect(await status()).toBe(404);
+    expect((await get(server, view.body.data.movie.base.url as string)).body.error).toBe('live stream not started');
+
+    // A key for another room, and a forged key, are refused: ffmpeg gives up, nothing is live.
+    const { roomId: otherRoom } = await createRoom(server, creator);
+    for (const url of [`rtmp://${host}/${otherRoom}/${token}`, `rtmp://${host}/${app}/${movieId}.forged`]) {
+      const refused = startPush(url);
+      expect(await refused.exited).not.toBe(0);
+    }
+    expect(await status()).toBe(404);
+
+    const first = startPush(`rtmp://${host}/${app}/${token}`);
+    await until(async () => (await status()) === 200, 'the push to go live');
+    const head = await readHead(flvUrl, 64 * 1024);
+    expect(head.subarray(0, 3).toString()).toBe('FLV');
+    const tags = flvTags(head);
+    expect(tags.some((tag) => tag.type === 18)).toBe(true); // metadata
+    // A viewer arriving mid-stream starts at a key frame: the first video tag after the codec header is one.
+    const video = tags.filter((tag) => tag.type === 9);
+    expect(video.length).toBeGreaterThan(2);
+    expect(video[1].keyFrame).toBe(true);
+
+    // The encoder reconnects (the same key): the new push takes over and the old connection closes.
+    const second = startPush(`rtmp://${host}/${app}/${token}`);
+    expect(await first.exited).not.toBe(0);
+    await until(async () => (await status()) === 200, 'the second push to go live');
+    expect((await readHead(flvUrl, 16 * 1024)).subarray(0, 3).toString()).toBe('FLV');
+
+    // Deleting the movie ends the broadcast: the viewer's stream ends and the encoder is cut off.
+    // (The current movie cannot be deleted: another one plays first.)
+    const plain = await post(server, '/api/room/movie/push', { name: 'clip', url: 'https://example.com/a.mp4' }, { token: creator.token, roomId });
+    expect((await post(server, '/api/room/movie/current', { id: plain.body.data.id }, { token: creator.token, roomId })).status).toBe(204);
+    const viewer = await fetch(flvUrl);
+    const drained = (async () => {
+      const reader = viewer.body!.getReader();
+      while (!(await reader.read()).done);
+      return true;
+    })();
+    expect((await post(server, '/api/room/movie/delete', { ids: [movieId] }, { token: creator.token, roomId })).status).toBe(204);
+    expect(await drained).toBe(true);
+    expect(await second.exited).not.toBe(0);
+  });
+
+  it('closes a connection whose RTMP announces a message too large or too many chunk streams, and goes on serving', async () => {
+    const port = Number(new URL(server.url).port);
+    const handshake = Buffer.concat([Buffer.from([3]), Buffer.alloc(1536, 7)]);
+    /** A type-0 chunk on chunk stream `cid` announcing a message of `length` bytes (of a type the server ignores), with `payload` bytes of it. */
+    const chunk = (cid: number, length: number, payload: number) => {
+      const header = Buffer.alloc(12 + payload);
+      header[0] = cid & 0x3f;
+      header.writeUIntBE(length, 4, 3);
+      header[7] = 0;
+      return header;
+    };
+    const attacks = [
+      // One 16 MB message announced by 12 bytes.
+      chunk(3, 0xffffff, 1),
+      // Forty chunk streams of small messages.
+      Buffer.concat(Array.from({ length: 40 }, (_, i) => chunk(4 + i, 100, 100))),
+    ];
+    for (const attack of attacks) {
+      const closedAfterMs = await new Promise<number>((resolve) => {
+        const started = Date.now();
+        const socket = connect(port, '127.0.0.1', () => socket.write(handshake));
+        let answered = false;
+        socket.on('data', () => {
+          if (answered) return;
+          answered = true;
+          socket.write(Buffer.concat([Buffer.alloc(1536, 9), attack]));
+        });
+        socket.on('error', () => undefined);
+        const timer = setTimeout(() => {
+          resolve(Number.POSITIVE_INFINITY);
+          socket.destroy();
+        }, 10_000);
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve(Date.now() - started);
+        });
+      });
+      expect(closedAfterMs).toBeLessThan(5_000);
+    }
+    expect((await get(server, '/api/public/settings')).status).toBe(200);
+  });
+});

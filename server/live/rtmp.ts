@@ -1,0 +1,122 @@
+/**
+ * RTMP ingest on the HTTP port (docs/live.md), as v0.9.11 does by default: the first byte of a
+ * connection tells RTMP (its handshake starts with version 3) from HTTP (an ASCII method), and each
+ * goes to its own server. The RTMP protocol itself (handshake, chunks, AMF commands, media
+ * messages) is node-media-server's; this file only connects it to the room's rules.
+ *
+ * Push URL: `rtmp://{host}/{roomId}/{publishKey}` (§4.5 `publishKey`: app = room id, stream name =
+ * the key). A push whose key does not verify for that room, or whose movie is gone, is closed.
+ * Playing over RTMP (v0.9.11's `rtmp_player`) is not offered: browsers play HTTP-FLV.
+ */
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import Rtmp from 'node-media-server/src/protocol/rtmp.js';
+import type { LiveHub, LivePublication } from './live-hub';
+
+/** The first byte of an RTMP handshake (C0: protocol version 3). */
+const RTMP_VERSION = 0x03;
+/** A connection that says nothing for this long before its first byte is closed, ms. */
+const FIRST_BYTE_TIMEOUT_MS = 30_000;
+/** An RTMP connection silent for this long is closed (an encoder sends many packets a second), ms. */
+const RTMP_IDLE_TIMEOUT_MS = 30_000;
+/** Largest RTMP message before a push is accepted (connect, createStream, publish are a few hundred bytes). */
+const MAX_COMMAND_BYTES = 64 * 1024;
+/** Largest RTMP message of an accepted push (a 4K key frame is a few MB). */
+const MAX_MEDIA_MESSAGE_BYTES = 16 * 1024 * 1024 - 1;
+/** Chunk streams one connection may open (encoders use three to six). */
+const MAX_CHUNK_STREAMS = 16;
+
+/**
+ * The parser's internals that bound its memory: it allocates each chunk stream's message buffer
+ * at the length the peer announces (up to 16 MB) on up to 65,599 chunk streams, so unchecked a few
+ * bytes could make it allocate gigabytes.
+ */
+interface RtmpParserInternals {
+  inPackets: Map<number, unknown>;
+  parserPacket: { header: { length: number } };
+  packetAlloc(): void;
+}
+
+/** Makes `rtmp` refuse (throw from parserData) a message over `maxBytes()` or a chunk stream over MAX_CHUNK_STREAMS. */
+function boundParser(rtmp: Rtmp, maxBytes: () => number): void {
+  const parser = rtmp as unknown as RtmpParserInternals;
+  const alloc = parser.packetAlloc.bind(parser);
+  parser.packetAlloc = () => {
+    if (parser.inPackets.size > MAX_CHUNK_STREAMS) throw new Error('too many chunk streams');
+    if (parser.parserPacket.header.length > maxBytes()) throw new Error('message too large');
+    alloc();
+  };
+}
+
+/** Where a verified push goes. */
+export interface PushTarget {
+  roomId: string;
+  movieId: string;
+}
+
+/**
+ * Routes the connections of `server` by their first byte: RTMP to `onRtmp`, anything else to the
+ * HTTP server's own handling (which then sees the connection as if nothing had read from it).
+ */
+export function shareHttpPortWithRtmp(server: Server, onRtmp: (socket: Socket) => void): void {
+  const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: Socket) => {
+    // Until the HTTP server or the RTMP session takes the socket, its errors are ours to absorb.
+    const ignoreError = () => undefined;
+    socket.on('error', ignoreError);
+    socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
+    const onReadable = () => {
+      const chunk = socket.read() as Buffer | null;
+      if (chunk === null) {
+        socket.once('readable', onReadable);
+        return;
+      }
+      socket.unshift(chunk);
+      socket.setTimeout(0);
+      socket.removeListener('error', ignoreError);
+      if (chunk[0] === RTMP_VERSION) onRtmp(socket);
+      else for (const listener of httpListeners) listener.call(server, socket);
+    };
+    socket.once('readable', onReadable);
+  });
+}
+
+/**
+ * Serves one RTMP connection: `authorize(app, streamName)` answers the push target, or null to refuse.
+ * A protocol error, a refused push, a play request or silence closes this connection only.
+ */
+export function serveRtmp(socket: Socket, hub: LiveHub, authorize: (app: string, streamName: string) => PushTarget | null): void {
+  const rtmp = new Rtmp();
+  let target: PushTarget | null = null;
+  let publication: LivePublication | null = null;
+  boundParser(rtmp, () => (publication ? MAX_MEDIA_MESSAGE_BYTES : MAX_COMMAND_BYTES));
+  const close = () => socket.destroy();
+
+  rtmp.onOutputCallback = (buffer) => {
+    if (!socket.destroyed) socket.write(buffer);
+  };
+  rtmp.onConnectCallback = (request) => {
+    target = authorize(request.app, request.name);
+    if (!target) close();
+  };
+  rtmp.onPushCallback = () => {
+    if (!target || socket.destroyed) return;
+    publication = hub.publish(target.roomId, target.movieId, { close });
+  };
+  rtmp.onPlayCallback = close;
+  rtmp.onPacketCallback = (packet) => publication?.packet(packet);
+
+  socket.on('data', (data: Buffer) => {
+    let problem: string | null;
+    try {
+      problem = rtmp.parserData(data);
+    } catch (error) {
+      problem = (error as Error).message;
+    }
+    if (problem !== null) close();
+  });
+  socket.on('error', () => undefined);
+  socket.on('close', () => publication?.end());
+  socket.setTimeout(RTMP_IDLE_TIMEOUT_MS, close);
+}

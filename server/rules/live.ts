@@ -1,0 +1,67 @@
+/**
+ * The room's rules for live streams pushed over RTMP (docs/contract.md §4.5 `publishKey`,
+ * docs/live.md): who gets the publish key, which push the server takes, and when a broadcast ends.
+ */
+import { RoomStatus } from '@/lib/contract/roles';
+import type { TokenService } from '../auth';
+import type { Store } from '../db';
+import { badRequest, forbidden } from '../errors';
+import type { PushTarget } from '../live/rtmp';
+import type { RoomAccess } from './room-access';
+
+/** `POST /api/room/movie/live/publishKey`'s answer (§4.5): push to `rtmp://{host}/{app}/` with `token` as the stream key. */
+export interface PublishKey {
+  /** Host (and port, when not 1935) an encoder pushes to. */
+  host: string;
+  /** The RTMP application: the room id. */
+  app: string;
+  /** The stream key. */
+  token: string;
+}
+
+/**
+ * The publish key of the movie `movieId` for its creator (§4.5). `requestHost` is the request's Host
+ * header (which carries the HTTP port, also the RTMP port here). Throws 400 `rtmp is not enabled`,
+ * 400 `room or movie not found`, 403 `new publish key error: no permission` for anyone but the movie's
+ * creator, 400 `only live movie can get publish key` for a movie that is not an rtmp source.
+ */
+export function publishKey(store: Store, tokens: TokenService, access: RoomAccess, movieId: string, rtmpEnabled: boolean, requestHost: string): PublishKey {
+  if (!rtmpEnabled) throw badRequest('rtmp is not enabled');
+  const movie = store.movies.find(access.room.id, movieId);
+  if (!movie || movie.base.isFolder) throw badRequest('room or movie not found');
+  if (movie.creatorId !== access.user.id) throw forbidden('new publish key error: no permission');
+  if (!movie.base.rtmpSource) throw badRequest('only live movie can get publish key');
+  return { host: publishHost(store, requestHost), app: access.room.id, token: tokens.signPublishKey(access.room.id, movie.id) };
+}
+
+/** Where encoders push: `custom_publish_host`, else the host (and port) of the `host` setting, else the request's Host. */
+export function publishHost(store: Store, requestHost: string): string {
+  const site = store.settings.get();
+  if (site.custom_publish_host.trim()) return site.custom_publish_host.trim();
+  if (site.host.trim()) {
+    try {
+      return new URL(site.host.includes('://') ? site.host : `http://${site.host}`).host;
+    } catch {
+      // An unparsable `host` setting: fall back to what the browser used.
+    }
+  }
+  return requestHost;
+}
+
+/**
+ * The movie a push to `rtmp://…/{roomId}/{key}` broadcasts, or null to refuse it: the key must
+ * verify for that room and its movie must be broadcastable.
+ */
+export function pushTarget(store: Store, tokens: TokenService, roomId: string, key: string): PushTarget | null {
+  const movieId = tokens.verifyPublishKey(roomId, key);
+  if (!movieId || !isBroadcastable(store, roomId, movieId)) return null;
+  return { roomId, movieId };
+}
+
+/** Whether `movieId` may be broadcast: it is an rtmp-source movie of `roomId`, and the room is active (not deleted, banned or pending). */
+export function isBroadcastable(store: Store, roomId: string, movieId: string): boolean {
+  const room = store.rooms.findById(roomId);
+  if (!room || room.status !== RoomStatus.Active) return false;
+  const movie = store.movies.find(roomId, movieId);
+  return Boolean(movie && !movie.base.isFolder && movie.base.rtmpSource);
+}
