@@ -43,13 +43,16 @@ const VERBOSE = process.argv.includes('--verbose');
 /**
  * Budgets in KB of gzip JavaScript: home and the viewing hall (to its first frame), every
  * other screen OTHER_BUDGET. The hall's grew from 320 as features landed, each time by what it
- * measured (docs/benchmarks.md "Size budget"), last to 326 with the common start and the room
- * label that tells the truth (measured 324.8; what comes down before the first frame varies by up to
+ * measured (docs/benchmarks.md "Size budget"), last to 327 with going live (measured 326.3: the
+ * player's "waiting for the broadcaster" and "broadcast ended" states and their retry, the
+ * playlist's "Stream info" item, their texts; the stream info dialog itself loads on first use;
+ * before that 326 with the common start and the room label that tells the truth, measured 324.8;
+ * what comes down before the first frame varies by up to
  * 0.4 KB with the machine's load, since a slower first frame lets one more chunk in); home's
  * from 150 to 152 (measured 151.8: the popular list's paging and refresh, and the header's Log in
  * and Register carrying the current page).
  */
-const BUDGETS = { home: 152, cinema: 326 };
+const BUDGETS = { home: 152, cinema: 327 };
 const OTHER_BUDGET = 190;
 
 /**

@@ -170,7 +170,7 @@ describe('publish key', () => {
 });
 
 describe('RTMP push on the HTTP port', () => {
-  it('becomes the movie’s HTTP-FLV stream; a wrong key is refused; the same key again takes over; deleting the movie ends it', async () => {
+  it('becomes the movie’s HTTP-FLV stream; a wrong key is refused; the same key again takes over; the encoder stopping or the movie deleted ends it', async () => {
     const creator = await signUpUser(server, 'host');
     const { roomId } = await createRoom(server, creator);
     const movieId = await pushLiveMovie(creator, roomId);
@@ -209,19 +209,27 @@ describe('RTMP push on the HTTP port', () => {
     await until(async () => (await status()) === 200, 'the second push to go live');
     expect((await readHead(flvUrl, 16 * 1024)).subarray(0, 3).toString()).toBe('FLV');
 
+    // The encoder stops: the viewers' streams end, and the movie is off the air until the next push.
+    const drain = async (response: Response) => {
+      const reader = response.body!.getReader();
+      while (!(await reader.read()).done);
+      return true;
+    };
+    const watching = drain(await fetch(flvUrl));
+    second.process.kill('SIGKILL');
+    expect(await watching).toBe(true);
+    expect(await status()).toBe(404);
+    const third = startPush(`rtmp://${host}/${app}/${token}`);
+    await until(async () => (await status()) === 200, 'the third push to go live');
+
     // Deleting the movie ends the broadcast: the viewer's stream ends and the encoder is cut off.
     // (The current movie cannot be deleted: another one plays first.)
     const plain = await post(server, '/api/room/movie/push', { name: 'clip', url: 'https://example.com/a.mp4' }, { token: creator.token, roomId });
     expect((await post(server, '/api/room/movie/current', { id: plain.body.data.id }, { token: creator.token, roomId })).status).toBe(204);
-    const viewer = await fetch(flvUrl);
-    const drained = (async () => {
-      const reader = viewer.body!.getReader();
-      while (!(await reader.read()).done);
-      return true;
-    })();
+    const drained = drain(await fetch(flvUrl));
     expect((await post(server, '/api/room/movie/delete', { ids: [movieId] }, { token: creator.token, roomId })).status).toBe(204);
     expect(await drained).toBe(true);
-    expect(await second.exited).not.toBe(0);
+    expect(await third.exited).not.toBe(0);
   });
 
   it('closes a connection whose RTMP announces a message too large or too many chunk streams, and goes on serving', async () => {

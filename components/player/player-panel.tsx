@@ -170,6 +170,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
             type={source.type}
             headers={sourceIndex === 0 ? movie.base.headers : undefined}
             live={Boolean(movie.base.live)}
+            broadcast={Boolean(movie.base.rtmpSource)}
             subtitles={subtitles}
             onVideo={handleVideo}
             canControl={liveOrControl}

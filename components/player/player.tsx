@@ -53,6 +53,12 @@ export interface PlayerProps {
   canControl?: boolean;
   /** Reports why the source cannot play (null once it plays again), for the panel's remedies. */
   onProblem?: (problem: SourceProblem | null) => void;
+  /**
+   * The movie is a broadcast pushed into the room (`base.rtmpSource`, docs/live.md): before the push
+   * starts and after it ends the player says so, not an error, and tries again every
+   * BROADCAST_RETRY_MS until the picture comes.
+   */
+  broadcast?: boolean;
   /** `c` in the player: the hall moves focus to the chat input. */
   onChatShortcut?: () => void;
   /** Layers over the picture (the danmaku overlay); they stay over it in fullscreen. */
@@ -198,11 +204,15 @@ function loadChrome() {
   return chromeModule;
 }
 
+/** How often a player waiting for a broadcast tries again, ms. */
+export const BROADCAST_RETRY_MS = 3000;
+
 export function Player({
   url,
   type,
   headers,
   live = false,
+  broadcast = false,
   subtitles,
   onVideo,
   canControl = true,
@@ -224,6 +234,9 @@ export function Player({
   });
   const controllerRef = useRef<HTMLElement>(null);
   const [problem, setProblem] = useState<SourceProblem | null>(null);
+  // A broadcast not started yet or ended (then the engine starts again: `attempt` counts the tries).
+  const [offAir, setOffAir] = useState<'waiting' | 'ended' | null>(null);
+  const [attempt, setAttempt] = useState(0);
   const [engine, setEngine] = useState<Engine | null>(null);
   const [chromeReady, setChromeReady] = useState(false);
   const [view, setView] = useState<PlayerView>(DEFAULT_VIEW);
@@ -281,6 +294,11 @@ export function Player({
       if (idle !== undefined && typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
     };
   }, [startChrome]);
+
+  // A broadcast off the air shows its notice in the control layer's centre: load it now.
+  useEffect(() => {
+    if (offAir) startChrome();
+  }, [offAir, startChrome]);
 
   // The source: one engine per URL; the element stays.
   useEffect(() => {
@@ -379,6 +397,10 @@ export function Player({
 
     /** Stops whichever of mpegts.js or dash.js plays (set once one is started). */
     let stopOther: (() => void) | null = null;
+    /** The next try of a broadcast that is off the air. */
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const onAir = () => setOffAir(null);
+    if (broadcast) video.addEventListener('playing', onAir);
 
     if (kind === 'flv' || kind === 'mpegts') {
       // FLV and MPEG-TS, live or not: mpegts.js, downloaded only for such a movie.
@@ -390,7 +412,18 @@ export function Player({
             return;
           }
           const player = mpegts.createPlayer({ type: kind, url, isLive: live }, { headers: requestHeaders, enableStashBuffer: !live, liveBufferLatencyChasing: live });
-          player.on(mpegts.Events.ERROR, (errorType: string, detail: string) => explain(detail, errorType === mpegts.ErrorTypes?.MEDIA_ERROR ? 3 : undefined));
+          if (broadcast) {
+            // Nobody pushes yet (404), or the push ended (the stream ends or breaks): say so and try again.
+            const offAirNow = () => {
+              if (cancelled) return;
+              setOffAir(video.readyState > 0 || video.currentTime > 0 ? 'ended' : 'waiting');
+              retry = setTimeout(() => setAttempt((count) => count + 1), BROADCAST_RETRY_MS);
+            };
+            player.on(mpegts.Events.ERROR, offAirNow);
+            player.on(mpegts.Events.LOADING_COMPLETE, offAirNow);
+          } else {
+            player.on(mpegts.Events.ERROR, (errorType: string, detail: string) => explain(detail, errorType === mpegts.ErrorTypes?.MEDIA_ERROR ? 3 : undefined));
+          }
           player.attachMediaElement(video);
           player.load();
           stopOther = () => {
@@ -441,6 +474,8 @@ export function Player({
 
     return () => {
       cancelled = true;
+      clearTimeout(retry);
+      video.removeEventListener('playing', onAir);
       // A later source for the same movie (the effect runs again) returns to this position.
       if (video.currentSrc || hls || stopOther) resumeRef.current = { time: video.currentTime, playing: !video.paused };
       video.removeEventListener('loadedmetadata', onMetadata);
@@ -452,7 +487,7 @@ export function Player({
       video.removeAttribute('src');
       video.load();
     };
-  }, [url, type, headersKey, live, report]);
+  }, [url, type, headersKey, live, broadcast, attempt, report]);
 
   // Qualities and audio tracks in the menus, once both the engine and the controls are there (the
   // controls' module is not asked for before: the picture comes first).
@@ -644,6 +679,18 @@ export function Player({
             {live ? null : <MiniProgress video={videoRef.current} />}
           </Suspense>
         </>
+      ) : null}
+      {broadcast && offAir ? (
+        <p
+          role="status"
+          slot="centered-chrome"
+          {...{ noautohide: '' }}
+          data-testid="broadcast-off-air"
+          data-state={offAir}
+          className="pointer-events-none rounded-lg bg-black/60 px-4 py-2 text-center text-sm font-medium text-white"
+        >
+          {t(offAir === 'waiting' ? 'player.broadcastWaiting' : 'player.broadcastEnded')}
+        </p>
       ) : null}
       {problem && problem.kind !== 'noRange' ? (
         <Suspense fallback={null}>

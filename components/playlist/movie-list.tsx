@@ -11,7 +11,7 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { clsx } from 'clsx';
 import { useAtomValue } from 'jotai';
-import { ArrowUpDown, ChevronRight, Folder, FolderOpen, FolderPlus, ListVideo, MoreHorizontal, Pencil, Play, Plus, RefreshCw, Search, Square, Trash2, X } from 'lucide-react';
+import { ArrowUpDown, ChevronRight, Folder, Radio, FolderOpen, FolderPlus, ListVideo, MoreHorizontal, Pencil, Play, Plus, RefreshCw, Search, Square, Trash2, X } from 'lucide-react';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { Badge } from '@/components/ui/badge';
 import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
@@ -33,6 +33,7 @@ import '@/lib/i18n/messages/errors';
 
 const MovieEditDialog = lazy(() => import('./movie-dialogs').then((m) => ({ default: m.MovieEditDialog })));
 const NewFolderDialog = lazy(() => import('./movie-dialogs').then((m) => ({ default: m.NewFolderDialog })));
+const StreamInfoDialog = lazy(() => import('./stream-info-dialog'));
 const MovieReorder = lazy(() => import('./movie-reorder').then((m) => ({ default: m.MovieReorder })));
 
 export interface MovieListProps {
@@ -70,6 +71,7 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
   const [reordering, setReordering] = useState(false);
   const [editing, setEditing] = useState<Movie | null>(null);
   const [creatingFolder, setCreatingFolder] = useState(false);
+  const [streamInfo, setStreamInfo] = useState<{ id: string; name: string } | null>(null);
   const [usedDialogs, setUsedDialogs] = useState(false);
   const paths = data?.paths?.length ? data.paths : [{ name: '', id: '', subPath: '' }];
   const loaded = useAtomValue(currentMovieAtom);
@@ -408,6 +410,21 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
                             onSelect: () => void play(movie),
                             disabledReason: isCurrent ? t('cinema.movies.playing') : !abilities.canSetCurrentMovie ? t('cinema.movies.playNoPermission') : undefined,
                           },
+                      ...(movie.base.rtmpSource && !folder
+                        ? [
+                            {
+                              id: 'stream-info',
+                              testId: 'movie-stream-info',
+                              icon: <Radio />,
+                              label: t('cinema.movies.streamInfo'),
+                              onSelect: () => {
+                                setUsedDialogs(true);
+                                setStreamInfo({ id: movie.id, name: movie.base.name });
+                              },
+                              disabledReason: movie.creatorId !== myId ? t('cinema.movies.streamInfoNotYours') : undefined,
+                            },
+                          ]
+                        : []),
                       {
                         id: 'edit',
                         testId: 'movie-edit',
@@ -459,6 +476,7 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
           <Suspense fallback={null}>
             <MovieEditDialog roomId={roomId} movie={editing} onClose={() => setEditing(null)} />
             <NewFolderDialog roomId={roomId} open={creatingFolder} parentId={folderId} onClose={() => setCreatingFolder(false)} />
+            <StreamInfoDialog roomId={roomId} movie={streamInfo} onClose={() => setStreamInfo(null)} />
           </Suspense>
         ) : null}
       </section>

@@ -21,6 +21,7 @@ import { notifySuccess } from '@/lib/notify';
 import { placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
+import StreamInfoDialog from './stream-info-dialog';
 import {
   bulkBases,
   movieBaseOf,
@@ -37,7 +38,9 @@ const EMPTY: FormValues = { url: '', name: '', live: false, type: '', proxy: fal
 
 export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps) {
   const t = useT();
-  const [mode, setMode] = useState<'one' | 'many'>('one');
+  const [mode, setMode] = useState<'one' | 'many' | 'live'>('one');
+  // The broadcast just created, whose stream info shows at once.
+  const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
   const {
     register,
     handleSubmit,
@@ -88,116 +91,149 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
     }
   };
 
+  /** "Go live": a movie whose source is an RTMP push (docs/live.md), as the reference client's "创建直播" sends it. */
+  const pushLive = async (fields: FormValues) => {
+    const name = fields.name.trim();
+    if (!name) {
+      setError('name', { message: t('moviePush.nameRequired') }, { shouldFocus: true });
+      return;
+    }
+    try {
+      const pushed = await pushMovie(roomId, { name, url: '', live: true, rtmpSource: true, proxy: false, type: 'flv', parentId });
+      reset({ ...getValues(), name: '' });
+      setCreated({ id: pushed.id, name });
+      if (onPushed) await onPushed([pushed]);
+    } catch (error) {
+      setFailure(placeFormError(error, { name: 'name' }, setError));
+    }
+  };
+
   const onSubmit = async (fields: FormValues) => {
     setFailure(null);
-    await (mode === 'one' ? pushOne(fields) : pushMany(fields));
+    await (mode === 'one' ? pushOne(fields) : mode === 'many' ? pushMany(fields) : pushLive(fields));
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
-      <div role="group" aria-label={t('moviePush.mode')} className="inline-flex rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
-        {(['one', 'many'] as const).map((value) => (
-          <button
-            key={value}
-            type="button"
-            aria-pressed={mode === value}
-            data-testid={`movie-push-mode-${value}`}
-            onClick={() => {
-              setMode(value);
-              setFailure(null);
-              clearErrors();
-            }}
-            className={clsx(
-              'min-h-9 cursor-pointer rounded-md px-3 text-sm font-medium',
-              mode === value ? 'bg-white shadow-sm dark:bg-zinc-950' : 'text-zinc-600 dark:text-zinc-300',
-            )}
-          >
-            {t(value === 'one' ? 'moviePush.modeOne' : 'moviePush.modeMany')}
-          </button>
-        ))}
-      </div>
+    <>
+      <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
+        <div role="group" aria-label={t('moviePush.mode')} className="inline-flex rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+          {(['one', 'many', 'live'] as const).map((value) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={mode === value}
+              data-testid={`movie-push-mode-${value}`}
+              onClick={() => {
+                setMode(value);
+                setFailure(null);
+                clearErrors();
+              }}
+              className={clsx(
+                'min-h-9 cursor-pointer rounded-md px-3 text-sm font-medium',
+                mode === value ? 'bg-white shadow-sm dark:bg-zinc-950' : 'text-zinc-600 dark:text-zinc-300',
+              )}
+            >
+              {t(value === 'one' ? 'moviePush.modeOne' : value === 'many' ? 'moviePush.modeMany' : 'moviePush.modeLive')}
+            </button>
+          ))}
+        </div>
 
-      {mode === 'one' ? (
-        <>
+        {mode === 'live' ? (
           <TextField
-            id="movie-push-url"
-            label={t('moviePush.url')}
-            error={errors.url?.message}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            placeholder="https://example.com/video.m3u8"
-            {...register('url', { onChange: () => clearErrors('url') })}
-          />
-          <TextField
-            id="movie-push-name"
-            label={t('moviePush.nameOptional')}
-            hint={defaultName ? t('moviePush.nameDefault', { name: defaultName }) : t('moviePush.nameHint')}
-            placeholder={defaultName || undefined}
+            id="movie-push-live-name"
+            label={t('moviePush.liveName')}
+            hint={t('moviePush.liveHint')}
             error={errors.name?.message}
             autoComplete="off"
             {...register('name', { onChange: () => clearErrors('name') })}
           />
-        </>
-      ) : (
-        <div className="space-y-1.5">
-          <label htmlFor="movie-push-bulk" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-            {t('moviePush.bulk')}
-          </label>
-          <textarea
-            id="movie-push-bulk"
-            data-testid="movie-push-bulk"
-            rows={5}
-            spellCheck={false}
-            aria-invalid={errors.bulk ? true : undefined}
-            aria-describedby="movie-push-bulk-help"
-            placeholder={'https://example.com/a.m3u8\nEpisode 2 | https://example.com/b.mp4'}
-            className={clsx(inputClasses, 'h-auto w-full py-2 font-mono text-xs')}
-            {...register('bulk', { onChange: () => clearErrors('bulk') })}
-          />
-          <p id="movie-push-bulk-help" role={errors.bulk ? 'alert' : undefined} className={clsx('text-xs', errors.bulk ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400')}>
-            {errors.bulk?.message ?? t('moviePush.bulkHint')}
-          </p>
-        </div>
-      )}
-
-      <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('moviePush.live')} {...register('live')} />
-
-      <details className="group rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="movie-push-advanced">
-        <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">{t('moviePush.advanced')}</summary>
-        <div className="space-y-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
+        ) : mode === 'one' ? (
+          <>
+            <TextField
+              id="movie-push-url"
+              label={t('moviePush.url')}
+              error={errors.url?.message}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              placeholder="https://example.com/video.m3u8"
+              {...register('url', { onChange: () => clearErrors('url') })}
+            />
+            <TextField
+              id="movie-push-name"
+              label={t('moviePush.nameOptional')}
+              hint={defaultName ? t('moviePush.nameDefault', { name: defaultName }) : t('moviePush.nameHint')}
+              placeholder={defaultName || undefined}
+              error={errors.name?.message}
+              autoComplete="off"
+              {...register('name', { onChange: () => clearErrors('name') })}
+            />
+          </>
+        ) : (
           <div className="space-y-1.5">
-            <label htmlFor="movie-push-type" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-              {t('moviePush.type')}
+            <label htmlFor="movie-push-bulk" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+              {t('moviePush.bulk')}
             </label>
-            <select id="movie-push-type" data-testid="movie-push-type" className={clsx(inputClasses, 'w-full')} {...register('type')}>
-              {MOVIE_TYPES.map((value) => (
-                <option key={value} value={value}>
-                  {value || t('moviePush.typeAuto')}
-                </option>
-              ))}
-            </select>
+            <textarea
+              id="movie-push-bulk"
+              data-testid="movie-push-bulk"
+              rows={5}
+              spellCheck={false}
+              aria-invalid={errors.bulk ? true : undefined}
+              aria-describedby="movie-push-bulk-help"
+              placeholder={'https://example.com/a.m3u8\nEpisode 2 | https://example.com/b.mp4'}
+              className={clsx(inputClasses, 'h-auto w-full py-2 font-mono text-xs')}
+              {...register('bulk', { onChange: () => clearErrors('bulk') })}
+            />
+            <p id="movie-push-bulk-help" role={errors.bulk ? 'alert' : undefined} className={clsx('text-xs', errors.bulk ? 'text-red-600 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400')}>
+              {errors.bulk?.message ?? t('moviePush.bulkHint')}
+            </p>
           </div>
-          <Checkbox id="movie-push-proxy" data-testid="movie-push-proxy" label={t('moviePush.proxy')} hint={t('moviePush.proxyHint')} {...register('proxy')} />
-          {mode === 'one' ? (
-            <>
-              <RowList kind="headers" control={control} register={register} errors={errors} />
-              <RowList kind="subtitles" control={control} register={register} errors={errors} />
-              <RowList kind="moreSources" control={control} register={register} errors={errors} />
-            </>
-          ) : null}
-        </div>
-      </details>
+        )}
 
-      {failure ? (
-        <Notice tone="error" testId="movie-push-failure">
-          {failure}
-        </Notice>
-      ) : null}
-      <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
-        {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}
-        {isSubmitting ? t('moviePush.adding') : t('moviePush.submit')}
-      </Button>
-    </form>
+        {mode === 'live' ? null : (
+          <>
+            <Checkbox id="movie-push-live" data-testid="movie-push-live" label={t('moviePush.live')} {...register('live')} />
+
+            <details className="group rounded-lg border border-zinc-200 dark:border-zinc-800" data-testid="movie-push-advanced">
+              <summary className="cursor-pointer select-none px-3 py-2 text-sm font-medium">{t('moviePush.advanced')}</summary>
+              <div className="space-y-4 border-t border-zinc-200 p-3 dark:border-zinc-800">
+                <div className="space-y-1.5">
+                  <label htmlFor="movie-push-type" className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
+                    {t('moviePush.type')}
+                  </label>
+                  <select id="movie-push-type" data-testid="movie-push-type" className={clsx(inputClasses, 'w-full')} {...register('type')}>
+                    {MOVIE_TYPES.map((value) => (
+                      <option key={value} value={value}>
+                        {value || t('moviePush.typeAuto')}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <Checkbox id="movie-push-proxy" data-testid="movie-push-proxy" label={t('moviePush.proxy')} hint={t('moviePush.proxyHint')} {...register('proxy')} />
+                {mode === 'one' ? (
+                  <>
+                    <RowList kind="headers" control={control} register={register} errors={errors} />
+                    <RowList kind="subtitles" control={control} register={register} errors={errors} />
+                    <RowList kind="moreSources" control={control} register={register} errors={errors} />
+                  </>
+                ) : null}
+              </div>
+            </details>
+          </>
+        )}
+
+        {failure ? (
+          <Notice tone="error" testId="movie-push-failure">
+            {failure}
+          </Notice>
+        ) : null}
+        <Button data-testid="movie-push-submit" type="submit" className="w-full" loading={isSubmitting}>
+          {isSubmitting ? null : <Plus className="h-4 w-4" aria-hidden />}
+          {isSubmitting ? t('moviePush.adding') : t(mode === 'live' ? 'moviePush.liveSubmit' : 'moviePush.submit')}
+        </Button>
+      </form>
+      <StreamInfoDialog roomId={roomId} movie={created} onClose={() => setCreated(null)} />
+    </>
   );
 }

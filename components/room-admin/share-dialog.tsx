@@ -6,7 +6,7 @@
  * the room id with its own copy button (for the join screen's id field). Loaded when first opened.
  */
 import { QRCodeSVG } from 'qrcode.react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Check, Copy } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -18,6 +18,7 @@ import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
 import { Modal } from '@/components/ui/drawer';
+import { CopyRow } from '@/components/ui/copy-row';
 import '@/lib/i18n/messages/room-admin';
 
 /** The join link of a room, with the password when given. */
@@ -152,35 +153,5 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
         </figure>
       </div>
     </Modal>
-  );
-}
-
-/**
- * A labelled read-only value (selected whole on focus) with its copy button beside it, and what to
- * do when the copy failed under it. The input's id is also its test id.
- */
-function CopyRow({ id, label, value, failure, children }: { id: string; label: string; value: string; failure: string | null; children: ReactNode }) {
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-zinc-800 dark:text-zinc-200">
-        {label}
-      </label>
-      <div className="flex gap-2">
-        <input
-          id={id}
-          data-testid={id}
-          readOnly
-          value={value}
-          onFocus={(event) => event.target.select()}
-          className="h-10 min-w-0 flex-1 rounded-lg border border-zinc-300 bg-zinc-50 px-3 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
-        />
-        {children}
-      </div>
-      {failure ? (
-        <p role="alert" className="text-sm text-amber-700 dark:text-amber-400">
-          {failure}
-        </p>
-      ) : null}
-    </div>
   );
 }

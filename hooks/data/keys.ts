@@ -12,6 +12,8 @@ export type Resource =
   | 'hot-rooms'
   | 'room-list'
   | 'room-movies'
+  | 'publish-key'
+  | 'live-status'
   | 'room-members'
   | 'room-settings'
   | 'my-rooms'
@@ -31,6 +33,8 @@ export const keys = {
   hotRooms: (page: number, max: number) => ['hot-rooms', page, max] as const,
   roomList: (query: object) => ['room-list', JSON.stringify(query)] as const,
   movies: (roomId: string, folderId: string, page: number, keyword: string) => ['room-movies', roomId, folderId, page, keyword] as const,
+  publishKey: (roomId: string, movieId: string) => ['publish-key', roomId, movieId] as const,
+  liveStatus: (roomId: string, movieId: string) => ['live-status', roomId, movieId] as const,
   members: (roomId: string, asAdmin: boolean, query: object) => ['room-members', roomId, asAdmin, JSON.stringify(query)] as const,
   roomSettings: (roomId: string, asAdmin: boolean) => ['room-settings', roomId, asAdmin] as const,
   myRooms: (query: object) => ['my-rooms', JSON.stringify(query)] as const,

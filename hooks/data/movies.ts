@@ -7,7 +7,7 @@
  */
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { listMovies, MOVIE_PAGE_SIZE } from '@/lib/api/movie';
+import { getPublishKey, isReceivingPush, listMovies, MOVIE_PAGE_SIZE } from '@/lib/api/movie';
 import { isKeyOf, keys } from './keys';
 
 export {
@@ -20,6 +20,7 @@ export {
   playableUrl,
   pushMovie,
   pushMovies,
+  pushServerUrl,
   setCurrentMovie,
   swapMovies,
 } from '@/lib/api/movie';
@@ -55,4 +56,17 @@ export function useRefreshMovieLists(roomId: string): () => void {
   return useCallback(() => {
     void mutate((key) => isKeyOf(key, ['room-movies']) && (key as unknown[])[1] === roomId, undefined, { revalidate: true });
   }, [mutate, roomId]);
+}
+
+/** The publish key of the live movie `movieId` (docs/live.md), read once: only its creator gets it, others get the server's refusal as `error`. */
+export function usePublishKey(roomId: string, movieId: string) {
+  return useSWR(keys.publishKey(roomId, movieId), () => getPublishKey(roomId, movieId), { revalidateOnFocus: false });
+}
+
+/**
+ * Whether the server receives the push of the live movie `movieId` (true) or waits for it (false),
+ * read every `everyMs` while `enabled` (the stream info dialog is open with its key).
+ */
+export function useLiveStatus(roomId: string, movieId: string, enabled: boolean, everyMs: number) {
+  return useSWR(enabled ? keys.liveStatus(roomId, movieId) : null, () => isReceivingPush(roomId, movieId), { refreshInterval: everyMs });
 }

@@ -168,7 +168,7 @@ function asApiError(error: unknown, method: string, path: string, signal: AbortS
  * the server's text for a non-2xx answer (a 401 has run the 401 rules first), the status for a 2xx
  * body that is not JSON, status 0 for a network failure or an abort.
  */
-export async function request<T>(method: 'get' | 'post', path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(method: 'get' | 'post' | 'head', path: string, options: RequestOptions = {}): Promise<T> {
   const context: CallContext = { roomId: options.roomId };
   try {
     const response = await api(path.replace(/^\//, ''), {

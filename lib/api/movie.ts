@@ -3,8 +3,9 @@
  * swap, delete and clear. Every call is room-scoped (`X-Room-Id`); a 401 on `/api/room/movie*` sends the
  * user to `/joinRoom/<id>` (lib/api/unauthorized.ts). All functions throw `ApiError` on failure.
  */
-import { apiOrigin, get, post } from './client';
-import type { CurrentMovie, Movie, MovieBase, MovieList, PushedMovie, SetCurrentRequest } from '@/lib/contract/types';
+import { apiOrigin, get, post, request } from './client';
+import { ApiError } from './error';
+import type { CurrentMovie, Movie, MovieBase, MovieList, PublishKey, PushedMovie, SetCurrentRequest } from '@/lib/contract/types';
 
 /** Page size of the movie list, as in the reference client. */
 export const MOVIE_PAGE_SIZE = 10;
@@ -63,6 +64,35 @@ export function setCurrentMovie(roomId: string, id: string, subPath = ''): Promi
 /** `POST /api/room/movie/push` with a MovieBase (needs AddMovie) → the stored `{id, creatorId, base}`. */
 export function pushMovie(roomId: string, base: MovieBase): Promise<PushedMovie> {
   return post<PushedMovie>('/api/room/movie/push', { roomId, json: base });
+}
+
+/**
+ * `POST /api/room/movie/live/publishKey {id}` → where and with which key an encoder pushes the live
+ * movie `movieId` (§4.5; docs/live.md). Only its creator gets it: 403 `new publish key error: no
+ * permission`; 400 `only live movie can get publish key`, `rtmp is not enabled`.
+ */
+export function getPublishKey(roomId: string, movieId: string): Promise<PublishKey> {
+  return post<PublishKey>('/api/room/movie/live/publishKey', { roomId, json: { id: movieId } });
+}
+
+/** The push URL an encoder's "Server" field takes: `rtmp://{host}/{app}/` (the key goes in "Stream key"). */
+export function pushServerUrl(key: PublishKey): string {
+  return `rtmp://${key.host}/${key.app}/`;
+}
+
+/**
+ * Whether the server receives the push of the live movie `movieId` now: `HEAD` of its HTTP-FLV route,
+ * 200 while someone pushes, 404 `live stream not started` before (the companion server,
+ * docs/live.md). Throws `ApiError` for any other answer.
+ */
+export async function isReceivingPush(roomId: string, movieId: string): Promise<boolean> {
+  try {
+    await request<void>('head', `/api/room/movie/live/flv/${movieId}.flv`, { roomId });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return false;
+    throw error;
+  }
 }
 
 /** `POST /api/room/movie/pushs` with MovieBase[] (needs AddMovie) → the stored records. */

@@ -226,6 +226,16 @@ export interface MovieBase {
 }
 
 /** Movie (§7.2). The key is `createAt` (sic, Unix ms). */
+/**
+ * `POST /api/room/movie/live/publishKey`'s data (§4.5): an encoder pushes to `rtmp://{host}/{app}/`
+ * with `token` as its stream key; `app` is the room id.
+ */
+export interface PublishKey {
+  host: string;
+  app: string;
+  token: string;
+}
+
 export interface Movie {
   id: string;
   creator: string;

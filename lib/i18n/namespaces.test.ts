@@ -12,6 +12,7 @@ import { cinema } from './messages/cinema';
 import { common } from './messages/common';
 import { errors } from './messages/errors';
 import { lists } from './messages/lists';
+import { live } from './messages/live';
 import { movieForm } from './messages/movie-form';
 import { player } from './messages/player';
 import { playerProblem } from './messages/player-problem';
@@ -22,7 +23,7 @@ import { translate } from './messages';
 import './plural';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem, lists, 'movie-form': movieForm } as const;
+const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem, lists, live, 'movie-form': movieForm } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {

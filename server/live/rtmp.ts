@@ -117,6 +117,8 @@ export function serveRtmp(socket: Socket, hub: LiveHub, authorize: (app: string,
     if (problem !== null) close();
   });
   socket.on('error', () => undefined);
+  // The HTTP server's sockets allow half-open connections: an encoder that hangs up ends it here.
+  socket.on('end', close);
   socket.on('close', () => publication?.end());
   socket.setTimeout(RTMP_IDLE_TIMEOUT_MS, close);
 }

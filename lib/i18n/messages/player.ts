@@ -8,6 +8,8 @@ import { registerMessages } from '../messages';
 export const player = {
   zh: {
     'player.menu.speed': '倍速',
+    'player.broadcastWaiting': '等待主播开始推流…',
+    'player.broadcastEnded': '直播已结束，主播重新推流后会自动继续。',
     'player.menu.quality': '画质',
     'player.menu.audio': '音轨',
     'player.menu.subtitles': '字幕',
@@ -47,6 +49,8 @@ export const player = {
   },
   en: {
     'player.menu.speed': 'Speed',
+    'player.broadcastWaiting': 'Waiting for the broadcaster to start…',
+    'player.broadcastEnded': 'The broadcast ended. It comes back here if the broadcaster streams again.',
     'player.menu.quality': 'Quality',
     'player.menu.audio': 'Audio',
     'player.menu.subtitles': 'Subtitles',

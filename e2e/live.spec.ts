@@ -1,0 +1,72 @@
+/**
+ * Going live from an encoder, as people would (docs/live.md): the broadcaster creates a broadcast
+ * with "Go live" in the add-movie card, gets the stream info (server, key hidden until shown), and
+ * ffmpeg pushes the committed FLV clip over RTMP to what the dialog shows; the dialog turns green,
+ * the viewer who was told "waiting for the broadcaster" sees the picture, and when the encoder
+ * stops the viewer is told the broadcast ended. Someone else sees "Stream info" disabled with why.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { expect, test } from './fixtures';
+import { uniqueName } from './support/api';
+import { CinemaPage } from './pages/cinema-page';
+
+const CLIP = path.resolve(__dirname, 'media', 'flv', 'clip.flv');
+
+/** ffmpeg pushing the clip in real time, looped, without re-encoding, to `url`. */
+function push(url: string): ChildProcess {
+  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', CLIP, '-c', 'copy', '-f', 'flv', url], { stdio: 'ignore' });
+}
+
+test('a member goes live from ffmpeg with the stream info the dialog gives; the viewer waits, watches, and is told when it ends', async ({ app, actors }) => {
+  test.setTimeout(90_000);
+  const host = await actors.user('host');
+  const viewer = await actors.user('viewer');
+  const roomId = await app.api.createRoom(host.token!, uniqueName('live'));
+  await app.api.joinRoom(viewer.token!, roomId);
+
+  const hostHall = new CinemaPage(host.page, app.origin);
+  await hostHall.goto(roomId);
+  await hostHall.waitConnected();
+  const viewerHall = new CinemaPage(viewer.page, app.origin);
+  await viewerHall.goto(roomId);
+  await viewerHall.waitConnected();
+
+  // "Go live": a name, and the stream info opens at once, the key hidden.
+  await hostHall.openPushForm();
+  await host.page.getByTestId('movie-push-mode-live').click();
+  await host.page.getByLabel('Name of the broadcast').fill('Friday stream');
+  await host.page.getByTestId('movie-push-submit').click();
+  const dialog = host.page.getByTestId('stream-info-dialog');
+  await expect(dialog).toBeVisible();
+  const server = await dialog.getByTestId('stream-info-server').inputValue();
+  expect(server).toBe(`rtmp://${new URL(app.origin).host}/${roomId}/`);
+  const key = dialog.getByTestId('stream-info-key');
+  await expect(key).toHaveAttribute('type', 'password');
+  await dialog.getByTestId('stream-info-show-key').click();
+  await expect(key).toHaveAttribute('type', 'text');
+  await expect(dialog.getByTestId('stream-info-ffmpeg')).toContainText(`${server}${await key.inputValue()}`);
+  await expect(dialog.getByTestId('stream-info-status')).toHaveAttribute('data-receiving', 'false');
+
+  // The room was empty, so the broadcast became the current movie: the viewer waits for it.
+  await expect(viewer.page.getByTestId('broadcast-off-air')).toHaveAttribute('data-state', 'waiting');
+
+  const encoder = push(`${server}${await key.inputValue()}`);
+  try {
+    await expect(dialog.getByTestId('stream-info-status')).toHaveAttribute('data-receiving', 'true', { timeout: 15_000 });
+    // The viewer's player tries again on its own and plays the picture.
+    await expect.poll(async () => (await viewerHall.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(1);
+    await expect(viewer.page.getByTestId('broadcast-off-air')).toHaveCount(0);
+  } finally {
+    encoder.kill('SIGKILL');
+  }
+  await expect(viewer.page.getByTestId('broadcast-off-air')).toHaveAttribute('data-state', 'ended', { timeout: 15_000 });
+
+  // Only the broadcaster has the key: for the viewer "Stream info" is disabled with the reason.
+  await viewer.page.getByTestId('movie-actions').first().click();
+  const item = viewer.page.getByTestId('movie-stream-info');
+  await expect(item).toHaveAttribute('aria-disabled', 'true');
+  await expect(item).toContainText('Only the person who created this broadcast');
+  expect(host.errors).toEqual([]);
+  expect(viewer.errors).toEqual([]);
+});

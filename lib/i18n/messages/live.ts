@@ -1,0 +1,50 @@
+import { registerMessages } from '../messages';
+
+/**
+ * Texts of the stream info dialog of a live movie pushed over RTMP
+ * (components/playlist/stream-info-dialog.tsx), which the hall downloads when it first opens.
+ */
+export const live = {
+  zh: {
+    'live.title': '推流信息：{name}',
+    'live.description': '用 OBS 或 ffmpeg 向这个房间直播。推流密钥请勿外传：拿到它的人可以用你的名义直播。',
+    'live.loading': '正在获取推流信息…',
+    'live.server': '服务器',
+    'live.key': '推流密钥',
+    'live.copy': '复制',
+    'live.copied': '已复制',
+    'live.copyFailed': '无法复制，请选中后手动复制',
+    'live.show': '显示',
+    'live.hide': '隐藏',
+    'live.waiting': '正在等待你的推流…',
+    'live.receiving': '服务器已收到你的推流，房间里的人都能看到。',
+    'live.statusUnknown': '暂时无法确认推流状态',
+    'live.obs': 'OBS：设置 → 直播 → 服务选“自定义…”，填入服务器和推流密钥，然后点“开始直播”。视频用 H.264，音频用 AAC。',
+    'live.ffmpeg': '或者用 ffmpeg：',
+    'live.keyPlaceholder': '<推流密钥>',
+    'live.close': '关闭',
+    'live.retry': '重试',
+  },
+  en: {
+    'live.title': 'Stream info: {name}',
+    'live.description': 'Broadcast into this room from OBS or ffmpeg. Keep the stream key to yourself: whoever has it can broadcast as you.',
+    'live.loading': 'Getting the stream info…',
+    'live.server': 'Server',
+    'live.key': 'Stream key',
+    'live.copy': 'Copy',
+    'live.copied': 'Copied',
+    'live.copyFailed': 'Could not copy. Select it and copy it by hand.',
+    'live.show': 'Show',
+    'live.hide': 'Hide',
+    'live.waiting': 'Waiting for your stream…',
+    'live.receiving': 'The server receives your stream: everyone in the room sees it.',
+    'live.statusUnknown': 'Cannot tell whether the stream arrives right now',
+    'live.obs': 'OBS: Settings → Stream → Service “Custom…”, paste the server and the stream key, then Start Streaming. Use H.264 video and AAC audio.',
+    'live.ffmpeg': 'Or with ffmpeg:',
+    'live.keyPlaceholder': '<stream key>',
+    'live.close': 'Close',
+    'live.retry': 'Try again',
+  },
+} as const;
+
+registerMessages(live);
