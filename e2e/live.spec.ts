@@ -2,8 +2,8 @@
  * Going live from an encoder, as people would (docs/live.md): the broadcaster creates a broadcast
  * with "Go live" in the add-movie card, gets the stream info (server, key hidden until shown), and
  * ffmpeg pushes the committed FLV clip over RTMP to what the dialog shows; the dialog turns green,
- * the viewer who was told "waiting for the broadcaster" sees the picture, and when the encoder
- * stops the viewer is told the broadcast ended. Someone else sees "Stream info" disabled with why.
+ * the viewer who was told "waiting for the broadcaster" sees the picture, both play at the live
+ * edge and within 1 s of each other, and when the encoder stops the viewer is told the broadcast ended. Someone else sees "Stream info" disabled with why.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -57,6 +57,29 @@ test('a member goes live from ffmpeg with the stream info the dialog gives; the 
     // The viewer's player tries again on its own and plays the picture.
     await expect.poll(async () => (await viewerHall.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(1);
     await expect(viewer.page.getByTestId('broadcast-off-air')).toHaveCount(0);
+
+    // Both play at the live edge: each within 3 s of the newest data it holds, and the two within
+    // 1 s of each other (both get the newest data at once from the same server, so the difference
+    // of their distances to it is the distance between them). Closing the dialog, the host watches too.
+    await host.page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    const behindLiveEdge = (page: typeof host.page) =>
+      page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => {
+        const { buffered } = video;
+        return !video.paused && buffered.length > 0 ? buffered.end(buffered.length - 1) - video.currentTime : Number.POSITIVE_INFINITY;
+      });
+    await expect.poll(() => behindLiveEdge(host.page), { timeout: 20_000 }).toBeLessThan(3);
+    const samples: { host: number; viewer: number }[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const [hostBehind, viewerBehind] = await Promise.all([behindLiveEdge(host.page), behindLiveEdge(viewer.page)]);
+      samples.push({ host: hostBehind, viewer: viewerBehind });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    for (const sample of samples) {
+      expect(sample.host).toBeLessThan(3);
+      expect(sample.viewer).toBeLessThan(3);
+      expect(Math.abs(sample.host - sample.viewer)).toBeLessThan(1);
+    }
   } finally {
     encoder.kill('SIGKILL');
   }

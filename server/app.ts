@@ -194,7 +194,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const wss = attachRoomSocket(app.server, context, app.log);
   const { live } = context;
-  if (live) shareHttpPortWithRtmp(app.server, (socket) => serveRtmp(socket, live, (roomId, key) => pushTarget(store, context.tokens, roomId, key)));
+  if (live) {
+    const authorize = (roomId: string, key: string) => {
+      const target = pushTarget(store, context.tokens, roomId, key);
+      // What an operator needs when an encoder says only "failed to connect".
+      if (!target) app.log.warn(`refused an RTMP push to room ${roomId.slice(0, 64)}: the stream key is not that of a live movie of this room`);
+      return target;
+    };
+    shareHttpPortWithRtmp(app.server, (socket) => serveRtmp(socket, live, authorize));
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
