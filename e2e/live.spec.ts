@@ -13,9 +13,9 @@ import { CinemaPage } from './pages/cinema-page';
 
 const CLIP = path.resolve(__dirname, 'media', 'flv', 'clip.flv');
 
-/** ffmpeg pushing the clip in real time, looped, without re-encoding, to `url`. */
-function push(url: string): ChildProcess {
-  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', CLIP, '-c', 'copy', '-f', 'flv', url], { stdio: 'ignore' });
+/** ffmpeg pushing the clip in real time, looped, to `url`: as it is (H.264/AAC), or with `codecs` (e.g. `-c:v flv1`). */
+function push(url: string, codecs: string[] = ['-c', 'copy']): ChildProcess {
+  return spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', CLIP, ...codecs, '-f', 'flv', url], { stdio: 'ignore' });
 }
 
 test('a member goes live from ffmpeg with the stream info the dialog gives; the viewer waits, watches, and is told when it ends', async ({ app, actors }) => {
@@ -91,5 +91,30 @@ test('a member goes live from ffmpeg with the stream info the dialog gives; the 
   await expect(item).toHaveAttribute('aria-disabled', 'true');
   await expect(item).toContainText('Only the person who created this broadcast');
   expect(host.errors).toEqual([]);
+  expect(viewer.errors).toEqual([]);
+});
+
+test('a broadcast in a codec browsers cannot play says which, and what to set in OBS', async ({ app, actors }) => {
+  const host = await actors.user('host');
+  const viewer = await actors.user('viewer');
+  const roomId = await app.api.createRoom(host.token!, uniqueName('live-codec'));
+  await app.api.joinRoom(viewer.token!, roomId);
+  const movieId = await app.api.pushMovie(host.token!, roomId, { name: 'Old encoder', url: '', live: true, rtmpSource: true, type: 'flv' });
+  await app.api.setCurrent(host.token!, roomId, movieId);
+  const key = await app.api.request('POST', '/api/room/movie/live/publishKey', { token: host.token, roomId, json: { id: movieId } });
+  const { host: pushHost, app: pushApp, token } = (key.body as { data: { host: string; app: string; token: string } }).data;
+
+  // Sorenson H.263 video (FLV's oldest codec), which no browser decodes.
+  const encoder = push(`rtmp://${pushHost}/${pushApp}/${token}`, ['-c:v', 'flv1', '-c:a', 'aac']);
+  try {
+    const hall = new CinemaPage(viewer.page, app.origin);
+    await hall.goto(roomId);
+    const problem = viewer.page.getByTestId('player-problem');
+    await expect(problem).toContainText('This broadcast uses Sorenson H.263', { timeout: 20_000 });
+    await expect(problem).toContainText('x264 (H.264)');
+    await expect(viewer.page.getByTestId('broadcast-off-air')).toHaveCount(0);
+  } finally {
+    encoder.kill('SIGKILL');
+  }
   expect(viewer.errors).toEqual([]);
 });

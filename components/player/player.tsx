@@ -308,7 +308,8 @@ export function Player({
     let cancelled = false;
     const requestHeaders = JSON.parse(headersKey) as Record<string, string>;
     const kind = sourceKind(url, type);
-    report(null);
+    // A broadcast's problem (a codec) stays up across its retries, until the picture comes.
+    if (!broadcast) report(null);
 
     const resume = resumeRef.current;
     resumeRef.current = null;
@@ -399,7 +400,10 @@ export function Player({
     let stopOther: (() => void) | null = null;
     /** The next try of a broadcast that is off the air. */
     let retry: ReturnType<typeof setTimeout> | undefined;
-    const onAir = () => setOffAir(null);
+    const onAir = () => {
+      setOffAir(null);
+      report(null);
+    };
     if (broadcast) video.addEventListener('playing', onAir);
 
     if (kind === 'flv' || kind === 'mpegts') {
@@ -419,7 +423,13 @@ export function Player({
               setOffAir(video.readyState > 0 || video.currentTime > 0 ? 'ended' : 'waiting');
               retry = setTimeout(() => setAttempt((count) => count + 1), BROADCAST_RETRY_MS);
             };
-            player.on(mpegts.Events.ERROR, offAirNow);
+            player.on(mpegts.Events.ERROR, (_type: string, detail: string, info?: string | { msg?: string }) => {
+              // The encoder sends what browsers cannot decode: say which codec and how to fix it.
+              // (A demuxer error's info is its message; a loader error's is `{code, msg}`.)
+              const message = typeof info === 'string' ? info : (info?.msg ?? '');
+              if (detail === mpegts.ErrorDetails?.MEDIA_CODEC_UNSUPPORTED) report({ kind: 'broadcastCodec', detail: message });
+              offAirNow();
+            });
             player.on(mpegts.Events.LOADING_COMPLETE, offAirNow);
           } else {
             player.on(mpegts.Events.ERROR, (errorType: string, detail: string) => explain(detail, errorType === mpegts.ErrorTypes?.MEDIA_ERROR ? 3 : undefined));
@@ -680,7 +690,7 @@ export function Player({
           </Suspense>
         </>
       ) : null}
-      {broadcast && offAir ? (
+      {broadcast && offAir && !problem ? (
         <p
           role="status"
           slot="centered-chrome"

@@ -16,6 +16,22 @@ import { roomIdAtom } from '@/lib/room/room-id';
 import type { SourceProblem } from './source-problems';
 import '@/lib/i18n/messages/player-problem';
 
+/** FLV's video codec ids (tag CodecID) and audio formats (SoundFormat) that browsers cannot decode. */
+const FLV_VIDEO_CODECS: Record<string, string> = { '2': 'Sorenson H.263', '3': 'Screen Video', '4': 'On2 VP6', '5': 'On2 VP6 (alpha)', '6': 'Screen Video 2', '12': 'HEVC (H.265)' };
+const FLV_AUDIO_CODECS: Record<string, string> = { '0': 'PCM', '1': 'ADPCM', '3': 'PCM', '4': 'Nellymoser', '5': 'Nellymoser', '6': 'Nellymoser', '7': 'G.711', '8': 'G.711', '11': 'Speex' };
+
+/**
+ * The codec named in mpegts.js's words (`Flv: Unsupported codec in video frame: 2`, `Flv: Unsupported
+ * audio codec idx: 11`, or a four-character code of enhanced RTMP), in words a broadcaster knows.
+ */
+export function flvCodecName(message: string): string {
+  const video = /video frame: (\S+)/.exec(message)?.[1];
+  if (video) return FLV_VIDEO_CODECS[video] ?? video;
+  const audio = /audio codec(?: idx)?: (\S+)/.exec(message)?.[1];
+  if (audio) return FLV_AUDIO_CODECS[audio] ?? audio;
+  return message || '?';
+}
+
 /** The sentence for a problem in the viewer's language. */
 export function useProblemText(problem: SourceProblem): string {
   const t = useT();
@@ -32,6 +48,8 @@ export function useProblemText(problem: SourceProblem): string {
       return t('playerProblem.problem.notMedia', { type: problem.detail || '?' });
     case 'codec':
       return t('playerProblem.problem.codec');
+    case 'broadcastCodec':
+      return t('playerProblem.problem.broadcastCodec', { codec: flvCodecName(problem.detail) });
     case 'unplayable':
       return t('playerProblem.problem.unplayable');
     case 'unsupportedFormat':

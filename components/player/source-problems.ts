@@ -20,10 +20,11 @@ export interface SourceDiagnosis {
 
 /**
  * A problem of the source. `detail`: the HTTP status (`httpStatus`), the content type (`notMedia`),
+ * mpegts.js's words naming the FLV codec it cannot play (`broadcastCodec`, a push into the room),
  * the format name (`unsupportedFormat`), or the engine's own words (`unknown`).
  */
 export interface SourceProblem {
-  kind: 'unreachable' | 'httpStatus' | 'cors' | 'mixedContent' | 'notMedia' | 'codec' | 'unplayable' | 'unsupportedFormat' | 'noRange' | 'unknown';
+  kind: 'unreachable' | 'httpStatus' | 'cors' | 'mixedContent' | 'notMedia' | 'codec' | 'broadcastCodec' | 'unplayable' | 'unsupportedFormat' | 'noRange' | 'unknown';
   detail: string;
 }
 
