@@ -194,6 +194,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const wss = attachRoomSocket(app.server, context, app.log);
   const { live } = context;
+  let closeRtmpSockets: (() => void) | null = null;
   if (live) {
     const authorize = (roomId: string, key: string) => {
       const target = pushTarget(store, context.tokens, roomId, key);
@@ -201,7 +202,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       if (!target) app.log.warn(`refused an RTMP push to room ${roomId.slice(0, 64)}: the stream key is not that of a live movie of this room`);
       return target;
     };
-    shareHttpPortWithRtmp(app.server, (socket) => serveRtmp(socket, live, authorize));
+    closeRtmpSockets = shareHttpPortWithRtmp(app.server, (socket) => serveRtmp(socket, live, authorize));
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
@@ -215,6 +216,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       closing ??= (async () => {
         context.hubs.closeAll();
         context.live?.close();
+        closeRtmpSockets?.();
         for (const client of wss.clients) client.terminate();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
         await app.close();

@@ -7,7 +7,7 @@
  * close only their own connection.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
 import { DefaultPermissions, Permission } from '@/lib/contract/roles';
@@ -272,5 +272,25 @@ describe('RTMP push on the HTTP port', () => {
       expect(closedAfterMs).toBeLessThan(5_000);
     }
     expect((await get(server, '/api/public/settings')).status).toBe(200);
+  });
+
+  it('does not hold the server’s shutdown: a connection that never spoke and an RTMP one that never published close with it', async () => {
+    const other = await launch();
+    const port = Number(new URL(other.url).port);
+    const open = (first?: Buffer) =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          if (!first) return resolve(socket);
+          socket.write(first);
+          socket.once('data', () => resolve(socket));
+        });
+        socket.on('error', () => undefined);
+      });
+    const sockets = [await open(), await open(Buffer.concat([Buffer.from([3]), Buffer.alloc(1536, 7)]))];
+    const started = Date.now();
+    await other.stop();
+    // Without closing them the server would wait for both, until the harness kills it after 5 s.
+    expect(Date.now() - started).toBeLessThan(4000);
+    for (const socket of sockets) socket.destroy();
   });
 });

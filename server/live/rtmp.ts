@@ -57,11 +57,16 @@ export interface PushTarget {
 /**
  * Routes the connections of `server` by their first byte: RTMP to `onRtmp`, anything else to the
  * HTTP server's own handling (which then sees the connection as if nothing had read from it).
+ * Returns a function that destroys the connections the HTTP server does not know of (those still
+ * waiting for their first byte, and the RTMP ones), for the server's shutdown.
  */
-export function shareHttpPortWithRtmp(server: Server, onRtmp: (socket: Socket) => void): void {
+export function shareHttpPortWithRtmp(server: Server, onRtmp: (socket: Socket) => void): () => void {
   const httpListeners = server.listeners('connection') as ((socket: Socket) => void)[];
+  const ours = new Set<Socket>();
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
+    ours.add(socket);
+    socket.once('close', () => ours.delete(socket));
     // Until the HTTP server or the RTMP session takes the socket, its errors are ours to absorb.
     const ignoreError = () => undefined;
     socket.on('error', ignoreError);
@@ -75,11 +80,19 @@ export function shareHttpPortWithRtmp(server: Server, onRtmp: (socket: Socket) =
       socket.unshift(chunk);
       socket.setTimeout(0);
       socket.removeListener('error', ignoreError);
-      if (chunk[0] === RTMP_VERSION) onRtmp(socket);
-      else for (const listener of httpListeners) listener.call(server, socket);
+      if (chunk[0] === RTMP_VERSION) {
+        onRtmp(socket);
+      } else {
+        ours.delete(socket);
+        for (const listener of httpListeners) listener.call(server, socket);
+      }
     };
     socket.once('readable', onReadable);
   });
+  return () => {
+    for (const socket of ours) socket.destroy();
+    ours.clear();
+  };
 }
 
 /**
