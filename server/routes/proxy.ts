@@ -51,6 +51,8 @@ interface ProxyRoute {
   cacheControl?: string;
   /** Pass the viewer's `Range` upstream (not for a live stream). */
   forwardRange: boolean;
+  /** The HTTP-FLV route: a movie pushed over RTMP is served from the live hub instead (docs/live.md). */
+  servesPush?: boolean;
 }
 
 /** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
@@ -99,6 +101,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
     const movie = store.movies.find(roomId, movieId);
     if (!movie || movie.base.isFolder) throw notFound('room or movie not found');
+    if (route.servesPush && movie.base.rtmpSource) return watchPush(request, reply, movie.id);
     const site = store.settings.get();
     if (route.mode === 'vod') {
       if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
@@ -170,12 +173,9 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
   );
   // Live (§4.5): HTTP-FLV passes through as a stream; HLS as its playlist, reloaded on every request,
   // with segments (and variant playlists) behind the public data route.
-  app.get('/api/room/movie/live/flv/:movieId', async (request, reply) => {
-    const access = await requireRoom(context, request);
-    const movie = store.movies.find(access.room.id, movieIdOf((request.params as { movieId: string }).movieId));
-    if (movie?.base.rtmpSource) return watchPush(request, reply, movie.id);
-    return proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' });
-  });
+  app.get('/api/room/movie/live/flv/:movieId', (request, reply) =>
+    proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store', servesPush: true }),
+  );
   app.get('/api/room/movie/live/hls/list/:movieId', (request, reply) => proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' }));
   app.get('/api/room/movie/live/hls/data/:roomId/:movieId/:dataId', (request, reply) => {
     const { roomId, dataId } = request.params as { roomId: string; dataId: string };
