@@ -3,7 +3,10 @@
  * with "Go live" in the add-movie card, gets the stream info (server, key hidden until shown), and
  * ffmpeg pushes the committed FLV clip over RTMP to what the dialog shows; the dialog turns green,
  * the viewer who was told "waiting for the broadcaster" sees the picture, both play at the live
- * edge and within 1 s of each other, and when the encoder stops the viewer is told the broadcast ended. Someone else sees "Stream info" disabled with why.
+ * edge and within 1 s of each other; a danmaku typed in the broadcaster's player in fullscreen
+ * flies over the viewer's picture; the viewer switches to the HLS remux, whose segments come
+ * disguised as PNG, and it plays; when the encoder stops the viewer is told the broadcast ended.
+ * Someone else sees "Stream info" disabled with why.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -80,6 +83,27 @@ test('a member goes live from ffmpeg with the stream info the dialog gives; the 
       expect(sample.viewer).toBeLessThan(3);
       expect(Math.abs(sample.host - sample.viewer)).toBeLessThan(1);
     }
+
+    // A danmaku typed in the player in fullscreen flies over the viewer's picture.
+    await host.page.getByTestId('player-fullscreen').click();
+    await expect.poll(() => host.page.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+    const danmaku = host.page.getByTestId('player-danmaku-input');
+    await danmaku.fill('hello from fullscreen');
+    await danmaku.press('Enter');
+    await expect(viewer.page.getByTestId('danmaku-layer')).toContainText('hello from fullscreen');
+    expect(await host.page.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+
+    // The viewer switches to the HLS remux: its segments come disguised as PNG (v0.9.11's default),
+    // and the player strips the image and plays the MPEG-TS behind it.
+    const pngSegments: string[] = [];
+    viewer.page.on('response', (response) => {
+      if (response.url().includes('/live/hls/data/') && response.headers()['content-type'] === 'image/png') pngSegments.push(response.url());
+    });
+    await viewer.page.getByTestId('source-select').selectOption({ label: 'HLS' });
+    await expect.poll(() => pngSegments.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const hlsStart = (await viewerHall.media()).currentTime;
+    await expect.poll(async () => (await viewerHall.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(hlsStart + 1);
+    await expect(viewer.page.getByTestId('player-problem')).toHaveCount(0);
   } finally {
     encoder.kill('SIGKILL');
   }

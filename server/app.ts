@@ -33,6 +33,7 @@ import type { SiteSettings } from './db';
 import { registerWebRoutes } from './routes/web';
 import { attachRoomSocket, registerRoomSocketFallback } from './routes/ws';
 import { ensureBuiltinUsers, ROOT_USERNAME } from './rules/users';
+import { HlsRemuxer } from './live/hls-remux';
 import { LiveHub } from './live/live-hub';
 import { serveRtmp, shareHttpPortWithRtmp } from './live/rtmp';
 import { isBroadcastable, pushTarget } from './rules/live';
@@ -66,6 +67,11 @@ export interface StartServerOptions {
   ice?: IceConfig;
   /** RTMP pushes on the HTTP port (docs/live.md; main.ts: RTMP=off turns it off). Default on, as in v0.9.11. */
   rtmp?: boolean;
+  /**
+   * The ffmpeg that remuxes pushes into HLS (docs/live.md; main.ts reads FFMPEG), or false for
+   * HTTP-FLV only. Default `ffmpeg` on the PATH; when it is missing pushes play as HTTP-FLV only.
+   */
+  ffmpeg?: string | false;
   /**
    * Site settings written on first start only (rows that do not exist yet), e.g. the SMTP settings
    * main.ts reads from the environment. Later changes are made in the settings table.
@@ -124,13 +130,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const host = options.host ?? '127.0.0.1';
   const frameAncestors = options.frameAncestors?.trim() || DEFAULT_FRAME_ANCESTORS;
   const store = await openStore(dataDir, options.initialSettings);
+  const live = options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId));
   const context: ServerContext = {
     store,
     tokens: new TokenService(loadOrCreateSecret(dataDir)),
     hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
     proxyAllowAddresses: options.proxyAllowAddresses ?? [],
     ice: options.ice ?? NO_ICE_CONFIG,
-    live: options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId)),
+    live,
+    hls: live && options.ffmpeg !== false ? new HlsRemuxer(live, options.ffmpeg ?? 'ffmpeg') : null,
     captchas: new CaptchaStore(options.fixedCaptchaAnswer),
     codes: new EmailCodeStore(),
     mailer: new Mailer(),
@@ -193,7 +201,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
 
   const wss = attachRoomSocket(app.server, context, app.log);
-  const { live } = context;
   let closeRtmpSockets: (() => void) | null = null;
   if (live) {
     const authorize = (roomId: string, key: string) => {
@@ -215,6 +222,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     close() {
       closing ??= (async () => {
         context.hubs.closeAll();
+        context.hls?.close();
         context.live?.close();
         closeRtmpSockets?.();
         for (const client of wss.clients) client.terminate();

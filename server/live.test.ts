@@ -153,7 +153,7 @@ describe('publish key', () => {
     expect((await post(server, '/api/admin/settings', { host: '', custom_publish_host: '' }, { token: root })).status).toBe(204);
   });
 
-  it('is refused, as live movies are, when the server takes no RTMP', async () => {
+  it('is refused, as live movies are, when the server takes no RTMP; without ffmpeg a push is offered as HTTP-FLV only', async () => {
     const off = await launch({ rtmp: false });
     try {
       const owner = await signUpUser(off, 'off');
@@ -165,6 +165,19 @@ describe('publish key', () => {
       expect([key.status, key.body.error]).toEqual([400, 'rtmp is not enabled']);
     } finally {
       await off.stop();
+    }
+    const noFfmpeg = await launch({ ffmpeg: false });
+    try {
+      const owner = await signUpUser(noFfmpeg, 'flv');
+      const { roomId } = await createRoom(noFfmpeg, owner);
+      const pushed = await post(noFfmpeg, '/api/room/movie/push', { name: 'Live', url: '', live: true, rtmpSource: true }, { token: owner.token, roomId });
+      await post(noFfmpeg, '/api/room/movie/current', { id: pushed.body.data.id }, { token: owner.token, roomId });
+      const base = (await get(noFfmpeg, '/api/room/movie/current', { token: owner.token, roomId })).body.data.movie.base;
+      expect([base.type, base.moreSources]).toEqual(['flv', undefined]);
+      const list = await get(noFfmpeg, `/api/room/movie/live/hls/list/${pushed.body.data.id as string}.m3u8`, { token: owner.token, roomId });
+      expect([list.status, list.body.error]).toEqual([404, 'live stream not started']);
+    } finally {
+      await noFfmpeg.stop();
     }
   });
 });
@@ -230,6 +243,71 @@ describe('RTMP push on the HTTP port', () => {
     expect((await post(server, '/api/room/movie/delete', { ids: [movieId] }, { token: creator.token, roomId })).status).toBe(204);
     expect(await drained).toBe(true);
     expect(await third.exited).not.toBe(0);
+  });
+
+  it('is also HLS remuxed by ffmpeg: segments disguised as PNG while ts_disguised_as_png is on, plain TS when off; the playlist ends with the push', async () => {
+    const creator = await signUpUser(server, 'hls');
+    const { roomId } = await createRoom(server, creator);
+    const movieId = await pushLiveMovie(creator, roomId);
+    const { host, app, token } = (await post(server, KEY_ROUTE, { id: movieId }, { token: creator.token, roomId })).body.data as { host: string; app: string; token: string };
+    expect((await post(server, '/api/room/movie/current', { id: movieId }, { token: creator.token, roomId })).status).toBe(204);
+    const view = await get(server, '/api/room/movie/current', { token: creator.token, roomId });
+    const sources = view.body.data.movie.base.moreSources as { name: string; type: string; url: string }[];
+    expect(sources).toEqual([{ name: 'HLS', type: 'm3u8', url: expect.stringContaining(`/api/room/movie/live/hls/list/${movieId}.m3u8?token=`) }]);
+    const listUrl = `${server.url}${sources[0].url}`;
+    // Who may read the playlist: as the FLV route, the room's members (not someone who never joined); nobody pushes yet.
+    const stranger = await signUpUser(server, 'stranger');
+    const outside = await get(server, `/api/room/movie/live/hls/list/${movieId}.m3u8`, { token: stranger.token, roomId });
+    const outsideFlv = await get(server, `/api/room/movie/live/flv/${movieId}.flv`, { token: stranger.token, roomId });
+    expect([outside.status, outside.body.error]).toEqual([outsideFlv.status, outsideFlv.body.error]);
+    expect(outside.status).toBeGreaterThanOrEqual(400);
+    expect((await get(server, sources[0].url)).body.error).toBe('live stream not started');
+
+    const encoder = startPush(`rtmp://${host}/${app}/${token}`);
+    try {
+      let playlist = '';
+      await until(async () => {
+        const response = await fetch(listUrl);
+        playlist = await response.text();
+        return response.status === 200 && /\.png$/m.test(playlist);
+      }, 'the first HLS playlist');
+      expect(playlist).toMatch(/^#EXTM3U/);
+      const segmentPath = playlist.split('\n').find((line) => line.endsWith('.png'))!;
+      expect(segmentPath).toMatch(new RegExp(`^/api/room/movie/live/hls/data/${roomId}/${movieId}/seg\\d+\\.png$`));
+      // A complete 1×1 PNG, then MPEG-TS packets (sync byte 0x47 every 188 bytes), cacheable, with no token.
+      const segment = await fetch(`${server.url}${segmentPath}`);
+      expect(segment.status).toBe(200);
+      expect(segment.headers.get('content-type')).toBe('image/png');
+      expect(segment.headers.get('cache-control')).toBe('public, max-age=90');
+      const bytes = Buffer.from(await segment.arrayBuffer());
+      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+      const ts = bytes.indexOf('IEND') + 8;
+      expect(ts).toBeLessThan(80);
+      expect([bytes[ts], bytes[ts + 188], bytes[ts + 376]]).toEqual([0x47, 0x47, 0x47]);
+      expect((bytes.length - ts) % 188).toBe(0);
+      // The other extension is 404, any other 400, a segment that never was 404 (v0.9.11's texts).
+      const other = await get(server, segmentPath.replace(/\.png$/, '.ts'));
+      expect([other.status, other.body.error]).toEqual([404, 'not support file type .ts']);
+      expect((await get(server, segmentPath.replace(/\.png$/, '.mp4'))).status).toBe(400);
+      expect((await get(server, `/api/room/movie/live/hls/data/${roomId}/${movieId}/seg999999.png`)).status).toBe(404);
+
+      const root = (await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).body.data.token as string;
+      expect((await post(server, '/api/admin/settings', { ts_disguised_as_png: false }, { token: root })).status).toBe(204);
+      try {
+        const plainList = await (await fetch(listUrl)).text();
+        const plainPath = plainList.split('\n').find((line) => line.endsWith('.ts'))!;
+        const plain = await fetch(`${server.url}${plainPath}`);
+        expect(plain.headers.get('content-type')).toBe('video/mp2t');
+        expect(Buffer.from(await plain.arrayBuffer())[0]).toBe(0x47);
+        expect((await get(server, plainPath.replace(/\.ts$/, '.png'))).body.error).toBe('not support file type .png');
+      } finally {
+        await post(server, '/api/admin/settings', { ts_disguised_as_png: true }, { token: root });
+      }
+    } finally {
+      encoder.process.kill('SIGKILL');
+    }
+    // The push ended: ffmpeg finishes the playlist, so players play to its end.
+    await until(async () => (await (await fetch(listUrl)).text()).includes('#EXT-X-ENDLIST'), 'the playlist to end');
   });
 
   it('closes a connection whose RTMP announces a message too large or too many chunk streams, and goes on serving', async () => {

@@ -7,7 +7,8 @@
  * `X-Forwarded-For` names the client for the rate limits and the log), FRAME_ANCESTORS (who may frame
  * the app: CSP sources, default `'none'`), STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL (voice chat's
  * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
- * docs/live.md).
+ * docs/live.md), FFMPEG (the ffmpeg that remuxes pushes into HLS, default `ffmpeg` on the PATH; `off`
+ * for HTTP-FLV only).
  * First start only (they seed the email settings of docs/contract.md §5.6; later changes go to the
  * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
  * or TCP), SMTP_USERNAME, SMTP_PASSWORD, SMTP_FROM.
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
     frameAncestors: process.env.FRAME_ANCESTORS || undefined,
     ice: iceConfigFromEnv(process.env),
     rtmp: rtmpFromEnv(process.env.RTMP),
+    // FFMPEG=off: pushes play as HTTP-FLV only; otherwise the ffmpeg that remuxes them into HLS.
+    ffmpeg: process.env.FFMPEG?.trim().toLowerCase() === 'off' ? false : process.env.FFMPEG?.trim() || 'ffmpeg',
   });
   console.log(`SyncTV companion server: http://localhost:${server.port}/web/`);
 

@@ -341,6 +341,27 @@ export function Player({
       if (!cancelled) report({ kind: 'unknown', detail: String(importError) });
     };
 
+    /** Stops whichever of mpegts.js or dash.js plays (set once one is started). */
+    let stopOther: (() => void) | null = null;
+    /** The next try of a broadcast that is off the air. */
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const onAir = () => {
+      setOffAir(null);
+      report(null);
+    };
+    /** A broadcast nobody pushes yet (404), or whose push ended: say so and try again. */
+    const offAirNow = () => {
+      if (cancelled) return;
+      clearTimeout(retry);
+      setOffAir(video.readyState > 0 || video.currentTime > 0 ? 'ended' : 'waiting');
+      retry = setTimeout(() => setAttempt((count) => count + 1), BROADCAST_RETRY_MS);
+    };
+    if (broadcast) {
+      video.addEventListener('playing', onAir);
+      // HLS: the playlist's end mark, once the last segment has played.
+      video.addEventListener('ended', offAirNow);
+    }
+
     /** Plays the URL with one hls.js build; the light one hands over to the full one when needed. */
     const startHls = (HlsClass: typeof Hls, build: 'light' | 'full') => {
       let recoveries = 0;
@@ -355,7 +376,13 @@ export function Player({
       instance.on(HlsClass.Events.ERROR, (_event, data) => {
         // A light instance being replaced by the full build has nothing more to say.
         if (!data.fatal || hls !== instance) return;
-        if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
+        // A broadcast's playlist is 404 while nobody pushes: off the air, not a broken source.
+        if (broadcast && (data.details === HlsClass.ErrorDetails.MANIFEST_LOAD_ERROR || data.details === HlsClass.ErrorDetails.LEVEL_LOAD_ERROR)) {
+          instance.destroy();
+          hls = null;
+          setEngine(null);
+          offAirNow();
+        } else if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
           recoveries += 1;
           instance.startLoad();
         } else if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
@@ -396,15 +423,6 @@ export function Player({
       });
     };
 
-    /** Stops whichever of mpegts.js or dash.js plays (set once one is started). */
-    let stopOther: (() => void) | null = null;
-    /** The next try of a broadcast that is off the air. */
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const onAir = () => {
-      setOffAir(null);
-      report(null);
-    };
-    if (broadcast) video.addEventListener('playing', onAir);
 
     if (kind === 'flv' || kind === 'mpegts') {
       // FLV and MPEG-TS, live or not: mpegts.js, downloaded only for such a movie.
@@ -417,12 +435,7 @@ export function Player({
           }
           const player = mpegts.createPlayer({ type: kind, url, isLive: live }, { headers: requestHeaders, enableStashBuffer: !live, liveBufferLatencyChasing: live });
           if (broadcast) {
-            // Nobody pushes yet (404), or the push ended (the stream ends or breaks): say so and try again.
-            const offAirNow = () => {
-              if (cancelled) return;
-              setOffAir(video.readyState > 0 || video.currentTime > 0 ? 'ended' : 'waiting');
-              retry = setTimeout(() => setAttempt((count) => count + 1), BROADCAST_RETRY_MS);
-            };
+            // Nobody pushes yet (404), or the push ended (the stream ends or breaks).
             player.on(mpegts.Events.ERROR, (_type: string, detail: string, info?: string | { msg?: string }) => {
               // The encoder sends what browsers cannot decode: say which codec and how to fix it.
               // (A demuxer error's info is its message; a loader error's is `{code, msg}`.)
@@ -486,6 +499,7 @@ export function Player({
       cancelled = true;
       clearTimeout(retry);
       video.removeEventListener('playing', onAir);
+      video.removeEventListener('ended', offAirNow);
       // A later source for the same movie (the effect runs again) returns to this position.
       if (video.currentSrc || hls || stopOther) resumeRef.current = { time: video.currentTime, playing: !video.paused };
       video.removeEventListener('loadedmetadata', onMetadata);

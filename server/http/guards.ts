@@ -3,6 +3,7 @@
  * handler calls the guard it needs first and gets the authenticated caller back.
  */
 import type { IceConfig } from '../rules/webrtc';
+import type { HlsRemuxer } from '../live/hls-remux';
 import type { LiveHub } from '../live/live-hub';
 import type { FastifyRequest } from 'fastify';
 import { authenticateToken, readCredentials, type TokenService } from '../auth';
@@ -27,6 +28,8 @@ export interface ServerContext {
   ice: IceConfig;
   /** Live streams pushed over RTMP (../live/live-hub.ts); null when RTMP is off. */
   live: LiveHub | null;
+  /** HLS of those streams, remuxed by ffmpeg (../live/hls-remux.ts); null when RTMP or ffmpeg is off. */
+  hls: HlsRemuxer | null;
   /** Image captchas of the email flows (§4.2). */
   captchas: CaptchaStore;
   /** Mailed codes of the email flows (§4.2). */

@@ -51,7 +51,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    return sendData(reply, currentView(store, access, Date.now(), tokenOf(request)));
+    return sendData(reply, currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false));
   });
 
   app.post('/api/room/movie/current', async (request, reply) => {

@@ -13,11 +13,13 @@
  * `/api/room/movie/live/hls/data/:roomId/:movieId/:dataId`, where `dataId` is a signed target token).
  */
 import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playlist';
 import { openUpstream } from '../proxy/upstream';
+import { disguisePng } from '../live/hls-remux';
 
 /** Response headers passed on from the source. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag', 'cache-control'];
@@ -51,8 +53,11 @@ interface ProxyRoute {
   cacheControl?: string;
   /** Pass the viewer's `Range` upstream (not for a live stream). */
   forwardRange: boolean;
-  /** The HTTP-FLV route: a movie pushed over RTMP is served from the live hub instead (docs/live.md). */
-  servesPush?: boolean;
+  /**
+   * For a movie pushed over RTMP (docs/live.md), what the route serves from the live hub instead of
+   * a source: the HTTP-FLV stream, the HLS playlist, or one HLS segment (named `dataId`).
+   */
+  servesPush?: 'flv' | 'hlsList' | 'hlsData';
 }
 
 /** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
@@ -87,6 +92,36 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     return reply;
   }
 
+  /**
+   * The HLS playlist of a push (docs/live.md "HLS"), remuxed by ffmpeg: 404 `live stream not
+   * started` while nobody pushes (or without ffmpeg); 400 `rtmp is not enabled` when RTMP is off.
+   * Segment URLs end in `.png` while `ts_disguised_as_png` is on, `.ts` otherwise (§4.5).
+   */
+  async function pushPlaylist(reply: FastifyReply, roomId: string, movieId: string): Promise<FastifyReply> {
+    if (!context.live) throw badRequest('rtmp is not enabled');
+    const extension = store.settings.get().ts_disguised_as_png ? 'png' : 'ts';
+    const playlist = await context.hls?.playlist(movieId, (name) => `/api/room/movie/live/hls/data/${roomId}/${movieId}/${name}.${extension}`);
+    if (!playlist) throw notFound('live stream not started');
+    return reply.header('cache-control', 'no-store').type('application/vnd.apple.mpegurl').send(playlist);
+  }
+
+  /**
+   * One segment of a push's HLS (§4.5): `<name>.png` (a 1×1 PNG, then the MPEG-TS) while
+   * `ts_disguised_as_png` is on, `<name>.ts` otherwise; the other extension is 404 `not support file
+   * type .ts` (or `.png`), any other 400; a segment that no longer exists 404.
+   */
+  async function pushSegment(reply: FastifyReply, movieId: string, dataId: string): Promise<FastifyReply> {
+    if (!context.live) throw badRequest('rtmp is not enabled');
+    const extension = path.extname(dataId);
+    const disguised = store.settings.get().ts_disguised_as_png;
+    if (extension !== '.ts' && extension !== '.png') throw badRequest(`not support file type ${extension}`);
+    if ((extension === '.png') !== disguised) throw notFound(`not support file type ${extension}`);
+    const segment = await context.hls?.segment(movieId, dataId.slice(0, -extension.length));
+    if (!segment) throw notFound('live stream segment not found');
+    reply.header('cache-control', 'public, max-age=90');
+    return disguised ? reply.type('image/png').send(Buffer.concat([disguisePng(), segment])) : reply.type('video/mp2t').send(segment);
+  }
+
   async function proxy(request: FastifyRequest, reply: FastifyReply, route: ProxyRoute): Promise<FastifyReply> {
     const params = request.params as { movieId: string };
     const movieId = movieIdOf(params.movieId);
@@ -101,7 +136,11 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
     const movie = store.movies.find(roomId, movieId);
     if (!movie || movie.base.isFolder) throw notFound('room or movie not found');
-    if (route.servesPush && movie.base.rtmpSource) return watchPush(request, reply, movie.id);
+    if (route.servesPush && movie.base.rtmpSource) {
+      if (route.servesPush === 'flv') return watchPush(request, reply, movie.id);
+      if (route.servesPush === 'hlsList') return pushPlaylist(reply, roomId, movie.id);
+      return pushSegment(reply, movie.id, route.targetToken ?? '');
+    }
     const site = store.settings.get();
     if (route.mode === 'vod') {
       if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
@@ -116,7 +155,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     let target = movie.base.url;
     let knownPlaylist = false;
     if (route.targetToken !== null) {
-      const claims = await tokens.verifyProxyTarget(route.targetToken);
+      const claims = await tokens.verifyProxyTarget(route.targetToken.replace(/\.(ts|png)$/i, ''));
       if (claims.roomId !== roomId || claims.movieId !== movie.id) throw badRequest('invalid proxy target');
       target = claims.url;
       knownPlaylist = claims.playlist;
@@ -174,11 +213,14 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
   // Live (§4.5): HTTP-FLV passes through as a stream; HLS as its playlist, reloaded on every request,
   // with segments (and variant playlists) behind the public data route.
   app.get('/api/room/movie/live/flv/:movieId', (request, reply) =>
-    proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store', servesPush: true }),
+    proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store', servesPush: 'flv' }),
   );
-  app.get('/api/room/movie/live/hls/list/:movieId', (request, reply) => proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store' }));
+  app.get('/api/room/movie/live/hls/list/:movieId', (request, reply) =>
+    proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store', servesPush: 'hlsList' }),
+  );
+  // A push's segments are named by ffmpeg (`seg12.png`); a proxied source's by a signed target token.
   app.get('/api/room/movie/live/hls/data/:roomId/:movieId/:dataId', (request, reply) => {
     const { roomId, dataId } = request.params as { roomId: string; dataId: string };
-    return proxy(request, reply, { mode: 'live', targetToken: dataId.replace(/\.(ts|png)$/i, ''), publicRoomId: roomId, forwardRange: false, cacheControl: 'public, max-age=90' });
+    return proxy(request, reply, { mode: 'live', targetToken: dataId, publicRoomId: roomId, forwardRange: false, cacheControl: 'public, max-age=90', servesPush: 'hlsData' });
   });
 }

@@ -121,9 +121,10 @@ export function isLiveHlsSource(url: string, type: string): boolean {
 
 /**
  * `GET /api/room/movie/current` (§7.3), extrapolated to `nowMs`. A proxied movie's `url` becomes the
- * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2).
+ * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2). `pushHls`: the
+ * server remuxes pushes into HLS (docs/live.md), offered as a second source of a push.
  */
-export function currentView(store: Store, access: RoomAccess, nowMs: number, token = ''): CurrentMovie {
+export function currentView(store: Store, access: RoomAccess, nowMs: number, token = '', pushHls = false): CurrentMovie {
   const state = roomStatusAt(store, access.room.id, nowMs);
   if (!state?.movie) {
     return { movie: emptyMovie(), status: { lastUpdate: '0001-01-01T00:00:00Z' }, expireId: 0 };
@@ -135,10 +136,11 @@ export function currentView(store: Store, access: RoomAccess, nowMs: number, tok
   if (movie.base.proxy) delete movie.base.headers;
   const query = new URLSearchParams({ token, roomId: access.room.id });
   if (movie.base.rtmpSource) {
-    // A push into the room (docs/live.md): its HTTP-FLV stream. v0.9.11 answers its own HLS remux
-    // here with FLV as a second source; this server serves FLV only.
+    // A push into the room (docs/live.md): its HTTP-FLV stream (the lowest latency), with the HLS
+    // remux as a second source when ffmpeg is there. v0.9.11 has the two the other way round.
     movie.base.url = `/api/room/movie/live/flv/${movie.id}.flv?${query}`;
     movie.base.type = 'flv';
+    if (pushHls) movie.base.moreSources = [...(movie.base.moreSources ?? []), { name: 'HLS', type: 'm3u8', url: `/api/room/movie/live/hls/list/${movie.id}.m3u8?${query}` }];
   } else if (movie.base.proxy && !movie.base.live) {
     movie.base.url = `/api/room/movie/proxy/${movie.id}?${query}`;
   } else if (movie.base.proxy) {
