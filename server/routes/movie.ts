@@ -116,6 +116,17 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
     return sendData(reply, publishKey(store, context.tokens, access, id, context.live !== null, request.headers.host ?? 'localhost'));
   });
 
+  // A movie's live danmaku as Server-Sent Events (§4.5): v0.9.11 streams it only for vendor movies
+  // that have one (bilibili live); this server has no vendors, so for every movie it answers as
+  // v0.9.11 does for a movie without a vendor: 400 `vendor  not support` (the vendor's name, empty,
+  // between the words). Clients open the route only when `base.streamDanmu` names it.
+  app.get('/api/room/movie/danmu/:movieId', async (request) => {
+    const access = await requireRoom(context, request);
+    const movie = store.movies.find(access.room.id, (request.params as { movieId: string }).movieId);
+    if (!movie) throw badRequest('room or movie not found');
+    throw badRequest(`vendor ${movie.base.vendorInfo?.vendor ?? ''} not support`);
+  });
+
   app.post('/api/room/movie/swap', async (request, reply) => {
     const access = await requireRoom(context, request);
     const { id1, id2 } = decodeBody(SwapMoviesRequest, request.body);
