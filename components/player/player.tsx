@@ -175,6 +175,23 @@ function tsPrefixStrippingLoader(HlsClass: typeof Hls): FragmentLoaderConstructo
 /** The engine playing the source, for the quality and audio menus (the element's own needs none). */
 type Engine = { kind: 'hls'; hls: Hls; events: typeof Hls.Events } | { kind: 'dash'; player: unknown; streamInitialized: string };
 
+/**
+ * How a live FLV or MPEG-TS stream keeps to its live edge (mpegts.js's latency options, measured in
+ * docs/live.md "Latency"): more than 1.2 s behind the newest data it holds, the element plays at
+ * 1.2× until 0.8 s behind (a short speed-up after a stall, nothing skipped); only more than 5 s
+ * behind (a long freeze, a tab in the background) does it jump to 1 s behind. The sync engine leaves
+ * a live movie's rate alone (play and pause only).
+ */
+const LIVE_EDGE = {
+  liveSync: true,
+  liveSyncMaxLatency: 1.2,
+  liveSyncTargetLatency: 0.8,
+  liveSyncPlaybackRate: 1.2,
+  liveBufferLatencyChasing: true,
+  liveBufferLatencyMaxLatency: 5,
+  liveBufferLatencyMinRemain: 1,
+};
+
 /** hls.js recoveries tried before a fatal error is shown. */
 const MAX_HLS_RECOVERIES = 3;
 /** The controls load at the latest this long (ms) after mount, even if no frame ever comes. */
@@ -372,6 +389,8 @@ export function Player({
           for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
         },
         fLoader: tsPrefixStrippingLoader(HlsClass),
+        // Live: behind the edge after a stall, catch up by playing up to 1.2× rather than jumping (docs/live.md).
+        maxLiveSyncPlaybackRate: live ? 1.2 : 1,
       });
       instance.on(HlsClass.Events.ERROR, (_event, data) => {
         // A light instance being replaced by the full build has nothing more to say.
@@ -433,7 +452,7 @@ export function Player({
             report({ kind: 'unsupportedFormat', detail: kind.toUpperCase() });
             return;
           }
-          const player = mpegts.createPlayer({ type: kind, url, isLive: live }, { headers: requestHeaders, enableStashBuffer: !live, liveBufferLatencyChasing: live });
+          const player = mpegts.createPlayer({ type: kind, url, isLive: live }, { headers: requestHeaders, enableStashBuffer: !live, ...(live ? LIVE_EDGE : {}) });
           if (broadcast) {
             // Nobody pushes yet (404), or the push ended (the stream ends or breaks).
             player.on(mpegts.Events.ERROR, (_type: string, detail: string, info?: string | { msg?: string }) => {
