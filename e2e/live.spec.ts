@@ -50,6 +50,8 @@ test('a member goes live from ffmpeg with the stream info the dialog gives; the 
   await expect(key).toHaveAttribute('type', 'text');
   await expect(dialog.getByTestId('stream-info-ffmpeg')).toContainText(`${server}${await key.inputValue()}`);
   await expect(dialog.getByTestId('stream-info-status')).toHaveAttribute('data-receiving', 'false');
+  // Until the push arrives, what to check when OBS cannot connect.
+  await expect(dialog.getByTestId('stream-info-not-arriving')).toContainText(`reach ${new URL(app.origin).host} (`);
 
   // The room was empty, so the broadcast became the current movie: the viewer waits for it.
   await expect(viewer.page.getByTestId('broadcast-off-air')).toHaveAttribute('data-state', 'waiting');
@@ -57,6 +59,7 @@ test('a member goes live from ffmpeg with the stream info the dialog gives; the 
   const encoder = push(`${server}${await key.inputValue()}`);
   try {
     await expect(dialog.getByTestId('stream-info-status')).toHaveAttribute('data-receiving', 'true', { timeout: 15_000 });
+    await expect(dialog.getByTestId('stream-info-not-arriving')).toHaveCount(0);
     // The viewer's player tries again on its own and plays the picture.
     await expect.poll(async () => (await viewerHall.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(1);
     await expect(viewer.page.getByTestId('broadcast-off-air')).toHaveCount(0);

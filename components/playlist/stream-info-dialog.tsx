@@ -110,6 +110,11 @@ function StreamInfo({ roomId, movieId }: { roomId: string; movieId: string }) {
         <span aria-hidden className={clsx('h-2.5 w-2.5 shrink-0 rounded-full', receiving ? 'bg-green-500' : 'animate-pulse bg-amber-500')} />
         {status.error && status.data === undefined ? t('live.statusUnknown') : receiving ? t('live.receiving') : t('live.waiting')}
       </p>
+      {!receiving ? (
+        <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="stream-info-not-arriving">
+          {t('live.notArriving', { host: key.data.host })}
+        </p>
+      ) : null}
       <CopyRow id="stream-info-server" label={t('live.server')} value={server} failure={copyFailed === 'server' ? t('live.copyFailed') : null}>
         {copyButton('server', server)}
       </CopyRow>
