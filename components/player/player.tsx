@@ -442,7 +442,6 @@ export function Player({
       });
     };
 
-
     if (kind === 'flv' || kind === 'mpegts') {
       // FLV and MPEG-TS, live or not: mpegts.js, downloaded only for such a movie.
       import('mpegts.js')

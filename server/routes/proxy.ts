@@ -11,6 +11,8 @@
  * HTTP-FLV stream passed through, `no-store`) and `/api/room/movie/live/hls/list/:movieId(.m3u8)`
  * (the source's playlist, rewritten on every reload so that segments come through the public
  * `/api/room/movie/live/hls/data/:roomId/:movieId/:dataId`, where `dataId` is a signed target token).
+ * A movie pushed over RTMP is served on the same routes from the live hub (docs/live.md): its
+ * HTTP-FLV stream, and its HLS remux, whose segments are named by ffmpeg (`seg12.png`).
  */
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
