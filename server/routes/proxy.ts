@@ -96,11 +96,10 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
 
   /**
    * The HLS playlist of a push (docs/live.md "HLS"), remuxed by ffmpeg: 404 `live stream not
-   * started` while nobody pushes (or without ffmpeg); 400 `rtmp is not enabled` when RTMP is off.
+   * started` while nobody pushes (or without ffmpeg).
    * Segment URLs end in `.png` while `ts_disguised_as_png` is on, `.ts` otherwise (§4.5).
    */
   async function pushPlaylist(reply: FastifyReply, roomId: string, movieId: string): Promise<FastifyReply> {
-    if (!context.live) throw badRequest('rtmp is not enabled');
     const extension = store.settings.get().ts_disguised_as_png ? 'png' : 'ts';
     const playlist = await context.hls?.playlist(movieId, (name) => `/api/room/movie/live/hls/data/${roomId}/${movieId}/${name}.${extension}`);
     if (!playlist) throw notFound('live stream not started');
@@ -113,7 +112,6 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
    * type .ts` (or `.png`), any other 400; a segment that no longer exists 404.
    */
   async function pushSegment(reply: FastifyReply, movieId: string, dataId: string): Promise<FastifyReply> {
-    if (!context.live) throw badRequest('rtmp is not enabled');
     const extension = path.extname(dataId);
     const disguised = store.settings.get().ts_disguised_as_png;
     if (extension !== '.ts' && extension !== '.png') throw badRequest(`not support file type ${extension}`);
@@ -140,6 +138,8 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if (!movie || movie.base.isFolder) throw notFound('room or movie not found');
     if (route.servesPush && movie.base.rtmpSource) {
       if (route.servesPush === 'flv') return watchPush(request, reply, movie.id);
+      // HLS of a push made while RTMP was on, asked for after it was turned off.
+      if (!context.live) throw badRequest('rtmp is not enabled');
       if (route.servesPush === 'hlsList') return pushPlaylist(reply, roomId, movie.id);
       return pushSegment(reply, movie.id, route.targetToken ?? '');
     }
