@@ -6,7 +6,42 @@ process.env.NEXT_IGNORE_INCORRECT_LOCKFILE ??= '1';
 // both load this file before they start Next's telemetry).
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { PHASE_DEVELOPMENT_SERVER } from 'next/constants.js';
+
+/** The player engines the room link's early start preloads (lib/room/early-start.ts ENGINE_CHUNK_NAMES), by the files they are built from. */
+const ENGINE_MODULES = {
+  'engine-hls-light': /[\\/]node_modules[\\/]hls\.js[\\/]dist[\\/]hls\.light\.m?js$/,
+  'engine-mpegts': /[\\/]node_modules[\\/]mpegts\.js[\\/]/,
+  'engine-dash': /[\\/]node_modules[\\/]dashjs[\\/]/,
+};
+
+/**
+ * Writes `<build folder>/engine-chunks.json` after the client build: for each engine of
+ * ENGINE_MODULES, the chunk files that hold it (`static/chunks/….js`). Their names carry ids and
+ * content hashes only webpack knows (Next names async chunks by id, whatever `webpackChunkName`
+ * says); scripts/engine-chunks.mjs writes them into the exported hall's early-start script.
+ */
+class EngineChunksPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tap('EngineChunksPlugin', (compilation) => {
+      const found = Object.fromEntries(Object.keys(ENGINE_MODULES).map((name) => [name, new Set()]));
+      for (const chunk of compilation.chunks) {
+        for (const built of compilation.chunkGraph.getChunkModulesIterable(chunk)) {
+          const resources = [built.resource, ...(built.modules ?? []).map((inner) => inner.resource)].filter(Boolean);
+          for (const [name, test] of Object.entries(ENGINE_MODULES)) {
+            if (!resources.some((resource) => test.test(resource))) continue;
+            for (const file of chunk.files) if (file.endsWith('.js')) found[name].add(file);
+          }
+        }
+      }
+      const json = Object.fromEntries(Object.entries(found).map(([name, files]) => [name, [...files].sort()]));
+      mkdirSync(compiler.outputPath, { recursive: true });
+      writeFileSync(path.join(compiler.outputPath, 'engine-chunks.json'), `${JSON.stringify(json, null, 2)}\n`);
+    });
+  }
+}
 
 /**
  * Static export served under /web (the path a SyncTV v0.9.x server serves its web UI from).
@@ -46,6 +81,7 @@ const nextConfig = {
     // messages/common.ts), which every route's layout, page and not-found entry imports. Next's client
     // splitChunks only moves modules of 20 KB or more into shared chunks, so without this group each
     // entry carried its own copy (6.5 KB gzip of duplicates on the home page).
+    if (!isServer && !dev) config.plugins.push(new EngineChunksPlugin());
     const split = config.optimization.splitChunks;
     if (!isServer && !dev && split && split.cacheGroups) {
       split.cacheGroups.i18n = {
@@ -58,7 +94,7 @@ const nextConfig = {
       // The same for the small modules that the root layout, the route-group layouts and the
       // not-found boundary (which every page loads) all import: one copy instead of one per entry.
       split.cacheGroups.shell = {
-        test: /[\\/](lib[\\/](storage|session|guard)\.ts|components[\\/]ui[\\/](button|spinner)\.tsx|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]loader-circle\.mjs)$/,
+        test: /[\\/](lib[\\/](storage|session|guard|room[\\/]early-start)\.ts|components[\\/]ui[\\/](button|spinner)\.tsx|lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]loader-circle\.mjs)$/,
         name: 'shell',
         chunks: 'all',
         enforce: true,

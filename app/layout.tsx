@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { AppProviders } from '@/components/layout/app-providers';
+import { EarlyStart } from '@/components/layout/early-start';
 import { Header } from '@/components/layout/header';
 import { RouteBoot } from '@/components/layout/route-boot';
 import { SiteFooter } from '@/components/layout/site-footer';
@@ -17,6 +18,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         {/* First: it may replace the whole document (deep links behind SyncTV's /web handler). */}
         <RouteBoot />
         <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+        {/* The hall's document only: asks for the room and its movie before the hall's code has come down. */}
+        <EarlyStart />
       </head>
       <body className="flex min-h-dvh flex-col">
         {/* Static markup, so it costs no JavaScript: both languages are in the page and CSS shows the

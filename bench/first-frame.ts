@@ -16,7 +16,11 @@
  * targets (mobile: ≤ 6 s uncompressed, ≤ 3 s compressed) and writes
  * `bench/results/first-frame-latest.json`.
  *
- *   npm run bench:first-frame [-- --runs 5] [--profile mobile|lan] [--serving compressed|uncompressed] [--strict]
+ *   npm run bench:first-frame [-- --runs 5] [--profile mobile|lan] [--serving compressed|uncompressed] [--timeline] [--strict]
+ *
+ * `--timeline` also prints, for each run, every request the page made until its first frame (start
+ * and end in ms since navigation, bytes on the wire) and when the page's scripts had all run
+ * (DOMContentLoaded), to see what the first frame waits for.
  *
  * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error.
  */
@@ -68,13 +72,14 @@ interface Case {
 }
 
 function parseArgs(argv: string[]) {
-  const options = { runs: 5, profiles: ['mobile', 'lan'] as Profile[], servings: ['uncompressed', 'compressed'] as Serving[], strict: false };
+  const options = { runs: 5, profiles: ['mobile', 'lan'] as Profile[], servings: ['uncompressed', 'compressed'] as Serving[], strict: false, timeline: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--runs') options.runs = Math.max(1, Number(argv[++i]) || 5);
     else if (arg === '--profile') options.profiles = [argv[++i] as Profile];
     else if (arg === '--serving') options.servings = [argv[++i] as Serving];
     else if (arg === '--strict') options.strict = true;
+    else if (arg === '--timeline') options.timeline = true;
     else throw new Error(`unknown argument ${arg}`);
   }
   return options;
@@ -86,7 +91,7 @@ const median = (values: number[]): number | null => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 
-async function openOnce(browser: Browser, origin: string, roomId: string, token: string, profile: Profile): Promise<Run> {
+async function openOnce(browser: Browser, origin: string, roomId: string, token: string, profile: Profile, timeline: boolean): Promise<Run> {
   const context = await browser.newContext(profile === 'mobile' ? MOBILE_CONTEXT : {});
   await context.addInitScript((value) => window.localStorage.setItem('userToken', value), token);
   // The first frame, in ms since navigation start (the page's own clock).
@@ -122,6 +127,7 @@ async function openOnce(browser: Browser, origin: string, roomId: string, token:
     await page.goto(`${origin}/web/cinema/${roomId}`);
     await page.waitForFunction(() => (window as unknown as { firstFrameMs?: number }).firstFrameMs !== undefined, null, { timeout: FRAME_TIMEOUT_MS });
     run.firstFrameMs = Math.round(await page.evaluate(() => (window as unknown as { firstFrameMs: number }).firstFrameMs));
+    if (timeline) printTimeline(await page.evaluate(readTimeline), run.firstFrameMs);
     // Milestones were taken on the bench's clock from `goto`; the page's clock starts a moment later.
   } catch (error) {
     console.error(`  no first frame: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
@@ -155,7 +161,7 @@ async function main(): Promise<number> {
       for (const serving of options.servings) {
         const origin = serving === 'compressed' ? companion : plain.origin;
         const runs: Run[] = [];
-        for (let i = 0; i < options.runs; i += 1) runs.push(await openOnce(browser, origin, roomId, token, profile));
+        for (let i = 0; i < options.runs; i += 1) runs.push(await openOnce(browser, origin, roomId, token, profile, options.timeline));
         const frames = runs.map((run) => run.firstFrameMs).filter((ms): ms is number => ms !== null);
         const targetMs = TARGETS[`${profile}/${serving}`] ?? null;
         const medianMs = frames.length === runs.length ? median(frames) : null;
@@ -195,6 +201,25 @@ async function main(): Promise<number> {
   await writeFile(path.join(__dirname, 'results', 'first-frame-latest.json'), `${JSON.stringify({ date: new Date().toISOString(), load: os.loadavg(), cpus: os.cpus().length, cases }, null, 2)}\n`);
   const missed = cases.some((item) => item.met === false);
   return options.strict && missed ? 1 : 0;
+}
+
+/** In the page: its requests (ms since navigation, bytes on the wire) and when DOMContentLoaded ended. */
+function readTimeline() {
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => ({
+    name: entry.name.replace(location.origin, '').replace(/^https?:\/\/[^/]+/, '').slice(0, 70),
+    startMs: Math.round(entry.startTime),
+    endMs: Math.round(entry.responseEnd),
+    kb: Math.round(entry.transferSize / 102.4) / 10,
+  }));
+  return { documentEndMs: Math.round(navigation?.responseEnd ?? 0), contentLoadedMs: Math.round(navigation?.domContentLoadedEventEnd ?? 0), resources };
+}
+
+function printTimeline(timeline: ReturnType<typeof readTimeline>, firstFrameMs: number): void {
+  console.log(`  document ${timeline.documentEndMs} ms, DOMContentLoaded ${timeline.contentLoadedMs} ms, first frame ${firstFrameMs} ms`);
+  for (const entry of timeline.resources.filter((item) => item.startMs <= firstFrameMs)) {
+    console.log(`  ${String(entry.startMs).padStart(5)} → ${String(entry.endMs).padStart(5)} ms ${String(entry.kb).padStart(6)} KB  ${entry.name}`);
+  }
 }
 
 function fmt(ms: number | null): string {

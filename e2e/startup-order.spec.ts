@@ -1,9 +1,14 @@
 /**
  * Start-up order (docs/reference-client.md §6): on a direct load, no screen calls the API before
  * `GET /api/user/me` (when a token is stored) and `GET /api/public/settings`, sent at once, have finished.
+ * A room link is the exception that saves a phone's round trips (lib/room/early-start.ts): its
+ * document sends the start-up's reads and the room's at once, before the hall's code has run, and the
+ * app uses those answers instead of asking again.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type Actor } from './fixtures';
+import { CinemaPage } from './pages/cinema-page';
+import { uniqueName } from './support/api';
 
 /** `start <path>` / `end <path>` for every API request of the page, in the order the browser saw them. */
 function recordApiTraffic(page: Page): string[] {
@@ -60,3 +65,39 @@ for (const screen of screens) {
     });
   }
 }
+
+test("a room link's document asks for the user, the settings, the room and its movie before the hall's code runs, once each, and preloads the movie's engine", async ({ app, actors, media }) => {
+  const owner = await actors.user('owner');
+  const roomId = await app.api.createRoom(owner.token!, uniqueName('early'));
+  const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
+  await app.api.setCurrent(owner.token!, roomId, movieId);
+  const log = recordApiTraffic(owner.page);
+  const hall = new CinemaPage(owner.page, app.origin);
+  await hall.goto(roomId);
+  await hall.waitConnected();
+  await hall.waitMediaLoaded();
+
+  const early = ['/api/user/me', '/api/public/settings', '/api/room/me', '/api/room/info', '/api/room/movie/current'];
+  const starts = log.filter((entry) => entry.startsWith('start ')).map((entry) => entry.slice('start '.length));
+  expect(starts.slice(0, early.length), `API traffic: ${log.join(', ')}`).toEqual(early);
+  for (const path of ['/api/user/me', '/api/public/settings', '/api/room/me', '/api/room/info']) {
+    expect(starts.filter((start) => start === path), `${path} once: ${log.join(', ')}`).toHaveLength(1);
+  }
+  // The reads started before the hall's script had come down, and the document added a preload of the
+  // engine's chunk (a link the exported HTML does not have), which the player then used: one download.
+  const timing = await owner.page.evaluate(() => {
+    const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const hallScript = entries.find((entry) => /\/cinema\/.*\/page-[^/]+\.js$/.test(decodeURIComponent(entry.name)));
+    const current = entries.find((entry) => entry.name.endsWith('/api/room/movie/current'));
+    const preloads = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')].map((link) => link.href);
+    return { hallScriptEnd: hallScript?.responseEnd ?? null, currentStart: current?.startTime ?? null, preloads, names: entries.map((entry) => entry.name) };
+  });
+  expect(timing.currentStart).not.toBeNull();
+  expect(timing.hallScriptEnd).not.toBeNull();
+  expect(timing.currentStart!).toBeLessThan(timing.hallScriptEnd!);
+  const html = await (await owner.page.request.get(owner.page.url())).text();
+  const added = timing.preloads.filter((href) => !html.includes(`href="${new URL(href).pathname}"`));
+  expect(added, `preloads: ${timing.preloads.join(', ')}`).toHaveLength(1);
+  expect(timing.names.filter((name) => name === added[0]), 'the engine chunk came down once').toHaveLength(1);
+  expect(owner.errors).toEqual([]);
+});

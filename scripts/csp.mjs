@@ -1,7 +1,7 @@
 /**
  * Runs after `next build` (`npm run build`, before html-aliases.mjs): gives every exported HTML file a
  * Content Security Policy that allows exactly the scripts the app ships: its own files (`'self'`) and
- * the document's inline scripts (the route boot script, the theme script, Next's `__next_f` payloads)
+ * the document's inline scripts (the route boot script, the theme script, the hall's early start, Next's `__next_f` payloads)
  * by their SHA-256 hashes. No `'unsafe-inline'` or `'unsafe-eval'` for scripts.
  *
  * The policy goes into the document as `<meta http-equiv="Content-Security-Policy">`, so it holds on

@@ -43,7 +43,9 @@ const VERBOSE = process.argv.includes('--verbose');
 /**
  * Budgets in KB of gzip JavaScript: home and the viewing hall (to its first frame), every
  * other screen OTHER_BUDGET. The hall's grew from 320 as features landed, each time by what it
- * measured (docs/benchmarks.md "Size budget"), last to 327 with going live (measured 326.3: the
+ * measured (docs/benchmarks.md "Size budget"), last to 328 with the room link's early start
+ * (measured 327.2, from 326.7: the start-up and the room session taking the document's early answers;
+ * the first frame on the mobile profile came 0.7 s sooner); before that 327 with going live (measured 326.3: the
  * player's "waiting for the broadcaster" and "broadcast ended" states and their retry, the
  * playlist's "Stream info" item, their texts; the stream info dialog itself loads on first use;
  * before that 326 with the common start and the room label that tells the truth, measured 324.8;
@@ -52,7 +54,7 @@ const VERBOSE = process.argv.includes('--verbose');
  * from 150 to 152 (measured 151.8: the popular list's paging and refresh, and the header's Log in
  * and Register carrying the current page).
  */
-const BUDGETS = { home: 152, cinema: 327 };
+const BUDGETS = { home: 152, cinema: 328 };
 const OTHER_BUDGET = 190;
 
 /**

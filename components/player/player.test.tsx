@@ -6,7 +6,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { translate } from '@/lib/i18n/messages';
 import '@/lib/i18n/messages/player-problem';
-import { isHlsSource, Player, sourceKind, WatchOnlyReason } from './player';
+import { isHlsSource, sourceKind } from '@/lib/media/source-kind';
+import { Player, WatchOnlyReason } from './player';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {

@@ -29,6 +29,7 @@ import { DEFAULT_VIEW, PLAYBACK_RATES, videoStyle, type PlayerView } from '@/com
 import type { AssRenderer, AttachedSubtitles } from '@/components/player/subtitles';
 import { stripTsPrefix } from '@/components/player/ts-prefix';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
+import { sourceKind } from '@/lib/media/source-kind';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
 
@@ -88,52 +89,6 @@ export function WatchOnlyReason() {
       {t('cinema.player.watchOnly')}
     </p>
   );
-}
-
-/** Which engine plays a source: hls.js, mpegts.js (FLV or MPEG-TS), dash.js, or the element itself. */
-export type SourceKind = 'hls' | 'flv' | 'mpegts' | 'dash' | 'native';
-
-const TYPE_KINDS: Record<string, SourceKind> = {
-  m3u8: 'hls',
-  m3u: 'hls',
-  hls: 'hls',
-  flv: 'flv',
-  mpegts: 'mpegts',
-  ts: 'mpegts',
-  m2ts: 'mpegts',
-  m2t: 'mpegts',
-  mts: 'mpegts',
-  // The reference client's `mes` (sic) and `mse`: mpegts.js's MSE player, which reads FLV or MPEG-TS.
-  mse: 'mpegts',
-  mes: 'mpegts',
-  mpd: 'dash',
-  dash: 'dash',
-};
-const EXTENSION_KINDS: [string, SourceKind][] = [
-  ['.m3u8', 'hls'],
-  ['.m3u', 'hls'],
-  ['.flv', 'flv'],
-  ['.ts', 'mpegts'],
-  ['.m2ts', 'mpegts'],
-  ['.m2t', 'mpegts'],
-  ['.mts', 'mpegts'],
-  ['.mpd', 'dash'],
-];
-
-/**
- * The engine for a movie: its `type` when set (m3u8, flv, mpegts/ts, mpd…; anything else plays
- * natively), else the URL path's extension, ignoring the query.
- */
-export function sourceKind(url: string, type = ''): SourceKind {
-  const kind = type.trim().toLowerCase();
-  if (kind) return TYPE_KINDS[kind] ?? 'native';
-  const path = url.split(/[?#]/)[0].toLowerCase();
-  return EXTENSION_KINDS.find(([extension]) => path.endsWith(extension))?.[1] ?? 'native';
-}
-
-/** True when the movie is HLS: type m3u8/m3u, or a URL path ending in .m3u8/.m3u. */
-export function isHlsSource(url: string, type = ''): boolean {
-  return sourceKind(url, type) === 'hls';
 }
 
 /**

@@ -13,7 +13,9 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { getPublicSettings } from '@/lib/api/public';
 import { resetUnauthorizedState, setNavigator } from '@/lib/api/unauthorized';
 import { getMe } from '@/lib/api/user';
+import type { PublicSettings, UserInfo } from '@/lib/contract/types';
 import { notifyError } from '@/lib/notify';
+import { takeEarlyAnswer } from '@/lib/room/early-start';
 import { loadStoredToken, publicSettingsAtom, sessionReadyAtom, userAtom } from '@/lib/session';
 
 /** Loads the session once per page load (see the module comment); call it once, at the app's root. */
@@ -37,11 +39,17 @@ export function useSessionStartup(): void {
     if (started.current) return;
     started.current = true;
     // Both at once: the public settings do not depend on the user, and on a phone (150 ms round
-    // trips) every request in a row delays the first screen (bench/first-frame.ts).
-    const user = loadStoredToken()
-      ? getMe().then(setUser, (error: unknown) => notifyError(error))
+    // trips) every request in a row delays the first screen (bench/first-frame.ts). A room link's
+    // document has asked for both already (lib/room/early-start.ts): those answers are taken first.
+    const token = loadStoredToken();
+    const user = token
+      ? takeEarlyAnswer<UserInfo>('user', null, token)
+          .then((early) => early?.data ?? getMe())
+          .then(setUser, (error: unknown) => notifyError(error))
       : Promise.resolve();
-    const settings = getPublicSettings().then(setSettings, (error: unknown) => notifyError(error));
+    const settings = takeEarlyAnswer<PublicSettings>('settings', null, token ?? '')
+      .then((early) => early?.data ?? getPublicSettings())
+      .then(setSettings, (error: unknown) => notifyError(error));
     void Promise.all([user, settings]).then(() => setReady(true));
   }, [setUser, setSettings, setReady]);
 }

@@ -22,7 +22,7 @@ import {
   roomOpenAtom,
   viewerCountAtom,
 } from './atoms';
-import { RoomSession, type PlaybackFollower, type SessionApi, type SessionSocket } from './session';
+import { RoomSession, type PlaybackFollower, type SessionApi, type SessionSocket, type TakeEarly } from './session';
 
 type Listeners = { [K in keyof RoomSocketEvents]: Set<RoomSocketEvents[K]> };
 
@@ -109,7 +109,7 @@ const NOTHING = movieCurrent('');
 /** Resolves pending promise callbacks (the fake API answers at once). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function setUp(overrides: Partial<SessionApi> = {}) {
+function setUp(overrides: Partial<SessionApi> = {}, takeEarly?: TakeEarly) {
   const store = createStore();
   store.set(tokenAtom, 'token');
   const socket = new FakeSocket();
@@ -148,6 +148,7 @@ function setUp(overrides: Partial<SessionApi> = {}) {
     onError: (error) => errors.push(String(error)),
     onNotice: (key) => notices.push(key),
     onSocketError: (kind, text) => errors.push(`${kind}:${text}`),
+    ...(takeEarly ? { takeEarly } : {}),
   });
   return { store, socket, session, calls, errors, notices, setCurrent: (next: CurrentMovie) => (current = next) };
 }
@@ -158,8 +159,8 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-async function opened(overrides: Partial<SessionApi> = {}) {
-  const context = setUp(overrides);
+async function opened(overrides: Partial<SessionApi> = {}, takeEarly?: TakeEarly) {
+  const context = setUp(overrides, takeEarly);
   sessions.push(context.session);
   await context.session.open();
   await settle();
@@ -176,6 +177,30 @@ describe('opening a room', () => {
     expect(store.get(roomInfoAtom)).toEqual(INFO);
     expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m1');
     expect(store.get(playbackStatusAtom)?.status).toEqual({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+  });
+
+  it("takes the room link's early answers instead of asking again, with the times they were asked and answered", async () => {
+    const early: Record<string, unknown> = { me: ME, info: INFO, current: movieCurrent('m7', 42) };
+    const taken: string[] = [];
+    const takeEarly = (async (read: string, roomId: string) => {
+      taken.push(`${read}:${roomId}`);
+      return { data: early[read], requestedAtMs: 1_000, receivedAtMs: 1_300 };
+    }) as TakeEarly;
+    const { store, calls } = await opened({}, takeEarly);
+    expect(taken).toEqual(['me:r1', 'current:r1', 'info:r1']);
+    expect(calls.filter((call) => call !== 'settings')).toEqual(['socket']);
+    expect(store.get(roomMemberAtom)).toEqual(ME);
+    expect(store.get(roomInfoAtom)).toEqual(INFO);
+    expect(store.get(currentMovieAtom)).toMatchObject({ requestedAtMs: 1_000, receivedAtMs: 1_300 });
+    expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m7');
+  });
+
+  it('asks through the API for every read the early start could not answer', async () => {
+    const takeEarly = (async (read: string) => (read === 'info' ? { data: INFO, requestedAtMs: 1, receivedAtMs: 2 } : null)) as TakeEarly;
+    const { store, calls } = await opened({}, takeEarly);
+    expect(calls.filter((call) => call !== 'settings')).toEqual(['me', 'current', 'socket']);
+    expect(store.get(roomOpenAtom).state).toBe('open');
+    expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m1');
   });
 
   it('reports a failure and opens no socket', async () => {

@@ -19,6 +19,9 @@
  *    the socket first opens, and taken only if the movie changed meanwhile (the engine has its own
  *    SYNC round trips for the position).
  * 4. The current movie again on CURRENT, EXPIRED and every reconnect.
+ * A room link opened in the browser has already sent the reads of steps 1 and 2 from the document
+ * (./early-start.ts): the session takes those answers instead of asking again, in the same order,
+ * and asks through the API client for any that did not succeed (so the 401 rules stay the same).
  *
  * Frames (docs/contract.md §6.4–§6.7):
  * - VIEWER_COUNT → `viewerCountAtom`; MY_STATUS → my membership and the room's settings again;
@@ -45,7 +48,7 @@ import type { PlaybackState } from '@/lib/contract/playback';
 import { MemberRole } from '@/lib/contract/roles';
 import type { CurrentMovie, RoomInfo, RoomJoined, RoomMe, RoomSettings } from '@/lib/contract/types';
 import { publicSettingsAtom, tokenAtom } from '@/lib/session';
-import { readChatLines, writeChatLines } from '@/lib/storage';
+import { readChatLines, readToken, writeChatLines } from '@/lib/storage';
 import { ServerClock } from '@/lib/sync/clock';
 import type { HttpStatus } from '@/lib/sync/engine';
 import { fromJsonStatus, fromWireStatus } from '@/lib/sync/status';
@@ -65,6 +68,7 @@ import {
   viewerCountAtom,
 } from './atoms';
 import { appendLine, chatLineOf, lineId, mergeReplay, validLines, type ChatLine } from './chat';
+import { takeEarlyAnswer, type EarlyRead } from './early-start';
 
 /** How often (ms) the current movie's link expiry is checked (EXPIRED, docs/reference-client.md §4). */
 export const EXPIRY_CHECK_MS = 10_000;
@@ -131,7 +135,17 @@ export interface RoomSessionOptions {
   onCurrent?: (current: CurrentMovie) => void;
   /** Local clock, Unix ms. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The room link's early answers (./early-start.ts `takeEarlyAnswer`, with the stored token): what
+   * `read` answered before the hall's code ran, or null to ask through `api`. Tests pass a fake.
+   */
+  takeEarly?: TakeEarly;
 }
+
+/** Takes an early answer: its `data` with the local Unix ms of its request and answer, or null. */
+export type TakeEarly = <T>(read: EarlyRead, roomId: string) => Promise<{ data: T; requestedAtMs: number; receivedAtMs: number } | null>;
+
+const takeStoredEarly: TakeEarly = (read, roomId) => takeEarlyAnswer(read, roomId, readToken() ?? '');
 
 /** Events of a session for React's caches: the movie list changed (MOVIES frame, or a reconnect that may have missed one). */
 export type MoviesListener = () => void;
@@ -152,6 +166,7 @@ export class RoomSession {
   private readonly api: SessionApi;
   private readonly options: RoomSessionOptions;
   private readonly now: () => number;
+  private readonly takeEarly: TakeEarly;
   private socketInstance: SessionSocket | null = null;
   private readonly offSocket: (() => void)[] = [];
   private readonly abort = new AbortController();
@@ -178,6 +193,7 @@ export class RoomSession {
     this.store = options.store;
     this.api = options.api ?? DEFAULT_API;
     this.now = options.now ?? Date.now;
+    this.takeEarly = options.takeEarly ?? takeStoredEarly;
     this.clock = new ServerClock(this.now);
     resetRoomAtoms(options.roomId, this.store);
     this.store.set(chatLinesAtom, validLines(readChatLines(options.roomId)));
@@ -197,12 +213,12 @@ export class RoomSession {
     this.store.set(roomOpenAtom, { state: 'opening', error: null });
     try {
       this.memberSeq += 1;
-      const me = await this.api.getRoomMe(this.roomId, signal);
+      const me = (await this.takeEarly<RoomMe>('me', this.roomId))?.data ?? (await this.api.getRoomMe(this.roomId, signal));
       if (this.closed) return;
       this.store.set(roomMemberAtom, me);
       this.verifyCurrentOnOpen = true;
-      this.reloadCurrent();
-      const info = await this.api.getRoomInfo(this.roomId, signal);
+      this.reloadCurrent(false, true);
+      const info = (await this.takeEarly<RoomInfo>('info', this.roomId))?.data ?? (await this.api.getRoomInfo(this.roomId, signal));
       if (this.closed) return;
       this.store.set(roomInfoAtom, info);
       void this.loadSettings(me, signal);
@@ -306,16 +322,23 @@ export class RoomSession {
   /**
    * Loads the current movie (steps 2 and 4); answers to older requests are dropped. `onlyIfChanged`:
    * the answer is taken only when it names another movie than the one loaded (step 3's check).
+   * `early`: the room link's early answer is used when there is one (step 2).
    */
-  reloadCurrent(onlyIfChanged = false): void {
+  reloadCurrent(onlyIfChanged = false, early = false): void {
     const seq = ++this.currentSeq;
-    const requestedAtMs = this.now();
-    this.api.getCurrentMovie(this.roomId).then(
-      (current) => {
+    const ask = () => {
+      const requestedAtMs = this.now();
+      return this.api.getCurrentMovie(this.roomId).then((current) => ({ current, requestedAtMs, receivedAtMs: this.now() }));
+    };
+    const load = early
+      ? this.takeEarly<CurrentMovie>('current', this.roomId).then((answer) => (answer ? { current: answer.data, requestedAtMs: answer.requestedAtMs, receivedAtMs: answer.receivedAtMs } : ask()))
+      : ask();
+    load.then(
+      ({ current, requestedAtMs, receivedAtMs }) => {
         if (seq !== this.currentSeq || this.closed) return;
         if (onlyIfChanged && current.movie?.id === this.store.get(currentMovieAtom)?.current.movie?.id) return;
         if (hasCurrentMovie(current)) this.options.onCurrent?.(current);
-        const loaded = { current, requestedAtMs, receivedAtMs: this.now(), changedBy: this.currentChangedBy };
+        const loaded = { current, requestedAtMs, receivedAtMs, changedBy: this.currentChangedBy };
         this.currentChangedBy = '';
         this.store.set(currentMovieAtom, loaded);
         this.store.set(currentErrorAtom, null);

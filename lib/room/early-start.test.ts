@@ -1,0 +1,143 @@
+/**
+ * The room link's early start (./early-start.ts): the inline script as the browser runs it (its text,
+ * evaluated against a fake window), and the session's side that takes its answers once.
+ */
+import { earlyStartConfig, earlyStartScript, EARLY_ANSWER_MAX_AGE_MS, engineChunkPlaceholder, takeEarlyAnswer, type EarlyStart, type EarlyStartHost } from './early-start';
+
+const HLS_CHUNK = '/web/_next/static/chunks/engine-hls-light.abc123.js';
+
+interface FakeHost extends EarlyStartHost {
+  requests: { url: string; headers: Record<string, string> }[];
+  links: { rel: string; as: string; href: string }[];
+}
+
+/** A window at `pathname` whose fetch answers each path with `answers[path]` (404 otherwise). */
+function fakeHost(pathname: string, answers: Record<string, { status: number; body: unknown }>, token: string | null = 'jwt-1'): FakeHost {
+  const requests: FakeHost['requests'] = [];
+  const links: FakeHost['links'] = [];
+  return {
+    requests,
+    links,
+    location: { pathname, origin: 'https://watch.example' },
+    localStorage: { getItem: (key) => (key === 'userToken' ? token : null) },
+    sessionStorage: { getItem: () => null },
+    fetch: async (url, init) => {
+      requests.push({ url, headers: init.headers });
+      const answer = answers[new URL(url).pathname] ?? { status: 404, body: { error: 'not found' } };
+      return { status: answer.status, text: async () => JSON.stringify(answer.body) };
+    },
+    document: {
+      createElement: () => ({ rel: '', as: '', href: '' }),
+      head: { appendChild: (node) => links.push(node as FakeHost['links'][number]) },
+    },
+  };
+}
+
+/** Runs the script text as the browser would, with `host` as `window`. */
+function runScript(host: FakeHost, chunks: Record<string, string> = { [engineChunkPlaceholder('engine-hls-light')]: HLS_CHUNK }, apiOrigin = '') {
+  let script = earlyStartScript(earlyStartConfig('/web', apiOrigin));
+  for (const [placeholder, url] of Object.entries(chunks)) script = script.split(placeholder).join(url);
+  new Function('window', script)(host);
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const current = (url: string, type = '') => ({ status: 200, body: { data: { movie: { id: 'm1', base: { url, type } }, status: { isPlaying: true, currentTime: 5, playbackRate: 1 } } } });
+
+describe('the early-start script', () => {
+  it("asks for the room and its current movie with the stored token and the room's id, and preloads the HLS engine", async () => {
+    const host = fakeHost('/web/cinema/a1b2/', { '/api/room/movie/current': current('https://media.example/v/index.m3u8') });
+    runScript(host);
+    await settle();
+    expect(host.requests.map((request) => request.url)).toEqual([
+      'https://watch.example/api/user/me',
+      'https://watch.example/api/public/settings',
+      'https://watch.example/api/room/me',
+      'https://watch.example/api/room/info',
+      'https://watch.example/api/room/movie/current',
+    ]);
+    expect(host.requests[0].headers).toEqual({ Authorization: 'jwt-1' });
+    expect(host.requests[2].headers).toEqual({ Authorization: 'jwt-1', 'X-Room-Id': 'a1b2' });
+    expect(host.links).toEqual([{ rel: 'preload', as: 'script', href: HLS_CHUNK }]);
+    expect(host.__synctvEarlyStart).toMatchObject({ roomId: 'a1b2', token: 'jwt-1' });
+  });
+
+  it('sends no Authorization and does not ask for the user without a token, and asks the configured API origin', async () => {
+    const host = fakeHost('/web/cinema/a1b2', {}, null);
+    runScript(host, {}, 'https://api.example');
+    await settle();
+    expect(host.requests[0]).toEqual({ url: 'https://api.example/api/public/settings', headers: {} });
+    expect(host.requests[1]).toEqual({ url: 'https://api.example/api/room/me', headers: { 'X-Room-Id': 'a1b2' } });
+  });
+
+  it('does nothing outside a room and on the bare placeholder document', () => {
+    for (const pathname of ['/web/', '/web/rooms/', '/web/cinema/_/', '/web/cinema/a/b/']) {
+      const host = fakeHost(pathname, {});
+      runScript(host);
+      expect(host.requests).toEqual([]);
+      expect(host.__synctvEarlyStart).toBeUndefined();
+    }
+  });
+
+  it('preloads nothing for a native movie, with no current movie, or before the chunk names are written', async () => {
+    const cases: [Record<string, { status: number; body: unknown }>, Record<string, string>?][] = [
+      [{ '/api/room/movie/current': current('https://media.example/film.mp4') }],
+      [{ '/api/room/movie/current': { status: 200, body: { data: { movie: null, status: {} } } } }],
+      [{ '/api/room/movie/current': current('https://media.example/v/index', 'm3u8') }, {}],
+      [{ '/api/room/movie/current': { status: 401, body: { error: 'unauthorized' } } }],
+    ];
+    for (const [answers, chunks] of cases) {
+      const host = fakeHost('/web/cinema/r1/', answers);
+      runScript(host, chunks);
+      await settle();
+      expect(host.links).toEqual([]);
+    }
+  });
+
+  it('preloads every chunk of an engine built into several', async () => {
+    const host = fakeHost('/web/cinema/r1/', { '/api/room/movie/current': current('https://media.example/a.mpd') });
+    runScript(host, { [engineChunkPlaceholder('engine-dash')]: '/web/_next/static/chunks/1.js /web/_next/static/chunks/2.js' });
+    await settle();
+    expect(host.links.map((link) => link.href)).toEqual(['/web/_next/static/chunks/1.js', '/web/_next/static/chunks/2.js']);
+  });
+
+  it('takes the type before the extension, as the player does', async () => {
+    const host = fakeHost('/web/cinema/r1/', { '/api/room/movie/current': current('https://media.example/live', ' M3U8 ') });
+    runScript(host);
+    await settle();
+    expect(host.links.map((link) => link.href)).toEqual([HLS_CHUNK]);
+  });
+});
+
+describe('takeEarlyAnswer', () => {
+  const answer = (status: number, body: unknown) => Promise.resolve({ status, text: JSON.stringify(body), requestedAtMs: 100, receivedAtMs: 400 });
+  const install = (early: Partial<EarlyStart>) => {
+    (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart = { roomId: 'r1', token: 'jwt-1', startedAtMs: Date.now(), answers: {}, ...early };
+  };
+  afterEach(() => delete (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart);
+
+  it("gives a 2xx envelope's data with its times, once", async () => {
+    install({ answers: { me: answer(200, { data: { role: 3 } }) } });
+    await expect(takeEarlyAnswer('me', 'r1', 'jwt-1')).resolves.toEqual({ data: { role: 3 }, requestedAtMs: 100, receivedAtMs: 400 });
+    await expect(takeEarlyAnswer('me', 'r1', 'jwt-1')).resolves.toBeNull();
+  });
+
+  it("gives the start-up's answers whatever the room, for the same token", async () => {
+    install({ answers: { user: answer(200, { data: { id: 'u1' } }), settings: answer(200, { data: { guestEnable: true } }) } });
+    await expect(takeEarlyAnswer('user', null, 'jwt-2')).resolves.toBeNull();
+    await expect(takeEarlyAnswer('settings', null, 'jwt-1')).resolves.toMatchObject({ data: { guestEnable: true } });
+  });
+
+  it('gives null for an error answer, a failed request, another room or token, an old start, or no start', async () => {
+    install({ answers: { me: answer(401, { error: 'unauthorized' }), info: Promise.resolve({ status: 0, text: '', requestedAtMs: 1, receivedAtMs: 2 }) } });
+    await expect(takeEarlyAnswer('me', 'r1', 'jwt-1')).resolves.toBeNull();
+    await expect(takeEarlyAnswer('info', 'r1', 'jwt-1')).resolves.toBeNull();
+    install({ answers: { current: answer(200, { data: {} }) } });
+    await expect(takeEarlyAnswer('current', 'r2', 'jwt-1')).resolves.toBeNull();
+    install({ answers: { current: answer(200, { data: {} }) } });
+    await expect(takeEarlyAnswer('current', 'r1', 'jwt-2')).resolves.toBeNull();
+    install({ startedAtMs: Date.now() - EARLY_ANSWER_MAX_AGE_MS - 1, answers: { current: answer(200, { data: {} }) } });
+    await expect(takeEarlyAnswer('current', 'r1', 'jwt-1')).resolves.toBeNull();
+    delete (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart;
+    await expect(takeEarlyAnswer('current', 'r1', 'jwt-1')).resolves.toBeNull();
+  });
+});

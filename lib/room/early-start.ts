@@ -1,0 +1,216 @@
+/**
+ * The room link's early start: an inline script in the hall's document (app/(user)/cinema/[roomId]/page.tsx)
+ * that asks for the room and its current movie while the hall's JavaScript is still coming down,
+ * and starts downloading the current movie's player engine as soon as it knows the movie. On a slow
+ * phone the hall's script takes seconds to arrive and run; without this, nothing of the room or the
+ * media starts before it has (docs/benchmarks.md "First-frame benchmark").
+ *
+ * When the browser parses the document, the script (`earlyStartScript`) sends the app's start-up reads
+ * (`GET /api/user/me` with a stored token, `/api/public/settings`: hooks/data/session.ts) and the
+ * three the room session opens with (`GET /api/room/me`, `/api/room/info`, `/api/room/movie/current`,
+ * with the room in `X-Room-Id`), the stored token in `Authorization`, as the API client sends them
+ * (docs/contract.md §3.2–§3.3), and keeps each answer (status, text, local times of request and
+ * answer) in `window.__synctvEarlyStart`. Once the current movie is in, it adds a
+ * `<link rel="preload" as="script">` for each chunk of the engine the movie needs (hls.js light,
+ * mpegts.js, dash.js), the files webpack loads when the player asks for it; `scripts/engine-chunks.mjs`
+ * writes their URLs into the exported document after the build.
+ *
+ * The start-up and the room session take each answer at most once (`takeEarlyAnswer`). A 2xx envelope is used as the
+ * API client would have returned it; anything else (a 401 or 500, a network failure, an answer for
+ * another room or another token, or one older than EARLY_ANSWER_MAX_AGE_MS) is null, and the session
+ * asks through the API client, which applies the 401 rules and the error texts as always. The early
+ * script decides nothing: it only saves the round trips. It is not the API client (lib/api/client.ts)
+ * because it runs before any of the app's code has arrived; everything it gets goes through the same
+ * checks there.
+ *
+ * Not on a soft navigation: React does not run an inline script it renders, so a hall opened from
+ * another screen asks through the API client as before (its script is already loaded by then).
+ */
+import { EXTENSION_KINDS, TYPE_KINDS, type SourceKind } from '@/lib/media/source-kind';
+import { STORAGE_KEYS } from '@/lib/storage';
+
+/** How old (ms since its request) an early answer may be and still be used. */
+export const EARLY_ANSWER_MAX_AGE_MS = 30_000;
+
+/** The room's reads the script sends (with `X-Room-Id`), by the name the session takes them with. */
+export const EARLY_ROOM_READS = { me: '/api/room/me', info: '/api/room/info', current: '/api/room/movie/current' } as const;
+/** The start-up's reads (hooks/data/session.ts); `user` only with a stored token. */
+export const EARLY_STARTUP_READS = { user: '/api/user/me', settings: '/api/public/settings' } as const;
+export type EarlyRead = keyof typeof EARLY_ROOM_READS | keyof typeof EARLY_STARTUP_READS;
+
+/** The engines' names in the build's list of their chunks (next.config.mjs ENGINE_MODULES, scripts/engine-chunks.mjs). */
+export const ENGINE_CHUNK_NAMES: Partial<Record<SourceKind, string>> = {
+  hls: 'engine-hls-light',
+  flv: 'engine-mpegts',
+  mpegts: 'engine-mpegts',
+  dash: 'engine-dash',
+};
+
+/** The text in the prerendered script that `scripts/engine-chunks.mjs` replaces with the chunk's URL. */
+export function engineChunkPlaceholder(name: string): string {
+  return `__ENGINE_CHUNK__${name}__`;
+}
+
+/** What the script knows at build time. */
+export interface EarlyStartConfig {
+  /** The export's basePath, `/web`. */
+  base: string;
+  /** The API's origin, "" for the page's own (NEXT_PUBLIC_API_ORIGIN, lib/api/client.ts `apiOrigin`). */
+  apiOrigin: string;
+  /** The storage key of the token (localStorage, else sessionStorage: lib/storage.ts `readToken`). */
+  tokenKey: string;
+  /** The placeholder room id of the export (`_`): the bare document is no room. */
+  placeholder: string;
+  roomReads: Record<keyof typeof EARLY_ROOM_READS, string>;
+  startupReads: Record<keyof typeof EARLY_STARTUP_READS, string>;
+  typeKinds: Record<string, SourceKind>;
+  extensionKinds: [string, SourceKind][];
+  /** Each engine's chunk URLs, space-separated, or its placeholder until scripts/engine-chunks.mjs has run (then it is skipped). */
+  engineChunks: Partial<Record<SourceKind, string>>;
+}
+
+/** One early answer: the HTTP status (0: the request failed), the body's text, local Unix ms of request and answer. */
+export interface EarlyAnswer {
+  status: number;
+  text: string;
+  requestedAtMs: number;
+  receivedAtMs: number;
+}
+
+/** What the script leaves in `window.__synctvEarlyStart`. */
+export interface EarlyStart {
+  roomId: string;
+  /** The token the reads were sent with ("" for none). */
+  token: string;
+  startedAtMs: number;
+  answers: Partial<Record<EarlyRead, Promise<EarlyAnswer>>>;
+}
+
+/** The browser parts the script uses (the real `window` in the page; a fake in the unit tests). */
+export interface EarlyStartHost {
+  location: { pathname: string; origin: string };
+  localStorage: { getItem(key: string): string | null };
+  sessionStorage: { getItem(key: string): string | null };
+  fetch(url: string, init: { headers: Record<string, string>; credentials: 'same-origin' }): Promise<{ status: number; text(): Promise<string> }>;
+  document: { createElement(tag: 'link'): { rel: string; as: string; href: string }; head: { appendChild(node: unknown): unknown } };
+  __synctvEarlyStart?: EarlyStart;
+}
+
+/**
+ * Starts the reads for the room in `host.location` and keeps them in `host.__synctvEarlyStart`;
+ * does nothing outside a room. Runs inline in the browser through `Function.prototype.toString`, so
+ * it is self-contained ES5 with no imports and no helpers. Never throws.
+ */
+/* eslint-disable no-var -- ES5 on purpose (see above) */
+export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
+  try {
+    var match = /^\/cinema\/([^/]+)\/?$/.exec(host.location.pathname.slice(cfg.base.length));
+    if (!match || match[1] === cfg.placeholder) return;
+    var roomId = decodeURIComponent(match[1]);
+    var token = host.localStorage.getItem(cfg.tokenKey) || host.sessionStorage.getItem(cfg.tokenKey) || '';
+    var origin = cfg.apiOrigin || host.location.origin;
+    var early: EarlyStart = { roomId: roomId, token: token, startedAtMs: Date.now(), answers: {} };
+    var read = function (path: string, inRoom: boolean): Promise<EarlyAnswer> {
+      var requestedAtMs = Date.now();
+      var headers: Record<string, string> = {};
+      if (token) headers.Authorization = token;
+      if (inRoom) headers['X-Room-Id'] = roomId;
+      return host.fetch(origin + path, { headers: headers, credentials: 'same-origin' }).then(
+        function (response) {
+          var receivedAtMs = Date.now();
+          return response.text().then(function (text) {
+            return { status: response.status, text: text, requestedAtMs: requestedAtMs, receivedAtMs: receivedAtMs };
+          });
+        },
+        function () {
+          return { status: 0, text: '', requestedAtMs: requestedAtMs, receivedAtMs: Date.now() };
+        },
+      );
+    };
+    if (token) early.answers.user = read(cfg.startupReads.user, false);
+    early.answers.settings = read(cfg.startupReads.settings, false);
+    early.answers.me = read(cfg.roomReads.me, true);
+    early.answers.info = read(cfg.roomReads.info, true);
+    early.answers.current = read(cfg.roomReads.current, true);
+    early.answers.current.then(function (answer) {
+      try {
+        var base = JSON.parse(answer.text).data.movie.base;
+        var chunks = cfg.engineChunks[kindOf(String(base.url || ''), String(base.type || ''))];
+        if (!chunks || chunks.indexOf('__') === 0) return;
+        var urls = chunks.split(' ');
+        for (var i = 0; i < urls.length; i++) {
+          var link = host.document.createElement('link');
+          link.rel = 'preload';
+          link.as = 'script';
+          link.href = urls[i];
+          host.document.head.appendChild(link);
+        }
+      } catch (e) {
+        /* no current movie, or not an envelope: nothing to preload */
+      }
+    });
+    host.__synctvEarlyStart = early;
+  } catch (e) {
+    /* no storage, no fetch: the session asks through the API client */
+  }
+
+  // lib/media/source-kind.ts `sourceKind`, from the same tables.
+  function kindOf(url: string, type: string): SourceKind {
+    var kind = type.replace(/^\s+|\s+$/g, '').toLowerCase();
+    if (kind) return cfg.typeKinds[kind] || 'native';
+    var path = url.split(/[?#]/)[0].toLowerCase();
+    for (var i = 0; i < cfg.extensionKinds.length; i++) {
+      var extension = cfg.extensionKinds[i][0];
+      if (path.slice(-extension.length) === extension) return cfg.extensionKinds[i][1];
+    }
+    return 'native';
+  }
+}
+/* eslint-enable no-var */
+
+/** The build-time facts: `base` and `apiOrigin` as the export is built, the engines as placeholders. */
+export function earlyStartConfig(base: string, apiOrigin: string): EarlyStartConfig {
+  const engineChunks: Partial<Record<SourceKind, string>> = {};
+  for (const [kind, name] of Object.entries(ENGINE_CHUNK_NAMES)) engineChunks[kind as SourceKind] = engineChunkPlaceholder(name);
+  return {
+    base,
+    apiOrigin: apiOrigin.replace(/\/$/, ''),
+    tokenKey: STORAGE_KEYS.token,
+    placeholder: '_',
+    roomReads: { ...EARLY_ROOM_READS },
+    startupReads: { ...EARLY_STARTUP_READS },
+    typeKinds: TYPE_KINDS,
+    extensionKinds: EXTENSION_KINDS,
+    engineChunks,
+  };
+}
+
+/** The inline script for the hall's document. */
+export function earlyStartScript(config: EarlyStartConfig): string {
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  return `(${earlyStart.toString()})(${json},window);`;
+}
+
+/**
+ * Takes the early answer to `read`, once: its `data` (the envelope unwrapped as the API client does,
+ * lib/api/client.ts `unwrapEnvelope`) with the local times of the request and the answer, or null
+ * when there is none to use (see the module comment). `roomId`: the room the caller opens (null for
+ * the start-up's reads); `token`: the stored token now ("" for none). Never rejects.
+ */
+export async function takeEarlyAnswer<T>(read: EarlyRead, roomId: string | null, token: string, now: () => number = Date.now): Promise<{ data: T; requestedAtMs: number; receivedAtMs: number } | null> {
+  if (typeof window === 'undefined') return null;
+  const early = (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart;
+  const pending = early?.answers[read];
+  if (!early || !pending) return null;
+  delete early.answers[read];
+  if ((roomId !== null && early.roomId !== roomId) || early.token !== token || now() - early.startedAtMs > EARLY_ANSWER_MAX_AGE_MS) return null;
+  const answer = await pending;
+  if (answer.status < 200 || answer.status >= 300) return null;
+  try {
+    const body: unknown = JSON.parse(answer.text);
+    if (body === null || typeof body !== 'object' || !('data' in body)) return null;
+    return { data: (body as { data: T }).data, requestedAtMs: answer.requestedAtMs, receivedAtMs: answer.receivedAtMs };
+  } catch {
+    return null;
+  }
+}
