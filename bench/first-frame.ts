@@ -19,8 +19,9 @@
  *   npm run bench:first-frame [-- --runs 5] [--profile mobile|lan] [--serving compressed|uncompressed] [--timeline] [--strict]
  *
  * `--timeline` also prints, for each run, every request the page made until its first frame (start
- * and end in ms since navigation, bytes on the wire) and when the page's scripts had all run
- * (DOMContentLoaded), to see what the first frame waits for.
+ * and end in ms since navigation, bytes on the wire), when DOMContentLoaded ended, when the hall put
+ * its <video> in the page and when an engine gave it a MediaSource, to see what the first frame
+ * waits for.
  *
  * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error.
  */
@@ -98,6 +99,21 @@ async function openOnce(browser: Browser, origin: string, roomId: string, token:
   await context.addInitScript(() => {
     document.addEventListener('loadeddata', () => ((window as unknown as { firstFrameMs?: number }).firstFrameMs ??= performance.now()), { capture: true });
   });
+  if (timeline) {
+    // When the hall put a <video> in the page and when an engine gave it a MediaSource (ms since navigation).
+    await context.addInitScript(() => {
+      const marks: Record<string, number> = {};
+      (window as unknown as { benchMarks: Record<string, number> }).benchMarks = marks;
+      new MutationObserver(() => {
+        if (!marks.video && document.querySelector('video')) marks.video = performance.now();
+      }).observe(document, { childList: true, subtree: true });
+      const create = URL.createObjectURL.bind(URL);
+      URL.createObjectURL = (object: Blob | MediaSource) => {
+        if (typeof MediaSource !== 'undefined' && object instanceof MediaSource) marks.mediaSource ??= performance.now();
+        return create(object);
+      };
+    });
+  }
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   if (profile === 'mobile') {
@@ -212,11 +228,20 @@ function readTimeline() {
     endMs: Math.round(entry.responseEnd),
     kb: Math.round(entry.transferSize / 102.4) / 10,
   }));
-  return { documentEndMs: Math.round(navigation?.responseEnd ?? 0), contentLoadedMs: Math.round(navigation?.domContentLoadedEventEnd ?? 0), resources };
+  const marks = (window as unknown as { benchMarks?: Record<string, number> }).benchMarks ?? {};
+  return {
+    documentEndMs: Math.round(navigation?.responseEnd ?? 0),
+    contentLoadedMs: Math.round(navigation?.domContentLoadedEventEnd ?? 0),
+    videoMs: marks.video === undefined ? null : Math.round(marks.video),
+    mediaSourceMs: marks.mediaSource === undefined ? null : Math.round(marks.mediaSource),
+    resources,
+  };
 }
 
 function printTimeline(timeline: ReturnType<typeof readTimeline>, firstFrameMs: number): void {
-  console.log(`  document ${timeline.documentEndMs} ms, DOMContentLoaded ${timeline.contentLoadedMs} ms, first frame ${firstFrameMs} ms`);
+  console.log(
+    `  document ${timeline.documentEndMs} ms, DOMContentLoaded ${timeline.contentLoadedMs} ms, <video> ${timeline.videoMs ?? '–'} ms, MediaSource ${timeline.mediaSourceMs ?? '–'} ms, first frame ${firstFrameMs} ms`,
+  );
   for (const entry of timeline.resources.filter((item) => item.startMs <= firstFrameMs)) {
     console.log(`  ${String(entry.startMs).padStart(5)} → ${String(entry.endMs).padStart(5)} ms ${String(entry.kb).padStart(6)} KB  ${entry.name}`);
   }

@@ -11,7 +11,8 @@ export const PREVIEW_EXPORT_DIR = path.join(repoRoot, 'out-preview');
  * written to `out-preview/` (NEXT_EXPORT_DIR, see next.config.mjs) so `out/` stays as it is.
  * The origin is the e2e companion server's, which only exists once the tests run (random port),
  * so the build happens here, once per worker, instead of before the run. About 15–30 s.
- * Then writes the engines' chunks into the early-start script (scripts/engine-chunks.mjs) and the
+ * Then writes the engines' chunks into the early-start script (scripts/engine-chunks.mjs), moves the
+ * inline head scripts in front of the stylesheet (scripts/head-scripts-first.mjs) and writes the
  * `<route>.html` aliases (scripts/html-aliases.mjs), as `npm run build` does.
  * Rejects with the build's output when `next build` or one of those fails.
  */
@@ -27,7 +28,7 @@ export async function buildPreviewExport(apiOrigin: string): Promise<string> {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (code !== 0) throw new Error(`preview build (NEXT_PUBLIC_API_ORIGIN=${apiOrigin}) failed with exit code ${code}:\n${output}`);
-  for (const script of ['engine-chunks.mjs', 'html-aliases.mjs']) {
+  for (const script of ['engine-chunks.mjs', 'head-scripts-first.mjs', 'html-aliases.mjs']) {
     const step = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', script), PREVIEW_EXPORT_DIR], { cwd: repoRoot, encoding: 'utf8' });
     if (step.status !== 0) throw new Error(`scripts/${script} for the preview build failed:\n${step.stdout}${step.stderr}`);
   }

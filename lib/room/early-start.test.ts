@@ -8,7 +8,7 @@ const HLS_CHUNK = '/web/_next/static/chunks/engine-hls-light.abc123.js';
 
 interface FakeHost extends EarlyStartHost {
   requests: { url: string; headers: Record<string, string> }[];
-  links: { rel: string; as: string; href: string }[];
+  links: { rel: string; as: string; href: string; fetchPriority: string }[];
 }
 
 /** A window at `pathname` whose fetch answers each path with `answers[path]` (404 otherwise). */
@@ -27,7 +27,7 @@ function fakeHost(pathname: string, answers: Record<string, { status: number; bo
       return { status: answer.status, text: async () => JSON.stringify(answer.body) };
     },
     document: {
-      createElement: () => ({ rel: '', as: '', href: '' }),
+      createElement: () => ({ rel: '', as: '', href: '', fetchPriority: '' }),
       head: { appendChild: (node) => links.push(node as FakeHost['links'][number]) },
     },
   };
@@ -57,7 +57,7 @@ describe('the early-start script', () => {
     ]);
     expect(host.requests[0].headers).toEqual({ Authorization: 'jwt-1' });
     expect(host.requests[2].headers).toEqual({ Authorization: 'jwt-1', 'X-Room-Id': 'a1b2' });
-    expect(host.links).toEqual([{ rel: 'preload', as: 'script', href: HLS_CHUNK }]);
+    expect(host.links).toEqual([{ rel: 'preload', as: 'script', fetchPriority: 'low', href: HLS_CHUNK }]);
     expect(host.__synctvEarlyStart).toMatchObject({ roomId: 'a1b2', token: 'jwt-1' });
   });
 

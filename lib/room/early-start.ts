@@ -92,7 +92,7 @@ export interface EarlyStartHost {
   localStorage: { getItem(key: string): string | null };
   sessionStorage: { getItem(key: string): string | null };
   fetch(url: string, init: { headers: Record<string, string>; credentials: 'same-origin' }): Promise<{ status: number; text(): Promise<string> }>;
-  document: { createElement(tag: 'link'): { rel: string; as: string; href: string }; head: { appendChild(node: unknown): unknown } };
+  document: { createElement(tag: 'link'): { rel: string; as: string; href: string; fetchPriority: string }; head: { appendChild(node: unknown): unknown } };
   __synctvEarlyStart?: EarlyStart;
 }
 
@@ -142,6 +142,8 @@ export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
           var link = host.document.createElement('link');
           link.rel = 'preload';
           link.as = 'script';
+          // Low, as the hall's own async scripts: the engine comes down beside them, not before them.
+          link.fetchPriority = 'low';
           link.href = urls[i];
           host.document.head.appendChild(link);
         }

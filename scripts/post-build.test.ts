@@ -1,0 +1,56 @@
+/**
+ * @jest-environment node
+ *
+ * The post-build steps that rewrite the exported documents, run as `npm run build` runs them (as
+ * scripts, on a small export in a temporary folder): scripts/head-scripts-first.mjs puts the inline
+ * head scripts in front of the stylesheet, and scripts/engine-chunks.mjs writes the engines' chunk
+ * URLs into the early-start script.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const script = (name: string) => path.resolve(__dirname, name);
+let dir = '';
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'post-build-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const HEAD =
+  '<head><meta charSet="utf-8"/><link rel="stylesheet" href="/web/_next/static/css/a.css" data-precedence="next"/>' +
+  '<script src="/web/_next/static/chunks/main.js" async=""></script><script>boot()</script><script>theme()</script></head>';
+
+describe('head-scripts-first', () => {
+  it("moves the head's inline scripts, in their order, in front of the stylesheet, and a second run changes nothing", () => {
+    fs.writeFileSync(path.join(dir, 'index.html'), `<!DOCTYPE html><html>${HEAD}<body><script>self.__next_f=[]</script></body></html>`);
+    execFileSync(process.execPath, [script('head-scripts-first.mjs'), dir]);
+    const once = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    expect(once).toBe(
+      '<!DOCTYPE html><html><head><meta charSet="utf-8"/><script>boot()</script><script>theme()</script>' +
+        '<link rel="stylesheet" href="/web/_next/static/css/a.css" data-precedence="next"/><script src="/web/_next/static/chunks/main.js" async=""></script></head>' +
+        '<body><script>self.__next_f=[]</script></body></html>',
+    );
+    execFileSync(process.execPath, [script('head-scripts-first.mjs'), dir]);
+    expect(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')).toBe(once);
+  });
+});
+
+describe('engine-chunks', () => {
+  it('writes the URLs the build listed into every document and payload holding a placeholder', async () => {
+    const { writeEngineChunks } = await import('./engine-chunks.mjs');
+    fs.mkdirSync(path.join(dir, 'cinema', '_'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html></html>');
+    fs.writeFileSync(path.join(dir, 'cinema', '_', 'index.html'), '<script>x({"hls":"__ENGINE_CHUNK__engine-hls-light__"})</script>');
+    fs.writeFileSync(path.join(dir, 'cinema', '_', 'index.txt'), '"dash":"__ENGINE_CHUNK__engine-dash__"');
+    const files = await writeEngineChunks(dir, { 'engine-hls-light': ['static/chunks/1.js'], 'engine-dash': ['static/chunks/2.js', 'static/chunks/3.js'] });
+    expect(files).toBe(2);
+    expect(fs.readFileSync(path.join(dir, 'cinema', '_', 'index.html'), 'utf8')).toBe('<script>x({"hls":"/web/_next/static/chunks/1.js"})</script>');
+    expect(fs.readFileSync(path.join(dir, 'cinema', '_', 'index.txt'), 'utf8')).toBe('"dash":"/web/_next/static/chunks/2.js /web/_next/static/chunks/3.js"');
+    await expect(writeEngineChunks(dir, {})).resolves.toBe(0);
+    fs.writeFileSync(path.join(dir, 'cinema', '_', 'index.html'), '"__ENGINE_CHUNK__engine-mpegts__"');
+    await expect(writeEngineChunks(dir, { 'engine-hls-light': ['static/chunks/1.js'] })).rejects.toThrow('no chunk for engine-mpegts');
+  });
+});
