@@ -21,6 +21,7 @@ import { HUB_TICK_MS } from './hub/room-hub';
 import { registerAdminRoutes } from './routes/admin';
 import { registerMovieRoutes } from './routes/movie';
 import { registerProxyRoutes } from './routes/proxy';
+import { registerHealthRoutes } from './routes/health';
 import { registerPublicRoutes } from './routes/public';
 import { registerRoomRoutes } from './routes/room';
 import { registerRoomAdminRoutes } from './routes/room-admin';
@@ -109,7 +110,11 @@ export interface StartServerOptions {
 export interface RunningServer {
   url: string;
   port: number;
-  /** Disconnects every socket, stops the server and closes the database. */
+  /**
+   * Shuts down gracefully: /readyz answers 503 at once, every room socket is closed with
+   * SHUTDOWN_CLOSE (dropped after a second without an answer), the server stops accepting
+   * connections and finishes the requests under way, and the database closes last.
+   */
   close(): Promise<void>;
 }
 
@@ -119,6 +124,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Default of `idleTimeoutMs`. */
 const IDLE_TIMEOUT_MS = 120_000;
+/** The close frame every room socket gets when the server shuts down: 1012 Service Restart, so the client reconnects (to this server once it is back, or to another instance). */
+export const SHUTDOWN_CLOSE = { code: 1012, reason: 'server restarting' } as const;
+/** How long (ms) a shutdown waits for the room sockets to answer their close frame before dropping them. */
+const SOCKET_CLOSE_WAIT_MS = 1000;
 
 /**
  * Opens the data directory, creates the built-in users on first start, and listens.
@@ -130,6 +139,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const host = options.host ?? '127.0.0.1';
   const frameAncestors = options.frameAncestors?.trim() || DEFAULT_FRAME_ANCESTORS;
   const store = await openStore(dataDir, options.initialSettings);
+  /** True once `close()` has begun (/readyz answers 503). */
+  let stopping = false;
   const live = options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId));
   const context: ServerContext = {
     store,
@@ -182,6 +193,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await app.register(compress, { global: true });
     await installSecurityHeaders(app, frameAncestors);
 
+    registerHealthRoutes(app, { store, stopping: () => stopping });
     registerPublicRoutes(app, context);
     registerUserRoutes(app, context, tokenResponse);
     registerOAuth2Routes(app, context, tokenResponse);
@@ -221,10 +233,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     port,
     close() {
       closing ??= (async () => {
-        context.hubs.closeAll();
+        // From now on /readyz answers 503; then every room socket gets its close frame, and those
+        // that have not answered it within a second are dropped. Fastify's close then stops
+        // accepting connections and waits for the requests under way; the store closes last.
+        stopping = true;
+        context.hubs.closeAll(SHUTDOWN_CLOSE);
         context.hls?.close();
         context.live?.close();
         closeRtmpSockets?.();
+        await Promise.race([
+          Promise.all([...wss.clients].map((client) => new Promise((resolve) => client.once('close', resolve)))),
+          new Promise((resolve) => setTimeout(resolve, SOCKET_CLOSE_WAIT_MS).unref()),
+        ]);
         for (const client of wss.clients) client.terminate();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
         await app.close();

@@ -409,6 +409,20 @@ describe('the connection', () => {
     expect(movies).toEqual([1]);
   });
 
+  it('only reconnects when the server closed because it is restarting (1012)', async () => {
+    const { socket, calls } = await opened();
+    socket.open();
+    const count = () => calls.filter((call) => call === 'me').length;
+    const me = count();
+    socket.emit('close', { code: 1012, reason: 'server restarting', failures: 1, retryInMs: 400 });
+    await settle();
+    expect(count()).toBe(me);
+    socket.emit('close', { code: 1006, reason: '', failures: 3, retryInMs: 1600 });
+    await settle();
+    // The periodic re-check still runs while the server stays away.
+    expect(count()).toBe(me + 1);
+  });
+
   it('checks the link expiry of the current movie every 10 s while it has an expireId', async () => {
     jest.useFakeTimers();
     try {

@@ -35,7 +35,8 @@
  * - ERROR → a notice;
  * - WEBRTC_* → voice chat (`onVoice`, lib/voice/mesh.ts).
  * A socket closed by the server may mean a ban, a removal or a deleted room: `/api/room/me` is asked
- * at once and every few failed reconnects (its 401 takes the user to the join screen).
+ * at once and every few failed reconnects (its 401 takes the user to the join screen); not at once
+ * when the server said it is restarting (close code 1012), which only means reconnect.
  */
 import type { createStore } from 'jotai';
 import { getCurrentMovie, hasCurrentMovie } from '@/lib/api/movie';
@@ -72,6 +73,8 @@ import { takeEarlyAnswer, type EarlyRead } from './early-start';
 
 /** How often (ms) the current movie's link expiry is checked (EXPIRED, docs/reference-client.md §4). */
 export const EXPIRY_CHECK_MS = 10_000;
+/** The close code of a server that is restarting (1012 Service Restart; the companion server's shutdown sends it). */
+export const SERVICE_RESTART_CODE = 1012;
 /** Besides the first close, membership is re-checked after every this many failed reconnects (a kicked user gets /joinRoom). */
 export const RECHECK_MEMBERSHIP_EVERY = 3;
 
@@ -459,7 +462,7 @@ export class RoomSession {
         else if (state === 'closed') for (const listener of this.voiceListeners) listener.socketClose();
       }),
       socket.on('open', ({ reconnected }) => this.onOpen(reconnected)),
-      socket.on('close', ({ failures, retryInMs }) => this.onClose(failures, retryInMs)),
+      socket.on('close', ({ code, failures, retryInMs }) => this.onClose(code, failures, retryInMs)),
       socket.on('decodeError', (failure) => this.options.onSocketError?.('decode', failure.message)),
     );
     socket.connect();
@@ -476,9 +479,11 @@ export class RoomSession {
     this.emitMovies();
   }
 
-  private onClose(failures: number, retryInMs: number | null): void {
+  private onClose(code: number, failures: number, retryInMs: number | null): void {
     this.replay = null;
     if (retryInMs === null || this.store.get(roomLeavingAtom)) return;
+    // A server that restarts says so (1012): nothing to ask about the membership, just reconnect.
+    if (code === SERVICE_RESTART_CODE) return;
     if (!(failures === 1 || failures % RECHECK_MEMBERSHIP_EVERY === 0)) return;
     const seq = ++this.memberSeq;
     this.api.getRoomMe(this.roomId).then(

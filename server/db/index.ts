@@ -30,6 +30,8 @@ export interface Store {
   providers: ProviderRepository;
   /** The rooms' recent chat (./chat.ts). */
   chat: ChatRepository;
+  /** Asks the database a trivial question; throws when it cannot answer (closed, unreadable file). */
+  ping(): void;
   close(): void;
 }
 
@@ -51,6 +53,7 @@ export async function openStore(dataDir: string, initial: Partial<SiteSettings> 
     settings,
     providers: new ProviderRepository(db),
     chat: new ChatRepository(db),
+    ping: () => void db.prepare('SELECT 1').get(),
     close: () => db.close(),
   };
 }

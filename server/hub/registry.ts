@@ -75,9 +75,9 @@ export class HubRegistry {
     hub.close();
   }
 
-  /** Disconnects everyone (server shutdown). */
-  closeAll(): void {
-    for (const hub of this.hubs.values()) hub.close();
+  /** Disconnects everyone (server shutdown), with `frame` as the close frame when given (./room-hub.ts `close`). */
+  closeAll(frame?: { code: number; reason: string }): void {
+    for (const hub of this.hubs.values()) hub.close(frame);
     this.hubs.clear();
   }
 }

@@ -108,10 +108,17 @@ export class RoomHub {
     }
   }
 
-  /** Closes every socket and stops the ticker (room deleted, server shutting down). */
-  close(): void {
+  /**
+   * Closes every socket and stops the ticker: dropped at once when the room is deleted or banned;
+   * with a close frame (`code`, `reason`) when the server shuts down, so that clients know to
+   * reconnect (1012 Service Restart, RFC 6455 §7.4 and the IANA registry).
+   */
+  close(frame?: { code: number; reason: string }): void {
     clearInterval(this.ticker);
-    for (const connection of this.connections) connection.socket.terminate();
+    for (const connection of this.connections) {
+      if (frame) connection.socket.close(frame.code, frame.reason);
+      else connection.socket.terminate();
+    }
     this.connections.clear();
   }
 
