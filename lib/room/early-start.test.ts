@@ -121,6 +121,13 @@ describe('takeEarlyAnswer', () => {
     await expect(takeEarlyAnswer('me', 'r1', 'jwt-1')).resolves.toBeNull();
   });
 
+  it("drops the room's other answers when the membership answer is not a success (the hall after a join asks again)", async () => {
+    install({ answers: { me: answer(401, { error: 'unauthorized' }), info: answer(200, { data: { name: 'r' } }), current: answer(200, { data: {} }) } });
+    await expect(takeEarlyAnswer('me', 'r1', 'jwt-1')).resolves.toBeNull();
+    await expect(takeEarlyAnswer('info', 'r1', 'jwt-1')).resolves.toBeNull();
+    await expect(takeEarlyAnswer('current', 'r1', 'jwt-1')).resolves.toBeNull();
+  });
+
   it("gives the start-up's answers whatever the room, for the same token", async () => {
     install({ answers: { user: answer(200, { data: { id: 'u1' } }), settings: answer(200, { data: { guestEnable: true } }) } });
     await expect(takeEarlyAnswer('user', null, 'jwt-2')).resolves.toBeNull();

@@ -15,7 +15,8 @@
  * mpegts.js, dash.js), the files webpack loads when the player asks for it; `scripts/engine-chunks.mjs`
  * writes their URLs into the exported document after the build.
  *
- * The start-up and the room session take each answer at most once (`takeEarlyAnswer`). A 2xx envelope is used as the
+ * The start-up and the room session take each answer at most once (`takeEarlyAnswer`), and none of
+ * the room's once its membership answer was not a success. A 2xx envelope is used as the
  * API client would have returned it; anything else (a 401 or 500, a network failure, an answer for
  * another room or another token, or one older than EARLY_ANSWER_MAX_AGE_MS) is null, and the session
  * asks through the API client, which applies the 401 rules and the error texts as always. The early
@@ -206,7 +207,18 @@ export async function takeEarlyAnswer<T>(read: EarlyRead, roomId: string | null,
   if (!early || !pending) return null;
   delete early.answers[read];
   if ((roomId !== null && early.roomId !== roomId) || early.token !== token || now() - early.startedAtMs > EARLY_ANSWER_MAX_AGE_MS) return null;
-  const answer = await pending;
+  const taken = usable<T>(await pending);
+  // Not a member (yet): the room's other answers were given to someone outside it, and the hall
+  // that opens after a join must not take them.
+  if (read === 'me' && !taken) {
+    delete early.answers.info;
+    delete early.answers.current;
+  }
+  return taken;
+}
+
+/** An answer's `data` with its times when it is a 2xx envelope, else null. */
+function usable<T>(answer: EarlyAnswer): { data: T; requestedAtMs: number; receivedAtMs: number } | null {
   if (answer.status < 200 || answer.status >= 300) return null;
   try {
     const body: unknown = JSON.parse(answer.text);
