@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE_DIRS = ['app', 'components', 'hooks', 'lib', 'config', 'public', 'types'];
-const SOURCE_FILES = ['next.config.mjs', 'tsconfig.json', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'instrumentation-client.ts', 'scripts/html-aliases.mjs', 'scripts/csp.mjs', 'scripts/engine-chunks.mjs', 'scripts/head-scripts-first.mjs'];
+const SOURCE_FILES = ['next.config.mjs', 'tsconfig.json', 'postcss.config.mjs', 'package.json', 'package-lock.json', 'instrumentation-client.ts', 'scripts/html-aliases.mjs', 'scripts/csp.mjs', 'scripts/engine-chunks.mjs', 'scripts/head-scripts-first.mjs', 'scripts/precompress.mjs'];
 const ENVIRONMENT = ['NEXT_PUBLIC_API_ORIGIN', 'NEXT_PUBLIC_ICE_SERVERS', 'NEXT_EXPORT_DIR'];
 const exportDir = path.join(ROOT, process.env.NEXT_EXPORT_DIR || 'out');
 const stampFile = path.join(ROOT, '.next', `export-stamp-${path.basename(exportDir)}.json`);

@@ -3,13 +3,14 @@
  *
  * The post-build steps that rewrite the exported documents, run as `npm run build` runs them (as
  * scripts, on a small export in a temporary folder): scripts/head-scripts-first.mjs puts the inline
- * head scripts in front of the stylesheet, and scripts/engine-chunks.mjs writes the engines' chunk
- * URLs into the early-start script.
+ * head scripts in front of the stylesheet, scripts/engine-chunks.mjs writes the engines' chunk
+ * URLs into the early-start script, and scripts/precompress.mjs writes brotli and gzip copies.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const script = (name: string) => path.resolve(__dirname, name);
 let dir = '';
@@ -52,5 +53,22 @@ describe('engine-chunks', () => {
     await expect(writeEngineChunks(dir, {})).resolves.toBe(0);
     fs.writeFileSync(path.join(dir, 'cinema', '_', 'index.html'), '"__ENGINE_CHUNK__engine-mpegts__"');
     await expect(writeEngineChunks(dir, { 'engine-hls-light': ['static/chunks/1.js'] })).rejects.toThrow('no chunk for engine-mpegts');
+  });
+});
+
+describe('precompress', () => {
+  it('writes a brotli and a gzip copy of each text file worth compressing, and none of small or binary files', () => {
+    const script = `console.log(${JSON.stringify('synctv '.repeat(400))});`;
+    fs.mkdirSync(path.join(dir, '_next', 'static', 'chunks'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html>small</html>');
+    fs.writeFileSync(path.join(dir, '_next', 'static', 'chunks', 'a.js'), script);
+    fs.writeFileSync(path.join(dir, 'font.woff2'), Buffer.alloc(4096, 7));
+    execFileSync(process.execPath, [path.resolve(__dirname, 'precompress.mjs'), dir]);
+    const chunk = path.join(dir, '_next', 'static', 'chunks', 'a.js');
+    expect(zlib.brotliDecompressSync(fs.readFileSync(`${chunk}.br`)).toString()).toBe(script);
+    expect(zlib.gunzipSync(fs.readFileSync(`${chunk}.gz`)).toString()).toBe(script);
+    expect(fs.readFileSync(`${chunk}.br`).length).toBeLessThan(script.length / 10);
+    expect(fs.existsSync(path.join(dir, 'index.html.br'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'font.woff2.br'))).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { get, launch, tempDir, type TestServer } from './test-support/harness';
 
 jest.setTimeout(30_000);
@@ -34,6 +35,10 @@ beforeAll(async () => {
   for (const [file, content] of Object.entries(PAGES)) {
     fs.mkdirSync(path.dirname(path.join(webDir, file)), { recursive: true });
     fs.writeFileSync(path.join(webDir, file), content);
+  }
+  // The build's brotli copies (scripts/precompress.mjs), told apart from the files by their text.
+  for (const file of ['_next/static/chunks/big-456.js', 'cinema/_/index.html']) {
+    fs.writeFileSync(path.join(webDir, `${file}.br`), zlib.brotliCompressSync(`${PAGES[file]} /* the build's copy */`));
   }
   server = await launch({ webDir });
 });
@@ -102,6 +107,20 @@ it('compresses text responses: HTML and hashed scripts alike, keeping their cach
   expect(script.headers.get('content-encoding')).toBe('gzip');
   expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   expect(await script.text()).toBe(PAGES['_next/static/chunks/big-456.js']);
+});
+
+it("sends the build's brotli copy to a browser that accepts brotli, the placeholder room's page included, and compresses the rest itself", async () => {
+  for (const [url, file] of [
+    ['/web/_next/static/chunks/big-456.js', '_next/static/chunks/big-456.js'],
+    ['/web/cinema/abc/', 'cinema/_/index.html'],
+  ]) {
+    const brotli = await fetch(`${server.url}${url}`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+    expect([url, brotli.status, brotli.headers.get('content-encoding')]).toEqual([url, 200, 'br']);
+    expect(brotli.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(await brotli.text()).toBe(`${PAGES[file]} /* the build's copy */`);
+    const gzip = await fetch(`${server.url}${url}`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(await gzip.text()).toBe(PAGES[file]);
+  }
 });
 
 it('serves the exact-name alias of a route page (what the route boot script loads behind other servers)', async () => {

@@ -1,7 +1,8 @@
 /**
  * Serves the exported web client under `/web` (docs/contract.md §1.2, docs/static-export.md §1.4):
- * `/` and `/web` redirect to `/web/`; files resolve per `resolveWebFile`; a missing export answers
- * 503 with instructions instead of a blank page.
+ * `/` and `/web` redirect to `/web/`; files resolve per `resolveWebFile`, sent as the build's brotli
+ * or gzip copy when there is one and the browser accepts it; a missing export answers 503 with
+ * instructions instead of a blank page.
  */
 import fs from 'node:fs';
 import fastifyStatic from '@fastify/static';
@@ -22,6 +23,9 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string, fr
     root: webDir,
     serve: false,
     cacheControl: false,
+    // The build's brotli and gzip copies (scripts/precompress.mjs) when the browser accepts them;
+    // without a copy, @fastify/compress compresses the answer on the fly.
+    preCompressed: true,
   });
 
   app.get('/', async (_request, reply) => reply.redirect('/web/', 301));
@@ -36,6 +40,8 @@ export async function registerWebRoutes(app: FastifyInstance, webDir: string, fr
     if (!resolved) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found');
     const cacheControl = cacheControlFor(resolved.file);
     if (cacheControl) reply.header('cache-control', cacheControl);
+    // The body depends on Accept-Encoding (a build's copy, or compressed on the fly): caches must know.
+    reply.header('vary', 'Accept-Encoding');
     if (resolved.file.endsWith('.html')) {
       const policy = documentPolicyHeader(path.join(webDir, resolved.file), frameAncestors);
       if (policy) reply.header('content-security-policy', policy);

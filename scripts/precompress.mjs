@@ -1,0 +1,70 @@
+/**
+ * Runs last in `npm run build` (after the documents have their final text): writes a brotli
+ * (quality 11) and a gzip (level 9) copy next to every text file of the export that compression
+ * shrinks: `a.js.br`, `a.js.gz`. The companion server serves them to browsers that accept them
+ * (@fastify/static `preCompressed`, server/routes/web.ts) instead of compressing each answer on
+ * the fly at brotli's fast quality 4: the hall's scripts come down about 10 % smaller on a phone and
+ * cost the server no CPU. nginx serves them with `gzip_static on` (and the brotli module's
+ * `brotli_static on`); a server that does not know them ignores the extra files.
+ *
+ * Usage: `node scripts/precompress.mjs [exportDir]` (default NEXT_EXPORT_DIR, else `out`). Running it
+ * again rewrites the copies. Exits 1 when the folder has no index.html.
+ */
+import { access, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+/** Text files worth compressing; smaller ones gain nothing over a packet. */
+const TEXT = /\.(js|mjs|css|html|txt|svg|json|map|wasm)$/;
+const MIN_BYTES = 1024;
+
+/**
+ * Writes the `.br` and `.gz` copies below `exportDir`; a copy that would not be smaller than the
+ * file is not written. Returns the number of files and the bytes before and after brotli.
+ */
+export async function precompress(exportDir) {
+  let files = 0;
+  let raw = 0;
+  let compressed = 0;
+  const entries = await readdir(exportDir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile() || !TEXT.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const data = await readFile(file);
+    if (data.length < MIN_BYTES) continue;
+    const [br, gz] = await Promise.all([
+      brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+      gzip(data, { level: 9 }),
+    ]);
+    if (br.length < data.length) await writeFile(`${file}.br`, br);
+    if (gz.length < data.length) await writeFile(`${file}.gz`, gz);
+    files += 1;
+    raw += data.length;
+    compressed += Math.min(br.length, data.length);
+  }
+  return { files, raw, compressed };
+}
+
+async function main() {
+  const exportDir = path.resolve(root, process.argv[2] ?? process.env.NEXT_EXPORT_DIR ?? 'out');
+  try {
+    await access(path.join(exportDir, 'index.html'));
+  } catch {
+    console.error(`precompress: ${exportDir} has no index.html; run next build first`);
+    process.exit(1);
+  }
+  const { files, raw, compressed } = await precompress(exportDir);
+  console.log(`precompress: ${files} files, ${(raw / 1024).toFixed(0)} KB → ${(compressed / 1024).toFixed(0)} KB brotli`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
