@@ -17,6 +17,8 @@ import { handleError } from './http/envelope';
 import { redactUrl } from './http/redact';
 import type { ServerContext } from './http/guards';
 import { HubRegistry } from './hub/registry';
+import { connectRedisBus, redisAddress, type RedisBus } from './cluster/bus';
+import { MemorySecretStore, RedisSecretStore } from './cluster/secret-store';
 import { HUB_TICK_MS } from './hub/room-hub';
 import { registerAdminRoutes } from './routes/admin';
 import { registerMovieRoutes } from './routes/movie';
@@ -104,6 +106,14 @@ export interface StartServerOptions {
    * `'none'`, e.g. `'self' https://blog.example`). main.ts reads `FRAME_ANCESTORS`.
    */
   frameAncestors?: string;
+  /**
+   * Redis for more than one instance (docs/deployment.md "Running more than one instance"): every
+   * room broadcast, kick and close reaches the sockets of every instance through its pub/sub, and
+   * viewer counts cover them all. Default none: this process alone. main.ts reads `REDIS_URL`.
+   */
+  redisUrl?: string;
+  /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
+  redisPrefix?: string;
 }
 
 /** A running server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -139,21 +149,30 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const host = options.host ?? '127.0.0.1';
   const frameAncestors = options.frameAncestors?.trim() || DEFAULT_FRAME_ANCESTORS;
   const store = await openStore(dataDir, options.initialSettings);
+  let bus: RedisBus | null = null;
+  try {
+    bus = options.redisUrl ? await connectRedisBus(options.redisUrl, options.redisPrefix) : null;
+  } catch (error) {
+    store.close();
+    throw new Error(`cannot reach Redis at ${redisAddress(options.redisUrl ?? '')}: ${(error as Error).message}`);
+  }
   /** True once `close()` has begun (/readyz answers 503). */
   let stopping = false;
+  // Captcha answers, mailed codes and OAuth2 states: in Redis when there is one, so any instance can check them.
+  const secrets = bus ? new RedisSecretStore(bus.client, bus.prefix) : new MemorySecretStore();
   const live = options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId));
   const context: ServerContext = {
     store,
     tokens: new TokenService(loadOrCreateSecret(dataDir)),
-    hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS),
+    hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS, bus),
     proxyAllowAddresses: options.proxyAllowAddresses ?? [],
     ice: options.ice ?? NO_ICE_CONFIG,
     live,
     hls: live && options.ffmpeg !== false ? new HlsRemuxer(live, options.ffmpeg ?? 'ffmpeg') : null,
-    captchas: new CaptchaStore(options.fixedCaptchaAnswer),
-    codes: new EmailCodeStore(),
+    captchas: new CaptchaStore(secrets, options.fixedCaptchaAnswer),
+    codes: new EmailCodeStore(secrets),
     mailer: new Mailer(),
-    states: new OAuth2States(),
+    states: new OAuth2States(secrets),
     endpoints: options.oauth2Endpoints ?? {},
   };
   const tokenResponse = tokenResponder(context.tokens);
@@ -186,14 +205,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
 
     installJsonParser(app);
-    await installLimits(app, context, { rateLimitScale: options.rateLimitScale });
+    await installLimits(app, context, { rateLimitScale: options.rateLimitScale, redis: bus?.client, redisPrefix: bus?.prefix });
     app.setErrorHandler(handleError);
     app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain').send('404 page not found'));
     await app.register(cors, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], exposedHeaders: ['Retry-After'] });
     await app.register(compress, { global: true });
     await installSecurityHeaders(app, frameAncestors);
 
-    registerHealthRoutes(app, { store, stopping: () => stopping });
+    registerHealthRoutes(app, { store, bus, stopping: () => stopping });
     registerPublicRoutes(app, context);
     registerUserRoutes(app, context, tokenResponse);
     registerOAuth2Routes(app, context, tokenResponse);
@@ -208,6 +227,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await app.listen({ port: options.port ?? 0, host });
   } catch (error) {
     await app.close().catch(() => undefined);
+    context.hubs.closeAll();
+    await bus?.close();
     store.close();
     throw error;
   }
@@ -249,6 +270,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         await new Promise<void>((resolve) => wss.close(() => resolve()));
         await app.close();
         context.mailer.close();
+        await bus?.close();
         store.close();
       })();
       return closing;

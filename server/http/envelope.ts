@@ -23,7 +23,7 @@ export function errorEnvelope(message: string): { error: string; time: number } 
 }
 
 /** Sends `{data, time}` with `status` (200 unless given; 201 for create). */
-export function sendData(reply: FastifyReply, data: unknown, status = 200): FastifyReply {
+export function sendData<T>(reply: FastifyReply, data: T extends PromiseLike<unknown> ? never : T, status = 200): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(dataEnvelope(data));
 }
 

@@ -9,6 +9,7 @@
  * `Retry-After` in seconds, which the client turns into "try again in N s".
  */
 import rateLimit from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { HttpError } from '../errors';
 import { requireRoom, roomIdOf, tokenOf, type ServerContext } from './guards';
@@ -121,6 +122,13 @@ export interface LimitOptions {
    * tests do (their browsers all come from 127.0.0.1).
    */
   rateLimitScale?: number;
+  /**
+   * Redis to count in, shared by every instance (docs/deployment.md "Running more than one
+   * instance"); default this process's memory. While Redis fails, requests are let through uncounted.
+   */
+  redis?: Redis;
+  /** Key prefix in Redis (`REDIS_PREFIX`). */
+  redisPrefix?: string;
 }
 
 /** 429 `too many requests` (§2.2) with `Retry-After` (whole seconds, at least 1). */
@@ -136,14 +144,20 @@ function tooManyRequests(reply: FastifyReply, retryAfterSec: number): HttpError 
 export async function installLimits(app: FastifyInstance, context: ServerContext, options: LimitOptions = {}): Promise<void> {
   const scale = options.rateLimitScale ?? 1;
   cutOffSlowReaders(app);
-  await app.register(rateLimit, { global: false, hook: 'onRequest' });
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'onRequest',
+    ...(options.redis ? { redis: options.redis, nameSpace: `${options.redisPrefix ?? 'synctv'}:rate:`, skipOnError: true } : {}),
+  });
 
   type Check = ReturnType<FastifyInstance['createRateLimit']>;
   const checks = new Map<RateRule, Check>();
   const checkFor = (rule: RateRule): Check => {
     let check = checks.get(rule);
     if (!check) {
-      const keyGenerator = rule.by === 'ip' ? (request: FastifyRequest) => request.ip : (request: FastifyRequest) => rule.account?.(request) ?? '';
+      // The rule's name is part of the key: the plugin's Redis store gives every rule made by
+      // createRateLimit one key space.
+      const keyGenerator = (request: FastifyRequest) => `${rule.name}:${rule.by === 'ip' ? request.ip : (rule.account?.(request) ?? '')}`;
       check = app.createRateLimit({ max: Math.max(1, Math.round(rule.max * scale)), timeWindow: rule.windowMs, keyGenerator });
       checks.set(rule, check);
     }

@@ -13,7 +13,7 @@ import type { ChatRecord, Store } from '../db';
 import { expireIdOf, roomStatusAt } from '../rules/movies';
 import { hasMemberPermission, type PermissionSubject } from '../rules/permissions';
 import { GUEST_USER_ID } from '../rules/users';
-import { sendFrame, type Connection, type RoomHub } from './room-hub';
+import { EVERYONE, sendFrame, type Connection, type RoomHub } from './room-hub';
 import { SOCKET_LIMITS } from './token-bucket';
 
 /** What handling one message needs. `nowMs` is the server clock (Unix ms) at arrival. */
@@ -191,7 +191,7 @@ export function handleClientMessage(context: MessageContext, message: Message): 
           payload: { case: 'webrtcData', value: { from: `${connection.userId}:${connection.id}` } },
         }),
         connection,
-        (other) => other.rtcJoined,
+        { kind: 'rtc' },
       );
       return;
     }
@@ -202,15 +202,16 @@ export function handleClientMessage(context: MessageContext, message: Message): 
       if (!sender.can(Permission.WebRTC)) return refuseWebRtc(context, sender.sender);
       const data = payload.case === 'webrtcData' ? payload.value : undefined;
       const [userId, connectionId, extra] = (data?.to ?? '').split(':');
-      const target = userId && connectionId && extra === undefined ? hub.find(userId, connectionId) : undefined;
-      if (!data || !target) return reply(context, errorFrame('target user id is invalid'));
-      sendFrame(
-        target,
+      const reachable = Boolean(userId && connectionId && extra === undefined && hub.reaches(userId, connectionId));
+      if (!data || !reachable) return reply(context, errorFrame('target user id is invalid'));
+      hub.broadcast(
         encodeMessage({
           type: message.type,
           sender: sender.sender,
           payload: { case: 'webrtcData', value: { data: data.data, to: data.to, from: `${connection.userId}:${connection.id}` } },
         }),
+        undefined,
+        { kind: 'connection', userId, connectionId },
       );
       return;
     }
@@ -244,6 +245,6 @@ export function leaveWebRtc(
       payload: { case: 'webrtcData', value: { from: `${connection.userId}:${connection.id}` } },
     }),
     connection,
-    toEveryone ? undefined : (other) => other.rtcJoined,
+    toEveryone ? EVERYONE : { kind: 'rtc' },
   );
 }

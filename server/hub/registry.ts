@@ -1,26 +1,69 @@
 /**
- * All live room hubs. A hub is created lazily by the first socket of a room and dropped when its
- * last socket closes, so `/api/room/hot` lists only rooms someone is watching (§4.3, §6.5).
+ * All live room hubs of this instance, and the room fan-out across instances.
+ *
+ * A hub is created lazily by the first socket of a room and dropped when its last socket closes, so
+ * `/api/room/hot` lists only rooms someone is watching (§4.3, §6.5). Without a cluster bus every
+ * broadcast is written to this process's sockets at once. With one (../cluster/bus.ts, `REDIS_URL`)
+ * every broadcast, kick and close is published, and each instance, this one included, applies it
+ * when Redis hands it back: every instance sees a room's frames in the same order. Each instance also
+ * publishes which connections it holds (on every change, and in full every hub tick), so viewer
+ * counts, online counts, the hot list and WebRTC targets cover the whole cluster
+ * (docs/deployment.md "Running more than one instance").
  */
 import { encodeMessage, MessageType } from '@/lib/contract/message';
-import { HUB_TICK_MS, RoomHub } from './room-hub';
+import type { ClusterBus, ClusterEvent, PresenceEntry } from '../cluster/bus';
+import { EVERYONE, HUB_TICK_MS, RoomHub, type Audience, type HubRouting } from './room-hub';
+
+/** What this instance knows of another one. */
+interface RemoteInstance {
+  /** When its last event arrived (ms, this server's clock). */
+  seenAt: number;
+  /** Its open connections per room. */
+  rooms: Map<string, PresenceEntry[]>;
+}
+
+/** How many hub ticks without a word from an instance before its connections stop counting (it crashed). */
+const STALE_AFTER_TICKS = 3;
+/** Room presence changes are gathered for this long (ms) and published together. */
+const PRESENCE_DEBOUNCE_MS = 50;
 
 export class HubRegistry {
   private readonly hubs = new Map<string, RoomHub>();
   private readonly tickMs: number;
+  private readonly bus: ClusterBus | null;
+  private readonly remotes = new Map<string, RemoteInstance>();
+  private readonly dirtyRooms = new Set<string>();
+  private presenceTimer: NodeJS.Timeout | null = null;
+  private readonly heartbeat: NodeJS.Timeout | null = null;
+  private readonly routing: HubRouting;
 
-  constructor(tickMs = HUB_TICK_MS) {
+  /** `bus`: the cluster's (null: this process alone, as `npm start` runs by default). */
+  constructor(tickMs = HUB_TICK_MS, bus: ClusterBus | null = null) {
     this.tickMs = tickMs;
+    this.bus = bus;
+    this.routing = {
+      send: (roomId, frame, audience, exceptId) => this.send(roomId, frame, audience, exceptId),
+      viewerCount: (roomId) => this.viewerCount(roomId),
+      reaches: (roomId, userId, connectionId) => this.reaches(roomId, userId, connectionId),
+      changed: (hub) => this.presenceChanged(hub.roomId),
+      empty: (hub) => {
+        hub.dispose();
+        if (this.hubs.get(hub.roomId) === hub) this.hubs.delete(hub.roomId);
+      },
+    };
+    if (bus) {
+      bus.onEvent((from, event) => this.apply(from, event));
+      bus.publish({ kind: 'hello' });
+      this.heartbeat = setInterval(() => this.publishPresence(), tickMs);
+      this.heartbeat.unref();
+    }
   }
 
   /** The room's hub, created on first use. */
   getOrCreate(roomId: string): RoomHub {
     let hub = this.hubs.get(roomId);
     if (!hub) {
-      hub = new RoomHub(roomId, this.tickMs, (empty) => {
-        empty.dispose();
-        if (this.hubs.get(roomId) === empty) this.hubs.delete(roomId);
-      });
+      hub = new RoomHub(roomId, this.tickMs, this.routing);
       this.hubs.set(roomId, hub);
     }
     return hub;
@@ -30,12 +73,19 @@ export class HubRegistry {
     return this.hubs.get(roomId);
   }
 
-  /** Viewer count of a room; 0 without a hub. */
-  viewerCount = (roomId: string): number => this.hubs.get(roomId)?.viewerCount() ?? 0;
+  /** Viewer count of a room on every instance: distinct user ids with an open socket (§6.5); 0 when nobody watches. */
+  viewerCount = (roomId: string): number => new Set(this.roomEntries(roomId).map(([, userId]) => userId)).size;
 
-  /** Ids of rooms with a live hub. */
+  /** Open sockets of `userId` in the room on every instance (members list `onlineCount`). */
+  onlineCount(roomId: string, userId: string): number {
+    return this.roomEntries(roomId).filter(([, user]) => user === userId).length;
+  }
+
+  /** Ids of rooms with an open socket on any instance. */
   liveRoomIds(): string[] {
-    return [...this.hubs.keys()];
+    const ids = new Set(this.hubs.keys());
+    for (const remote of this.liveRemotes()) for (const [roomId, entries] of remote.rooms) if (entries.length) ids.add(roomId);
+    return [...ids];
   }
 
   /**
@@ -43,7 +93,7 @@ export class HubRegistry {
    * change; §6.5): `sender` only, to everyone including the actor.
    */
   notify(roomId: string, type: MessageType.CURRENT | MessageType.MOVIES, sender: { userId: string; username: string }): void {
-    this.hubs.get(roomId)?.broadcast(encodeMessage({ type, sender }));
+    this.send(roomId, encodeMessage({ type, sender }), EVERYONE);
   }
 
   /**
@@ -52,32 +102,131 @@ export class HubRegistry {
    * the room admin who made the change.
    */
   notifyMyStatus(roomId: string, userId: string | null, sender: { userId: string; username: string }): void {
-    this.hubs
-      .get(roomId)
-      ?.broadcast(encodeMessage({ type: MessageType.MY_STATUS, sender }), undefined, (connection) => userId === null || connection.userId === userId);
+    this.send(roomId, encodeMessage({ type: MessageType.MY_STATUS, sender }), userId === null ? EVERYONE : { kind: 'user', userId });
   }
 
-  /** Closes a user's sockets in one room. */
+  /** Closes a user's sockets in one room, on every instance. */
   kickUser(roomId: string, userId: string): void {
-    this.hubs.get(roomId)?.kickUser(userId);
+    if (this.clustered()) this.bus?.publish({ kind: 'kick', roomId, userId });
+    else this.hubs.get(roomId)?.kickUser(userId);
   }
 
-  /** Closes a user's sockets in every room (account deleted). */
+  /** Closes a user's sockets in every room, on every instance (account deleted). */
   kickUserEverywhere(userId: string): void {
-    for (const hub of this.hubs.values()) hub.kickUser(userId);
+    if (this.clustered()) this.bus?.publish({ kind: 'kick', roomId: null, userId });
+    else for (const hub of this.hubs.values()) hub.kickUser(userId);
   }
 
-  /** Disconnects everyone from a room (room deleted). */
+  /** Disconnects everyone from a room, on every instance (room deleted or banned). */
   closeRoom(roomId: string): void {
+    if (this.clustered()) this.bus?.publish({ kind: 'close-room', roomId });
+    else this.closeLocalRoom(roomId);
+  }
+
+  /**
+   * Disconnects this instance's sockets (server shutdown), with `frame` as the close frame when
+   * given (./room-hub.ts `close`), and tells the other instances that its connections are gone.
+   */
+  closeAll(frame?: { code: number; reason: string }): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.presenceTimer) clearTimeout(this.presenceTimer);
+    for (const hub of this.hubs.values()) hub.close(frame);
+    this.hubs.clear();
+    this.bus?.publish({ kind: 'bye' });
+  }
+
+  /**
+   * Whether broadcasts go through the bus: there is one and Redis is reachable. While it is not, this
+   * instance's rooms go on among its own sockets (the others' viewers are counted out after three
+   * ticks) rather than fall silent, and publishing resumes when Redis is back.
+   */
+  private clustered(): boolean {
+    return this.bus?.ready() ?? false;
+  }
+
+  /** Where every broadcast goes: the bus while clustered, else this process's sockets. */
+  private send(roomId: string, frame: Uint8Array, audience: Audience, exceptId?: string): void {
+    if (this.clustered()) this.bus?.publish({ kind: 'frame', roomId, frame: Buffer.from(frame).toString('base64'), audience, except: exceptId });
+    else this.hubs.get(roomId)?.deliver(frame, audience, exceptId);
+  }
+
+  private closeLocalRoom(roomId: string): void {
     const hub = this.hubs.get(roomId);
     if (!hub) return;
     this.hubs.delete(roomId);
     hub.close();
+    this.presenceChanged(roomId);
   }
 
-  /** Disconnects everyone (server shutdown), with `frame` as the close frame when given (./room-hub.ts `close`). */
-  closeAll(frame?: { code: number; reason: string }): void {
-    for (const hub of this.hubs.values()) hub.close(frame);
-    this.hubs.clear();
+  private reaches(roomId: string, userId: string, connectionId: string): boolean {
+    if (this.hubs.get(roomId)?.hasLocal(userId, connectionId)) return true;
+    return this.liveRemotes().some((remote) => remote.rooms.get(roomId)?.some(([id, user]) => id === connectionId && user === userId));
+  }
+
+  /** The room's connections here and on the instances heard from lately. */
+  private roomEntries(roomId: string): PresenceEntry[] {
+    const entries: PresenceEntry[] = this.hubs.get(roomId)?.entries() ?? [];
+    for (const remote of this.liveRemotes()) entries.push(...(remote.rooms.get(roomId) ?? []));
+    return entries;
+  }
+
+  private liveRemotes(): RemoteInstance[] {
+    if (!this.bus) return [];
+    const horizon = Date.now() - STALE_AFTER_TICKS * this.tickMs;
+    return [...this.remotes.values()].filter((remote) => remote.seenAt >= horizon);
+  }
+
+  private presenceChanged(roomId: string): void {
+    if (!this.clustered()) return;
+    this.dirtyRooms.add(roomId);
+    this.presenceTimer ??= setTimeout(() => {
+      this.presenceTimer = null;
+      for (const dirty of this.dirtyRooms) {
+        this.bus?.publish({ kind: 'room-presence', roomId: dirty, connections: this.hubs.get(dirty)?.entries() ?? [] });
+      }
+      this.dirtyRooms.clear();
+    }, PRESENCE_DEBOUNCE_MS);
+  }
+
+  private publishPresence(): void {
+    if (!this.clustered()) return;
+    const rooms: Record<string, PresenceEntry[]> = {};
+    for (const [roomId, hub] of this.hubs) rooms[roomId] = hub.entries();
+    this.bus?.publish({ kind: 'presence', rooms });
+  }
+
+  /** Applies one event from the bus (the instance's own included). */
+  private apply(from: string, event: ClusterEvent): void {
+    const own = from === this.bus?.instanceId;
+    switch (event.kind) {
+      case 'frame':
+        this.hubs.get(event.roomId)?.deliver(Buffer.from(event.frame, 'base64'), event.audience, event.except);
+        return;
+      case 'kick':
+        if (event.roomId === null) for (const hub of this.hubs.values()) hub.kickUser(event.userId);
+        else this.hubs.get(event.roomId)?.kickUser(event.userId);
+        return;
+      case 'close-room':
+        this.closeLocalRoom(event.roomId);
+        return;
+      case 'hello':
+        if (!own) this.publishPresence();
+        return;
+      case 'bye':
+        this.remotes.delete(from);
+        return;
+      case 'presence':
+        if (!own) this.remotes.set(from, { seenAt: Date.now(), rooms: new Map(Object.entries(event.rooms)) });
+        return;
+      case 'room-presence': {
+        if (own) return;
+        const remote = this.remotes.get(from) ?? { seenAt: 0, rooms: new Map<string, PresenceEntry[]>() };
+        remote.seenAt = Date.now();
+        if (event.connections.length) remote.rooms.set(event.roomId, event.connections);
+        else remote.rooms.delete(event.roomId);
+        this.remotes.set(from, remote);
+        return;
+      }
+    }
   }
 }

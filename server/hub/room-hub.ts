@@ -39,18 +39,62 @@ export function sendFrame(connection: Connection, frame: Uint8Array): void {
   });
 }
 
-/** The connections of one room and what the server sends to them. */
+/**
+ * Who in a room a frame is for. Plain data, so that another instance can apply it
+ * (../cluster/bus.ts): everyone, the connections in the WebRTC mesh, one user's connections, or one
+ * connection (`<userId>:<connectionId>`, WebRTC signalling).
+ */
+export type Audience =
+  | { kind: 'all' }
+  | { kind: 'rtc' }
+  | { kind: 'user'; userId: string }
+  | { kind: 'connection'; userId: string; connectionId: string };
+
+/** Everyone in the room. */
+export const EVERYONE: Audience = { kind: 'all' };
+
+function inAudience(connection: Connection, audience: Audience): boolean {
+  switch (audience.kind) {
+    case 'all':
+      return true;
+    case 'rtc':
+      return connection.rtcJoined;
+    case 'user':
+      return connection.userId === audience.userId;
+    case 'connection':
+      return connection.userId === audience.userId && connection.id === audience.connectionId;
+  }
+}
+
+/**
+ * What a hub needs from the registry (./registry.ts): where its broadcasts go (this process, or
+ * every instance through the cluster bus), the room's viewer count and connections across
+ * instances, and a call when its last local socket leaves.
+ */
+export interface HubRouting {
+  /** Sends `frame` to the room's sockets in `audience`, on every instance, except connection `exceptId`. */
+  send(roomId: string, frame: Uint8Array, audience: Audience, exceptId?: string): void;
+  /** Distinct user ids with an open socket in the room, on every instance (§6.5). */
+  viewerCount(roomId: string): number;
+  /** Whether connection `<userId>:<connectionId>` is open in the room, on any instance. */
+  reaches(roomId: string, userId: string, connectionId: string): boolean;
+  /** The room's local connections changed (a socket opened or closed). */
+  changed(hub: RoomHub): void;
+  /** The last local socket left (the registry then drops the hub). */
+  empty(hub: RoomHub): void;
+}
+
+/** The connections of one room on this instance, and what the server sends to them. */
 export class RoomHub {
   readonly roomId: string;
   private readonly connections = new Set<Connection>();
   private lastBroadcastCount = 0;
   private readonly ticker: NodeJS.Timeout;
-  private readonly onEmpty: (hub: RoomHub) => void;
+  private readonly routing: HubRouting;
 
-  /** `onEmpty` runs when the last socket leaves (the registry then drops the hub). */
-  constructor(roomId: string, tickMs: number, onEmpty: (hub: RoomHub) => void) {
+  constructor(roomId: string, tickMs: number, routing: HubRouting) {
     this.roomId = roomId;
-    this.onEmpty = onEmpty;
+    this.routing = routing;
     this.ticker = setInterval(() => this.tick(), tickMs);
     this.ticker.unref();
   }
@@ -62,6 +106,7 @@ export class RoomHub {
    */
   register(connection: Connection, history: readonly Uint8Array[] = []): void {
     this.connections.add(connection);
+    this.routing.changed(this);
     for (const frame of history) sendFrame(connection, frame);
     sendFrame(connection, viewerCountFrame(this.viewerCount()));
   }
@@ -69,39 +114,50 @@ export class RoomHub {
   /** Removes a socket; the hub is dropped when it was the last one. */
   unregister(connection: Connection): void {
     if (!this.connections.delete(connection)) return;
-    if (this.connections.size === 0) this.onEmpty(this);
+    this.routing.changed(this);
+    if (this.connections.size === 0) this.routing.empty(this);
   }
 
-  /** Distinct user ids with an open socket: tabs of one user, and all guests, count once (§6.5). */
+  /** This instance's connections as `[connectionId, userId]` pairs (../cluster/bus.ts presence). */
+  entries(): Array<[string, string]> {
+    return [...this.connections].map((connection) => [connection.id, connection.userId]);
+  }
+
+  /** The room's viewers on every instance: distinct user ids; tabs of one user, and all guests, count once (§6.5). */
   viewerCount(): number {
-    return new Set([...this.connections].map((connection) => connection.userId)).size;
+    return this.routing.viewerCount(this.roomId);
   }
 
-  /** Number of open sockets of `userId` (members list `onlineCount`). */
-  onlineCount(userId: string): number {
-    let count = 0;
-    for (const connection of this.connections) if (connection.userId === userId) count++;
-    return count;
+  /**
+   * Sends `frame` to the room's sockets in `audience` (everyone by default) on every instance,
+   * except `except` (the sending connection of a STATUS).
+   */
+  broadcast(frame: Uint8Array, except?: Connection, audience: Audience = EVERYONE): void {
+    this.routing.send(this.roomId, frame, audience, except?.id);
   }
 
-  /** Sends `frame` to every socket, except `except` (the sending connection of a STATUS). */
-  broadcast(frame: Uint8Array, except?: Connection, filter?: (connection: Connection) => boolean): void {
+  /** Whether connection `<userId>:<connectionId>` is open in this room on any instance (WebRTC signalling). */
+  reaches(userId: string, connectionId: string): boolean {
+    return this.routing.reaches(this.roomId, userId, connectionId);
+  }
+
+  /** Whether the connection is open here. */
+  hasLocal(userId: string, connectionId: string): boolean {
     for (const connection of this.connections) {
-      if (connection === except) continue;
-      if (filter && !filter(connection)) continue;
+      if (connection.userId === userId && connection.id === connectionId) return true;
+    }
+    return false;
+  }
+
+  /** Writes `frame` to this instance's sockets in `audience`, except connection `exceptId`. */
+  deliver(frame: Uint8Array, audience: Audience, exceptId?: string): void {
+    for (const connection of this.connections) {
+      if (connection.id === exceptId || !inAudience(connection, audience)) continue;
       sendFrame(connection, frame);
     }
   }
 
-  /** The socket `<userId>:<connId>` addresses (WebRTC signalling), or undefined. */
-  find(userId: string, connectionId: string): Connection | undefined {
-    for (const connection of this.connections) {
-      if (connection.userId === userId && connection.id === connectionId) return connection;
-    }
-    return undefined;
-  }
-
-  /** Closes every socket of `userId` (member deleted, exited or banned; §6.5). */
+  /** Closes this instance's sockets of `userId` (member deleted, exited or banned; §6.5). */
   kickUser(userId: string): void {
     for (const connection of this.connections) {
       if (connection.userId === userId) connection.socket.close(1000, 'removed from room');
@@ -127,12 +183,15 @@ export class RoomHub {
     clearInterval(this.ticker);
   }
 
-  /** §6.6: VIEWER_COUNT to all when the count changed since the last broadcast, else a ping to every socket. */
+  /**
+   * §6.6: VIEWER_COUNT to this instance's sockets when the room's count changed since the last one
+   * they got, else a ping to every socket. Each instance ticks its own sockets.
+   */
   tick(): void {
     const count = this.viewerCount();
     if (count !== this.lastBroadcastCount) {
       this.lastBroadcastCount = count;
-      this.broadcast(viewerCountFrame(count));
+      this.deliver(viewerCountFrame(count), EVERYONE);
       return;
     }
     for (const connection of this.connections) {

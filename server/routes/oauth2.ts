@@ -24,13 +24,13 @@ export function registerOAuth2Routes(app: FastifyInstance, context: ServerContex
 
   app.post<{ Params: { type: string } }>('/oauth2/login/:type', async (request, reply) => {
     const { redirect } = decodeBody(OAuth2StartRequest, request.body ?? null);
-    return sendData(reply, { url: startFlow(services, request.params.type, redirect, requestOrigin(request)) });
+    return sendData(reply, { url: await startFlow(services, request.params.type, redirect, requestOrigin(request)) });
   });
 
   app.post<{ Params: { type: string } }>('/oauth2/bind/:type', async (request, reply) => {
     const user = await requireUser(context, request);
     const { redirect } = decodeBody(OAuth2StartRequest, request.body ?? null);
-    return sendData(reply, { url: startFlow(services, request.params.type, redirect, requestOrigin(request), user) });
+    return sendData(reply, { url: await startFlow(services, request.params.type, redirect, requestOrigin(request), user) });
   });
 
   app.post<{ Params: { type: string } }>('/oauth2/unbind/:type', async (request, reply) => {

@@ -114,10 +114,9 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
     const access = await requireRoom(context, request, 'room-admin');
     const query = parseMemberListQuery(request.query);
     const status = queryValue(request.query, 'status') ?? 'active';
-    const hub = hubs.get(access.room.id);
     return sendData(
       reply,
-      listMembers(store, access, { ...query, status: MEMBER_STATUS_FILTER[status] }, (userId) => hub?.onlineCount(userId) ?? 0),
+      listMembers(store, access, { ...query, status: MEMBER_STATUS_FILTER[status] }, (userId) => hubs.onlineCount(access.room.id, userId)),
     );
   });
 

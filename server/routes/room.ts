@@ -77,8 +77,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
   app.get('/api/room/members', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-noguest');
     const query = parseMemberListQuery(request.query);
-    const hub = hubs.get(access.room.id);
-    return sendData(reply, listMembers(store, access, query, (userId) => hub?.onlineCount(userId) ?? 0));
+    return sendData(reply, listMembers(store, access, query, (userId) => hubs.onlineCount(access.room.id, userId)));
   });
 
   app.post('/api/room/pwd/check', async (request, reply) => {

@@ -57,7 +57,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   const email = { store, captchas: context.captchas, codes: context.codes, mailer: context.mailer };
   const language = (request: FastifyRequest) => mailLanguage(request.headers['accept-language']);
 
-  app.get('/api/user/signup/email/captcha', async (_request, reply) => sendData(reply, context.captchas.create()));
+  app.get('/api/user/signup/email/captcha', async (_request, reply) => sendData(reply, await context.captchas.create()));
 
   app.post('/api/user/signup/email/captcha', async (request, reply) => {
     await sendSignupCode(email, captchaRequest(request.body), language(request));
@@ -70,7 +70,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
     return sendData(reply, await tokenResponse(user));
   });
 
-  app.get('/api/user/retrieve/email/captcha', async (_request, reply) => sendData(reply, context.captchas.create()));
+  app.get('/api/user/retrieve/email/captcha', async (_request, reply) => sendData(reply, await context.captchas.create()));
 
   app.post('/api/user/retrieve/email/captcha', async (request, reply) => {
     await sendRetrieveCode(email, captchaRequest(request.body), language(request), request.headers.host ?? 'localhost');
@@ -86,7 +86,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
 
   app.get('/api/user/bind/email/captcha', async (request, reply) => {
     await requireUser(context, request);
-    return sendData(reply, context.captchas.create());
+    return sendData(reply, await context.captchas.create());
   });
 
   app.post('/api/user/bind/email/captcha', async (request, reply) => {
@@ -98,7 +98,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   app.post('/api/user/bind/email', async (request, reply) => {
     const user = await requireUser(context, request);
     const body = decodeBody(EmailRequest, request.body);
-    bindEmail(email, user, body.email, body.captcha);
+    await bindEmail(email, user, body.email, body.captcha);
     return sendNoContent(reply);
   });
 

@@ -49,8 +49,8 @@ function checkCaptchaRequest(request: CaptchaRequest): void {
   check(validateCaptchaAnswer(request.answer));
 }
 
-function solveCaptcha(services: EmailServices, request: CaptchaRequest): void {
-  if (!services.captchas.verify(request.captchaId, request.answer)) throw badRequest('captcha verify failed');
+async function solveCaptcha(services: EmailServices, request: CaptchaRequest): Promise<void> {
+  if (!(await services.captchas.verify(request.captchaId, request.answer))) throw badRequest('captcha verify failed');
 }
 
 /** Whether `email`'s domain is in the sign-up whitelist (always true when the whitelist is off). */
@@ -88,9 +88,9 @@ export async function sendSignupCode(services: EmailServices, request: CaptchaRe
   checkEmailSignupOpen(settings);
   requireEmailEnabled(settings);
   if (!emailAllowed(settings, request.email)) throw badRequest('email not in white list');
-  solveCaptcha(services, request);
+  await solveCaptcha(services, request);
   if (services.store.users.findByEmail(request.email)) throw badRequest('email already exists');
-  const code = services.codes.issue('signup', request.email);
+  const code = await services.codes.issue('signup', request.email);
   await deliver(services, settings, codeMail(language, request.email, code, 'signup'));
 }
 
@@ -112,7 +112,7 @@ export async function signUpWithEmail(
   checkEmailSignupOpen(settings);
   requireEmailEnabled(settings);
   if (!emailAllowed(settings, email)) throw badRequest('email not in white list');
-  if (!services.codes.consume('signup', email, code)) throw badRequest('email captcha verify failed');
+  if (!(await services.codes.consume('signup', email, code))) throw badRequest('email captcha verify failed');
   if (services.store.users.findByEmail(email)) throw badRequest('email already exists');
   const review = settings.signup_need_review || settings.email_signup_need_review;
   return insertUserWithFreeName(services.store, {
@@ -140,14 +140,14 @@ export async function sendRetrieveCode(
   checkCaptchaRequest(request);
   const settings = services.store.settings.get();
   requireEmailEnabled(settings);
-  solveCaptcha(services, request);
+  await solveCaptcha(services, request);
   const user = services.store.users.findByEmail(request.email);
   if (!user) {
     const [min, max] = UNKNOWN_EMAIL_DELAY_MS;
     await new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
     return;
   }
-  const code = services.codes.issue('retrieve', request.email);
+  const code = await services.codes.issue('retrieve', request.email);
   const origin = settings.host ? settings.host.replace(/\/+$/, '') : `http://${requestHost}`;
   const link = `${origin}/web/auth/reset?${new URLSearchParams({ captcha: code, email: request.email })}`;
   await deliver(services, settings, retrieveMail(language, request.email, code, link));
@@ -163,7 +163,7 @@ export async function resetPassword(services: EmailServices, email: string, code
   check(validateEmailCode(code));
   check(validateNewUserPassword(password));
   requireEmailEnabled(services.store.settings.get());
-  if (!services.codes.consume('retrieve', email, code)) throw badRequest('email captcha verify failed');
+  if (!(await services.codes.consume('retrieve', email, code))) throw badRequest('email captcha verify failed');
   const user = services.store.users.findByEmail(email);
   if (!user) throw badRequest('email captcha verify failed');
   const hashedPassword = await hashPassword(password);
@@ -185,18 +185,18 @@ export async function sendBindCode(
   checkCaptchaRequest(request);
   const settings = services.store.settings.get();
   requireEmailEnabled(settings);
-  solveCaptcha(services, request);
+  await solveCaptcha(services, request);
   if (request.email === user.email) throw badRequest('this email same as current email');
   if (services.store.users.findByEmail(request.email)) throw badRequest('email already bind');
-  const code = services.codes.issue('bind', `${user.id}:${request.email}`);
+  const code = await services.codes.issue('bind', `${user.id}:${request.email}`);
   await deliver(services, settings, codeMail(language, request.email, code, 'bind'));
 }
 
 /** `POST /api/user/bind/email {email, captcha}` → 204. Errors: validation texts, `email captcha verify failed`, `email already bind`. */
-export function bindEmail(services: EmailServices, user: UserRecord, email: string, code: string): void {
+export async function bindEmail(services: EmailServices, user: UserRecord, email: string, code: string): Promise<void> {
   check(validateEmail(email));
   check(validateEmailCode(code));
-  if (!services.codes.consume('bind', `${user.id}:${email}`, code)) throw badRequest('email captcha verify failed');
+  if (!(await services.codes.consume('bind', `${user.id}:${email}`, code))) throw badRequest('email captcha verify failed');
   try {
     services.store.users.updateEmail(user.id, email);
   } catch (error) {

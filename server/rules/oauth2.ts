@@ -11,6 +11,7 @@ import { validateUsername } from '@/lib/contract/validation';
 import type { SiteSettings, Store, UserRecord } from '../db';
 import { oauth2Config } from '../db/settings';
 import { isUniqueViolation } from '../db/users';
+import type { SecretStore } from '../cluster/secret-store';
 import { badRequest } from '../errors';
 import { authorizationUrl, exchangeCode } from '../oauth2/client';
 import { PROVIDER_SPECS, type ProviderEndpoints, type ProviderProfile } from '../oauth2/providers';
@@ -19,7 +20,6 @@ import { insertUserWithFreeName, newId } from './users';
 
 /** Lifetime of a state, ms (§4.7). */
 export const OAUTH2_STATE_TTL_MS = 5 * 60 * 1000;
-const MAX_STATES = 20_000;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** What a state remembers: the provider, the flow, the caller (bind) and where the client goes next. */
@@ -28,34 +28,30 @@ interface PendingFlow {
   kind: 'auth' | 'bind';
   userId: string;
   redirect: string;
-  expiresAt: number;
 }
 
 /** Endpoint overrides per provider (tests point one provider at a local authorization server). */
 export type EndpointOverrides = Partial<Record<OAuth2Provider, ProviderEndpoints>>;
 
-/** States of flows in progress, in memory. */
+/**
+ * States of flows in progress, in a SecretStore (../cluster/secret-store.ts: this process, or Redis
+ * shared by every instance, so that a flow started on one instance can finish on another).
+ */
 export class OAuth2States {
-  private readonly flows = new Map<string, PendingFlow>();
+  constructor(private readonly secrets: SecretStore) {}
 
-  /** A new state for `flow`. */
-  create(flow: Omit<PendingFlow, 'expiresAt'>): string {
+  /** A new state for `flow`, valid for OAUTH2_STATE_TTL_MS. */
+  async create(flow: PendingFlow): Promise<string> {
     let state = '';
     for (let i = 0; i < 16; i++) state += LETTERS[crypto.randomInt(LETTERS.length)];
-    const now = Date.now();
-    for (const [key, pending] of this.flows) {
-      if (this.flows.size < MAX_STATES && pending.expiresAt > now) break;
-      this.flows.delete(key);
-    }
-    this.flows.set(state, { ...flow, expiresAt: now + OAUTH2_STATE_TTL_MS });
+    await this.secrets.set(`oauth2:${state}`, JSON.stringify(flow), OAUTH2_STATE_TTL_MS);
     return state;
   }
 
-  /** Loads and deletes `state`; null when unknown or expired. */
-  take(state: string): PendingFlow | null {
-    const flow = this.flows.get(state);
-    this.flows.delete(state);
-    return flow && flow.expiresAt > Date.now() ? flow : null;
+  /** Loads and deletes `state`; null when unknown, expired or already taken. */
+  async take(state: string): Promise<PendingFlow | null> {
+    const text = await this.secrets.take(`oauth2:${state}`);
+    return text === null ? null : (JSON.parse(text) as PendingFlow);
   }
 }
 
@@ -103,10 +99,10 @@ const endpointsOf = (services: OAuth2Services, provider: OAuth2Provider) =>
  * redirect URL when `oauth2_<p>_redirect_url` is empty. Errors: 400 `invalid oauth2 provider`,
  * `oauth2 provider not enabled`.
  */
-export function startFlow(services: OAuth2Services, name: string, redirect: string, origin: string, user?: UserRecord): string {
+export async function startFlow(services: OAuth2Services, name: string, redirect: string, origin: string, user?: UserRecord): Promise<string> {
   const settings = services.store.settings.get();
   const provider = enabledProvider(settings, name);
-  const state = services.states.create({ provider, kind: user ? 'bind' : 'auth', userId: user?.id ?? '', redirect });
+  const state = await services.states.create({ provider, kind: user ? 'bind' : 'auth', userId: user?.id ?? '', redirect });
   return authorizationUrl(PROVIDER_SPECS[provider], endpointsOf(services, provider), clientConfig(settings, provider, origin), state);
 }
 
@@ -134,7 +130,7 @@ export async function finishFlow(services: OAuth2Services, name: string, code: s
   if (!code) throw badRequest('invalid oauth2 code');
   const settings = services.store.settings.get();
   const provider = enabledProvider(settings, name);
-  const flow = services.states.take(state);
+  const flow = await services.states.take(state);
   if (!flow || flow.provider !== provider) throw badRequest('invalid oauth2 state');
   const profile = await exchangeCode(PROVIDER_SPECS[provider], endpointsOf(services, provider), clientConfig(settings, provider, origin), code);
   const { store } = services;

@@ -1,0 +1,141 @@
+/**
+ * The message bus between instances of the companion server (docs/deployment.md "Running more than
+ * one instance"): Redis pub/sub on one channel, through ioredis. Every instance publishes what its
+ * rooms broadcast and hears everything, its own events included, so each room's frames reach the
+ * sockets of every instance in the one order Redis gave them. Without `REDIS_URL` there is no bus
+ * and the rooms fan out in process (./../hub/registry.ts).
+ */
+import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Audience } from '../hub/room-hub';
+
+/** One room connection as other instances see it: `[connectionId, userId]`. */
+export type PresenceEntry = [connectionId: string, userId: string];
+
+/**
+ * What instances tell each other. Frames travel as base64 (`frame`); `except` is the id of the
+ * connection that must not get it (the sender of a STATUS, §6.5).
+ * - `frame`: deliver to the room's sockets in `audience`;
+ * - `kick`: close the user's sockets in `roomId` (null: in every room);
+ * - `close-room`: drop every socket of the room (room deleted or banned);
+ * - `presence`: the sender's open connections in every room it serves (a heartbeat every hub tick);
+ * - `room-presence`: the sender's connections in one room, after one opened or closed;
+ * - `hello`: a new instance asks the others for their presence; `bye`: an instance is leaving.
+ */
+export type ClusterEvent =
+  | { kind: 'frame'; roomId: string; frame: string; audience: Audience; except?: string }
+  | { kind: 'kick'; roomId: string | null; userId: string }
+  | { kind: 'close-room'; roomId: string }
+  | { kind: 'presence'; rooms: Record<string, PresenceEntry[]> }
+  | { kind: 'room-presence'; roomId: string; connections: PresenceEntry[] }
+  | { kind: 'hello' }
+  | { kind: 'bye' };
+
+/** A bus between instances. `from` is the publishing instance's `instanceId`. */
+export interface ClusterBus {
+  /** This instance's id (a random UUID per process). */
+  readonly instanceId: string;
+  /** Sends `event` to every instance, this one included; dropped while Redis is unreachable (see `ready`). */
+  publish(event: ClusterEvent): void;
+  /** Sets the one handler of incoming events (each instance's own events come back too). */
+  onEvent(handler: (from: string, event: ClusterEvent) => void): void;
+  /** Whether both Redis connections are up (/readyz). */
+  ready(): boolean;
+  /** Unsubscribes and closes both connections. */
+  close(): Promise<void>;
+}
+
+/** The bus over Redis, with its command connection for the other shared state (secrets, rate limits). */
+export interface RedisBus extends ClusterBus {
+  /** The connection that publishes; also for ordinary commands (it never subscribes). */
+  readonly client: Redis;
+  /** The key prefix (`REDIS_PREFIX`, default `synctv`). */
+  readonly prefix: string;
+}
+
+/** Channel name under `prefix`. */
+const channelOf = (prefix: string) => `${prefix}:room-events`;
+
+/** What one message on the channel carries. */
+interface Envelope {
+  from: string;
+  event: ClusterEvent;
+}
+
+const EVENT_KINDS = new Set(['frame', 'kick', 'close-room', 'presence', 'room-presence', 'hello', 'bye']);
+
+/** Parses one channel message; null for anything that is not an envelope of ours (dropped). */
+export function parseEnvelope(text: string): Envelope | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!value || typeof value !== 'object') return null;
+  const { from, event } = value as Partial<Envelope>;
+  if (typeof from !== 'string' || !event || typeof event !== 'object' || !EVENT_KINDS.has((event as { kind?: string }).kind ?? '')) return null;
+  return { from, event };
+}
+
+/** `url` without its credentials, for messages (`redis://:secret@h:6379/0` → `redis://h:6379/0`). */
+export function redisAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/**
+ * Connects to Redis at `url` (`redis://[:password@]host:port[/db]`, or `rediss://` for TLS) and
+ * subscribes to `<prefix>:room-events`. Resolves once subscribed, so the instance hears its own first
+ * event; rejects when Redis cannot be reached within ioredis's first connection attempt.
+ */
+export async function connectRedisBus(url: string, prefix = 'synctv'): Promise<RedisBus> {
+  const channel = channelOf(prefix);
+  // No offline queue: while Redis is down the registry fans out in process (../hub/registry.ts), and
+  // a queue would grow without bound, then replay stale frames.
+  const options = { lazyConnect: true, enableOfflineQueue: false, connectionName: 'synctv-web' } as const;
+  const publisher = new Redis(url, options);
+  const subscriber = new Redis(url, options);
+  // ioredis reconnects on its own; an error event without a listener would be thrown.
+  publisher.on('error', () => undefined);
+  subscriber.on('error', () => undefined);
+  try {
+    await publisher.connect();
+    await subscriber.connect();
+    await subscriber.subscribe(channel);
+  } catch (error) {
+    publisher.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
+  const instanceId = crypto.randomUUID();
+  let handler: (from: string, event: ClusterEvent) => void = () => undefined;
+  subscriber.on('message', (name: string, text: string) => {
+    if (name !== channel) return;
+    const envelope = parseEnvelope(text);
+    if (envelope) handler(envelope.from, envelope.event);
+  });
+  return {
+    instanceId,
+    client: publisher,
+    prefix,
+    publish(event) {
+      const envelope: Envelope = { from: instanceId, event };
+      publisher.publish(channel, JSON.stringify(envelope)).catch(() => undefined);
+    },
+    onEvent(next) {
+      handler = next;
+    },
+    ready: () => publisher.status === 'ready' && subscriber.status === 'ready',
+    async close() {
+      await subscriber.unsubscribe(channel).catch(() => undefined);
+      await Promise.all([publisher.quit().catch(() => undefined), subscriber.quit().catch(() => undefined)]);
+    },
+  };
+}
