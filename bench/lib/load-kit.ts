@@ -70,28 +70,51 @@ const CHAT_LINE = /^bench (\d+) ([\d.]+)/;
 
 /**
  * A room socket that records, for every `bench` chat line it receives, the delay from its send time
- * (ms), and counts STATUS messages, errors and its own close.
+ * (ms), and counts STATUS messages, errors and its own close. Given `reconnectTo`, a socket closed
+ * with 1012 (server restarting) opens again at once to the server that `reconnectTo` names, and
+ * `reconnectsMs` records how long each took (close to the new socket's first VIEWER_COUNT).
  */
 export class Viewer {
-  readonly ws: WebSocket;
+  ws!: WebSocket;
   readonly delaysMs: number[] = [];
   readonly seen = new Set<number>();
+  /** Close-to-greeting times of the reconnects (ms). */
+  readonly reconnectsMs: number[] = [];
   statusCount = 0;
   errors: string[] = [];
   closedCode: number | null = null;
-  private readonly opened: Promise<void>;
+  private opened!: Promise<void>;
+  private closedAt: number | null = null;
 
-  constructor(server: TestServer, roomId: string, token: string) {
+  constructor(
+    server: TestServer,
+    private readonly roomId: string,
+    private readonly token: string,
+    private readonly reconnectTo?: () => TestServer,
+  ) {
+    this.connect(server);
+  }
+
+  private connect(server: TestServer): void {
     const url = new URL(`${server.url.replace('http', 'ws')}/api/room/ws`);
-    url.searchParams.set('roomId', roomId);
-    this.ws = new WebSocket(url, [token], { perMessageDeflate: false });
+    url.searchParams.set('roomId', this.roomId);
+    const ws = new WebSocket(url, [this.token], { perMessageDeflate: false });
+    this.ws = ws;
     this.opened = new Promise((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('error', reject);
-      this.ws.once('unexpected-response', (_request, response) => reject(new Error(`socket refused: ${response.statusCode}`)));
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_request, response) => reject(new Error(`socket refused: ${response.statusCode}`)));
     });
-    this.ws.on('close', (code) => (this.closedCode = code));
-    this.ws.on('message', (data: Buffer) => {
+    this.opened.catch((error: Error) => this.errors.push(error.message));
+    ws.on('close', (code) => {
+      if (code === 1012 && this.reconnectTo) {
+        this.closedAt = performance.now();
+        this.connect(this.reconnectTo());
+      } else {
+        this.closedCode = code;
+      }
+    });
+    ws.on('message', (data: Buffer) => {
       const now = performance.timeOrigin + performance.now();
       let message;
       try {
@@ -108,6 +131,9 @@ export class Viewer {
         }
       } else if (message.type === MessageType.STATUS) {
         this.statusCount++;
+      } else if (message.type === MessageType.VIEWER_COUNT && this.closedAt !== null) {
+        this.reconnectsMs.push(performance.now() - this.closedAt);
+        this.closedAt = null;
       } else if (message.type === MessageType.ERROR && message.payload.case === 'errorMessage') {
         this.errors.push(message.payload.value);
       }
@@ -116,6 +142,11 @@ export class Viewer {
 
   ready(): Promise<void> {
     return this.opened;
+  }
+
+  /** Whether a reconnect is under way (closed with 1012, not yet greeted again). */
+  reconnecting(): boolean {
+    return this.closedAt !== null;
   }
 
   chat(content: string): void {
@@ -134,6 +165,8 @@ export class Viewer {
   }
 
   close(): void {
+    this.closedAt = null;
+    this.ws.removeAllListeners('close');
     this.ws.terminate();
   }
 }

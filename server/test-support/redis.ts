@@ -12,6 +12,8 @@ export interface TestRedis {
   /** `redis://127.0.0.1:<port>` */
   url: string;
   port: number;
+  /** The redis-server process's id (for CPU and memory readings in the benchmarks). */
+  pid: number;
   /** Stops the server (SIGTERM, SIGKILL after 5 s) and removes its directory. */
   stop(): Promise<void>;
 }
@@ -73,6 +75,7 @@ export async function startRedis(port?: number): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: child.pid ?? -1,
     async stop() {
       if (!exited) {
         child.kill('SIGTERM');
