@@ -261,6 +261,8 @@ it('is not ready while Redis is unreachable, keeps each instance’s rooms going
   await until(async () => [await ready(a), await ready(b)], [503, 503]);
   expect((await get(a, '/readyz')).body).toEqual({ status: 'unavailable' });
 
+  // The email flow needs Redis for its captchas: 500 rather than a captcha no other instance knows.
+  expect((await get(a, '/api/user/signup/email/captcha')).status).toBe(500);
   // Without Redis, A's own sockets still hear each other.
   onA.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'during the outage' } });
   expect(chatText(await onAOtherTab.next(MessageType.CHAT))).toBe('during the outage');
