@@ -84,6 +84,8 @@ interface ScenarioResult {
   canary: LatencySummary | null;
   /** Every server process, and Redis, with more than one instance. */
   processes: ProcessFigures[];
+  /** This benchmark's own process (every viewer's socket), % of one core: near 100 the figures are its limits. */
+  viewersCpuPercentOfOneCore: number;
   restart?: RestartFigures;
 }
 
@@ -174,6 +176,7 @@ async function scenario(
   const rssBeforeMb = rssMb(server.pid);
   const cpuBefore = cpuSeconds(server.pid);
   const measurement = measureProcesses(cluster);
+  const ownCpuBefore = process.cpuUsage();
   const canary = httpCanary(server, '/api/room/movie/current', { token: tokens[0], roomId: roomIds[0] });
   const started = performance.now();
 
@@ -202,6 +205,8 @@ async function scenario(
   const writes = await restart;
   await sleep(2000); // let the last lines arrive
   const processes = cluster.redis ? measurement.finish() : [];
+  const ownCpu = process.cpuUsage(ownCpuBefore);
+  const viewersCpuPercentOfOneCore = Math.round(((ownCpu.user + ownCpu.system) / 1e6 / ((performance.now() - started) / 1000)) * 1000) / 10;
   const cpuPercentOfOneCore = Math.round(((cpuSeconds(server.pid) - cpuBefore) / ((performance.now() - started) / 1000)) * 1000) / 10;
   const rssAfterMb = rssMb(server.pid);
   const canaryResult = await canary.stop();
@@ -240,6 +245,7 @@ async function scenario(
     rssAfterMb,
     canary: latencySummary(canaryResult.latencies),
     processes,
+    viewersCpuPercentOfOneCore,
     ...(writes
       ? {
           restart: {
@@ -311,6 +317,7 @@ function table(results: ScenarioResult[]): string {
     const rss = r.processes?.length ? r.processes.map((p) => `${p.rssBeforeMb} → ${p.rssAfterMb}`).join(' / ') : `${r.rssBeforeMb} → ${r.rssAfterMb}`;
     return `| ${r.name} | ${r.rooms * r.viewersPerRoom} | ${r.deliveriesReceived.toLocaleString('en')} | ${fan} | ${r.lost} | ${r.disconnects} | ${cpu} | ${rss} | ${canary} |`;
   });
+  const own = results.map((r) => `\n${r.name}: the viewers' process (this one) used ${r.viewersCpuPercentOfOneCore ?? '–'} % of a core`);
   const restarts = results.flatMap((r) =>
     r.restart
       ? [
@@ -324,6 +331,7 @@ function table(results: ScenarioResult[]): string {
     '| scenario | viewers | chat deliveries | fan-out p50 / p99 (ms) | lost | disconnects | server CPU (% of a core) | server RSS (MB) | HTTP canary p50 / p99 (ms) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
+    ...own,
     ...restarts,
   ].join('\n');
 }

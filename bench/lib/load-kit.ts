@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { decodeMessage, encodeMessage, MessageType } from '@/lib/contract/message';
+import { reconnectDelayMs } from '@/lib/ws/room-socket';
 import { call, post, type TestServer } from '@/server/test-support/harness';
 import { percentile } from './analysis';
 
@@ -71,8 +72,9 @@ const CHAT_LINE = /^bench (\d+) ([\d.]+)/;
 /**
  * A room socket that records, for every `bench` chat line it receives, the delay from its send time
  * (ms), and counts STATUS messages, errors and its own close. Given `reconnectTo`, a socket closed
- * with 1012 (server restarting) opens again at once to the server that `reconnectTo` names, and
- * `reconnectsMs` records how long each took (close to the new socket's first VIEWER_COUNT).
+ * with 1012 (server restarting) opens again, after the web client's first backoff wait, to the server
+ * that `reconnectTo` names, and `reconnectsMs` records how long each took (close to the new socket's
+ * first VIEWER_COUNT, the wait included).
  */
 export class Viewer {
   ws!: WebSocket;
@@ -108,8 +110,11 @@ export class Viewer {
     this.opened.catch((error: Error) => this.errors.push(error.message));
     ws.on('close', (code) => {
       if (code === 1012 && this.reconnectTo) {
+        // As the web client does (lib/ws/room-socket.ts): the first try after 0.2–0.4 s, so that a
+        // restarted instance's viewers do not all arrive at once.
         this.closedAt = performance.now();
-        this.connect(this.reconnectTo());
+        const to = this.reconnectTo;
+        setTimeout(() => this.connect(to()), reconnectDelayMs(1));
       } else {
         this.closedCode = code;
       }

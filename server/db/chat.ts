@@ -30,6 +30,7 @@ export class ChatRepository {
   private readonly trimStmt;
   private readonly recentStmt;
   private readonly clearStmt;
+  private readonly latestStmt;
 
   constructor(db: Sqlite) {
     this.insertStmt = db.prepare('INSERT INTO chat_messages (room_id, user_id, username, content, created_at) VALUES (?, ?, ?, ?, ?)');
@@ -41,6 +42,15 @@ export class ChatRepository {
       'SELECT user_id, username, content, created_at FROM (SELECT * FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
     );
     this.clearStmt = db.prepare('DELETE FROM chat_messages WHERE room_id = ?');
+    this.latestStmt = db.prepare<[string], { id: number }>('SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1');
+  }
+
+  /**
+   * The id of the room's newest kept line, 0 when it has none. Ids only grow (AUTOINCREMENT), so it
+   * changes whenever the kept lines do: a new line, or a clear. Cheap (one index lookup).
+   */
+  latestId(roomId: string): number {
+    return this.latestStmt.get(roomId)?.id ?? 0;
   }
 
   /** Stores one line of `roomId` and drops the room's lines beyond the newest CHAT_HISTORY_SIZE. */

@@ -91,6 +91,8 @@ export class RoomHub {
   private lastBroadcastCount = 0;
   private readonly ticker: NodeJS.Timeout;
   private readonly routing: HubRouting;
+  /** The room's chat history as frames, and the newest line's id they were made at. */
+  private historyCache: { version: number; frames: Uint8Array[] } | null = null;
 
   constructor(roomId: string, tickMs: number, routing: HubRouting) {
     this.roomId = roomId;
@@ -109,6 +111,16 @@ export class RoomHub {
     this.routing.changed(this);
     for (const frame of history) sendFrame(connection, frame);
     sendFrame(connection, viewerCountFrame(this.viewerCount()));
+  }
+
+  /**
+   * The room's chat history as CHAT frames, made by `build` only when `version` (the newest kept
+   * line's id, ../db/chat.ts `latestId`) differs from the last call's: the sockets of a rolling
+   * restart reconnect by the hundred, and each would otherwise read and encode the same lines.
+   */
+  history(version: number, build: () => Uint8Array[]): Uint8Array[] {
+    if (this.historyCache?.version !== version) this.historyCache = { version, frames: build() };
+    return this.historyCache.frames;
   }
 
   /** Removes a socket; the hub is dropped when it was the last one. */

@@ -136,7 +136,8 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
       }
     });
     // The room's recent chat first, as ordinary CHAT frames (a companion-server extension).
-    hub.register(connection, context.store.chat.recent(access.room.id).map(chatFrame));
+    const roomId = access.room.id;
+    hub.register(connection, hub.history(context.store.chat.latestId(roomId), () => context.store.chat.recent(roomId).map(chatFrame)));
   }
 
   return wss;
