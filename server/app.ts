@@ -114,6 +114,12 @@ export interface StartServerOptions {
   redisUrl?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
   redisPrefix?: string;
+  /**
+   * With Redis: the URL at which the other instances reach this one, to fetch the RTMP pushes it
+   * holds for their viewers. Default `http://127.0.0.1:<port>` (instances on one host), or the bound
+   * address when it is a specific one. main.ts reads `INSTANCE_URL`.
+   */
+  instanceUrl?: string;
 }
 
 /** A running server. `url` has no trailing slash, e.g. `http://127.0.0.1:41234`. */
@@ -160,7 +166,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let stopping = false;
   // Captcha answers, mailed codes and OAuth2 states: in Redis when there is one, so any instance can check them.
   const secrets = bus ? new RedisSecretStore(bus.client, bus.prefix) : new MemorySecretStore();
-  const live = options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId));
+  const live =
+    options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId), () => context.hubs.liveChanged());
   const context: ServerContext = {
     store,
     tokens: new TokenService(loadOrCreateSecret(dataDir)),
@@ -247,6 +254,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+  if (live && bus) {
+    const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost;
+    context.hubs.shareLive(options.instanceUrl?.replace(/\/+$/, '') || `http://${reachable}:${port}`, () => live.publishing());
+  }
 
   let closing: Promise<void> | null = null;
   return {

@@ -6,7 +6,9 @@
  * through Redis, in one order, and viewer counts, online counts, the hot list and WebRTC targets
  * cover both instances.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { MessageType, type Message } from '@/lib/contract/message';
 import { createRoom, get, launch, post, signUpUser, tempDir, TestSocket, type TestServer, type TestUser } from './test-support/harness';
 import { codeIn, startMailSink, type MailSink } from './test-support/mail-sink';
@@ -216,6 +218,43 @@ it('passes WebRTC signalling to a connection on the other instance', async () =>
   onA.send({ type: MessageType.WEBRTC_OFFER, payload: { case: 'webrtcData', value: { to: `${member.id}:not-a-connection`, data: '{}' } } });
   const refusal = await onA.next(MessageType.ERROR);
   expect(refusal.payload.case === 'errorMessage' && refusal.payload.value).toBe('target user id is invalid');
+});
+
+it('plays a live push that one instance takes from the other instance too', async () => {
+  const owner = await signUpUser(a, 'cl-live');
+  const { roomId } = await createRoom(a, owner);
+  const pushed = await post(a, '/api/room/movie/push', { name: 'Live', url: '', live: true, rtmpSource: true, type: 'flv' }, { token: owner.token, roomId });
+  const movieId = pushed.body.data.id as string;
+  const key = await post(a, '/api/room/movie/live/publishKey', { id: movieId }, { token: owner.token, roomId });
+  const { host, app, token } = key.body.data as { host: string; app: string; token: string };
+  expect(host).toBe(`127.0.0.1:${a.port}`);
+  const flvPath = `/api/room/movie/live/flv/${movieId}.flv?${new URLSearchParams({ token: owner.token, roomId })}`;
+  const statusOn = async (server: TestServer) => (await fetch(`${server.url}${flvPath}`, { method: 'HEAD' })).status;
+  expect([await statusOn(a), await statusOn(b)]).toEqual([404, 404]);
+
+  const clip = path.resolve(__dirname, '..', 'e2e', 'media', 'flv', 'clip.flv');
+  const encoder = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv', `rtmp://${host}/${app}/${token}`], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => encoder.on('exit', resolve));
+  try {
+    await until(async () => [await statusOn(a), await statusOn(b)], [200, 200], 15_000);
+    // Through B: the stream A takes, from its FLV header on.
+    const response = await fetch(`${b.url}${flvPath}`);
+    expect([response.status, response.headers.get('content-type')]).toEqual([200, 'video/x-flv']);
+    const reader = response.body!.getReader();
+    let head = Buffer.alloc(0);
+    while (head.length < 32 * 1024) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      head = Buffer.concat([head, Buffer.from(value)]);
+    }
+    await reader.cancel();
+    expect(head.subarray(0, 3).toString()).toBe('FLV');
+  } finally {
+    encoder.kill('SIGKILL');
+    await exited;
+  }
+  // The push ended: neither instance offers it any more.
+  await until(async () => [await statusOn(a), await statusOn(b)], [404, 404], 15_000);
 });
 
 it('loses nothing when an instance is killed or stopped: the others count its viewers out and keep the chat', async () => {

@@ -20,6 +20,8 @@ export type PresenceEntry = [connectionId: string, userId: string];
  * - `close-room`: drop every socket of the room (room deleted or banned);
  * - `presence`: the sender's open connections in every room it serves (a heartbeat every hub tick);
  * - `room-presence`: the sender's connections in one room, after one opened or closed;
+ * - `live`: the movies whose RTMP push the sender holds, and the URL at which the other instances
+ *   reach it (they forward their viewers' requests for those streams there);
  * - `hello`: a new instance asks the others for their presence; `bye`: an instance is leaving.
  */
 export type ClusterEvent =
@@ -28,6 +30,7 @@ export type ClusterEvent =
   | { kind: 'close-room'; roomId: string }
   | { kind: 'presence'; rooms: Record<string, PresenceEntry[]> }
   | { kind: 'room-presence'; roomId: string; connections: PresenceEntry[] }
+  | { kind: 'live'; url: string; movies: string[] }
   | { kind: 'hello' }
   | { kind: 'bye' };
 
@@ -62,7 +65,7 @@ interface Envelope {
   event: ClusterEvent;
 }
 
-const EVENT_KINDS = new Set(['frame', 'kick', 'close-room', 'presence', 'room-presence', 'hello', 'bye']);
+const EVENT_KINDS = new Set(['frame', 'kick', 'close-room', 'presence', 'room-presence', 'live', 'hello', 'bye']);
 
 /** Parses one channel message; null for anything that is not an envelope of ours (dropped). */
 export function parseEnvelope(text: string): Envelope | null {

@@ -20,6 +20,8 @@ interface RemoteInstance {
   seenAt: number;
   /** Its open connections per room. */
   rooms: Map<string, PresenceEntry[]>;
+  /** The movies whose RTMP push it holds, and where it takes requests for them. */
+  live?: { url: string; movies: Set<string> };
 }
 
 /** How many hub ticks without a word from an instance before its connections stop counting (it crashed). */
@@ -36,6 +38,8 @@ export class HubRegistry {
   private presenceTimer: NodeJS.Timeout | null = null;
   private readonly heartbeat: NodeJS.Timeout | null = null;
   private readonly routing: HubRouting;
+  /** This instance's live streams, for the others: set by `shareLive`. */
+  private liveSource: { url: string; movies: () => string[] } | null = null;
 
   /** `bus`: the cluster's (null: this process alone, as `npm start` runs by default). */
   constructor(tickMs = HUB_TICK_MS, bus: ClusterBus | null = null) {
@@ -71,6 +75,25 @@ export class HubRegistry {
 
   get(roomId: string): RoomHub | undefined {
     return this.hubs.get(roomId);
+  }
+
+  /**
+   * Tells the other instances, now and with every heartbeat, which movies this one broadcasts and
+   * that `url` reaches it (their viewers' requests for those streams are forwarded there).
+   */
+  shareLive(url: string, movies: () => string[]): void {
+    this.liveSource = { url, movies };
+    this.publishLive();
+  }
+
+  /** Call when this instance's broadcasts changed (../live/live-hub.ts `onChange`). */
+  liveChanged(): void {
+    this.publishLive();
+  }
+
+  /** The URL of another instance that holds the push of `movieId`, or null. */
+  liveElsewhere(movieId: string): string | null {
+    return this.liveRemotes().find((remote) => remote.live?.movies.has(movieId))?.live?.url ?? null;
   }
 
   /** Viewer count of a room on every instance: distinct user ids with an open socket (§6.5); 0 when nobody watches. */
@@ -188,7 +211,13 @@ export class HubRegistry {
     }, PRESENCE_DEBOUNCE_MS);
   }
 
+  private publishLive(): void {
+    if (!this.clustered() || !this.liveSource) return;
+    this.bus?.publish({ kind: 'live', url: this.liveSource.url, movies: this.liveSource.movies() });
+  }
+
   private publishPresence(): void {
+    this.publishLive();
     if (!this.clustered()) return;
     const rooms: Record<string, PresenceEntry[]> = {};
     for (const [roomId, hub] of this.hubs) rooms[roomId] = hub.entries();
@@ -212,11 +241,19 @@ export class HubRegistry {
       case 'hello':
         if (!own) this.publishPresence();
         return;
+      case 'live': {
+        if (own) return;
+        const remote = this.remotes.get(from) ?? { seenAt: 0, rooms: new Map<string, PresenceEntry[]>() };
+        remote.seenAt = Date.now();
+        remote.live = { url: event.url, movies: new Set(event.movies) };
+        this.remotes.set(from, remote);
+        return;
+      }
       case 'bye':
         this.remotes.delete(from);
         return;
       case 'presence':
-        if (!own) this.remotes.set(from, { seenAt: Date.now(), rooms: new Map(Object.entries(event.rooms)) });
+        if (!own) this.remotes.set(from, { ...this.remotes.get(from), seenAt: Date.now(), rooms: new Map(Object.entries(event.rooms)) });
         return;
       case 'room-presence': {
         if (own) return;

@@ -119,9 +119,21 @@ export class LiveHub {
   private readonly streams = new Map<string, LiveStream>();
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly isLive: (roomId: string, movieId: string) => boolean) {
+  /**
+   * `onChange` runs after a broadcast starts or ends (the registry tells the other instances which
+   * movies this one broadcasts, ../hub/registry.ts).
+   */
+  constructor(
+    private readonly isLive: (roomId: string, movieId: string) => boolean,
+    private readonly onChange: () => void = () => undefined,
+  ) {
     this.timer = setInterval(() => this.sweep(), LIVE_CHECK_EVERY_MS);
     this.timer.unref();
+  }
+
+  /** Ids of the movies being broadcast now. */
+  publishing(): string[] {
+    return [...this.streams].filter(([, stream]) => stream.publisher).map(([movieId]) => movieId);
   }
 
   /**
@@ -138,6 +150,7 @@ export class LiveHub {
     }
     stream.publisher = publisher;
     stream.startedAtMs = Date.now();
+    this.onChange();
     return {
       packet: (packet) => {
         if (stream.publisher === publisher) stream.packet(packet);
@@ -146,6 +159,7 @@ export class LiveHub {
         if (stream.publisher !== publisher) return;
         stream.endBroadcast();
         this.streams.delete(movieId);
+        this.onChange();
       },
     };
   }
@@ -182,6 +196,7 @@ export class LiveHub {
       stream.endBroadcast();
       publisher?.close();
       this.streams.delete(movieId);
+      this.onChange();
     }
   }
 

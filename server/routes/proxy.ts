@@ -16,6 +16,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
@@ -63,6 +65,9 @@ interface ProxyRoute {
 }
 
 /** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
+/** Marks a request one instance forwards to another (never forwarded again). */
+const FORWARDED_HEADER = 'x-synctv-forwarded';
+
 function movieIdOf(param: string): string {
   return param.replace(/\.(m3u8|flv)$/i, '');
 }
@@ -122,6 +127,39 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     return disguised ? reply.type('image/png').send(Buffer.concat([disguisePng(), segment])) : reply.type('video/mp2t').send(segment);
   }
 
+  /** Whether this instance holds the push of `movieId` (for HLS: and remuxes it). */
+  function holdsPush(movieId: string): boolean {
+    return Boolean(context.live?.isPublishing(movieId));
+  }
+
+  /**
+   * Another instance's RTMP push, for a viewer who reached this one (docs/deployment.md "Running
+   * more than one instance"): the same request, with the viewer's credentials, to the instance that
+   * holds the push, and its answer streamed back. A forwarded request is never forwarded again.
+   */
+  async function forwardPush(request: FastifyRequest, reply: FastifyReply, instanceUrl: string): Promise<FastifyReply> {
+    const abort = new AbortController();
+    request.raw.once('close', () => abort.abort());
+    const headers: Record<string, string> = { [FORWARDED_HEADER]: '1' };
+    for (const name of ['authorization', 'x-room-id']) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    let upstream: Response;
+    try {
+      upstream = await fetch(`${instanceUrl}${request.url}`, { method: request.method, headers, signal: abort.signal });
+    } catch {
+      throw notFound('live stream not started');
+    }
+    for (const name of ['content-type', 'cache-control']) {
+      const value = upstream.headers.get(name);
+      if (value) reply.header(name, value);
+    }
+    reply.code(upstream.status);
+    if (!upstream.body || request.method === 'HEAD') return reply.send();
+    return reply.send(Readable.fromWeb(upstream.body as WebReadableStream));
+  }
+
   async function proxy(request: FastifyRequest, reply: FastifyReply, route: ProxyRoute): Promise<FastifyReply> {
     const params = request.params as { movieId: string };
     const movieId = movieIdOf(params.movieId);
@@ -137,6 +175,8 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     const movie = store.movies.find(roomId, movieId);
     if (!movie || movie.base.isFolder) throw notFound('room or movie not found');
     if (route.servesPush && movie.base.rtmpSource) {
+      const elsewhere = holdsPush(movie.id) || request.headers[FORWARDED_HEADER] ? null : context.hubs.liveElsewhere(movie.id);
+      if (elsewhere) return forwardPush(request, reply, elsewhere);
       if (route.servesPush === 'flv') return watchPush(request, reply, movie.id);
       // HLS of a push made while RTMP was on, asked for after it was turned off.
       if (!context.live) throw badRequest('rtmp is not enabled');
