@@ -77,11 +77,11 @@ const nextConfig = {
     // are not (no COOP/COEP), so the file stays a plain asset for that path: one bundled copy inside
     // JASSUB's worker, no self-referencing chunk, no warning.
     config.module.rules.push({ test: /[\\/]jassub[\\/]dist[\\/]wasm[\\/]jassub-worker\.js$/, parser: { worker: false } });
+    if (!isServer && !dev) config.plugins.push(new EngineChunksPlugin());
     // One chunk for the i18n core and the shell's texts (lib/i18n/index.ts, messages.ts,
     // messages/common.ts), which every route's layout, page and not-found entry imports. Next's client
     // splitChunks only moves modules of 20 KB or more into shared chunks, so without this group each
     // entry carried its own copy (6.5 KB gzip of duplicates on the home page).
-    if (!isServer && !dev) config.plugins.push(new EngineChunksPlugin());
     const split = config.optimization.splitChunks;
     if (!isServer && !dev && split && split.cacheGroups) {
       split.cacheGroups.i18n = {
