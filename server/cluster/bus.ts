@@ -122,7 +122,11 @@ export async function connectRedisBus(url: string, prefix = 'synctv'): Promise<R
   subscriber.on('message', (name: string, text: string) => {
     if (name !== channel) return;
     const envelope = parseEnvelope(text);
-    if (envelope) handler(envelope.from, envelope.event);
+    try {
+      if (envelope) handler(envelope.from, envelope.event);
+    } catch {
+      // An event of ours that does not have the fields its kind needs: dropped, like one that is not ours.
+    }
   });
   return {
     instanceId,

@@ -216,7 +216,10 @@ export class HubRegistry {
     this.bus?.publish({ kind: 'live', url: this.liveSource.url, movies: this.liveSource.movies() });
   }
 
+  /** The heartbeat: this instance's presence and pushes, and forgetting instances long gone. */
   private publishPresence(): void {
+    const forgotten = Date.now() - 10 * STALE_AFTER_TICKS * this.tickMs;
+    for (const [id, remote] of this.remotes) if (remote.seenAt < forgotten) this.remotes.delete(id);
     this.publishLive();
     if (!this.clustered()) return;
     const rooms: Record<string, PresenceEntry[]> = {};
