@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { watchChild } from './child';
 import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
 import type { StartServerOptions } from '../app';
 
@@ -50,13 +51,7 @@ export async function launch(options: Partial<StartServerOptions> = {}): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  let exited = false;
-  const exit = new Promise<void>((resolve) =>
-    child.on('exit', () => {
-      exited = true;
-      resolve();
-    }),
-  );
+  const watched = watchChild(child, (error) => (output += String(error)));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ready = await new Promise<{ url: string; port: number }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
@@ -68,7 +63,7 @@ export async function launch(options: Partial<StartServerOptions> = {}): Promise
         resolve(JSON.parse(line[1]) as { url: string; port: number });
       }
     });
-    void exit.then(() => {
+    void watched.exit.then(() => {
       clearTimeout(timer);
       reject(new Error(`server exited before it was ready:\n${output}`));
     });
@@ -77,21 +72,16 @@ export async function launch(options: Partial<StartServerOptions> = {}): Promise
     ...ready,
     pid: child.pid ?? -1,
     dataDir,
-    alive: () => !exited,
+    alive: () => !watched.exited(),
     output: () => output,
     async kill() {
-      if (!exited) {
+      if (!watched.exited()) {
         child.kill('SIGKILL');
-        await exit;
+        await watched.exit;
       }
     },
     async stop() {
-      if (!exited) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exit;
-        clearTimeout(timer);
-      }
+      await watched.stop();
       if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { watchChild } from './child';
 import { freePort } from './redis';
 
 export interface TestNginx {
@@ -40,18 +41,7 @@ export async function startNginx(configFile: string, replace: Record<string, str
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  let exited = false;
-  const exit = new Promise<void>((resolve) => {
-    child.on('exit', () => {
-      exited = true;
-      resolve();
-    });
-    child.on('error', (error) => {
-      stderr += String(error);
-      exited = true;
-      resolve();
-    });
-  });
+  const watched = watchChild(child, (error) => (stderr += String(error)));
   const output = () => {
     let log = '';
     try {
@@ -64,7 +54,7 @@ export async function startNginx(configFile: string, replace: Record<string, str
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
-    if (exited) throw new Error(`nginx exited:\n${output()}`);
+    if (watched.exited()) throw new Error(`nginx exited:\n${output()}`);
     try {
       await fetch(`${url}/healthz`);
       break;
@@ -78,12 +68,7 @@ export async function startNginx(configFile: string, replace: Record<string, str
     port,
     output,
     async stop() {
-      if (!exited) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exit;
-        clearTimeout(timer);
-      }
+      await watched.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { watchChild } from './child';
 
 export interface TestRedis {
   /** `redis://127.0.0.1:<port>` */
@@ -44,18 +45,7 @@ export async function startRedis(port?: number): Promise<TestRedis> {
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  let exited = false;
-  const exit = new Promise<void>((resolve) => {
-    child.on('exit', () => {
-      exited = true;
-      resolve();
-    });
-    child.on('error', (error) => {
-      output += String(error);
-      exited = true;
-      resolve();
-    });
-  });
+  const watched = watchChild(child, (error) => (output += String(error)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
     const onData = (chunk: Buffer) => {
@@ -67,7 +57,7 @@ export async function startRedis(port?: number): Promise<TestRedis> {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    void exit.then(() => {
+    void watched.exit.then(() => {
       clearTimeout(timer);
       reject(new Error(`redis-server exited before it was ready:\n${output}`));
     });
@@ -77,12 +67,7 @@ export async function startRedis(port?: number): Promise<TestRedis> {
     port,
     pid: child.pid ?? -1,
     async stop() {
-      if (!exited) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exit;
-        clearTimeout(timer);
-      }
+      await watched.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
