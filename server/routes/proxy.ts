@@ -64,10 +64,10 @@ interface ProxyRoute {
   servesPush?: 'flv' | 'hlsList' | 'hlsData';
 }
 
-/** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
 /** Marks a request one instance forwards to another (never forwarded again). */
 const FORWARDED_HEADER = 'x-synctv-forwarded';
 
+/** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
 function movieIdOf(param: string): string {
   return param.replace(/\.(m3u8|flv)$/i, '');
 }
