@@ -164,8 +164,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   /** True once `close()` has begun (/readyz answers 503). */
   let stopping = false;
-  // Captcha answers, mailed codes and OAuth2 states: in Redis when there is one, so any instance can check them.
-  const secrets = bus ? new RedisSecretStore(bus.client, bus.prefix) : new MemorySecretStore();
+  // Captcha answers, mailed codes and OAuth2 states: in Redis when there is one, so any instance can
+  // check them; else one bounded store each in this process.
+  const secrets = () => (bus ? new RedisSecretStore(bus.client, bus.prefix) : new MemorySecretStore());
   const live =
     options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId), () => context.hubs.liveChanged());
   const context: ServerContext = {
@@ -176,10 +177,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ice: options.ice ?? NO_ICE_CONFIG,
     live,
     hls: live && options.ffmpeg !== false ? new HlsRemuxer(live, options.ffmpeg ?? 'ffmpeg') : null,
-    captchas: new CaptchaStore(secrets, options.fixedCaptchaAnswer),
-    codes: new EmailCodeStore(secrets),
+    captchas: new CaptchaStore(secrets(), options.fixedCaptchaAnswer),
+    codes: new EmailCodeStore(secrets()),
     mailer: new Mailer(),
-    states: new OAuth2States(secrets),
+    states: new OAuth2States(secrets()),
     endpoints: options.oauth2Endpoints ?? {},
   };
   const tokenResponse = tokenResponder(context.tokens);

@@ -87,7 +87,7 @@ it('signs a user up on one instance and in on the other', async () => {
   expect((await get(b, '/api/user/me', { token: user.token })).status).toBe(200);
 });
 
-it('checks on one instance the captcha and the mailed code that another issued, once', async () => {
+it('checks on one instance the captcha and the mailed code that another issued, once, and counts wrong codes over both', async () => {
   const email = `cluster${process.pid % 1000}@example.com`;
   const captcha = await get(a, '/api/user/signup/email/captcha');
   const sent = await post(b, '/api/user/signup/email/captcha', { email, captchaId: captcha.body.data.captchaId, answer: CAPTCHA_ANSWER });
@@ -96,6 +96,18 @@ it('checks on one instance the captcha and the mailed code that another issued, 
   const again = await post(a, '/api/user/signup/email/captcha', { email, captchaId: captcha.body.data.captchaId, answer: CAPTCHA_ANSWER });
   expect([again.status, again.body.error]).toEqual([400, 'captcha verify failed']);
 
+  // Five wrong tries, spread over both instances, spend the code everywhere.
+  const spent = codeIn(await sink.next(email));
+  for (const server of [a, b, a, b, a]) {
+    const wrong = await post(server, '/api/user/signup/email', { email, captcha: 'WRONG9', password: 'cluster-pw' });
+    expect([wrong.status, wrong.body.error]).toEqual([400, 'email captcha verify failed']);
+  }
+  const tooLate = await post(b, '/api/user/signup/email', { email, captcha: spent, password: 'cluster-pw' });
+  expect([tooLate.status, tooLate.body.error]).toEqual([400, 'email captcha verify failed']);
+
+  // A new code, drawn on B and used on A, works once.
+  const second = await get(b, '/api/user/signup/email/captcha');
+  expect((await post(a, '/api/user/signup/email/captcha', { email, captchaId: second.body.data.captchaId, answer: CAPTCHA_ANSWER })).status).toBe(204);
   const code = codeIn(await sink.next(email));
   const signup = await post(a, '/api/user/signup/email', { email, captcha: code, password: 'cluster-pw' });
   expect(signup.status).toBe(200);

@@ -20,8 +20,12 @@ export interface SecretStore {
   increment(key: string, ttlMs: number): Promise<number>;
 }
 
-/** Most live entries of the in-process store; the oldest go first beyond it, so a flood cannot grow memory without end. */
-const MAX_ENTRIES = 40_000;
+/**
+ * Most live entries of one in-process store; the oldest go first beyond it, so a flood cannot grow
+ * memory without end. Each kind of secret has its own store, so a flood of captchas cannot push out
+ * the codes mailed to others.
+ */
+const MAX_ENTRIES = 20_000;
 
 /** The store of a single instance: a Map with expiry and a size bound (insertion order is age order). */
 export class MemorySecretStore implements SecretStore {
@@ -95,6 +99,7 @@ export class RedisSecretStore implements SecretStore {
     return this.redis.get(this.key(key));
   }
 
+  /** GETDEL: Redis 6.2 and up. */
   take(key: string): Promise<string | null> {
     return this.redis.getdel(this.key(key));
   }
@@ -104,7 +109,8 @@ export class RedisSecretStore implements SecretStore {
   }
 
   async increment(key: string, ttlMs: number): Promise<number> {
-    const [[, count]] = (await this.redis.multi().incr(this.key(key)).pexpire(this.key(key), ttlMs, 'NX').exec()) as [[Error | null, number]];
-    return count;
+    // Created at 0 with its lifetime when missing, then counted: one round trip, Redis 2.6.12 and up.
+    const results = (await this.redis.multi().set(this.key(key), '0', 'PX', ttlMs, 'NX').incr(this.key(key)).exec()) as [Error | null, unknown][];
+    return Number(results[1][1]);
   }
 }
