@@ -66,7 +66,7 @@ for (const screen of screens) {
   }
 }
 
-test("a room link's document asks for the user, the settings, the room and its movie before the hall's code runs, once each, and preloads the movie's engine", async ({ app, actors, media }) => {
+test("a room link's document asks for the user, the settings, the room and its movie before the hall's code runs, once each, and preloads the movie's engine and playlist", async ({ app, actors, media }) => {
   const owner = await actors.user('owner');
   const roomId = await app.api.createRoom(owner.token!, uniqueName('early'));
   const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
@@ -90,8 +90,11 @@ test("a room link's document asks for the user, the settings, the room and its m
     const hallScript = entries.find((entry) => /\/cinema\/.*\/page-[^/]+\.js$/.test(decodeURIComponent(entry.name)));
     const current = entries.find((entry) => entry.name.endsWith('/api/room/movie/current'));
     const preloads = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="script"]')].map((link) => link.href);
-    return { hallScriptEnd: hallScript?.responseEnd ?? null, currentStart: current?.startTime ?? null, preloads, names: entries.map((entry) => entry.name) };
+    const playlists = entries.filter((entry) => entry.name.endsWith('/clip/index.m3u8')).map((entry) => entry.initiatorType);
+    return { hallScriptEnd: hallScript?.responseEnd ?? null, currentStart: current?.startTime ?? null, preloads, names: entries.map((entry) => entry.name), playlists };
   });
+  // The document fetched the movie's playlist too, and hls.js took that answer instead of asking again.
+  expect(timing.playlists).toEqual(['fetch']);
   expect(timing.currentStart).not.toBeNull();
   expect(timing.hallScriptEnd).not.toBeNull();
   expect(timing.currentStart!).toBeLessThan(timing.hallScriptEnd!);

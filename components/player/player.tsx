@@ -21,7 +21,7 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { clsx } from 'clsx';
 import type Hls from 'hls.js';
-import type { FragmentLoaderConstructor, FragmentLoaderContext, LoaderCallbacks, LoaderConfiguration } from 'hls.js';
+import type { FragmentLoaderConstructor, FragmentLoaderContext, LoaderCallbacks, LoaderConfiguration, PlaylistLoaderConstructor } from 'hls.js';
 import { useLocale, useT } from '@/lib/i18n';
 import type { MovieSubtitle } from '@/components/player/subtitles';
 import type { SourceProblem } from '@/components/player/source-problems';
@@ -29,6 +29,7 @@ import { DEFAULT_VIEW, PLAYBACK_RATES, videoStyle, type PlayerView } from '@/com
 import type { AssRenderer, AttachedSubtitles } from '@/components/player/subtitles';
 import { stripTsPrefix } from '@/components/player/ts-prefix';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
+import { earlyMediaLoader } from './early-media-loader';
 import { sourceKind } from '@/lib/media/source-kind';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
@@ -109,10 +110,7 @@ export function preloadEngine(url: string, type = ''): void {
  * hls.js's own loader for segments, which hands an unencrypted segment on from its first MPEG-TS
  * packet (components/player/ts-prefix.ts: a real SyncTV server may put a PNG header in front).
  */
-function tsPrefixStrippingLoader(HlsClass: typeof Hls): FragmentLoaderConstructor {
-  // The default loader loads fragments too (hls.js uses it when `fLoader` is unset); its declared
-  // type is the generic loader's, so it is named here as what it is used as.
-  const Base = HlsClass.DefaultConfig.loader as unknown as FragmentLoaderConstructor;
+function tsPrefixStrippingLoader(Base: FragmentLoaderConstructor): FragmentLoaderConstructor {
   return class extends Base {
     load(context: FragmentLoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<FragmentLoaderContext>) {
       const encrypted = context.frag.encrypted;
@@ -337,13 +335,18 @@ export function Player({
     /** Plays the URL with one hls.js build; the light one hands over to the full one when needed. */
     const startHls = (HlsClass: typeof Hls, build: 'light' | 'full') => {
       let recoveries = 0;
+      // The default loader loads playlists and fragments too (hls.js uses it when `pLoader` and
+      // `fLoader` are unset); its declared type is the generic loader's.
+      const DefaultLoader = HlsClass.DefaultConfig.loader;
       const instance = new HlsClass({
         startLevel: -1,
         startPosition: live ? -1 : Math.max(-1, startAt.current?.() ?? -1),
         xhrSetup: (xhr) => {
           for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
         },
-        fLoader: tsPrefixStrippingLoader(HlsClass),
+        // The playlist and first segment the room link's early start fetched come from there.
+        pLoader: earlyMediaLoader(DefaultLoader as unknown as PlaylistLoaderConstructor),
+        fLoader: tsPrefixStrippingLoader(earlyMediaLoader(DefaultLoader as unknown as FragmentLoaderConstructor)),
         // Live: behind the edge after a stall, catch up by playing up to 1.2× rather than jumping (docs/live.md).
         maxLiveSyncPlaybackRate: live ? 1.2 : 1,
       });

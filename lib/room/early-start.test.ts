@@ -2,7 +2,7 @@
  * The room link's early start (./early-start.ts): the inline script as the browser runs it (its text,
  * evaluated against a fake window), and the session's side that takes its answers once.
  */
-import { earlyStartConfig, earlyStartScript, EARLY_ANSWER_MAX_AGE_MS, engineChunkPlaceholder, takeEarlyAnswer, type EarlyStart, type EarlyStartHost } from './early-start';
+import { earlyStartConfig, earlyStartScript, EARLY_ANSWER_MAX_AGE_MS, engineChunkPlaceholder, takeEarlyAnswer, takeEarlyMedia, type EarlyStart, type EarlyStartHost } from './early-start';
 
 const HLS_CHUNK = '/web/_next/static/chunks/engine-hls-light.abc123.js';
 
@@ -11,7 +11,10 @@ interface FakeHost extends EarlyStartHost {
   links: { rel: string; as: string; href: string; fetchPriority: string }[];
 }
 
-/** A window at `pathname` whose fetch answers each path with `answers[path]` (404 otherwise). */
+/**
+ * A window at `pathname` whose fetch answers each path with `answers[path]` (404 otherwise): the
+ * body as JSON, or as it is when it is a string (a playlist, a segment).
+ */
 function fakeHost(pathname: string, answers: Record<string, { status: number; body: unknown }>, token: string | null = 'jwt-1'): FakeHost {
   const requests: FakeHost['requests'] = [];
   const links: FakeHost['links'] = [];
@@ -24,8 +27,11 @@ function fakeHost(pathname: string, answers: Record<string, { status: number; bo
     fetch: async (url, init) => {
       requests.push({ url, headers: init.headers });
       const answer = answers[new URL(url).pathname] ?? { status: 404, body: { error: 'not found' } };
-      return { status: answer.status, text: async () => JSON.stringify(answer.body) };
+      const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      return { status: answer.status, text: async () => text, arrayBuffer: async () => new TextEncoder().encode(text).buffer };
     },
+    performance: { now: () => requests.length * 100 },
+    URL,
     document: {
       createElement: () => ({ rel: '', as: '', href: '', fetchPriority: '' }),
       head: { appendChild: (node) => links.push(node as FakeHost['links'][number]) },
@@ -54,7 +60,10 @@ describe('the early-start script', () => {
       'https://watch.example/api/room/me',
       'https://watch.example/api/room/info',
       'https://watch.example/api/room/movie/current',
+      // The room plays: its playlist, not a segment (where hls.js starts depends on when it starts).
+      'https://media.example/v/index.m3u8',
     ]);
+    expect(host.requests[5].headers).toEqual({});
     expect(host.requests[0].headers).toEqual({ Authorization: 'jwt-1' });
     expect(host.requests[2].headers).toEqual({ Authorization: 'jwt-1', 'X-Room-Id': 'a1b2' });
     expect(host.links).toEqual([{ rel: 'preload', as: 'script', fetchPriority: 'low', href: HLS_CHUNK }]);
@@ -105,6 +114,96 @@ describe('the early-start script', () => {
     runScript(host);
     await settle();
     expect(host.links.map((link) => link.href)).toEqual([HLS_CHUNK]);
+  });
+});
+
+describe("the early-start script's media", () => {
+  const PLAYLIST = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', '#EXTINF:2.000,', 'seg0.ts', '#EXTINF:2.000,', 'seg1.ts', '#EXTINF:2.000,', 'sub/seg2.ts', '#EXT-X-ENDLIST', ''].join('\n');
+  const paused = (base: Record<string, unknown>, currentTime = 0) => ({ status: 200, body: { data: { movie: { id: 'm1', base }, status: { currentTime } } } });
+  const early = (host: FakeHost) => host.__synctvEarlyStart as EarlyStart;
+  const mediaUrls = (host: FakeHost) => host.requests.slice(5).map((request) => request.url);
+
+  it("fetches a paused room's playlist and the segment at its position, for the player to take", async () => {
+    const host = fakeHost('/web/cinema/r1/', { '/api/room/movie/current': paused({ url: 'https://media.example/v/index.m3u8' }, 4.5), '/v/index.m3u8': { status: 200, body: PLAYLIST }, '/v/sub/seg2.ts': { status: 200, body: 'TS' } });
+    runScript(host);
+    await settle();
+    expect(mediaUrls(host)).toEqual(['https://media.example/v/index.m3u8', 'https://media.example/v/sub/seg2.ts']);
+    const segment = await early(host).media?.['https://media.example/v/sub/seg2.ts'].promise;
+    expect(new TextDecoder().decode(segment?.data as ArrayBuffer)).toBe('TS');
+    expect(segment?.receivedAt).toBeGreaterThanOrEqual(segment?.requestedAt ?? Infinity);
+    await expect(early(host).media?.['https://media.example/v/index.m3u8'].promise).resolves.toMatchObject({ data: PLAYLIST });
+  });
+
+  it('asks for a server-relative movie at the API origin, the first segment at 0 s and none past the end', async () => {
+    const host = fakeHost('/web/cinema/r1/', { '/api/room/movie/current': paused({ url: '/api/movie/proxy/r1/m1' , type: 'm3u8' }), '/api/movie/proxy/r1/m1': { status: 200, body: PLAYLIST } });
+    runScript(host, {}, 'https://api.example');
+    await settle();
+    expect(mediaUrls(host)).toEqual(['https://api.example/api/movie/proxy/r1/m1', 'https://api.example/api/movie/proxy/r1/seg0.ts']);
+
+    const past = fakeHost('/web/cinema/r1/', { '/api/room/movie/current': paused({ url: 'https://media.example/v/index.m3u8' }, 6), '/v/index.m3u8': { status: 200, body: PLAYLIST } });
+    runScript(past);
+    await settle();
+    expect(mediaUrls(past)).toEqual(['https://media.example/v/index.m3u8']);
+  });
+
+  it('fetches only the playlist when hls.js chooses what comes next, and nothing with headers, live or a broadcast', async () => {
+    const only = (playlist: string) => ({ '/api/room/movie/current': paused({ url: 'https://media.example/v/index.m3u8' }), '/v/index.m3u8': { status: 200, body: playlist } });
+    for (const playlist of [
+      '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nlow/index.m3u8\n',
+      PLAYLIST.replace('#EXT-X-ENDLIST', ''),
+      PLAYLIST.replace('#EXTM3U', '#EXTM3U\n#EXT-X-MAP:URI="init.mp4"'),
+      PLAYLIST.replace('#EXTM3U', '#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI="k"'),
+    ]) {
+      const host = fakeHost('/web/cinema/r1/', only(playlist));
+      runScript(host);
+      await settle();
+      expect(mediaUrls(host)).toEqual(['https://media.example/v/index.m3u8']);
+    }
+    for (const base of [{ headers: { Referer: 'x' } }, { live: true }, { rtmpSource: true }]) {
+      const host = fakeHost('/web/cinema/r1/', { '/api/room/movie/current': paused({ url: 'https://media.example/v/index.m3u8', ...base }) });
+      runScript(host);
+      await settle();
+      expect(mediaUrls(host)).toEqual([]);
+      expect(early(host).media).toBeUndefined();
+    }
+  });
+
+  it('keeps a failed or refused fetch as null', async () => {
+    const host = fakeHost('/web/cinema/r1/', { '/api/room/movie/current': paused({ url: 'https://media.example/v/index.m3u8' }) });
+    runScript(host);
+    await settle();
+    await expect(early(host).media?.['https://media.example/v/index.m3u8'].promise).resolves.toBeNull();
+    expect(mediaUrls(host)).toHaveLength(1);
+  });
+});
+
+describe('takeEarlyMedia', () => {
+  const media = { url: 'https://m.example/a.m3u8', data: '#EXTM3U', requestedAt: 1, firstByteAt: 2, receivedAt: 3 };
+  const install = (startedAtMs = Date.now()) => {
+    (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart = {
+      roomId: 'r1',
+      token: '',
+      startedAtMs,
+      answers: {},
+      media: { 'https://m.example/a.m3u8': { binary: false, promise: Promise.resolve(media) } },
+    };
+  };
+  afterEach(() => delete (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart);
+
+  it('gives a fetched file once, for the same URL and kind of body', async () => {
+    install();
+    expect(takeEarlyMedia('https://m.example/b.m3u8', false)).toBeNull();
+    await expect(takeEarlyMedia('https://m.example/a.m3u8', false)).resolves.toEqual(media);
+    expect(takeEarlyMedia('https://m.example/a.m3u8', false)).toBeNull();
+    install();
+    expect(takeEarlyMedia('https://m.example/a.m3u8', true)).toBeNull();
+  });
+
+  it('gives nothing from an old start or without one', () => {
+    install(Date.now() - EARLY_ANSWER_MAX_AGE_MS - 1);
+    expect(takeEarlyMedia('https://m.example/a.m3u8', false)).toBeNull();
+    delete (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart;
+    expect(takeEarlyMedia('https://m.example/a.m3u8', false)).toBeNull();
   });
 });
 

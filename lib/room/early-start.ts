@@ -13,7 +13,11 @@
  * answer) in `window.__synctvEarlyStart`. Once the current movie is in, it adds a
  * `<link rel="preload" as="script">` for each chunk of the engine the movie needs (hls.js light,
  * mpegts.js, dash.js), the files webpack loads when the player asks for it; `scripts/engine-chunks.mjs`
- * writes their URLs into the exported document after the build.
+ * writes their URLs into the exported document after the build. For an HLS movie without headers of
+ * its own (not live) it also fetches the playlist and, when the room is paused, the segment at the
+ * room's position, the two requests hls.js would otherwise send only once the hall's code has run;
+ * the player's loaders take them (`takeEarlyMedia`, components/player/early-media-loader.ts). A
+ * multivariant playlist or one with keys, byte ranges or init segments gets only the playlist.
  *
  * The start-up and the room session take each answer at most once (`takeEarlyAnswer`), and none of
  * the room's once its membership answer was not a success. A 2xx envelope is used as the
@@ -78,6 +82,26 @@ export interface EarlyAnswer {
   receivedAtMs: number;
 }
 
+/**
+ * A media file the script fetched: its body (text for a playlist, bytes for a segment) and when it
+ * was asked for, began to arrive and ended, in `performance.now()` ms (hls.js's loader statistics,
+ * from which it estimates the bandwidth). Null: the request failed or was not a 2xx.
+ */
+export interface EarlyMedia {
+  /** Where the body came from (after redirects). */
+  url: string;
+  data: string | ArrayBuffer;
+  requestedAt: number;
+  firstByteAt: number;
+  receivedAt: number;
+}
+
+/** One fetched media file: whether its body is bytes (a segment) or text (a playlist), and the fetch. */
+export interface EarlyMediaEntry {
+  binary: boolean;
+  promise: Promise<EarlyMedia | null>;
+}
+
 /** What the script leaves in `window.__synctvEarlyStart`. */
 export interface EarlyStart {
   roomId: string;
@@ -85,6 +109,8 @@ export interface EarlyStart {
   token: string;
   startedAtMs: number;
   answers: Partial<Record<EarlyRead, Promise<EarlyAnswer>>>;
+  /** The current movie's HLS playlist and first segment, by absolute URL (`takeEarlyMedia`). */
+  media?: Record<string, EarlyMediaEntry>;
 }
 
 /** The browser parts the script uses (the real `window` in the page; a fake in the unit tests). */
@@ -92,7 +118,9 @@ export interface EarlyStartHost {
   location: { pathname: string; origin: string };
   localStorage: { getItem(key: string): string | null };
   sessionStorage: { getItem(key: string): string | null };
-  fetch(url: string, init: { headers: Record<string, string>; credentials: 'same-origin' }): Promise<{ status: number; text(): Promise<string> }>;
+  fetch(url: string, init: { headers: Record<string, string>; credentials: 'same-origin' }): Promise<{ status: number; url?: string; text(): Promise<string>; arrayBuffer(): Promise<ArrayBuffer> }>;
+  performance: { now(): number };
+  URL: new (url: string, base: string) => { href: string };
   document: { createElement(tag: 'link'): { rel: string; as: string; href: string; fetchPriority: string }; head: { appendChild(node: unknown): unknown } };
   __synctvEarlyStart?: EarlyStart;
 }
@@ -135,8 +163,16 @@ export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
     early.answers.current = read(cfg.roomReads.current, true);
     early.answers.current.then(function (answer) {
       try {
-        var base = JSON.parse(answer.text).data.movie.base;
-        var chunks = cfg.engineChunks[kindOf(String(base.url || ''), String(base.type || ''))];
+        var data = JSON.parse(answer.text).data;
+        var base = data.movie.base;
+        var url = String(base.url || '');
+        var kind = kindOf(url, String(base.type || ''));
+        if (kind === 'hls' && !base.live && !base.rtmpSource && !hasKeys(base.headers)) {
+          // lib/api/movie.ts `playableUrl`: a server-relative URL is the API's.
+          var status = data.status || {};
+          preloadHls(url.charAt(0) === '/' && url.charAt(1) !== '/' ? origin + url : url, status.isPlaying ? -1 : Number(status.currentTime) || 0);
+        }
+        var chunks = cfg.engineChunks[kind];
         if (!chunks || chunks.indexOf('__') === 0) return;
         var urls = chunks.split(' ');
         for (var i = 0; i < urls.length; i++) {
@@ -155,6 +191,58 @@ export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
     host.__synctvEarlyStart = early;
   } catch (e) {
     /* no storage, no fetch: the session asks through the API client */
+  }
+
+  // The movie's playlist and, for a paused room, the segment at its position (see EarlyMedia).
+  function preloadHls(playlistUrl: string, position: number): void {
+    var media: Record<string, EarlyMediaEntry> = (early.media = {});
+    var get = function (url: string, binary: boolean): Promise<EarlyMedia | null> {
+      var requestedAt = host.performance.now();
+      var promise = host.fetch(url, { headers: {}, credentials: 'same-origin' }).then(
+        function (response) {
+          var firstByteAt = host.performance.now();
+          if (response.status < 200 || response.status >= 300) return null;
+          return (binary ? response.arrayBuffer() : response.text()).then(function (body: string | ArrayBuffer) {
+            return { url: response.url || url, data: body, requestedAt: requestedAt, firstByteAt: firstByteAt, receivedAt: host.performance.now() };
+          });
+        },
+        function () {
+          return null;
+        },
+      );
+      media[url] = { binary: binary, promise: promise };
+      return promise;
+    };
+    get(playlistUrl, false).then(function (playlist) {
+      if (!playlist || position < 0) return;
+      var text = String(playlist.data);
+      // A multivariant playlist (hls.js picks the variant), byte ranges, keys, init segments or a
+      // live playlist (hls.js starts at its edge): hls.js asks for the rest itself.
+      if (/#EXT-X-STREAM-INF|#EXT-X-BYTERANGE|#EXT-X-MAP|#EXT-X-KEY:(?!METHOD=NONE)/.test(text) || !/#EXT-X-ENDLIST/.test(text)) return;
+      var lines = text.split(/\r?\n/);
+      var start = 0;
+      var duration = -1;
+      for (var i = 0; i < lines.length; i++) {
+        var line = lines[i].replace(/^\s+|\s+$/g, '');
+        var extinf = /^#EXTINF:([\d.]+)/.exec(line);
+        if (extinf) duration = parseFloat(extinf[1]);
+        else if (line && line.charAt(0) !== '#' && duration >= 0) {
+          if (position < start + duration) {
+            // Relative to where the playlist came from after any redirect, as hls.js resolves it.
+            get(new host.URL(line, playlist.url).href, true);
+            return;
+          }
+          start += duration;
+          duration = -1;
+        }
+      }
+    });
+  }
+
+  function hasKeys(object: unknown): boolean {
+    if (!object || typeof object !== 'object') return false;
+    for (var key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true;
+    return false;
   }
 
   // lib/media/source-kind.ts `sourceKind`, from the same tables.
@@ -215,6 +303,22 @@ export async function takeEarlyAnswer<T>(read: EarlyRead, roomId: string | null,
     delete early.answers.current;
   }
   return taken;
+}
+
+/**
+ * Takes the early fetch of the media file at `url` (absolute, as the player asks for it), once: its
+ * pending result when the script fetched that URL with a body of the same kind (`binary`: bytes, else
+ * text) less than EARLY_ANSWER_MAX_AGE_MS ago, else null (and the caller fetches it itself). The
+ * promise resolves to null when the fetch failed; it never rejects.
+ */
+export function takeEarlyMedia(url: string, binary: boolean, now: () => number = Date.now): Promise<EarlyMedia | null> | null {
+  if (typeof window === 'undefined') return null;
+  const early = (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart;
+  const entry = early?.media?.[url];
+  if (!early?.media || !entry) return null;
+  delete early.media[url];
+  if (entry.binary !== binary || now() - early.startedAtMs > EARLY_ANSWER_MAX_AGE_MS) return null;
+  return entry.promise;
 }
 
 /** An answer's `data` with its times when it is a 2xx envelope, else null. */
