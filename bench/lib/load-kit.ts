@@ -89,7 +89,7 @@ export class Viewer {
   private closedAt: number | null = null;
 
   constructor(
-    server: TestServer,
+    server: Pick<TestServer, 'url'>,
     private readonly roomId: string,
     private readonly token: string,
     private readonly reconnectTo?: () => TestServer,
@@ -97,7 +97,7 @@ export class Viewer {
     this.connect(server);
   }
 
-  private connect(server: TestServer): void {
+  private connect(server: Pick<TestServer, 'url'>): void {
     const url = new URL(`${server.url.replace('http', 'ws')}/api/room/ws`);
     url.searchParams.set('roomId', this.roomId);
     const ws = new WebSocket(url, [this.token], { perMessageDeflate: false });
