@@ -244,29 +244,33 @@ export class HubRegistry {
       case 'hello':
         if (!own) this.publishPresence();
         return;
-      case 'live': {
-        if (own) return;
-        const remote = this.remotes.get(from) ?? { seenAt: 0, rooms: new Map<string, PresenceEntry[]>() };
-        remote.seenAt = Date.now();
-        remote.live = { url: event.url, movies: new Set(event.movies) };
-        this.remotes.set(from, remote);
+      case 'live':
+        if (!own) this.heardFrom(from).live = { url: event.url, movies: new Set(event.movies) };
         return;
-      }
       case 'bye':
         this.remotes.delete(from);
         return;
       case 'presence':
-        if (!own) this.remotes.set(from, { ...this.remotes.get(from), seenAt: Date.now(), rooms: new Map(Object.entries(event.rooms)) });
+        if (!own) this.heardFrom(from).rooms = new Map(Object.entries(event.rooms));
         return;
       case 'room-presence': {
         if (own) return;
-        const remote = this.remotes.get(from) ?? { seenAt: 0, rooms: new Map<string, PresenceEntry[]>() };
-        remote.seenAt = Date.now();
-        if (event.connections.length) remote.rooms.set(event.roomId, event.connections);
-        else remote.rooms.delete(event.roomId);
-        this.remotes.set(from, remote);
+        const { rooms } = this.heardFrom(from);
+        if (event.connections.length) rooms.set(event.roomId, event.connections);
+        else rooms.delete(event.roomId);
         return;
       }
     }
+  }
+
+  /** The instance `from` as last heard of, now (created on first word from it). */
+  private heardFrom(from: string): RemoteInstance {
+    let remote = this.remotes.get(from);
+    if (!remote) {
+      remote = { seenAt: 0, rooms: new Map<string, PresenceEntry[]>() };
+      this.remotes.set(from, remote);
+    }
+    remote.seenAt = Date.now();
+    return remote;
   }
 }
