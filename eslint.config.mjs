@@ -39,6 +39,17 @@ const config = [
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // The companion server reads and writes its store asynchronously (server/db): a promise that is
+    // not awaited would let a request answer before its write, or read a Promise as a value.
+    files: ['server/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // jest.mock factories and the CommonJS jest environment load modules with require().
     files: ['**/*.test.{ts,tsx}', 'jest.environment.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

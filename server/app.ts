@@ -244,8 +244,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const wss = attachRoomSocket(app.server, context, app.log);
   let closeRtmpSockets: (() => void) | null = null;
   if (live) {
-    const authorize = (roomId: string, key: string) => {
-      const target = pushTarget(store, context.tokens, roomId, key);
+    const authorize = async (roomId: string, key: string) => {
+      const target = await pushTarget(store, context.tokens, roomId, key);
       // What an operator needs when an encoder says only "failed to connect".
       if (!target) app.log.warn(`refused an RTMP push to room ${roomId.slice(0, 64)}: the stream key is not that of a live movie of this room`);
       return target;

@@ -135,7 +135,7 @@ export class TokenService {
 export async function authenticateToken(store: Store, tokens: TokenService, token: string): Promise<UserRecord> {
   const claims = await tokens.verify(token);
   if (claims.userId.length !== 32 || claims.userId === GUEST_USER_ID) throw unauthorized('authentication failed');
-  const user = store.users.findById(claims.userId);
+  const user = await store.users.findById(claims.userId);
   if (!user) throw unauthorized('user not found');
   if (userVersion(user.hashedPassword) !== claims.version) throw unauthorized('authentication token expired');
   if (user.role === Role.Banned) throw unauthorized('user account has been banned');

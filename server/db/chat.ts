@@ -49,18 +49,18 @@ export class ChatRepository {
    * The id of the room's newest kept line, 0 when it has none. Ids only grow (AUTOINCREMENT), so it
    * changes whenever the kept lines do: a new line, or a clear. Cheap (one index lookup).
    */
-  latestId(roomId: string): number {
+  async latestId(roomId: string): Promise<number> {
     return this.latestStmt.get(roomId)?.id ?? 0;
   }
 
   /** Stores one line of `roomId` and drops the room's lines beyond the newest CHAT_HISTORY_SIZE. */
-  append(roomId: string, line: ChatRecord): void {
+  async append(roomId: string, line: ChatRecord): Promise<void> {
     this.insertStmt.run(roomId, line.userId, line.username, line.content, line.createdAt);
     this.trimStmt.run(roomId, roomId, CHAT_HISTORY_SIZE);
   }
 
   /** The room's kept lines, oldest first (at most CHAT_HISTORY_SIZE). */
-  recent(roomId: string): ChatRecord[] {
+  async recent(roomId: string): Promise<ChatRecord[]> {
     return this.recentStmt.all(roomId, CHAT_HISTORY_SIZE).map((row) => ({
       userId: row.user_id,
       username: row.username,
@@ -70,7 +70,7 @@ export class ChatRepository {
   }
 
   /** Forgets every kept line of the room. Returns how many were removed. */
-  clear(roomId: string): number {
+  async clear(roomId: string): Promise<number> {
     return this.clearStmt.run(roomId).changes;
   }
 }

@@ -30,8 +30,8 @@ export interface Store {
   providers: ProviderRepository;
   /** The rooms' recent chat (./chat.ts). */
   chat: ChatRepository;
-  /** Asks the database a trivial question; throws when it cannot answer (closed, unreadable file). */
-  ping(): void;
+  /** Asks the database a trivial question; rejects when it cannot answer (closed, unreadable file). */
+  ping(): Promise<void>;
   close(): void;
 }
 
@@ -43,7 +43,7 @@ export interface Store {
 export async function openStore(dataDir: string, initial: Partial<SiteSettings> = {}): Promise<Store> {
   const db = await openDatabase(dataDir);
   const settings = new SettingsRepository(db);
-  settings.seedDefaults(initial);
+  await settings.seedDefaults(initial);
   return {
     db,
     users: new UserRepository(db),
@@ -53,7 +53,7 @@ export async function openStore(dataDir: string, initial: Partial<SiteSettings> 
     settings,
     providers: new ProviderRepository(db),
     chat: new ChatRepository(db),
-    ping: () => void db.prepare('SELECT 1').get(),
+    ping: async () => void db.prepare('SELECT 1').get(),
     close: () => db.close(),
   };
 }

@@ -79,13 +79,13 @@ export class MemberRepository {
     );
   }
 
-  find(roomId: string, userId: string): MemberRecord | null {
+  async find(roomId: string, userId: string): Promise<MemberRecord | null> {
     const row = this.findStmt.get(roomId, userId);
     return row ? toRecord(row) : null;
   }
 
   /** Inserts a membership unless one exists, and returns the stored row (load or create). */
-  insertIfMissing(member: MemberRecord): MemberRecord {
+  async insertIfMissing(member: MemberRecord): Promise<MemberRecord> {
     this.insertStmt.run(
       member.roomId,
       member.userId,
@@ -95,15 +95,15 @@ export class MemberRepository {
       member.adminPermissions >>> 0,
       member.joinAt,
     );
-    return this.find(member.roomId, member.userId) ?? member;
+    return (await this.find(member.roomId, member.userId)) ?? member;
   }
 
   /**
    * Changes some columns of a membership (status, role, permission masks); returns the stored row
    * afterwards, or null when there is no such membership.
    */
-  update(roomId: string, userId: string, changes: Partial<Pick<MemberRecord, 'status' | 'role' | 'permissions' | 'adminPermissions'>>): MemberRecord | null {
-    const current = this.find(roomId, userId);
+  async update(roomId: string, userId: string, changes: Partial<Pick<MemberRecord, 'status' | 'role' | 'permissions' | 'adminPermissions'>>): Promise<MemberRecord | null> {
+    const current = await this.find(roomId, userId);
     if (!current) return null;
     const next = { ...current, ...changes };
     this.updateStmt.run(next.status, next.role, next.permissions >>> 0, next.adminPermissions >>> 0, roomId, userId);
@@ -111,12 +111,12 @@ export class MemberRepository {
   }
 
   /** Removes a membership; returns whether a row existed. */
-  delete(roomId: string, userId: string): boolean {
+  async delete(roomId: string, userId: string): Promise<boolean> {
     return this.deleteStmt.run(roomId, userId).changes > 0;
   }
 
   /** One page of a room's members (any status) with usernames, plus the total count. */
-  list(filter: MemberListFilter): { total: number; rows: MemberListRow[] } {
+  async list(filter: MemberListFilter): Promise<{ total: number; rows: MemberListRow[] }> {
     const where = ['m.room_id = ?'];
     const params: (string | number)[] = [filter.roomId];
     if (filter.role !== undefined) {

@@ -97,13 +97,13 @@ export class MovieRepository {
     this.updateBaseStmt = db.prepare('UPDATE movies SET name = ?, url = ?, base = ?, parent_id = ? WHERE room_id = ? AND id = ?');
   }
 
-  find(roomId: string, id: string): MovieListRow | null {
+  async find(roomId: string, id: string): Promise<MovieListRow | null> {
     const row = this.byIdStmt.get(roomId, id);
     return row ? toRecord(row) : null;
   }
 
   /** Number of movies and folders in a room, at any depth. */
-  countInRoom(roomId: string): number {
+  async countInRoom(roomId: string): Promise<number> {
     return this.countRoomStmt.get(roomId)?.n ?? 0;
   }
 
@@ -111,7 +111,7 @@ export class MovieRepository {
    * Inserts movies in order, with positions strictly increasing after every existing one
    * (positions are insertion times in ms, bumped when several land in the same millisecond).
    */
-  insertMany(roomId: string, creatorId: string, bases: MovieBase[], newId: () => string): MovieRecord[] {
+  async insertMany(roomId: string, creatorId: string, bases: MovieBase[], newId: () => string): Promise<MovieRecord[]> {
     return this.db.transaction(() => {
       const now = Date.now();
       let position = Math.max(now, (this.maxPositionStmt.get(roomId)?.p ?? 0) + 1);
@@ -142,13 +142,13 @@ export class MovieRepository {
   }
 
   /** One page of a folder's items (by position), plus the count of all matching items (§11 d). */
-  page(
+  async page(
     roomId: string,
     parentId: string,
     keyword: string,
     limit: number,
     offset: number,
-  ): { total: number; rows: MovieListRow[] } {
+  ): Promise<{ total: number; rows: MovieListRow[] }> {
     if (keyword) {
       const like = likePattern(keyword);
       return {
@@ -163,14 +163,14 @@ export class MovieRepository {
   }
 
   /** Deletes movies (folders with their subtrees) in one transaction. */
-  deleteMany(roomId: string, ids: string[]): void {
+  async deleteMany(roomId: string, ids: string[]): Promise<void> {
     this.db.transaction(() => {
       for (const id of ids) this.deleteTreeStmt.run(roomId, id);
     })();
   }
 
   /** Deletes every item under `parentId` ("" = the whole room). */
-  clear(roomId: string, parentId: string): void {
+  async clear(roomId: string, parentId: string): Promise<void> {
     if (!parentId) {
       this.clearRootStmt.run(roomId);
       return;
@@ -184,7 +184,7 @@ export class MovieRepository {
   }
 
   /** Swaps the positions of two movies. */
-  swap(roomId: string, a: MovieRecord, b: MovieRecord): void {
+  async swap(roomId: string, a: MovieRecord, b: MovieRecord): Promise<void> {
     this.db.transaction(() => {
       this.setPositionStmt.run(b.position, roomId, a.id);
       this.setPositionStmt.run(a.position, roomId, b.id);
@@ -192,7 +192,7 @@ export class MovieRepository {
   }
 
   /** Replaces a movie's whole base (movie edit, §4.5). */
-  replaceBase(roomId: string, id: string, base: MovieBase): void {
+  async replaceBase(roomId: string, id: string, base: MovieBase): Promise<void> {
     this.updateBaseStmt.run(base.name, base.url, JSON.stringify(base), base.parentId ?? '', roomId, id);
   }
 }

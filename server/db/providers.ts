@@ -42,23 +42,23 @@ export class ProviderRepository {
   }
 
   /** The link of a provider account, or null. */
-  find(provider: string, providerUserId: string): ProviderLink | null {
+  async find(provider: string, providerUserId: string): Promise<ProviderLink | null> {
     const row = this.findStmt.get(provider, providerUserId);
     return row ? toLink(row) : null;
   }
 
   /** Every provider bound to `userId`. */
-  ofUser(userId: string): ProviderLink[] {
+  async ofUser(userId: string): Promise<ProviderLink[]> {
     return this.ofUserStmt.all(userId).map(toLink);
   }
 
   /** Binds a provider account. Throws a SQLite UNIQUE error when it or the user's slot is taken. */
-  insert(link: ProviderLink): void {
+  async insert(link: ProviderLink): Promise<void> {
     this.insertStmt.run(link.provider, link.providerUserId, link.userId, link.createdAt);
   }
 
   /** Unbinds `provider` from `userId`; false when it was not bound. */
-  delete(userId: string, provider: string): boolean {
+  async delete(userId: string, provider: string): Promise<boolean> {
     return this.deleteStmt.run(userId, provider).changes > 0;
   }
 }

@@ -6,6 +6,7 @@ import type { RoomPlayback } from '@/lib/contract/playback';
 import type { RoomSettings } from '@/lib/contract/types';
 import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';
 import { StatementCache, type Sqlite } from './database';
+import type { MemberRecord } from './members';
 import { likePattern } from './users';
 
 /** A stored room. `hashedPassword` is a bcrypt hash or "" (no password); `createdAt` is Unix ms. */
@@ -93,6 +94,7 @@ export class RoomRepository {
   private readonly byName;
   private readonly insertRoomStmt;
   private readonly insertSettingsStmt;
+  private readonly insertMemberStmt;
   private readonly deleteStmt;
   private readonly countByCreatorStmt;
   private readonly settingsStmt;
@@ -113,6 +115,9 @@ export class RoomRepository {
     this.insertSettingsStmt = db.prepare(
       `INSERT INTO room_settings (room_id, ${SETTING_KEYS.join(', ')}) VALUES (?, ${SETTING_KEYS.map(() => '?').join(', ')})`,
     );
+    this.insertMemberStmt = db.prepare(
+      'INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     this.deleteStmt = db.prepare('DELETE FROM rooms WHERE id = ?');
     this.countByCreatorStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM rooms WHERE creator_id = ?');
     this.settingsStmt = db.prepare<[string], Record<string, number>>('SELECT * FROM room_settings WHERE room_id = ?');
@@ -122,21 +127,21 @@ export class RoomRepository {
     this.setStatusStmt = db.prepare('UPDATE rooms SET status = ?, updated_at = ? WHERE id = ?');
   }
 
-  findById(id: string): RoomRecord | null {
+  async findById(id: string): Promise<RoomRecord | null> {
     const row = this.byId.get(id);
     return row ? toRecord(row) : null;
   }
 
-  findByName(name: string): RoomRecord | null {
+  async findByName(name: string): Promise<RoomRecord | null> {
     const row = this.byName.get(name);
     return row ? toRecord(row) : null;
   }
 
   /**
-   * Inserts a room with its settings and initial status in one transaction.
-   * Throws a SQLite UNIQUE error when the name is taken.
+   * Inserts a room with its settings, initial status and its creator's membership in one
+   * transaction. Throws a SQLite UNIQUE error when the name is taken (then nothing is written).
    */
-  insert(room: Omit<RoomRecord, 'creator'>, settings: RoomSettings, current: StoredCurrent): void {
+  async insert(room: Omit<RoomRecord, 'creator'>, settings: RoomSettings, current: StoredCurrent, creator: MemberRecord): Promise<void> {
     this.db.transaction(() => {
       this.insertRoomStmt.run(
         room.id,
@@ -149,24 +154,25 @@ export class RoomRepository {
         JSON.stringify(current),
       );
       this.insertSettingsStmt.run(room.id, ...SETTING_KEYS.map((key) => toSql(settings[key])));
+      this.insertMemberStmt.run(creator.roomId, creator.userId, creator.status, creator.role, creator.permissions >>> 0, creator.adminPermissions >>> 0, creator.joinAt);
     })();
   }
 
   /** Deletes a room; settings, members and movies go with it (ON DELETE CASCADE). */
-  delete(id: string): void {
+  async delete(id: string): Promise<void> {
     this.deleteStmt.run(id);
   }
 
-  countByCreator(creatorId: string): number {
+  async countByCreator(creatorId: string): Promise<number> {
     return this.countByCreatorStmt.get(creatorId)?.n ?? 0;
   }
 
-  updatePassword(id: string, hashedPassword: string): void {
+  async updatePassword(id: string, hashedPassword: string): Promise<void> {
     this.setPasswordStmt.run(hashedPassword, Date.now(), id);
   }
 
   /** Sets the room's status (§5.2). */
-  updateStatus(id: string, status: number): void {
+  async updateStatus(id: string, status: number): Promise<void> {
     this.setStatusStmt.run(status, Date.now(), id);
   }
 
@@ -174,7 +180,7 @@ export class RoomRepository {
    * Writes some settings of a room (§5.5) in one statement. `changes` holds only known keys with
    * values of the right type (checked by the caller).
    */
-  updateSettings(roomId: string, changes: Partial<RoomSettings>): void {
+  async updateSettings(roomId: string, changes: Partial<RoomSettings>): Promise<void> {
     const keys = SETTING_KEYS.filter((key) => changes[key] !== undefined);
     if (keys.length === 0) return;
     this.listStatements
@@ -183,7 +189,7 @@ export class RoomRepository {
   }
 
   /** The room's settings (§5.5), defaults for any missing row. */
-  settings(roomId: string): RoomSettings {
+  async settings(roomId: string): Promise<RoomSettings> {
     const row = this.settingsStmt.get(roomId);
     if (!row) return { ...DEFAULT_ROOM_SETTINGS };
     const settings = { ...DEFAULT_ROOM_SETTINGS } as Record<string, number | boolean>;
@@ -195,7 +201,7 @@ export class RoomRepository {
   }
 
   /** The persisted current movie and status, or null when the room does not exist. */
-  current(roomId: string): StoredCurrent | null {
+  async current(roomId: string): Promise<StoredCurrent | null> {
     const row = this.currentStmt.get(roomId);
     if (!row) return null;
     try {
@@ -205,12 +211,12 @@ export class RoomRepository {
     }
   }
 
-  saveCurrent(roomId: string, current: StoredCurrent): void {
+  async saveCurrent(roomId: string, current: StoredCurrent): Promise<void> {
     this.setCurrentStmt.run(JSON.stringify(current), roomId);
   }
 
   /** One page of rooms matching `filter`, plus the total count of matches. */
-  list(filter: RoomListFilter): { total: number; rows: RoomListRow[] } {
+  async list(filter: RoomListFilter): Promise<{ total: number; rows: RoomListRow[] }> {
     const where: string[] = [];
     const params: (string | number)[] = [];
     let join = ' JOIN room_settings s ON s.room_id = r.id';
@@ -275,7 +281,7 @@ export class RoomRepository {
   }
 
   /** Rooms by id, with their `hidden` flag (for the hot list). Unknown ids are skipped. */
-  findManyWithVisibility(ids: string[]): RoomListRow[] {
+  async findManyWithVisibility(ids: string[]): Promise<RoomListRow[]> {
     const stmt = this.listStatements.get(
       'SELECT r.*, u.username AS creator, s.hidden AS hidden FROM rooms r LEFT JOIN users u ON u.id = r.creator_id' +
         ' JOIN room_settings s ON s.room_id = r.id WHERE r.id = ?',

@@ -157,7 +157,7 @@ export class SettingsRepository {
    * Writes every setting that has no row yet (first start, or a setting added later): the value of
    * `initial` when given (first-start configuration), else the default. Existing rows are kept.
    */
-  seedDefaults(initial: Partial<SiteSettings> = {}): void {
+  async seedDefaults(initial: Partial<SiteSettings> = {}): Promise<void> {
     this.db.transaction(() => {
       for (const [name, value] of Object.entries({ ...DEFAULT_SITE_SETTINGS, ...initial })) {
         if (!(name in DEFAULT_SITE_SETTINGS) || value === undefined) continue;
@@ -167,7 +167,7 @@ export class SettingsRepository {
   }
 
   /** The effective settings: stored values over the defaults. */
-  get(): SiteSettings {
+  async get(): Promise<SiteSettings> {
     const settings: Record<string, unknown> = { ...DEFAULT_SITE_SETTINGS };
     for (const row of this.allStmt.all()) {
       if (!(row.name in DEFAULT_SITE_SETTINGS)) continue;
@@ -182,7 +182,14 @@ export class SettingsRepository {
   }
 
   /** Stores one setting. */
-  set<K extends keyof SiteSettings>(name: K, value: SiteSettings[K]): void {
+  async set<K extends keyof SiteSettings>(name: K, value: SiteSettings[K]): Promise<void> {
     this.upsertStmt.run(name, JSON.stringify(value));
+  }
+
+  /** Stores several settings in one transaction. */
+  async setMany(changes: Partial<SiteSettings>): Promise<void> {
+    this.db.transaction(() => {
+      for (const [name, value] of Object.entries(changes)) this.upsertStmt.run(name, JSON.stringify(value));
+    })();
   }
 }

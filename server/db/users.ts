@@ -56,6 +56,8 @@ export class UserRepository {
   private readonly byId;
   private readonly byName;
   private readonly insertStmt;
+  private readonly insertProviderStmt;
+  private readonly db: Sqlite;
   private readonly updateNameStmt;
   private readonly updatePasswordStmt;
   private readonly deleteStmt;
@@ -67,6 +69,8 @@ export class UserRepository {
   private readonly listStatements: StatementCache;
 
   constructor(db: Sqlite) {
+    this.db = db;
+    this.insertProviderStmt = db.prepare('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)');
     this.byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
     this.byName = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
     this.insertStmt = db.prepare(
@@ -85,50 +89,57 @@ export class UserRepository {
     );
   }
 
-  findById(id: string): UserRecord | null {
+  async findById(id: string): Promise<UserRecord | null> {
     return toRecord(this.byId.get(id));
   }
 
-  findByUsername(username: string): UserRecord | null {
+  async findByUsername(username: string): Promise<UserRecord | null> {
     return toRecord(this.byName.get(username));
   }
 
   /** The user with this bound email, or null. */
-  findByEmail(email: string): UserRecord | null {
+  async findByEmail(email: string): Promise<UserRecord | null> {
     return email ? toRecord(this.byEmail.get(email)) : null;
   }
 
-  /** Inserts a user (`email` "" = none). Throws a SQLite UNIQUE error when the username or email is taken. */
-  insert(user: Omit<UserRecord, 'email'> & { email?: string }): void {
-    this.insertStmt.run(user.id, user.username, user.hashedPassword, user.role, user.createdAt, user.createdAt, user.email || null);
+  /**
+   * Inserts a user (`email` "" = none), with the OAuth2 account it signed up through when given, in
+   * one transaction. Throws a SQLite UNIQUE error when the username, the email or the provider
+   * account is taken (then nothing is written).
+   */
+  async insert(user: Omit<UserRecord, 'email'> & { email?: string }, provider?: { provider: string; providerUserId: string }): Promise<void> {
+    this.db.transaction(() => {
+      this.insertStmt.run(user.id, user.username, user.hashedPassword, user.role, user.createdAt, user.createdAt, user.email || null);
+      if (provider) this.insertProviderStmt.run(provider.provider, provider.providerUserId, user.id, user.createdAt);
+    })();
   }
 
   /** Binds `email` ("" unbinds). Throws a SQLite UNIQUE error when another user has it. */
-  updateEmail(id: string, email: string): void {
+  async updateEmail(id: string, email: string): Promise<void> {
     this.updateEmailStmt.run(email || null, Date.now(), id);
   }
 
   /** Renames a user. Throws a SQLite UNIQUE error when the name is taken. */
-  updateUsername(id: string, username: string): void {
+  async updateUsername(id: string, username: string): Promise<void> {
     this.updateNameStmt.run(username, Date.now(), id);
   }
 
-  updatePassword(id: string, hashedPassword: string): void {
+  async updatePassword(id: string, hashedPassword: string): Promise<void> {
     this.updatePasswordStmt.run(hashedPassword, Date.now(), id);
   }
 
   /** Deletes a user; rooms they created and their memberships go with them (ON DELETE CASCADE). */
-  delete(id: string): void {
+  async delete(id: string): Promise<void> {
     this.deleteStmt.run(id);
   }
 
   /** Sets the site role (§5.1). */
-  updateRole(id: string, role: number): void {
+  async updateRole(id: string, role: number): Promise<void> {
     this.updateRoleStmt.run(role, Date.now(), id);
   }
 
   /** One page of users matching `filter`, plus the total count of matches. */
-  list(filter: UserListFilter): { total: number; rows: UserRecord[] } {
+  async list(filter: UserListFilter): Promise<{ total: number; rows: UserRecord[] }> {
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (filter.role !== undefined) {
@@ -156,12 +167,12 @@ export class UserRepository {
     return { total, rows: rows.map((row) => toRecord(row)!) };
   }
 
-  countWithRole(role: number): number {
+  async countWithRole(role: number): Promise<number> {
     return this.countRoleStmt.get(role)?.n ?? 0;
   }
 
   /** Ids of users whose name contains `keyword` (case-insensitive for ASCII). */
-  idsWithUsernameLike(keyword: string): string[] {
+  async idsWithUsernameLike(keyword: string): Promise<string[]> {
     return this.idsByNameLikeStmt.all(likePattern(keyword)).map((row) => row.id);
   }
 }

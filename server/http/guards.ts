@@ -89,5 +89,5 @@ export async function requireRoom(
 ): Promise<RoomAccess> {
   const token = tokenOf(request);
   const user = token ? await authenticateToken(context.store, context.tokens, token) : null;
-  return resolveRoomAccess(context.store, user, roomIdOf(request), level);
+  return await resolveRoomAccess(context.store, user, roomIdOf(request), level);
 }

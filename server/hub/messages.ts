@@ -25,12 +25,12 @@ export interface MessageContext {
 }
 
 /** The sender as the database knows it now: name, permissions, room settings. Null once removed. */
-function loadSender(store: Store, roomId: string, userId: string) {
-  const room = store.rooms.findById(roomId);
-  const user = store.users.findById(userId);
-  const member = store.members.find(roomId, userId);
+async function loadSender(store: Store, roomId: string, userId: string) {
+  const room = await store.rooms.findById(roomId);
+  const user = await store.users.findById(userId);
+  const member = await store.members.find(roomId, userId);
   if (!room || !user || !member || member.status !== MemberStatus.Active) return null;
-  const settings = store.rooms.settings(roomId);
+  const settings = await store.rooms.settings(roomId);
   const isGuest = userId === GUEST_USER_ID;
   const subject: PermissionSubject = {
     userRole: user.role,
@@ -108,11 +108,11 @@ function withinLimits(context: MessageContext, message: Message): boolean {
  * Beyond the socket's limits (a companion-server extension) the message is dropped with ERROR
  * `too many messages`.
  */
-export function handleClientMessage(context: MessageContext, message: Message): void {
+export async function handleClientMessage(context: MessageContext, message: Message): Promise<void> {
   const { store, hub, connection, nowMs } = context;
   if (!withinLimits(context, message)) return;
   const roomId = hub.roomId;
-  const sender = loadSender(store, roomId, connection.userId);
+  const sender = await loadSender(store, roomId, connection.userId);
   if (!sender) {
     connection.socket.close(1000, 'not a member');
     return;
@@ -126,7 +126,7 @@ export function handleClientMessage(context: MessageContext, message: Message): 
       if (invalid) return reply(context, errorFrame(invalid));
       if (!sender.can(Permission.SendChatMessage)) return reply(context, errorFrame('send chat message error: no permission'));
       const line = { ...sender.sender, content, createdAt: nowMs };
-      store.chat.append(roomId, line);
+      await store.chat.append(roomId, line);
       hub.broadcast(chatFrame(line));
       return;
     }
@@ -134,7 +134,7 @@ export function handleClientMessage(context: MessageContext, message: Message): 
     case MessageType.STATUS: {
       if (payload.case !== 'playbackStatus') return reply(context, errorFrame('playback status is nil'));
       if (!sender.can(Permission.SetCurrentStatus)) return reply(context, errorFrame('set status error: no permission'));
-      const state = roomStatusAt(store, roomId, nowMs);
+      const state = await roomStatusAt(store, roomId, nowMs);
       if (!state) return;
       const seek = payload.value;
       const invalid = validatePlaybackStatus(seek);
@@ -145,7 +145,7 @@ export function handleClientMessage(context: MessageContext, message: Message): 
         nowMs,
         Boolean(state.movie?.base.live),
       );
-      store.rooms.saveCurrent(roomId, { ...state.current, ...next });
+      await store.rooms.saveCurrent(roomId, { ...state.current, ...next });
       hub.broadcast(
         encodeMessage({ type: MessageType.STATUS, sender: sender.sender, payload: statusPayload(next) }),
         connection,
@@ -154,7 +154,7 @@ export function handleClientMessage(context: MessageContext, message: Message): 
     }
 
     case MessageType.SYNC: {
-      const state = roomStatusAt(store, roomId, nowMs);
+      const state = await roomStatusAt(store, roomId, nowMs);
       if (!state) return;
       reply(context, encodeMessage({ type: MessageType.SYNC, timestamp: BigInt(nowMs), payload: statusPayload(state.status) }));
       return;
@@ -162,7 +162,7 @@ export function handleClientMessage(context: MessageContext, message: Message): 
 
     case MessageType.CHECK_STATUS: {
       if (payload.case !== 'playbackStatus') return reply(context, errorFrame('playback status is nil'));
-      const state = roomStatusAt(store, roomId, nowMs);
+      const state = await roomStatusAt(store, roomId, nowMs);
       if (!state) return;
       const latency = latencySec(timestampMs(message), nowMs);
       if (isOutOfSync(state.status, payload.value, latency)) {
@@ -173,7 +173,7 @@ export function handleClientMessage(context: MessageContext, message: Message): 
 
     case MessageType.EXPIRED: {
       if (payload.case !== 'expirationId' || payload.value === BigInt(0)) return;
-      const state = roomStatusAt(store, roomId, nowMs);
+      const state = await roomStatusAt(store, roomId, nowMs);
       if (!state?.movie) return;
       if (BigInt(expireIdOf(state.movie.id)) !== payload.value) reply(context, encodeMessage({ type: MessageType.EXPIRED }));
       return;

@@ -123,6 +123,11 @@ export class RoomHub {
     return this.historyCache.frames;
   }
 
+  /** The cached history frames when they were made at `version`, else null (see `history`). */
+  historyAt(version: number): Uint8Array[] | null {
+    return this.historyCache?.version === version ? this.historyCache.frames : null;
+  }
+
   /** Removes a socket; the hub is dropped when it was the last one. */
   unregister(connection: Connection): void {
     if (!this.connections.delete(connection)) return;

@@ -39,7 +39,7 @@ describe('LiveHub', () => {
   beforeEach(() => {
     jest.useFakeTimers();
     live = new Set(['m1']);
-    hub = new LiveHub((_roomId, movieId) => live.has(movieId));
+    hub = new LiveHub(async (_roomId, movieId) => live.has(movieId));
   });
   afterEach(() => {
     hub.close();
@@ -99,15 +99,16 @@ describe('LiveHub', () => {
     expect(next.marks).toEqual(['H', 2]);
   });
 
-  it('ends a broadcast within a sweep once its movie or room is gone', () => {
+  it('ends a broadcast within a sweep once its movie or room is gone', async () => {
     const publisher = { close: jest.fn() };
     hub.publish('r1', 'm1', publisher).packet(packet(3, 1));
     const viewer = new Viewer();
     hub.watch('m1', viewer);
-    jest.advanceTimersByTime(LIVE_CHECK_EVERY_MS);
+    // The sweep asks the store (asynchronously) whether each movie may still be broadcast.
+    await jest.advanceTimersByTimeAsync(LIVE_CHECK_EVERY_MS);
     expect(publisher.close).not.toHaveBeenCalled();
     live.delete('m1');
-    jest.advanceTimersByTime(LIVE_CHECK_EVERY_MS);
+    await jest.advanceTimersByTimeAsync(LIVE_CHECK_EVERY_MS);
     expect(publisher.close).toHaveBeenCalledTimes(1);
     expect(viewer.ended).toBe(true);
     expect(hub.isPublishing('m1')).toBe(false);

@@ -124,10 +124,10 @@ export class LiveHub {
    * movies this one broadcasts, ../hub/registry.ts).
    */
   constructor(
-    private readonly isLive: (roomId: string, movieId: string) => boolean,
+    private readonly isLive: (roomId: string, movieId: string) => Promise<boolean>,
     private readonly onChange: () => void = () => undefined,
   ) {
-    this.timer = setInterval(() => this.sweep(), LIVE_CHECK_EVERY_MS);
+    this.timer = setInterval(() => void this.sweep().catch(() => undefined), LIVE_CHECK_EVERY_MS);
     this.timer.unref();
   }
 
@@ -189,9 +189,11 @@ export class LiveHub {
   }
 
   /** Ends the broadcasts whose movie or room went away. */
-  private sweep(): void {
-    for (const [movieId, stream] of this.streams) {
-      if (this.isLive(stream.roomId, movieId)) continue;
+  private async sweep(): Promise<void> {
+    for (const [movieId, stream] of [...this.streams]) {
+      if (await this.isLive(stream.roomId, movieId)) continue;
+      // Ended meanwhile, or replaced by a new push of the same movie.
+      if (this.streams.get(movieId) !== stream) continue;
       const publisher = stream.publisher;
       stream.endBroadcast();
       publisher?.close();

@@ -11,6 +11,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Rtmp from 'node-media-server/src/protocol/rtmp.js';
+import type AVPacket from 'node-media-server/src/core/avpacket.js';
 import type { LiveHub, LivePublication } from './live-hub';
 
 /** The first byte of an RTMP handshake (C0: protocol version 3). */
@@ -25,6 +26,8 @@ const MAX_COMMAND_BYTES = 64 * 1024;
 const MAX_MEDIA_MESSAGE_BYTES = 16 * 1024 * 1024 - 1;
 /** Chunk streams one connection may open (encoders use three to six). */
 const MAX_CHUNK_STREAMS = 16;
+/** Packets kept while a push waits for its authorization (the store's answer); more closes it. */
+const MAX_WAITING_PACKETS = 1024;
 
 /**
  * The parser's internals that bound its memory: it allocates each chunk stream's message buffer
@@ -99,26 +102,49 @@ export function shareHttpPortWithRtmp(server: Server, onRtmp: (socket: Socket) =
  * Serves one RTMP connection: `authorize(app, streamName)` answers the push target, or null to refuse.
  * A protocol error, a refused push, a play request or silence closes this connection only.
  */
-export function serveRtmp(socket: Socket, hub: LiveHub, authorize: (app: string, streamName: string) => PushTarget | null): void {
+export function serveRtmp(socket: Socket, hub: LiveHub, authorize: (app: string, streamName: string) => Promise<PushTarget | null>): void {
   const rtmp = new Rtmp();
   let target: PushTarget | null = null;
   let publication: LivePublication | null = null;
-  boundParser(rtmp, () => (publication ? MAX_MEDIA_MESSAGE_BYTES : MAX_COMMAND_BYTES));
+  /** The push's authorization while the store answers; the publish and the first packets wait for it. */
+  let authorizing: Promise<void> | null = null;
+  let pushRequested = false;
+  const waiting: AVPacket[] = [];
+  // A push that waits for its authorization may already send a key frame.
+  boundParser(rtmp, () => (publication || (pushRequested && authorizing) ? MAX_MEDIA_MESSAGE_BYTES : MAX_COMMAND_BYTES));
   const close = () => socket.destroy();
 
   rtmp.onOutputCallback = (buffer) => {
     if (!socket.destroyed) socket.write(buffer);
   };
   rtmp.onConnectCallback = (request) => {
-    target = authorize(request.app, request.name);
-    if (!target) close();
+    authorizing = authorize(request.app, request.name).then(
+      (answer) => {
+        target = answer;
+        authorizing = null;
+        if (!target) close();
+      },
+      () => {
+        authorizing = null;
+        close();
+      },
+    );
   };
   rtmp.onPushCallback = () => {
-    if (!target || socket.destroyed) return;
-    publication = hub.publish(target.roomId, target.movieId, { close });
+    pushRequested = true;
+    const start = () => {
+      if (!target || socket.destroyed) return;
+      publication = hub.publish(target.roomId, target.movieId, { close });
+      for (const packet of waiting.splice(0)) publication.packet(packet);
+    };
+    if (authorizing) void authorizing.then(start);
+    else start();
   };
   rtmp.onPlayCallback = close;
-  rtmp.onPacketCallback = (packet) => publication?.packet(packet);
+  rtmp.onPacketCallback = (packet) => {
+    if (publication) publication.packet(packet);
+    else if (waiting.push(packet) > MAX_WAITING_PACKETS) close();
+  };
 
   socket.on('data', (data: Buffer) => {
     let problem: string | null;

@@ -83,22 +83,22 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
   // Settings
   app.get('/api/admin/settings', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    return sendData(reply, settingsByGroup(store));
+    return sendData(reply, await settingsByGroup(store));
   });
   app.get('/api/admin/settings/:group', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    return sendData(reply, settingsByGroup(store, (request.params as { group: string }).group));
+    return sendData(reply, await settingsByGroup(store, (request.params as { group: string }).group));
   });
   app.post('/api/admin/settings', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    updateSettings(store, decodeBody(AnyObjectRequest, request.body));
+    await updateSettings(store, decodeBody(AnyObjectRequest, request.body));
     return sendNoContent(reply);
   });
 
   app.post('/api/admin/email/test', async (request, reply) => {
     const caller = await requireSiteAdmin(context, request);
     const to = testMailAddress(caller, decodeBody(TestMailRequest, request.body).email);
-    await deliver(context, store.settings.get(), testMail(mailLanguage(request.headers['accept-language']), to, caller.username));
+    await deliver(context, await store.settings.get(), testMail(mailLanguage(request.headers['accept-language']), to, caller.username));
     return sendNoContent(reply);
   });
 
@@ -108,7 +108,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
     const { query } = request;
     return sendData(
       reply,
-      listUsers(store, {
+      await listUsers(store, {
         ...parsePaging(query),
         role: queryOr(query, 'role', ''),
         keyword: queryOr(query, 'keyword', ''),
@@ -121,7 +121,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
   app.get('/api/admin/user/rooms', async (request, reply) => {
     await requireSiteAdmin(context, request);
     const query = { ...parseAdminRoomQuery(request.query), creatorId: queryValue(request.query, 'id') ?? '' };
-    return sendData(reply, listAllRooms(store, query, hubs.viewerCount));
+    return sendData(reply, await listAllRooms(store, query, hubs.viewerCount));
   });
   app.post('/api/admin/user/add', async (request, reply) => {
     const caller = await requireSiteAdmin(context, request);
@@ -139,7 +139,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
   // Rooms
   app.get('/api/admin/room/list', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    return sendData(reply, listAllRooms(store, parseAdminRoomQuery(request.query), hubs.viewerCount));
+    return sendData(reply, await listAllRooms(store, parseAdminRoomQuery(request.query), hubs.viewerCount));
   });
   action('/api/admin/room/approve', 'admin', IdRequest, (_caller, id) => approveRoom(store, id));
   action('/api/admin/room/ban', 'admin', IdRequest, (caller, id) => banRoom(store, caller, id));

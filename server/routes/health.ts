@@ -26,7 +26,7 @@ export function registerHealthRoutes(app: FastifyInstance, { store, bus, stoppin
   app.get('/readyz', async (_request, reply) => {
     if (stopping()) return answer(reply, 503, 'stopping');
     try {
-      store.ping();
+      await store.ping();
       if (bus && !bus.ready()) throw new Error('redis unreachable');
     } catch {
       return answer(reply, 503, 'unavailable');

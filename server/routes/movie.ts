@@ -29,8 +29,8 @@ import { publishKey } from '../rules/live';
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
 
-  const proxyPolicy = (): ProxyPolicy => {
-    const site = store.settings.get();
+  const proxyPolicy = async (): Promise<ProxyPolicy> => {
+    const site = await store.settings.get();
     return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, rtmp: context.live !== null, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
   };
 
@@ -40,7 +40,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.get('/api/room/movie/movies', async (request, reply) => {
     const access = await requireRoom(context, request);
     const paging = parsePaging(request.query);
-    const list = listMovies(store, access, {
+    const list = await listMovies(store, access, {
       id: queryOr(request.query, 'id', ''),
       keyword: queryOr(request.query, 'keyword', ''),
       max: paging.max,
@@ -51,28 +51,28 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    return sendData(reply, currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false));
+    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false));
   });
 
   app.post('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
     const { id, subPath } = decodeBody(SetCurrentRequest, request.body);
-    setCurrentMovie(store, access, id, subPath, Date.now());
+    await setCurrentMovie(store, access, id, subPath, Date.now());
     notify(access, MessageType.CURRENT);
     return sendNoContent(reply);
   });
 
   app.post('/api/room/movie/push', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const base = readMovieBase(decodeBody(MovieBaseRequest, request.body), proxyPolicy());
-    const [movie] = pushMovies(store, access, [base], false);
+    const base = readMovieBase(decodeBody(MovieBaseRequest, request.body), await proxyPolicy());
+    const [movie] = await pushMovies(store, access, [base], false);
     notify(access, MessageType.MOVIES);
     return sendData(reply, pushedView(movie));
   });
 
   app.post('/api/room/movie/pushs', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const policy = proxyPolicy();
+    const policy = await proxyPolicy();
     const items = decodeArrayBody(request.body);
     // Before reading any of them: the count alone decides (pushMovies checks it again).
     if (items.length > MAX_PUSH_COUNT) throw badRequest('too many movies');
@@ -82,7 +82,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
       }
       return readMovieBase(decodeValue(MovieBaseRequest, item), policy);
     });
-    const movies = bases.length ? pushMovies(store, access, bases, true) : [];
+    const movies = bases.length ? await pushMovies(store, access, bases, true) : [];
     if (movies.length) notify(access, MessageType.MOVIES);
     return sendData(reply, movies.map(pushedView));
   });
@@ -90,21 +90,21 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/edit', async (request, reply) => {
     const access = await requireRoom(context, request);
     const body = decodeBody(EditMovieRequest, request.body);
-    editMovie(store, access, body.id, readMovieBase(body, proxyPolicy()));
+    await editMovie(store, access, body.id, readMovieBase(body, await proxyPolicy()));
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });
 
   app.post('/api/room/movie/delete', async (request, reply) => {
     const access = await requireRoom(context, request);
-    deleteMovies(store, access, decodeBody(DeleteMoviesRequest, request.body).ids);
+    await deleteMovies(store, access, decodeBody(DeleteMoviesRequest, request.body).ids);
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });
 
   app.post('/api/room/movie/clear', async (request, reply) => {
     const access = await requireRoom(context, request);
-    clearMovies(store, access, decodeBody(ClearMoviesRequest, request.body).parentId);
+    await clearMovies(store, access, decodeBody(ClearMoviesRequest, request.body).parentId);
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });
@@ -113,7 +113,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/live/publishKey', async (request, reply) => {
     const access = await requireRoom(context, request);
     const { id } = decodeBody(IdRequest, request.body);
-    return sendData(reply, publishKey(store, context.tokens, access, id, context.live !== null, request.headers.host ?? 'localhost'));
+    return sendData(reply, await publishKey(store, context.tokens, access, id, context.live !== null, request.headers.host ?? 'localhost'));
   });
 
   // A movie's live danmaku as Server-Sent Events (§4.5): v0.9.11 streams it only for vendor movies
@@ -122,7 +122,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   // between the words). Clients open the route only when `base.streamDanmu` names it.
   app.get('/api/room/movie/danmu/:movieId', async (request) => {
     const access = await requireRoom(context, request);
-    const movie = store.movies.find(access.room.id, (request.params as { movieId: string }).movieId);
+    const movie = await store.movies.find(access.room.id, (request.params as { movieId: string }).movieId);
     if (!movie) throw badRequest('room or movie not found');
     throw badRequest(`vendor ${movie.base.vendorInfo?.vendor ?? ''} not support`);
   });
@@ -130,7 +130,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/swap', async (request, reply) => {
     const access = await requireRoom(context, request);
     const { id1, id2 } = decodeBody(SwapMoviesRequest, request.body);
-    swapMovies(store, access, id1, id2);
+    await swapMovies(store, access, id1, id2);
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });

@@ -15,11 +15,11 @@ export function registerOAuth2Routes(app: FastifyInstance, context: ServerContex
   const services = { store: context.store, states: context.states, endpoints: context.endpoints };
 
   app.get('/oauth2/enabled', async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send({ enabled: enabledProviders(context.store.settings.get()) }),
+    reply.type('application/json; charset=utf-8').send({ enabled: enabledProviders(await context.store.settings.get()) }),
   );
 
   app.get('/oauth2/enabled/signup', async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send({ signupEnabled: signupProviders(context.store.settings.get()) }),
+    reply.type('application/json; charset=utf-8').send({ signupEnabled: signupProviders(await context.store.settings.get()) }),
   );
 
   app.post<{ Params: { type: string } }>('/oauth2/login/:type', async (request, reply) => {
@@ -35,7 +35,7 @@ export function registerOAuth2Routes(app: FastifyInstance, context: ServerContex
 
   app.post<{ Params: { type: string } }>('/oauth2/unbind/:type', async (request, reply) => {
     const user = await requireUser(context, request);
-    unbindProvider(context.store, user, request.params.type);
+    await unbindProvider(context.store, user, request.params.type);
     return sendNoContent(reply);
   });
 

@@ -105,7 +105,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
    * Segment URLs end in `.png` while `ts_disguised_as_png` is on, `.ts` otherwise (§4.5).
    */
   async function pushPlaylist(reply: FastifyReply, roomId: string, movieId: string): Promise<FastifyReply> {
-    const extension = store.settings.get().ts_disguised_as_png ? 'png' : 'ts';
+    const extension = (await store.settings.get()).ts_disguised_as_png ? 'png' : 'ts';
     const playlist = await context.hls?.playlist(movieId, (name) => `/api/room/movie/live/hls/data/${roomId}/${movieId}/${name}.${extension}`);
     if (!playlist) throw notFound('live stream not started');
     return reply.header('cache-control', 'no-store').type('application/vnd.apple.mpegurl').send(playlist);
@@ -118,7 +118,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
    */
   async function pushSegment(reply: FastifyReply, movieId: string, dataId: string): Promise<FastifyReply> {
     const extension = path.extname(dataId);
-    const disguised = store.settings.get().ts_disguised_as_png;
+    const disguised = (await store.settings.get()).ts_disguised_as_png;
     if (extension !== '.ts' && extension !== '.png') throw badRequest(`not support file type ${extension}`);
     if ((extension === '.png') !== disguised) throw notFound(`not support file type ${extension}`);
     const segment = await context.hls?.segment(movieId, dataId.slice(0, -extension.length));
@@ -172,7 +172,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     } else {
       roomId = route.publicRoomId;
     }
-    const movie = store.movies.find(roomId, movieId);
+    const movie = await store.movies.find(roomId, movieId);
     if (!movie || movie.base.isFolder) throw notFound('room or movie not found');
     if (route.servesPush && movie.base.rtmpSource) {
       const elsewhere = holdsPush(movie.id) || request.headers[FORWARDED_HEADER] ? null : context.hubs.liveElsewhere(movie.id);
@@ -183,7 +183,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       if (route.servesPush === 'hlsList') return pushPlaylist(reply, roomId, movie.id);
       return pushSegment(reply, movie.id, route.targetToken ?? '');
     }
-    const site = store.settings.get();
+    const site = await store.settings.get();
     if (route.mode === 'vod') {
       if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
       if (!movie.base.proxy) throw badRequest('movie is not proxy');

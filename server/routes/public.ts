@@ -27,5 +27,5 @@ export function publicSettings(site: SiteSettings): PublicSettings {
 }
 
 export function registerPublicRoutes(app: FastifyInstance, context: ServerContext): void {
-  app.get('/api/public/settings', async (_request, reply) => sendData(reply, publicSettings(context.store.settings.get())));
+  app.get('/api/public/settings', async (_request, reply) => sendData(reply, publicSettings(await context.store.settings.get())));
 }

@@ -71,12 +71,12 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
     path: string,
     level: RoomLevel,
     schema: Field<Body> | z.ZodMiniType<Body, unknown>,
-    action: (access: RoomAccess, id: string, body: Body) => AdminEffects[],
+    action: (access: RoomAccess, id: string, body: Body) => Promise<AdminEffects[]>,
   ): void {
     app.post(path, async (request: FastifyRequest, reply) => {
       const access = await requireRoom(context, request, level);
       const body = decodeBody(schema, request.body);
-      apply(access, action(access, body.id, body));
+      apply(access, await action(access, body.id, body));
       return sendNoContent(reply);
     });
   }
@@ -88,13 +88,13 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
   app.post('/api/room/admin/settings', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-admin');
     const patch = parseSettingsPatch(decodeBody(AnyObjectRequest, request.body));
-    apply(access, setRoomSettings(store, access, patch));
+    apply(access, await setRoomSettings(store, access, patch));
     return sendNoContent(reply);
   });
 
   app.post('/api/room/admin/delete', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-admin');
-    apply(access, deleteRoom(store, access));
+    apply(access, await deleteRoom(store, access));
     return sendNoContent(reply);
   });
 
@@ -106,7 +106,7 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
   });
 
   app.post('/api/room/admin/chat/clear', async (request, reply) => {
-    clearChatHistory(store, await requireRoom(context, request, 'room-admin'));
+    await clearChatHistory(store, await requireRoom(context, request, 'room-admin'));
     return sendNoContent(reply);
   });
 
@@ -116,7 +116,7 @@ export function registerRoomAdminRoutes(app: FastifyInstance, context: ServerCon
     const status = queryValue(request.query, 'status') ?? 'active';
     return sendData(
       reply,
-      listMembers(store, access, { ...query, status: MEMBER_STATUS_FILTER[status] }, (userId) => hubs.onlineCount(access.room.id, userId)),
+      await listMembers(store, access, { ...query, status: MEMBER_STATUS_FILTER[status] }, (userId) => hubs.onlineCount(access.room.id, userId)),
     );
   });
 

@@ -28,17 +28,17 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
   const { store, hubs } = context;
 
   app.get('/api/room/check', async (request, reply) =>
-    sendData(reply, checkRoom(store, roomIdOf(request), hubs.viewerCount)),
+    sendData(reply, await checkRoom(store, roomIdOf(request), hubs.viewerCount)),
   );
 
   app.get('/api/room/hot', async (request, reply) => {
     const paging = parsePaging(request.query);
-    return sendData(reply, hotRooms(store, hubs.liveRoomIds(), paging, hubs.viewerCount));
+    return sendData(reply, await hotRooms(store, hubs.liveRoomIds(), paging, hubs.viewerCount));
   });
 
   app.get('/api/room/list', async (request, reply) => {
     const query = parseRoomListQuery(request.query, ['name', 'creator', 'id']);
-    return sendData(reply, listRooms(store, query, hubs.viewerCount));
+    return sendData(reply, await listRooms(store, query, hubs.viewerCount));
   });
 
   app.post('/api/room/create', async (request, reply) => {
@@ -56,7 +56,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
 
   app.get('/api/room/joined', async (request, reply) => {
     const user = await requireUser(context, request);
-    return sendData(reply, joinedRoom(store, user, roomIdOf(request), hubs.viewerCount));
+    return sendData(reply, await joinedRoom(store, user, roomIdOf(request), hubs.viewerCount));
   });
 
   app.get('/api/room/me', async (request, reply) => sendData(reply, roomMe(await requireRoom(context, request))));
@@ -67,7 +67,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
   );
 
   app.get('/api/room/info', async (request, reply) =>
-    sendData(reply, roomInfo(store, await requireRoom(context, request))),
+    sendData(reply, await roomInfo(store, await requireRoom(context, request))),
   );
 
   app.get('/api/room/settings', async (request, reply) =>
@@ -77,7 +77,7 @@ export function registerRoomRoutes(app: FastifyInstance, context: ServerContext)
   app.get('/api/room/members', async (request, reply) => {
     const access = await requireRoom(context, request, 'room-noguest');
     const query = parseMemberListQuery(request.query);
-    return sendData(reply, listMembers(store, access, query, (userId) => hubs.onlineCount(access.room.id, userId)));
+    return sendData(reply, await listMembers(store, access, query, (userId) => hubs.onlineCount(access.room.id, userId)));
   });
 
   app.post('/api/room/pwd/check', async (request, reply) => {

@@ -104,14 +104,14 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
 
   app.post('/api/user/unbind/email', async (request, reply) => {
     const user = await requireUser(context, request);
-    store.users.updateEmail(user.id, '');
+    await store.users.updateEmail(user.id, '');
     return sendNoContent(reply);
   });
 
   // No envelope (§2.1, §9 quirk 3).
   app.get('/api/user/providers', async (request, reply) => {
     const user = await requireUser(context, request);
-    return reply.type('application/json; charset=utf-8').send(providerBindings(store, user));
+    return reply.type('application/json; charset=utf-8').send(await providerBindings(store, user));
   });
 
   app.post('/api/user/signup', async (request, reply) => {
@@ -135,7 +135,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
     const user = await requireUser(context, request);
     const query = parseRoomListQuery(request.query, ['name', 'id']);
     const status = queryValue(request.query, 'status') ?? 'active';
-    return sendData(reply, listCreatedRooms(store, user, STATUS_FILTER[status], query, hubs.viewerCount));
+    return sendData(reply, await listCreatedRooms(store, user, STATUS_FILTER[status], query, hubs.viewerCount));
   });
 
   app.get('/api/user/rooms/joined', async (request, reply) => {
@@ -143,17 +143,17 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
     const query = parseRoomListQuery(request.query, ['name', 'id']);
     // Without `status` (v0.9.11's query) every joined room is listed.
     const status = queryValue(request.query, 'status');
-    return sendData(reply, listJoinedRooms(store, user, query, hubs.viewerCount, status === undefined ? undefined : STATUS_FILTER[status]));
+    return sendData(reply, await listJoinedRooms(store, user, query, hubs.viewerCount, status === undefined ? undefined : STATUS_FILTER[status]));
   });
 
   app.get('/api/user/room/joined', async (request: FastifyRequest, reply) => {
     const user = await requireUser(context, request);
-    return sendData(reply, joinedRoom(store, user, roomIdOf(request), hubs.viewerCount));
+    return sendData(reply, await joinedRoom(store, user, roomIdOf(request), hubs.viewerCount));
   });
 
   app.post('/api/user/username', async (request, reply) => {
     const user = await requireUser(context, request);
-    rename(store, user, decodeBody(UsernameRequest, request.body).username);
+    await rename(store, user, decodeBody(UsernameRequest, request.body).username);
     return sendNoContent(reply);
   });
 
@@ -169,8 +169,8 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   // Deletes the caller's account (v0.9.11 semantics; our client only calls it after confirmation, §11 a).
   app.post('/api/user/logout', async (request, reply) => {
     const user = await requireUser(context, request);
-    const ownRooms = store.rooms.list({ creatorId: user.id, sort: 'name', desc: false, limit: -1, offset: 0 }).rows;
-    store.users.delete(user.id);
+    const ownRooms = (await store.rooms.list({ creatorId: user.id, sort: 'name', desc: false, limit: -1, offset: 0 })).rows;
+    await store.users.delete(user.id);
     for (const room of ownRooms) hubs.closeRoom(room.id);
     hubs.kickUserEverywhere(user.id);
     return sendNoContent(reply);
@@ -179,7 +179,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   app.post('/api/user/room/delete', async (request, reply) => {
     const user = await requireUser(context, request);
     const roomId = decodeBody(IdRequest, request.body).id;
-    deleteOwnRoom(store, user, roomId);
+    await deleteOwnRoom(store, user, roomId);
     hubs.closeRoom(roomId);
     return sendNoContent(reply);
   });
@@ -187,7 +187,7 @@ export function registerUserRoutes(app: FastifyInstance, context: ServerContext,
   app.post('/api/user/room/exit', async (request, reply) => {
     const user = await requireUser(context, request);
     const roomId = decodeBody(IdRequest, request.body).id;
-    exitRoom(store, user, roomId);
+    await exitRoom(store, user, roomId);
     hubs.kickUser(roomId, user.id);
     return sendNoContent(reply);
   });

@@ -81,7 +81,7 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     let access: RoomAccess;
     try {
       const user = credentials.token ? await authenticateToken(context.store, context.tokens, credentials.token) : null;
-      access = resolveRoomAccess(context.store, user, roomId);
+      access = await resolveRoomAccess(context.store, user, roomId);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       // Every middleware failure is a 401 before the upgrade (§6.1), whatever the HTTP route would say.
@@ -91,10 +91,15 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     if (socket.destroyed) return;
     const protocol = request.headers['sec-websocket-protocol'];
     if (typeof protocol === 'string' && protocol) offeredProtocol.set(request, protocol);
-    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, access));
+    // The room's recent chat, read before the upgrade so that the socket is registered (and its
+    // first frames handled) as soon as it opens; unread when the hub's cached frames are current.
+    const version = await context.store.chat.latestId(access.room.id);
+    const history = context.hubs.get(access.room.id)?.historyAt(version) ?? (await context.store.chat.recent(access.room.id)).map(chatFrame);
+    if (socket.destroyed) return;
+    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, access, { version, frames: history }));
   }
 
-  function onConnection(socket: WebSocket, access: RoomAccess): void {
+  function onConnection(socket: WebSocket, access: RoomAccess, history: { version: number; frames: Uint8Array[] }): void {
     const hub = context.hubs.getOrCreate(access.room.id);
     const connection: Connection = {
       id: crypto.randomUUID(),
@@ -106,16 +111,25 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     // ws reports protocol violations (bad opcode, oversized frame) here and then closes the socket.
     socket.on('error', (error) => log.debug({ err: error }, 'room socket error'));
     socket.on('close', () => {
-      try {
-        if (connection.rtcJoined) {
-          const user = context.store.users.findById(connection.userId);
-          leaveWebRtc(hub, connection, { userId: connection.userId, username: user?.username ?? '' }, true);
-        }
-      } finally {
+      if (!connection.rtcJoined) {
         hub.unregister(connection);
+        return;
       }
+      context.store.users
+        .findById(connection.userId)
+        .then(
+          (user) => leaveWebRtc(hub, connection, { userId: connection.userId, username: user?.username ?? '' }, true),
+          (error: unknown) => log.error({ err: error }, 'room socket close failed'),
+        )
+        .finally(() => hub.unregister(connection));
     });
+    // One message at a time, in the order they came: each may read and write the store.
+    let handled = Promise.resolve();
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      const nowMs = Date.now();
+      handled = handled.then(() => handle(data, isBinary, nowMs));
+    });
+    const handle = async (data: RawData, isBinary: boolean, nowMs: number): Promise<void> => {
       if (socket.readyState !== socket.OPEN) return; // closing: what is still in flight is dropped unread
       if (!isBinary) {
         socket.close(CLOSE_UNSUPPORTED_DATA, 'binary frames only');
@@ -129,15 +143,14 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
         return;
       }
       try {
-        handleClientMessage({ store: context.store, hub, connection, nowMs: Date.now() }, message);
+        await handleClientMessage({ store: context.store, hub, connection, nowMs }, message);
       } catch (error) {
         log.error({ err: error }, 'room socket message failed');
         socket.close(CLOSE_INTERNAL_ERROR, 'internal error');
       }
-    });
+    };
     // The room's recent chat first, as ordinary CHAT frames (a companion-server extension).
-    const roomId = access.room.id;
-    hub.register(connection, hub.history(context.store.chat.latestId(roomId), () => context.store.chat.recent(roomId).map(chatFrame)));
+    hub.register(connection, hub.history(history.version, () => history.frames));
   }
 
   return wss;

@@ -84,12 +84,12 @@ export async function deliver(services: EmailServices, settings: SiteSettings, m
  */
 export async function sendSignupCode(services: EmailServices, request: CaptchaRequest, language: MailLanguage): Promise<void> {
   checkCaptchaRequest(request);
-  const settings = services.store.settings.get();
+  const settings = await services.store.settings.get();
   checkEmailSignupOpen(settings);
   requireEmailEnabled(settings);
   if (!emailAllowed(settings, request.email)) throw badRequest('email not in white list');
   await solveCaptcha(services, request);
-  if (services.store.users.findByEmail(request.email)) throw badRequest('email already exists');
+  if (await services.store.users.findByEmail(request.email)) throw badRequest('email already exists');
   const code = await services.codes.issue('signup', request.email);
   await deliver(services, settings, codeMail(language, request.email, code, 'signup'));
 }
@@ -108,14 +108,14 @@ export async function signUpWithEmail(
   check(validateEmail(email));
   check(validateEmailCode(code));
   check(validateNewUserPassword(password));
-  const settings = services.store.settings.get();
+  const settings = await services.store.settings.get();
   checkEmailSignupOpen(settings);
   requireEmailEnabled(settings);
   if (!emailAllowed(settings, email)) throw badRequest('email not in white list');
   if (!(await services.codes.consume('signup', email, code))) throw badRequest('email captcha verify failed');
-  if (services.store.users.findByEmail(email)) throw badRequest('email already exists');
+  if (await services.store.users.findByEmail(email)) throw badRequest('email already exists');
   const review = settings.signup_need_review || settings.email_signup_need_review;
-  return insertUserWithFreeName(services.store, {
+  return await insertUserWithFreeName(services.store, {
     id: newId(),
     username: email,
     hashedPassword: await hashPassword(password),
@@ -138,10 +138,10 @@ export async function sendRetrieveCode(
   requestHost: string,
 ): Promise<void> {
   checkCaptchaRequest(request);
-  const settings = services.store.settings.get();
+  const settings = await services.store.settings.get();
   requireEmailEnabled(settings);
   await solveCaptcha(services, request);
-  const user = services.store.users.findByEmail(request.email);
+  const user = await services.store.users.findByEmail(request.email);
   if (!user) {
     const [min, max] = UNKNOWN_EMAIL_DELAY_MS;
     await new Promise((resolve) => setTimeout(resolve, min + Math.random() * (max - min)));
@@ -162,12 +162,12 @@ export async function resetPassword(services: EmailServices, email: string, code
   check(validateEmail(email));
   check(validateEmailCode(code));
   check(validateNewUserPassword(password));
-  requireEmailEnabled(services.store.settings.get());
+  requireEmailEnabled(await services.store.settings.get());
   if (!(await services.codes.consume('retrieve', email, code))) throw badRequest('email captcha verify failed');
-  const user = services.store.users.findByEmail(email);
+  const user = await services.store.users.findByEmail(email);
   if (!user) throw badRequest('email captcha verify failed');
   const hashedPassword = await hashPassword(password);
-  services.store.users.updatePassword(user.id, hashedPassword);
+  await services.store.users.updatePassword(user.id, hashedPassword);
   return { ...user, hashedPassword };
 }
 
@@ -183,11 +183,11 @@ export async function sendBindCode(
   language: MailLanguage,
 ): Promise<void> {
   checkCaptchaRequest(request);
-  const settings = services.store.settings.get();
+  const settings = await services.store.settings.get();
   requireEmailEnabled(settings);
   await solveCaptcha(services, request);
   if (request.email === user.email) throw badRequest('this email same as current email');
-  if (services.store.users.findByEmail(request.email)) throw badRequest('email already bind');
+  if (await services.store.users.findByEmail(request.email)) throw badRequest('email already bind');
   const code = await services.codes.issue('bind', `${user.id}:${request.email}`);
   await deliver(services, settings, codeMail(language, request.email, code, 'bind'));
 }
@@ -198,7 +198,7 @@ export async function bindEmail(services: EmailServices, user: UserRecord, email
   check(validateEmailCode(code));
   if (!(await services.codes.consume('bind', `${user.id}:${email}`, code))) throw badRequest('email captcha verify failed');
   try {
-    services.store.users.updateEmail(user.id, email);
+    await services.store.users.updateEmail(user.id, email);
   } catch (error) {
     if (isUniqueViolation(error)) throw badRequest('email already bind');
     throw error;

@@ -25,18 +25,18 @@ export interface PublishKey {
  * 400 `room or movie not found`, 403 `new publish key error: no permission` for anyone but the movie's
  * creator, 400 `only live movie can get publish key` for a movie that is not an rtmp source.
  */
-export function publishKey(store: Store, tokens: TokenService, access: RoomAccess, movieId: string, rtmpEnabled: boolean, requestHost: string): PublishKey {
+export async function publishKey(store: Store, tokens: TokenService, access: RoomAccess, movieId: string, rtmpEnabled: boolean, requestHost: string): Promise<PublishKey> {
   if (!rtmpEnabled) throw badRequest('rtmp is not enabled');
-  const movie = store.movies.find(access.room.id, movieId);
+  const movie = await store.movies.find(access.room.id, movieId);
   if (!movie || movie.base.isFolder) throw badRequest('room or movie not found');
   if (movie.creatorId !== access.user.id) throw forbidden('new publish key error: no permission');
   if (!movie.base.rtmpSource) throw badRequest('only live movie can get publish key');
-  return { host: publishHost(store, requestHost), app: access.room.id, token: tokens.signPublishKey(access.room.id, movie.id) };
+  return { host: await publishHost(store, requestHost), app: access.room.id, token: tokens.signPublishKey(access.room.id, movie.id) };
 }
 
 /** Where encoders push: `custom_publish_host`, else the host (and port) of the `host` setting, else the request's Host. */
-export function publishHost(store: Store, requestHost: string): string {
-  const site = store.settings.get();
+export async function publishHost(store: Store, requestHost: string): Promise<string> {
+  const site = await store.settings.get();
   if (site.custom_publish_host.trim()) return site.custom_publish_host.trim();
   if (site.host.trim()) {
     try {
@@ -52,16 +52,16 @@ export function publishHost(store: Store, requestHost: string): string {
  * The movie a push to `rtmp://…/{roomId}/{key}` broadcasts, or null to refuse it: the key must
  * verify for that room and its movie must be broadcastable.
  */
-export function pushTarget(store: Store, tokens: TokenService, roomId: string, key: string): PushTarget | null {
+export async function pushTarget(store: Store, tokens: TokenService, roomId: string, key: string): Promise<PushTarget | null> {
   const movieId = tokens.verifyPublishKey(roomId, key);
-  if (!movieId || !isBroadcastable(store, roomId, movieId)) return null;
+  if (!movieId || !await isBroadcastable(store, roomId, movieId)) return null;
   return { roomId, movieId };
 }
 
 /** Whether `movieId` may be broadcast: it is an rtmp-source movie of `roomId`, and the room is active (not deleted, banned or pending). */
-export function isBroadcastable(store: Store, roomId: string, movieId: string): boolean {
-  const room = store.rooms.findById(roomId);
+export async function isBroadcastable(store: Store, roomId: string, movieId: string): Promise<boolean> {
+  const room = await store.rooms.findById(roomId);
   if (!room || room.status !== RoomStatus.Active) return false;
-  const movie = store.movies.find(roomId, movieId);
+  const movie = await store.movies.find(roomId, movieId);
   return Boolean(movie && !movie.base.isFolder && movie.base.rtmpSource);
 }

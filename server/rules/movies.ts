@@ -96,18 +96,18 @@ export function statusJson(status: PlaybackState, lastUpdateMs: number): Playbac
 }
 
 /** The room's current movie (null when none, or when it no longer exists). */
-export function currentMovie(store: Store, roomId: string, current: StoredCurrent): MovieListRow | null {
-  return current.movieId ? store.movies.find(roomId, current.movieId) : null;
+export async function currentMovie(store: Store, roomId: string, current: StoredCurrent): Promise<MovieListRow | null> {
+  return current.movieId ? await store.movies.find(roomId, current.movieId) : null;
 }
 
 /**
  * The room status extrapolated to `nowMs` (§6.7 step 1); live movies stay (playing, 0, 1).
  * Returns null when the room does not exist.
  */
-export function roomStatusAt(store: Store, roomId: string, nowMs: number) {
-  const current = store.rooms.current(roomId);
+export async function roomStatusAt(store: Store, roomId: string, nowMs: number) {
+  const current = await store.rooms.current(roomId);
   if (!current) return null;
-  const movie = currentMovie(store, roomId, current);
+  const movie = await currentMovie(store, roomId, current);
   const status = extrapolate(current, nowMs, Boolean(movie?.base.live));
   return { current, movie, status };
 }
@@ -124,8 +124,8 @@ export function isLiveHlsSource(url: string, type: string): boolean {
  * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2). `pushHls`: the
  * server remuxes pushes into HLS (docs/live.md), offered as a second source of a push.
  */
-export function currentView(store: Store, access: RoomAccess, nowMs: number, token = '', pushHls = false): CurrentMovie {
-  const state = roomStatusAt(store, access.room.id, nowMs);
+export async function currentView(store: Store, access: RoomAccess, nowMs: number, token = '', pushHls = false): Promise<CurrentMovie> {
+  const state = await roomStatusAt(store, access.room.id, nowMs);
   if (!state?.movie) {
     return { movie: emptyMovie(), status: { lastUpdate: '0001-01-01T00:00:00Z' }, expireId: 0 };
   }
@@ -162,11 +162,11 @@ function requirePermission(access: RoomAccess, permission: number, message: stri
 }
 
 /** The folder chain from the root to `folderId` (root excluded). Throws 400 for a missing or non-folder id. */
-function folderChain(store: Store, roomId: string, folderId: string): MovieListRow[] {
+async function folderChain(store: Store, roomId: string, folderId: string): Promise<MovieListRow[]> {
   const chain: MovieListRow[] = [];
   let id = folderId;
   while (id && chain.length < 64) {
-    const folder = store.movies.find(roomId, id);
+    const folder = await store.movies.find(roomId, id);
     if (!folder) throw badRequest('room or movie not found');
     if (!folder.base.isFolder) throw badRequest('parent id is not folder');
     chain.unshift(folder);
@@ -179,26 +179,26 @@ function folderChain(store: Store, roomId: string, folderId: string): MovieListR
  * `GET /api/room/movie/movies` (§4.5, paged correctly per §11 d). Needs GetMovieList (403
  * `no permission`). Throws 400 `id length must be 0 or 32`, `parent id is not folder`.
  */
-export function listMovies(
+export async function listMovies(
   store: Store,
   access: RoomAccess,
   query: { id: string; keyword: string; max: number; offset: number },
-): MovieList {
+): Promise<MovieList> {
   requirePermission(access, Permission.GetMovieList, 'no permission');
   if (query.id && query.id.length !== 32) throw badRequest('id length must be 0 or 32');
-  const chain = folderChain(store, access.room.id, query.id);
+  const chain = await folderChain(store, access.room.id, query.id);
   const paths: MoviePath[] = [
     { name: 'Home', id: '', subPath: '' },
     ...chain.map((folder) => ({ name: folder.base.name, id: folder.id, subPath: '' })),
   ];
-  const { total, rows } = store.movies.page(access.room.id, query.id, query.keyword, query.max, query.offset);
+  const { total, rows } = await store.movies.page(access.room.id, query.id, query.keyword, query.max, query.offset);
   return { movies: rows.map((row) => movieView(row, access.user.id)), paths, total, dynamic: false };
 }
 
 /** Checks that a push target folder exists and is a static folder. */
-function checkParent(store: Store, roomId: string, parentId: string | undefined): void {
+async function checkParent(store: Store, roomId: string, parentId: string | undefined): Promise<void> {
   if (!parentId) return;
-  const parent = store.movies.find(roomId, parentId);
+  const parent = await store.movies.find(roomId, parentId);
   if (!parent) throw badRequest('room or movie not found');
   if (!parent.base.isFolder) throw badRequest('parent is not a folder');
 }
@@ -209,25 +209,25 @@ function checkParent(store: Store, roomId: string, parentId: string | undefined)
  * `too many movies in the room` when the room would hold more than the site setting
  * `room_max_movie_count` (folders count). Returns the stored records in order.
  */
-export function pushMovies(store: Store, access: RoomAccess, bases: MovieBase[], many: boolean): MovieRecord[] {
+export async function pushMovies(store: Store, access: RoomAccess, bases: MovieBase[], many: boolean): Promise<MovieRecord[]> {
   requirePermission(access, Permission.AddMovie, many ? 'push movies error: no permission' : 'push movie error: no permission');
   if (bases.length > MAX_PUSH_COUNT) throw badRequest('too many movies');
-  const limit = store.settings.get().room_max_movie_count;
-  if (store.movies.countInRoom(access.room.id) + bases.length > limit) throw badRequest('too many movies in the room');
-  for (const base of bases) checkParent(store, access.room.id, base.parentId);
-  return store.movies.insertMany(access.room.id, access.user.id, bases, newId);
+  const limit = (await store.settings.get()).room_max_movie_count;
+  if (await store.movies.countInRoom(access.room.id) + bases.length > limit) throw badRequest('too many movies in the room');
+  for (const base of bases) await checkParent(store, access.room.id, base.parentId);
+  return await store.movies.insertMany(access.room.id, access.user.id, bases, newId);
 }
 
 /** Ids from the current movie up through its ancestors. */
-function currentLineage(store: Store, roomId: string): { currentId: string; ancestors: Set<string> } {
-  const current = store.rooms.current(roomId);
+async function currentLineage(store: Store, roomId: string): Promise<{ currentId: string; ancestors: Set<string> }> {
+  const current = await store.rooms.current(roomId);
   const ancestors = new Set<string>();
-  const movie = current ? currentMovie(store, roomId, current) : null;
+  const movie = current ? await currentMovie(store, roomId, current) : null;
   if (!movie) return { currentId: '', ancestors };
   let parentId = movie.parentId;
   while (parentId && !ancestors.has(parentId)) {
     ancestors.add(parentId);
-    parentId = store.movies.find(roomId, parentId)?.parentId ?? '';
+    parentId = (await store.movies.find(roomId, parentId))?.parentId ?? '';
   }
   return { currentId: movie.id, ancestors };
 }
@@ -236,61 +236,61 @@ function currentLineage(store: Store, roomId: string): { currentId: string; ance
  * `POST /api/room/movie/delete` (§4.5). Each id must be 32 chars (`id length must be 32`, `empty ids`);
  * allowed to a movie's creator or with DeleteMovie; the current movie and its folders are refused.
  */
-export function deleteMovies(store: Store, access: RoomAccess, ids: string[]): void {
+export async function deleteMovies(store: Store, access: RoomAccess, ids: string[]): Promise<void> {
   if (ids.length === 0) throw badRequest('empty ids');
   if (ids.length > MAX_DELETE_IDS) throw badRequest('too many ids');
   for (const id of ids) if (id.length !== 32) throw badRequest('id length must be 32');
   const canDelete = hasMemberPermission(subjectOf(access), access.settings, Permission.DeleteMovie);
-  const { currentId, ancestors } = currentLineage(store, access.room.id);
+  const { currentId, ancestors } = await currentLineage(store, access.room.id);
   for (const id of ids) {
-    const movie = store.movies.find(access.room.id, id);
+    const movie = await store.movies.find(access.room.id, id);
     if (!movie) throw badRequest('room or movie not found');
     if (!canDelete && movie.creatorId !== access.user.id) throw forbidden('delete movies error: no permission');
     if (id === currentId) throw badRequest('cannot modify current movie');
     if (ancestors.has(id)) throw badRequest("cannot modify current movie's parent");
   }
-  store.movies.deleteMany(access.room.id, ids);
+  await store.movies.deleteMany(access.room.id, ids);
 }
 
 /**
  * `POST /api/room/movie/clear` (§4.5): deletes the items of a folder ("" = root). Needs DeleteMovie.
  * Refused with `cannot modify current movie` when the current movie would go with them.
  */
-export function clearMovies(store: Store, access: RoomAccess, parentId: string): void {
+export async function clearMovies(store: Store, access: RoomAccess, parentId: string): Promise<void> {
   if (parentId && parentId.length !== 32) throw badRequest('parent id length must be empty or 32');
   requirePermission(access, Permission.DeleteMovie, 'clear movies error: no permission');
-  if (parentId) folderChain(store, access.room.id, parentId);
-  const { currentId, ancestors } = currentLineage(store, access.room.id);
+  if (parentId) await folderChain(store, access.room.id, parentId);
+  const { currentId, ancestors } = await currentLineage(store, access.room.id);
   if (currentId && (!parentId || ancestors.has(parentId))) throw badRequest('cannot modify current movie');
-  store.movies.clear(access.room.id, parentId);
+  await store.movies.clear(access.room.id, parentId);
 }
 
 /** `POST /api/room/movie/swap` (§4.5): swaps two positions. Needs EditMovie; every error is 400. */
-export function swapMovies(store: Store, access: RoomAccess, id1: string, id2: string): void {
+export async function swapMovies(store: Store, access: RoomAccess, id1: string, id2: string): Promise<void> {
   if (id1.length !== 32 || id2.length !== 32) throw badRequest('id length must be 32');
   if (!hasMemberPermission(subjectOf(access), access.settings, Permission.EditMovie)) {
     throw badRequest('swap movies error: no permission');
   }
-  const a = store.movies.find(access.room.id, id1);
-  const b = store.movies.find(access.room.id, id2);
+  const a = await store.movies.find(access.room.id, id1);
+  const b = await store.movies.find(access.room.id, id2);
   if (!a || !b) throw badRequest('room or movie not found');
-  store.movies.swap(access.room.id, a, b);
+  await store.movies.swap(access.room.id, a, b);
 }
 
 /**
  * `POST /api/room/movie/edit` (§4.5): replaces the whole base (the movie stays in its folder).
  * Needs EditMovie; the current movie and its folders are refused.
  */
-export function editMovie(store: Store, access: RoomAccess, id: string, base: MovieBase): void {
+export async function editMovie(store: Store, access: RoomAccess, id: string, base: MovieBase): Promise<void> {
   if (id.length !== 32) throw badRequest('id length must be 32');
   requirePermission(access, Permission.EditMovie, 'edit movie error: no permission');
-  const movie = store.movies.find(access.room.id, id);
+  const movie = await store.movies.find(access.room.id, id);
   if (!movie) throw badRequest('room or movie not found');
-  const { currentId, ancestors } = currentLineage(store, access.room.id);
+  const { currentId, ancestors } = await currentLineage(store, access.room.id);
   if (id === currentId) throw badRequest('cannot modify current movie');
   if (ancestors.has(id)) throw badRequest("cannot modify current movie's parent");
   if (Boolean(movie.base.isFolder) !== Boolean(base.isFolder)) throw badRequest('cannot change a folder into a movie or back');
-  store.movies.replaceBase(access.room.id, id, { ...base, parentId: movie.parentId });
+  await store.movies.replaceBase(access.room.id, id, { ...base, parentId: movie.parentId });
 }
 
 /**
@@ -298,13 +298,13 @@ export function editMovie(store: Store, access: RoomAccess, id: string, base: Mo
  * current movie (paused); otherwise the movie starts at 0 s, playing; the rate is kept.
  * Throws 400 `id length must be 0 or 32`, `room or movie not found`, `cannot set static folder as current movie`.
  */
-export function setCurrentMovie(store: Store, access: RoomAccess, id: string, subPath: string, nowMs: number): void {
+export async function setCurrentMovie(store: Store, access: RoomAccess, id: string, subPath: string, nowMs: number): Promise<void> {
   if (id && id.length !== 32) throw badRequest('id length must be 0 or 32');
   requirePermission(access, Permission.SetCurrentMovie, 'set current movie error: no permission');
-  const previous = store.rooms.current(access.room.id);
+  const previous = await store.rooms.current(access.room.id);
   const playbackRate = previous?.playbackRate || 1;
   if (!id) {
-    store.rooms.saveCurrent(access.room.id, {
+    await store.rooms.saveCurrent(access.room.id, {
       movieId: '',
       subPath: '',
       isPlaying: false,
@@ -314,10 +314,10 @@ export function setCurrentMovie(store: Store, access: RoomAccess, id: string, su
     });
     return;
   }
-  const movie = store.movies.find(access.room.id, id);
+  const movie = await store.movies.find(access.room.id, id);
   if (!movie) throw badRequest('room or movie not found');
   if (movie.base.isFolder) throw badRequest('cannot set static folder as current movie');
-  store.rooms.saveCurrent(access.room.id, {
+  await store.rooms.saveCurrent(access.room.id, {
     movieId: id,
     subPath,
     isPlaying: true,

@@ -100,7 +100,7 @@ const endpointsOf = (services: OAuth2Services, provider: OAuth2Provider) =>
  * `oauth2 provider not enabled`.
  */
 export async function startFlow(services: OAuth2Services, name: string, redirect: string, origin: string, user?: UserRecord): Promise<string> {
-  const settings = services.store.settings.get();
+  const settings = await services.store.settings.get();
   const provider = enabledProvider(settings, name);
   const state = await services.states.create({ provider, kind: user ? 'bind' : 'auth', userId: user?.id ?? '', redirect });
   return authorizationUrl(PROVIDER_SPECS[provider], endpointsOf(services, provider), clientConfig(settings, provider, origin), state);
@@ -128,23 +128,23 @@ function usernameFrom(provider: OAuth2Provider, profile: ProviderProfile): strin
  */
 export async function finishFlow(services: OAuth2Services, name: string, code: string, state: string, origin: string): Promise<CallbackResult> {
   if (!code) throw badRequest('invalid oauth2 code');
-  const settings = services.store.settings.get();
+  const settings = await services.store.settings.get();
   const provider = enabledProvider(settings, name);
   const flow = await services.states.take(state);
   if (!flow || flow.provider !== provider) throw badRequest('invalid oauth2 state');
   const profile = await exchangeCode(PROVIDER_SPECS[provider], endpointsOf(services, provider), clientConfig(settings, provider, origin), code);
   const { store } = services;
-  const link = store.providers.find(provider, profile.id);
+  const link = await store.providers.find(provider, profile.id);
 
   if (flow.kind === 'bind') {
-    const user = store.users.findById(flow.userId);
+    const user = await store.users.findById(flow.userId);
     if (!user) throw badRequest('user not found');
     if (link) {
       if (link.userId === user.id) return { kind: 'bind', user, redirect: flow.redirect };
       throw badRequest('oauth2 account already bound');
     }
     try {
-      store.providers.insert({ provider, providerUserId: profile.id, userId: user.id, createdAt: Date.now() });
+      await store.providers.insert({ provider, providerUserId: profile.id, userId: user.id, createdAt: Date.now() });
     } catch (error) {
       if (isUniqueViolation(error)) throw badRequest('oauth2 account already bound');
       throw error;
@@ -153,7 +153,7 @@ export async function finishFlow(services: OAuth2Services, name: string, code: s
   }
 
   if (link) {
-    const user = store.users.findById(link.userId);
+    const user = await store.users.findById(link.userId);
     if (!user) throw badRequest('user not found');
     return { kind: 'auth', user, redirect: flow.redirect };
   }
@@ -162,26 +162,19 @@ export async function finishFlow(services: OAuth2Services, name: string, code: s
   const review = settings.signup_need_review || config.signupNeedReview;
   // The account signs in through the provider; its password is random until the user sets one.
   const hashedPassword = await hashPassword(crypto.randomBytes(24).toString('base64url'));
-  const user = store.db.transaction(() => {
-    const created = insertUserWithFreeName(store, {
-      id: newId(),
-      username: usernameFrom(provider, profile),
-      hashedPassword,
-      role: review ? Role.Pending : Role.User,
-      createdAt: Date.now(),
-      email: '',
-    });
-    store.providers.insert({ provider, providerUserId: profile.id, userId: created.id, createdAt: created.createdAt });
-    return created;
-  })();
+  const user = await insertUserWithFreeName(
+    store,
+    { id: newId(), username: usernameFrom(provider, profile), hashedPassword, role: review ? Role.Pending : Role.User, createdAt: Date.now(), email: '' },
+    { provider, providerUserId: profile.id },
+  );
   return { kind: 'auth', user, redirect: flow.redirect };
 }
 
 /** `GET /api/user/providers`: every enabled provider → `{providerUserId, createdAt}` ("" and 0 when unbound). */
-export function providerBindings(store: Store, user: UserRecord): Record<string, { providerUserId: string; createdAt: number }> {
-  const links = new Map(store.providers.ofUser(user.id).map((link) => [link.provider, link]));
+export async function providerBindings(store: Store, user: UserRecord): Promise<Record<string, { providerUserId: string; createdAt: number }>> {
+  const links = new Map((await store.providers.ofUser(user.id)).map((link) => [link.provider, link]));
   const result: Record<string, { providerUserId: string; createdAt: number }> = {};
-  for (const provider of enabledProviders(store.settings.get())) {
+  for (const provider of enabledProviders(await store.settings.get())) {
     const link = links.get(provider);
     result[provider] = { providerUserId: link?.providerUserId ?? '', createdAt: link?.createdAt ?? 0 };
   }
@@ -189,7 +182,7 @@ export function providerBindings(store: Store, user: UserRecord): Record<string,
 }
 
 /** `POST /oauth2/unbind/:type` → 204. Error: 400 `invalid oauth2 provider`; unbinding an unbound provider is a no-op. */
-export function unbindProvider(store: Store, user: UserRecord, name: string): void {
+export async function unbindProvider(store: Store, user: UserRecord, name: string): Promise<void> {
   if (!isOAuth2Provider(name)) throw badRequest('invalid oauth2 provider');
-  store.providers.delete(user.id, name);
+  await store.providers.delete(user.id, name);
 }

@@ -28,9 +28,9 @@ export const GUESTS_NOT_ALLOWED = 'guests are not allowed to perform this action
 export const MEMBER_NOT_FOUND = 'get room member failed: room or member not found';
 
 /** The guest user record (falls back to a synthetic one if the row was removed by hand). */
-export function guestUser(store: Store): UserRecord {
+export async function guestUser(store: Store): Promise<UserRecord> {
   return (
-    store.users.findById(GUEST_USER_ID) ?? {
+    await store.users.findById(GUEST_USER_ID) ?? {
       id: GUEST_USER_ID,
       username: GUEST_USERNAME,
       hashedPassword: '',
@@ -42,10 +42,10 @@ export function guestUser(store: Store): UserRecord {
 }
 
 /** Room lookup shared by the middleware and the join flow: 401 texts for a missing room or a blocked creator. */
-function loadRoom(store: Store, roomId: string): RoomRecord {
-  const room = store.rooms.findById(roomId);
+async function loadRoom(store: Store, roomId: string): Promise<RoomRecord> {
+  const room = await store.rooms.findById(roomId);
   if (!room) throw unauthorized('room not found');
-  const creator = store.users.findById(room.creatorId);
+  const creator = await store.users.findById(room.creatorId);
   if (creator?.role === Role.Banned) throw unauthorized('room creator is banned');
   if (creator?.role === Role.Pending) {
     throw unauthorized('room creator is pending approval, please wait for admin to review');
@@ -60,29 +60,29 @@ function loadRoom(store: Store, roomId: string): RoomRecord {
  * text (password room non-member, or `disable_join_new_user`), `user has been banned from this room`,
  * `user account is pending approval`. Then the level's check (403).
  */
-export function resolveRoomAccess(
+export async function resolveRoomAccess(
   store: Store,
   user: UserRecord | null,
   roomId: string,
   level: RoomLevel = 'room',
-): RoomAccess {
+): Promise<RoomAccess> {
   if (roomId.length !== 32) throw unauthorized('invalid room ID');
   const isGuest = user === null;
-  if (isGuest && !store.settings.get().enable_guest) throw unauthorized(GUESTS_NOT_ALLOWED);
-  const room = loadRoom(store, roomId);
-  const settings = store.rooms.settings(room.id);
+  if (isGuest && !(await store.settings.get()).enable_guest) throw unauthorized(GUESTS_NOT_ALLOWED);
+  const room = await loadRoom(store, roomId);
+  const settings = await store.rooms.settings(room.id);
   if (isGuest && (settings.disable_guest || room.hashedPassword)) throw unauthorized(GUESTS_NOT_ALLOWED);
   if (room.status === RoomStatus.Banned) throw unauthorized('room has been banned');
   if (room.status === RoomStatus.Pending) throw unauthorized('room is pending approval');
 
-  const caller = user ?? guestUser(store);
-  let member = store.members.find(room.id, caller.id);
+  const caller = user ?? await guestUser(store);
+  let member = await store.members.find(room.id, caller.id);
   if (!member) {
     if (caller.id === room.creatorId) {
-      member = store.members.insertIfMissing(creatorMember(room.id, caller.id, Date.now()));
+      member = await store.members.insertIfMissing(creatorMember(room.id, caller.id, Date.now()));
     } else {
       if (room.hashedPassword || settings.disable_join_new_user) throw unauthorized(MEMBER_NOT_FOUND);
-      member = store.members.insertIfMissing({
+      member = await store.members.insertIfMissing({
         roomId: room.id,
         userId: caller.id,
         status: settings.join_need_review ? MemberStatus.Pending : MemberStatus.Active,

@@ -82,9 +82,9 @@ export function parseSettingsPatch(body: Readonly<Record<string, unknown>>): Par
  * `can_*` switches and `guest_permissions` change it; a companion-server extension, since v0.9.11
  * sends nothing here, and harmless for its client, which only re-GETs `/api/room/me`).
  */
-export function setRoomSettings(store: Store, access: RoomAccess, patch: Partial<RoomSettings>): AdminEffects[] {
+export async function setRoomSettings(store: Store, access: RoomAccess, patch: Partial<RoomSettings>): Promise<AdminEffects[]> {
   requireAdminBit(access, AdminPermission.SetRoomSettings, RoomAdminError.settingsNoPermission);
-  store.rooms.updateSettings(access.room.id, patch);
+  await store.rooms.updateSettings(access.room.id, patch);
   const effects: AdminEffects[] = [{ myStatus: '*' }];
   if (patch.disable_guest === true) effects.push({ kickUser: GUEST_USER_ID });
   return effects;
@@ -102,21 +102,21 @@ export async function setRoomPassword(store: Store, access: RoomAccess, password
   const invalid = validateRoomPassword(password);
   if (invalid) throw badRequest(invalid);
   if (access.user.role < Role.Admin) {
-    const site = store.settings.get();
+    const site = await store.settings.get();
     if (site.room_must_need_pwd && !password) throw badRequest(RoomAdminError.mustNeedPassword);
     if (site.room_must_no_need_pwd && password) throw badRequest(RoomAdminError.mustNoNeedPassword);
   }
   const current = access.room.hashedPassword;
   const same = current ? Boolean(password) && (await verifyPassword(password, current)) : !password;
   if (same) throw badRequest(RoomAdminError.samePassword);
-  store.rooms.updatePassword(access.room.id, password ? await hashPassword(password) : '');
+  await store.rooms.updatePassword(access.room.id, password ? await hashPassword(password) : '');
   return password ? [{ kickUser: GUEST_USER_ID }] : [];
 }
 
 /** `POST /api/room/admin/delete` (room-admin + DeleteRoom, §4.4). Throws 403 `no permission`. */
-export function deleteRoom(store: Store, access: RoomAccess): AdminEffects[] {
+export async function deleteRoom(store: Store, access: RoomAccess): Promise<AdminEffects[]> {
   requireAdminBit(access, AdminPermission.DeleteRoom);
-  store.rooms.delete(access.room.id);
+  await store.rooms.delete(access.room.id);
   return [{ closeRoom: true }];
 }
 
@@ -125,15 +125,15 @@ export function deleteRoom(store: Store, access: RoomAccess): AdminEffects[] {
  * (../db/chat.ts), so that sockets joining later get none. Lines already on screen stay there. Needs
  * SetRoomSettings (§5.4) after the `room-admin` level; throws 403 `no permission` otherwise.
  */
-export function clearChatHistory(store: Store, access: RoomAccess): void {
+export async function clearChatHistory(store: Store, access: RoomAccess): Promise<void> {
   requireAdminBit(access, AdminPermission.SetRoomSettings);
-  store.chat.clear(access.room.id);
+  await store.chat.clear(access.room.id);
 }
 
 /** The target member of a member action: 400 `id is required` for a malformed id, 404 when not a member. */
-function targetMember(store: Store, access: RoomAccess, id: string): MemberRecord {
+async function targetMember(store: Store, access: RoomAccess, id: string): Promise<MemberRecord> {
   if (!isId(id)) throw badRequest(RoomAdminError.idRequired);
-  const member = store.members.find(access.room.id, id);
+  const member = await store.members.find(access.room.id, id);
   if (!member) throw notFound(RoomAdminError.memberNotFound);
   return member;
 }
@@ -146,11 +146,11 @@ const callerIsCreator = (access: RoomAccess) => access.room.creatorId === access
  * becomes Active (they enter on their next try; they have no socket yet). Throws 403 `no permission`,
  * 400 `id is required`, 404 `room or member not found`, 400 `member is not pending`.
  */
-export function approveMember(store: Store, access: RoomAccess, id: string): AdminEffects[] {
+export async function approveMember(store: Store, access: RoomAccess, id: string): Promise<AdminEffects[]> {
   requireAdminBit(access, AdminPermission.ApprovePendingMember);
-  const member = targetMember(store, access, id);
+  const member = await targetMember(store, access, id);
   if (member.status !== MemberStatus.Pending) throw badRequest(RoomAdminError.notPending);
-  store.members.update(access.room.id, id, { status: MemberStatus.Active });
+  await store.members.update(access.room.id, id, { status: MemberStatus.Active });
   return [];
 }
 
@@ -160,13 +160,13 @@ export function approveMember(store: Store, access: RoomAccess, id: string): Adm
  * `id is required`, 404, 400 `creator cannot be deleted` / `cannot delete yourself`, 403
  * `cannot delete admin` (an admin removing another admin; the creator may).
  */
-export function deleteMember(store: Store, access: RoomAccess, id: string): AdminEffects[] {
+export async function deleteMember(store: Store, access: RoomAccess, id: string): Promise<AdminEffects[]> {
   requireAdminBit(access, AdminPermission.ApprovePendingMember);
-  const member = targetMember(store, access, id);
+  const member = await targetMember(store, access, id);
   if (member.role === MemberRole.Creator) throw badRequest(RoomAdminError.deleteCreator);
   if (isCaller(access, member)) throw badRequest(RoomAdminError.deleteSelf);
   if (member.role === MemberRole.Admin && !callerIsCreator(access)) throw forbidden(RoomAdminError.deleteAdmin);
-  store.members.delete(access.room.id, id);
+  await store.members.delete(access.room.id, id);
   return [{ kickUser: id }];
 }
 
@@ -176,14 +176,14 @@ export function deleteMember(store: Store, access: RoomAccess, id: string): Admi
  * `creator cannot be banned`, `please set whether to disable guest users in the room settings` (the
  * guest), 403 `cannot ban admin` (unless the caller is the creator).
  */
-export function banMember(store: Store, access: RoomAccess, id: string): AdminEffects[] {
+export async function banMember(store: Store, access: RoomAccess, id: string): Promise<AdminEffects[]> {
   requireAdminBit(access, AdminPermission.BanRoomMember);
-  const member = targetMember(store, access, id);
+  const member = await targetMember(store, access, id);
   if (isCaller(access, member)) throw badRequest(RoomAdminError.banSelf);
   if (member.role === MemberRole.Creator) throw badRequest(RoomAdminError.banCreator);
   if (member.userId === GUEST_USER_ID) throw badRequest(RoomAdminError.banGuest);
   if (member.role === MemberRole.Admin && !callerIsCreator(access)) throw forbidden(RoomAdminError.banAdmin);
-  store.members.update(access.room.id, id, { status: MemberStatus.Banned });
+  await store.members.update(access.room.id, id, { status: MemberStatus.Banned });
   return [{ kickUser: id }];
 }
 
@@ -191,11 +191,11 @@ export function banMember(store: Store, access: RoomAccess, id: string): AdminEf
  * `POST /api/room/admin/members/unban {id}` (room-admin + BanRoomMember): a Banned member becomes
  * Active. Throws 403 `no permission`, 400 `id is required`, 404, 400 `member is not banned`.
  */
-export function unbanMember(store: Store, access: RoomAccess, id: string): AdminEffects[] {
+export async function unbanMember(store: Store, access: RoomAccess, id: string): Promise<AdminEffects[]> {
   requireAdminBit(access, AdminPermission.BanRoomMember);
-  const member = targetMember(store, access, id);
+  const member = await targetMember(store, access, id);
   if (member.status !== MemberStatus.Banned) throw badRequest(RoomAdminError.notBanned);
-  store.members.update(access.room.id, id, { status: MemberStatus.Active });
+  await store.members.update(access.room.id, id, { status: MemberStatus.Active });
   return [];
 }
 
@@ -204,10 +204,10 @@ export function unbanMember(store: Store, access: RoomAccess, id: string): Admin
  * Member with `permissions` (uint32; the reference client sends none, so 0) and no admin bits.
  * Throws 400 `id is required`, 404, 400 `creator cannot be changed`. MY_STATUS to the user.
  */
-export function setMemberRole(store: Store, access: RoomAccess, id: string, permissions: number): AdminEffects[] {
-  const member = targetMember(store, access, id);
+export async function setMemberRole(store: Store, access: RoomAccess, id: string, permissions: number): Promise<AdminEffects[]> {
+  const member = await targetMember(store, access, id);
   if (member.role === MemberRole.Creator) throw badRequest(RoomAdminError.changeCreator);
-  store.members.update(access.room.id, id, { role: MemberRole.Member, permissions, adminPermissions: 0 });
+  await store.members.update(access.room.id, id, { role: MemberRole.Member, permissions, adminPermissions: 0 });
   return [{ myStatus: id }];
 }
 
@@ -217,15 +217,15 @@ export function setMemberRole(store: Store, access: RoomAccess, id: string, perm
  * Throws 403 `no permission`, 400 `id is required`, 404, 400 `creator cannot be changed`.
  * MY_STATUS to the user (every guest for the guest id).
  */
-export function setMemberPermissions(store: Store, access: RoomAccess, id: string, permissions: number): AdminEffects[] {
+export async function setMemberPermissions(store: Store, access: RoomAccess, id: string, permissions: number): Promise<AdminEffects[]> {
   requireAdminBit(access, AdminPermission.SetUserPermission);
   if (id === GUEST_USER_ID) {
-    store.rooms.updateSettings(access.room.id, { guest_permissions: permissions });
+    await store.rooms.updateSettings(access.room.id, { guest_permissions: permissions });
     return [{ myStatus: id }];
   }
-  const member = targetMember(store, access, id);
+  const member = await targetMember(store, access, id);
   if (member.role === MemberRole.Creator) throw badRequest(RoomAdminError.changeCreator);
-  store.members.update(access.room.id, id, { permissions });
+  await store.members.update(access.room.id, id, { permissions });
   return [{ myStatus: id }];
 }
 
@@ -235,11 +235,11 @@ export function setMemberPermissions(store: Store, access: RoomAccess, id: strin
  * sends). Throws 400 `id is required`, 404, 400 `creator cannot be changed`, `guest cannot be admin`.
  * MY_STATUS to the user.
  */
-export function setAdminRole(store: Store, access: RoomAccess, id: string, adminPermissions: number): AdminEffects[] {
-  const member = targetMember(store, access, id);
+export async function setAdminRole(store: Store, access: RoomAccess, id: string, adminPermissions: number): Promise<AdminEffects[]> {
+  const member = await targetMember(store, access, id);
   if (member.role === MemberRole.Creator) throw badRequest(RoomAdminError.changeCreator);
   if (id === GUEST_USER_ID) throw badRequest(RoomAdminError.guestAdmin);
-  store.members.update(access.room.id, id, { role: MemberRole.Admin, permissions: AllPermissions, adminPermissions });
+  await store.members.update(access.room.id, id, { role: MemberRole.Admin, permissions: AllPermissions, adminPermissions });
   return [{ myStatus: id }];
 }
 
@@ -247,9 +247,9 @@ export function setAdminRole(store: Store, access: RoomAccess, id: string, admin
  * `POST /api/room/admin/members/admin/permissions {id, adminPermissions}` (room-creator): an admin's
  * admin mask. Throws 400 `id is required`, 404, 400 `not admin`. MY_STATUS to the user.
  */
-export function setAdminPermissions(store: Store, access: RoomAccess, id: string, adminPermissions: number): AdminEffects[] {
-  const member = targetMember(store, access, id);
+export async function setAdminPermissions(store: Store, access: RoomAccess, id: string, adminPermissions: number): Promise<AdminEffects[]> {
+  const member = await targetMember(store, access, id);
   if (member.role !== MemberRole.Admin) throw badRequest(RoomAdminError.notAdmin);
-  store.members.update(access.room.id, id, { adminPermissions });
+  await store.members.update(access.room.id, id, { adminPermissions });
   return [{ myStatus: id }];
 }

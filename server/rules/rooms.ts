@@ -31,12 +31,12 @@ import { GUEST_USER_ID, newId } from './users';
 export type ViewerCount = (roomId: string) => number;
 
 /** `enabledGuest` (§3.5): guests allowed site-wide and by the room, and no password. */
-function enabledGuest(store: Store, room: RoomRecord, settings: RoomSettings): boolean {
-  return !settings.disable_guest && store.settings.get().enable_guest && !room.hashedPassword;
+async function enabledGuest(store: Store, room: RoomRecord, settings: RoomSettings): Promise<boolean> {
+  return !settings.disable_guest && (await store.settings.get()).enable_guest && !room.hashedPassword;
 }
 
 /** The `{name, creatorId, creator, viewerCount, status, needPassword, enabledGuest}` view (§4.3). */
-export function roomCheckView(store: Store, room: RoomRecord, viewers: ViewerCount): RoomCheck {
+export async function roomCheckView(store: Store, room: RoomRecord, viewers: ViewerCount): Promise<RoomCheck> {
   return {
     name: room.name,
     creatorId: room.creatorId,
@@ -44,7 +44,7 @@ export function roomCheckView(store: Store, room: RoomRecord, viewers: ViewerCou
     viewerCount: viewers(room.id),
     status: room.status as RoomCheck['status'],
     needPassword: Boolean(room.hashedPassword),
-    enabledGuest: enabledGuest(store, room, store.rooms.settings(room.id)),
+    enabledGuest: await enabledGuest(store, room, await store.rooms.settings(room.id)),
   };
 }
 
@@ -63,26 +63,26 @@ export function roomListItem(room: RoomRecord, viewers: ViewerCount): RoomListIt
 }
 
 /** `GET /api/room/check` (public). Throws 400 `invalid room ID`, 404 `room not found`. */
-export function checkRoom(store: Store, roomId: string, viewers: ViewerCount): RoomCheck {
+export async function checkRoom(store: Store, roomId: string, viewers: ViewerCount): Promise<RoomCheck> {
   if (roomId.length !== 32) throw badRequest('invalid room ID');
-  const room = store.rooms.findById(roomId);
+  const room = await store.rooms.findById(roomId);
   if (!room) throw notFound('room not found');
-  return roomCheckView(store, room, viewers);
+  return await roomCheckView(store, room, viewers);
 }
 
 /**
  * `GET /api/room/joined` and `GET /api/user/room/joined` (user auth). The creator is always Active;
  * a user without a membership is NotJoined. Throws 401 `invalid room ID`, 404 `room not found`.
  */
-export function joinedRoom(store: Store, user: UserRecord, roomId: string, viewers: ViewerCount): RoomJoined {
+export async function joinedRoom(store: Store, user: UserRecord, roomId: string, viewers: ViewerCount): Promise<RoomJoined> {
   if (roomId.length !== 32) throw unauthorized('invalid room ID');
-  const room = store.rooms.findById(roomId);
+  const room = await store.rooms.findById(roomId);
   if (!room) throw notFound('room not found');
   const status =
     room.creatorId === user.id
       ? MemberStatus.Active
-      : ((store.members.find(room.id, user.id)?.status ?? MemberStatus.NotJoined) as RoomJoined['status']);
-  return { joined: status !== MemberStatus.NotJoined, status, room: roomCheckView(store, room, viewers) };
+      : (((await store.members.find(room.id, user.id))?.status ?? MemberStatus.NotJoined) as RoomJoined['status']);
+  return { joined: status !== MemberStatus.NotJoined, status, room: await roomCheckView(store, room, viewers) };
 }
 
 /**
@@ -98,28 +98,26 @@ export async function createRoom(
   const input = { ...rawInput, roomName: normalizeName(rawInput.roomName) };
   const invalid = validateRoomName(input.roomName) ?? validateRoomPassword(input.password);
   if (invalid) throw badRequest(invalid);
-  const site = store.settings.get();
+  const site = await store.settings.get();
   const isAdmin = user.role >= Role.Admin;
   if (!isAdmin) {
     if (site.disable_create_room) throw badRequest('create room is disabled');
     if (site.room_must_need_pwd && !input.password) throw badRequest('room must need password');
     if (site.room_must_no_need_pwd && input.password) throw badRequest('room must no need password');
-    if (store.rooms.countByCreator(user.id) >= site.user_max_room_count) throw badRequest('room count exceeds limit');
+    if (await store.rooms.countByCreator(user.id) >= site.user_max_room_count) throw badRequest('room count exceeds limit');
   }
-  if (store.rooms.findByName(input.roomName)) throw badRequest('room already exists');
+  if (await store.rooms.findByName(input.roomName)) throw badRequest('room already exists');
   const status = !isAdmin && site.create_room_need_review ? RoomStatus.Pending : RoomStatus.Active;
   const now = Date.now();
   const id = newId();
   const hashedPassword = input.password ? await hashPassword(input.password) : '';
   try {
-    store.db.transaction(() => {
-      store.rooms.insert(
-        { id, name: input.roomName, creatorId: user.id, hashedPassword, status, createdAt: now },
-        { ...DEFAULT_ROOM_SETTINGS, hidden: input.hidden },
-        emptyCurrent(now),
-      );
-      store.members.insertIfMissing(creatorMember(id, user.id, now));
-    })();
+    await store.rooms.insert(
+      { id, name: input.roomName, creatorId: user.id, hashedPassword, status, createdAt: now },
+      { ...DEFAULT_ROOM_SETTINGS, hidden: input.hidden },
+      emptyCurrent(now),
+      creatorMember(id, user.id, now),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw badRequest('room already exists');
     throw error;
@@ -142,21 +140,21 @@ export async function logInRoom(
 ): Promise<RoomLoginResponse> {
   if (!roomId) throw badRequest('empty room name');
   if (roomId.length !== 32) throw badRequest('invalid room id');
-  const room = store.rooms.findById(roomId);
+  const room = await store.rooms.findById(roomId);
   if (!room) throw notFound('room not found');
   if (room.status === RoomStatus.Banned) throw forbidden('room is banned');
   if (room.status === RoomStatus.Pending) throw forbidden('room is pending, please wait for admin to approve');
-  const settings = store.rooms.settings(room.id);
-  let member = store.members.find(room.id, user.id);
+  const settings = await store.rooms.settings(room.id);
+  let member = await store.members.find(room.id, user.id);
   if (!member && room.creatorId === user.id) {
-    member = store.members.insertIfMissing(creatorMember(room.id, user.id, Date.now()));
+    member = await store.members.insertIfMissing(creatorMember(room.id, user.id, Date.now()));
   }
   if (!member) {
     if (room.hashedPassword && user.role < Role.Admin && !(await verifyPassword(password, room.hashedPassword))) {
       throw forbidden('password error');
     }
     if (settings.disable_join_new_user) throw forbidden('this room was disabled join new user');
-    member = store.members.insertIfMissing({
+    member = await store.members.insertIfMissing({
       roomId: room.id,
       userId: user.id,
       status: settings.join_need_review ? MemberStatus.Pending : MemberStatus.Active,
@@ -194,7 +192,7 @@ export function roomMe(access: RoomAccess): RoomMe {
 }
 
 /** `GET /api/room/info` (§4.3). */
-export function roomInfo(store: Store, access: RoomAccess): RoomInfo {
+export async function roomInfo(store: Store, access: RoomAccess): Promise<RoomInfo> {
   const { room, member } = access;
   const bits = effectivePermissions(member, access.isGuest, access.settings);
   return {
@@ -205,7 +203,7 @@ export function roomInfo(store: Store, access: RoomAccess): RoomInfo {
     creatorId: room.creatorId,
     createdAt: room.createdAt,
     status: room.status as RoomInfo['status'],
-    enabledGuest: enabledGuest(store, room, access.settings),
+    enabledGuest: await enabledGuest(store, room, access.settings),
     member: {
       id: access.user.id,
       username: access.user.username,
@@ -251,20 +249,20 @@ export function listFilter<Sort extends string, Search extends string>(query: {
 }
 
 /** `GET /api/room/list` (§4.3): active, non-hidden rooms. */
-export function listRooms(store: Store, query: RoomListQuery, viewers: ViewerCount): ListResponse<RoomListItem> {
-  const { total, rows } = store.rooms.list({ ...listFilter(query), status: RoomStatus.Active, visibleOnly: true });
+export async function listRooms(store: Store, query: RoomListQuery, viewers: ViewerCount): Promise<ListResponse<RoomListItem>> {
+  const { total, rows } = await store.rooms.list({ ...listFilter(query), status: RoomStatus.Active, visibleOnly: true });
   return { total, list: rows.map((row) => roomListItem(row, viewers)) };
 }
 
 /** `GET /api/user/rooms` (§4.2): rooms created by `user`, filtered by `status` (undefined = any). */
-export function listCreatedRooms(
+export async function listCreatedRooms(
   store: Store,
   user: UserRecord,
   status: number | undefined,
   query: RoomListQuery,
   viewers: ViewerCount,
-): ListResponse<RoomListItem> {
-  const { total, rows } = store.rooms.list({ ...listFilter(query), status, creatorId: user.id });
+): Promise<ListResponse<RoomListItem>> {
+  const { total, rows } = await store.rooms.list({ ...listFilter(query), status, creatorId: user.id });
   return { total, list: rows.map((row) => roomListItem(row, viewers)) };
 }
 
@@ -272,14 +270,14 @@ export function listCreatedRooms(
  * `GET /api/user/rooms/joined` (§4.2): rooms `user` is a member of but did not create, filtered by
  * the room's `status` (undefined = any; a companion-server extension: v0.9.11 takes no status here).
  */
-export function listJoinedRooms(
+export async function listJoinedRooms(
   store: Store,
   user: UserRecord,
   query: RoomListQuery,
   viewers: ViewerCount,
   status?: number,
-): ListResponse<JoinedRoomListItem> {
-  const { total, rows } = store.rooms.list({ ...listFilter(query), status, joinedBy: user.id });
+): Promise<ListResponse<JoinedRoomListItem>> {
+  const { total, rows } = await store.rooms.list({ ...listFilter(query), status, joinedBy: user.id });
   return {
     total,
     list: rows.map((row: RoomListRow) => ({
@@ -294,15 +292,14 @@ export function listJoinedRooms(
  * `GET /api/room/hot` (§4.3): rooms with a live hub that are active and not hidden, by viewer
  * count (descending) then natural name order; `status` is always 0 here.
  */
-export function hotRooms(
+export async function hotRooms(
   store: Store,
   liveRoomIds: string[],
   paging: { max: number; offset: number },
   viewers: ViewerCount,
-): ListResponse<RoomListItem> {
+): Promise<ListResponse<RoomListItem>> {
   const natural = new Intl.Collator(undefined, { numeric: true });
-  const rooms = store.rooms
-    .findManyWithVisibility(liveRoomIds)
+  const rooms = (await store.rooms.findManyWithVisibility(liveRoomIds))
     .filter((room) => room.status === RoomStatus.Active && !room.hidden)
     .map((room) => ({ ...roomListItem(room, viewers), status: 0 as RoomListItem['status'] }))
     .sort((a, b) => b.viewerCount - a.viewerCount || natural.compare(a.roomName, b.roomName));
@@ -328,13 +325,13 @@ const ROLE_FILTER = { admin: MemberRole.Admin, member: MemberRole.Member, creato
  * `GET /api/room/members` (§4.3): members of every status; `onlineCount` is the number of the
  * member's open sockets in the room; the guest row shows the room's `guest_permissions`.
  */
-export function listMembers(
+export async function listMembers(
   store: Store,
   access: RoomAccess,
   query: MemberListQuery,
   onlineCount: (userId: string) => number,
-): ListResponse<RoomMember> {
-  const { total, rows } = store.members.list({
+): Promise<ListResponse<RoomMember>> {
+  const { total, rows } = await store.members.list({
     roomId: access.room.id,
     role: query.role ? ROLE_FILTER[query.role] : undefined,
     status: query.status,
@@ -359,22 +356,22 @@ export function listMembers(
  * `POST /api/user/room/delete` (§4.2): only the creator may delete. Throws 400 `empty room name`
  * (bad id, as coded), 404 `room not found`, 403 `not creator`.
  */
-export function deleteOwnRoom(store: Store, user: UserRecord, roomId: string): void {
+export async function deleteOwnRoom(store: Store, user: UserRecord, roomId: string): Promise<void> {
   if (roomId.length !== 32) throw badRequest('empty room name');
-  const room = store.rooms.findById(roomId);
+  const room = await store.rooms.findById(roomId);
   if (!room) throw notFound('room not found');
   if (room.creatorId !== user.id) throw forbidden('not creator');
-  store.rooms.delete(room.id);
+  await store.rooms.delete(room.id);
 }
 
 /**
  * `POST /api/user/room/exit` (§4.2): removes the caller's membership. Throws 400 `empty room name`
  * (bad id), 404 `room not found`, 400 `creator cannot be deleted` (500 in v0.9.11).
  */
-export function exitRoom(store: Store, user: UserRecord, roomId: string): void {
+export async function exitRoom(store: Store, user: UserRecord, roomId: string): Promise<void> {
   if (roomId.length !== 32) throw badRequest('empty room name');
-  const room = store.rooms.findById(roomId);
+  const room = await store.rooms.findById(roomId);
   if (!room) throw notFound('room not found');
   if (room.creatorId === user.id) throw badRequest('creator cannot be deleted');
-  store.members.delete(room.id, user.id);
+  await store.members.delete(room.id, user.id);
 }

@@ -98,8 +98,8 @@ function groupOf(name: string): string {
  * companion server has; `group` narrows to one group, `oauth2` to every `oauth2_<p>` group.
  * Throws 400 `group not found`.
  */
-export function settingsByGroup(store: Store, group?: string): Record<string, Record<string, SettingValue>> {
-  const values: Record<string, SettingValue> = { ...store.settings.get(), ...readOnlySettings() };
+export async function settingsByGroup(store: Store, group?: string): Promise<Record<string, Record<string, SettingValue>>> {
+  const values: Record<string, SettingValue> = { ...(await store.settings.get()), ...readOnlySettings() };
   const groups: Record<string, Record<string, SettingValue>> = {};
   for (const [name, value] of Object.entries(values)) {
     const owner = groupOf(name);
@@ -121,7 +121,7 @@ export function settingsByGroup(store: Store, group?: string): Record<string, Re
  * once (every route reads the settings per request). Throws 400 `setting <name> not found` (unknown
  * or read-only), `setting <name> must …`, or the exclusive-pair text.
  */
-export function updateSettings(store: Store, patch: Record<string, unknown>): void {
+export async function updateSettings(store: Store, patch: Record<string, unknown>): Promise<void> {
   const changes: Partial<Record<keyof SiteSettings, SettingValue>> = {};
   for (const [name, raw] of Object.entries(patch)) {
     const spec = settingSpec(name);
@@ -130,15 +130,11 @@ export function updateSettings(store: Store, patch: Record<string, unknown>): vo
     if ('problem' in result) throw badRequest(settingProblemText(name, result.problem));
     changes[name as keyof SiteSettings] = result.value;
   }
-  const merged = { ...store.settings.get(), ...changes } as Record<string, SettingValue>;
+  const merged = { ...(await store.settings.get()), ...changes } as Record<string, SettingValue>;
   for (const pair of EXCLUSIVE_SETTINGS) {
     if (pair.every((name) => merged[name] === true)) throw badRequest(SiteAdminError.exclusive);
   }
-  store.db.transaction(() => {
-    for (const [name, value] of Object.entries(changes)) {
-      store.settings.set(name as keyof SiteSettings, value as never);
-    }
-  })();
+  await store.settings.setMany(changes as Partial<SiteSettings>);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -166,15 +162,15 @@ export interface UserListQuery {
 }
 
 /** `GET /api/admin/user/list` (§4.6): every user but the built-in guest, with their bound email. */
-export function listUsers(store: Store, query: UserListQuery): ListResponse<UserInfo> {
-  const { total, rows } = store.users.list({ ...listFilter(query), role: ROLE_FILTER[query.role], excludeId: GUEST_USER_ID });
+export async function listUsers(store: Store, query: UserListQuery): Promise<ListResponse<UserInfo>> {
+  const { total, rows } = await store.users.list({ ...listFilter(query), role: ROLE_FILTER[query.role], excludeId: GUEST_USER_ID });
   return { total, list: rows.map(userInfo) };
 }
 
 /** The target user of an action: 400 `id is required` for a malformed id, 404 `user not found`. */
-function targetUser(store: Store, id: string): UserRecord {
+async function targetUser(store: Store, id: string): Promise<UserRecord> {
   if (!isId(id)) throw badRequest(SiteAdminError.idRequired);
-  const user = id === GUEST_USER_ID ? null : store.users.findById(id);
+  const user = id === GUEST_USER_ID ? null : await store.users.findById(id);
   if (!user) throw notFound(SiteAdminError.userNotFound);
   return user;
 }
@@ -186,8 +182,8 @@ function assertOutranks(caller: UserRecord, target: UserRecord, onRoot: string, 
 }
 
 /** Rooms created by a user (ids), for closing their hubs. */
-function roomIdsOf(store: Store, userId: string): string[] {
-  return store.rooms.list({ creatorId: userId, sort: 'name', desc: false, limit: -1, offset: 0 }).rows.map((room) => room.id);
+async function roomIdsOf(store: Store, userId: string): Promise<string[]> {
+  return (await store.rooms.list({ creatorId: userId, sort: 'name', desc: false, limit: -1, offset: 0 })).rows.map((room) => room.id);
 }
 
 /**
@@ -203,10 +199,10 @@ export async function addUser(store: Store, caller: UserRecord, rawUsername: str
   if (!Number.isInteger(role) || role < Role.Banned || role > Role.Root) throw badRequest(SiteAdminError.roleInvalid);
   if (role === Role.Root && caller.role !== Role.Root) throw forbidden(SiteAdminError.addRoot);
   if (role === Role.Admin && caller.role !== Role.Root) throw forbidden('user is not a root user');
-  if (store.users.findByUsername(username)) throw badRequest(SiteAdminError.userExists);
+  if (await store.users.findByUsername(username)) throw badRequest(SiteAdminError.userExists);
   const user: UserRecord = { id: newId(), username, hashedPassword: await hashPassword(password), role, createdAt: Date.now(), email: '' };
   try {
-    store.users.insert(user);
+    await store.users.insert(user);
   } catch (error) {
     if (isUniqueViolation(error)) throw badRequest(SiteAdminError.userExists);
     throw error;
@@ -218,12 +214,12 @@ export async function addUser(store: Store, caller: UserRecord, rawUsername: str
  * `POST /api/admin/user/delete {id}` (§4.6): the user, their rooms and memberships. Throws 400
  * `cannot delete yourself`, 403 `cannot delete root`, `cannot delete admin` (non-root caller).
  */
-export function deleteUser(store: Store, caller: UserRecord, id: string): SiteEffects {
-  const target = targetUser(store, id);
+export async function deleteUser(store: Store, caller: UserRecord, id: string): Promise<SiteEffects> {
+  const target = await targetUser(store, id);
   if (target.id === caller.id) throw badRequest(SiteAdminError.deleteSelf);
   assertOutranks(caller, target, SiteAdminError.deleteRoot, SiteAdminError.deleteAdmin);
-  const rooms = roomIdsOf(store, target.id);
-  store.users.delete(target.id);
+  const rooms = await roomIdsOf(store, target.id);
+  await store.users.delete(target.id);
   return { closeRooms: rooms, kickUsers: [target.id] };
 }
 
@@ -232,26 +228,26 @@ export function deleteUser(store: Store, caller: UserRecord, id: string): SiteEf
  * (a banned creator's room refuses everyone, §3.4). Throws 400 `cannot ban self`, 403 `cannot ban
  * root`, `cannot ban admin` (non-root caller).
  */
-export function banUser(store: Store, caller: UserRecord, id: string): SiteEffects {
-  const target = targetUser(store, id);
+export async function banUser(store: Store, caller: UserRecord, id: string): Promise<SiteEffects> {
+  const target = await targetUser(store, id);
   if (target.id === caller.id) throw badRequest(SiteAdminError.banSelf);
   assertOutranks(caller, target, SiteAdminError.banRoot, SiteAdminError.banAdmin);
-  store.users.updateRole(target.id, Role.Banned);
-  return { closeRooms: roomIdsOf(store, target.id), kickUsers: [target.id] };
+  await store.users.updateRole(target.id, Role.Banned);
+  return { closeRooms: await roomIdsOf(store, target.id), kickUsers: [target.id] };
 }
 
 /** `POST /api/admin/user/unban {id}` (§4.6): Banned → User. Throws 400 `user is not banned`. */
-export function unbanUser(store: Store, id: string): void {
-  const target = targetUser(store, id);
+export async function unbanUser(store: Store, id: string): Promise<void> {
+  const target = await targetUser(store, id);
   if (target.role !== Role.Banned) throw badRequest(SiteAdminError.notBanned);
-  store.users.updateRole(target.id, Role.User);
+  await store.users.updateRole(target.id, Role.User);
 }
 
 /** `POST /api/admin/user/approve {id}` (§4.6): Pending → User. Throws 400 `user is not pending`. */
-export function approveUser(store: Store, id: string): void {
-  const target = targetUser(store, id);
+export async function approveUser(store: Store, id: string): Promise<void> {
+  const target = await targetUser(store, id);
   if (target.role !== Role.Pending) throw badRequest(SiteAdminError.notPending);
-  store.users.updateRole(target.id, Role.User);
+  await store.users.updateRole(target.id, Role.User);
 }
 
 /**
@@ -260,11 +256,11 @@ export function approveUser(store: Store, id: string): void {
  * (non-root caller) an admin.
  */
 export async function setUserPassword(store: Store, caller: UserRecord, id: string, password: string): Promise<SiteEffects> {
-  const target = targetUser(store, id);
+  const target = await targetUser(store, id);
   if (target.id !== caller.id) assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
   const invalid = validateNewUserPassword(password);
   if (invalid) throw badRequest(invalid);
-  store.users.updatePassword(target.id, await hashPassword(password));
+  await store.users.updatePassword(target.id, await hashPassword(password));
   return { kickUsers: [target.id] };
 }
 
@@ -272,15 +268,15 @@ export async function setUserPassword(store: Store, caller: UserRecord, id: stri
  * `POST /api/admin/user/username {id, username}` (§4.6). Throws 400 on validation or a taken name,
  * 403 for someone else who is root or (non-root caller) an admin.
  */
-export function setUsername(store: Store, caller: UserRecord, id: string, rawUsername: string): void {
+export async function setUsername(store: Store, caller: UserRecord, id: string, rawUsername: string): Promise<void> {
   const username = normalizeName(rawUsername);
-  const target = targetUser(store, id);
+  const target = await targetUser(store, id);
   if (target.id !== caller.id) assertOutranks(caller, target, SiteAdminError.changeRoot, SiteAdminError.changeAdmin);
   const invalid = validateUsername(username);
   if (invalid) throw badRequest(invalid);
   if (username === target.username) return;
   try {
-    store.users.updateUsername(target.id, username);
+    await store.users.updateUsername(target.id, username);
   } catch (error) {
     if (isUniqueViolation(error)) throw badRequest(SiteAdminError.userExists);
     throw error;
@@ -288,21 +284,21 @@ export function setUsername(store: Store, caller: UserRecord, id: string, rawUse
 }
 
 /** `POST /api/admin/admin/add {id}` (root, §4.6): User → Admin. */
-export function makeAdmin(store: Store, caller: UserRecord, id: string): void {
-  const target = targetUser(store, id);
+export async function makeAdmin(store: Store, caller: UserRecord, id: string): Promise<void> {
+  const target = await targetUser(store, id);
   if (target.id === caller.id) throw badRequest(SiteAdminError.addSelf);
   if (target.role >= Role.Admin) throw badRequest(SiteAdminError.alreadyAdmin);
   if (target.role !== Role.User) throw badRequest(SiteAdminError.addInactive);
-  store.users.updateRole(target.id, Role.Admin);
+  await store.users.updateRole(target.id, Role.Admin);
 }
 
 /** `POST /api/admin/admin/delete {id}` (root, §4.6): Admin → User. Root cannot be removed. */
-export function removeAdmin(store: Store, caller: UserRecord, id: string): void {
-  const target = targetUser(store, id);
+export async function removeAdmin(store: Store, caller: UserRecord, id: string): Promise<void> {
+  const target = await targetUser(store, id);
   if (target.id === caller.id) throw badRequest(SiteAdminError.removeSelf);
   if (target.role === Role.Root) throw forbidden(SiteAdminError.removeRoot);
   if (target.role !== Role.Admin) throw badRequest(SiteAdminError.notAdmin);
-  store.users.updateRole(target.id, Role.User);
+  await store.users.updateRole(target.id, Role.User);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,58 +325,58 @@ export interface AdminRoomListQuery {
 }
 
 /** `GET /api/admin/room/list` and `/api/admin/user/rooms` (§4.6): any room, hidden or not. */
-export function listAllRooms(store: Store, query: AdminRoomListQuery, viewers: ViewerCount): ListResponse<RoomListItem> {
-  if (query.creatorId !== undefined) targetUser(store, query.creatorId);
-  const { total, rows } = store.rooms.list({ ...listFilter(query), status: ROOM_STATUS_FILTER[query.status], creatorId: query.creatorId });
+export async function listAllRooms(store: Store, query: AdminRoomListQuery, viewers: ViewerCount): Promise<ListResponse<RoomListItem>> {
+  if (query.creatorId !== undefined) await targetUser(store, query.creatorId);
+  const { total, rows } = await store.rooms.list({ ...listFilter(query), status: ROOM_STATUS_FILTER[query.status], creatorId: query.creatorId });
   return { total, list: rows.map((row) => roomListItem(row, viewers)) };
 }
 
 /** The target room of an action: 400 `id is required` for a malformed id, 404 `room not found`. */
-function targetRoom(store: Store, id: string): RoomRecord {
+async function targetRoom(store: Store, id: string): Promise<RoomRecord> {
   if (!isId(id)) throw badRequest(SiteAdminError.idRequired);
-  const room = store.rooms.findById(id);
+  const room = await store.rooms.findById(id);
   if (!room) throw notFound(SiteAdminError.roomNotFound);
   return room;
 }
 
 /** 403 when the room's creator outranks `caller` (root's rooms: nobody; admins' rooms: root only). */
-function assertRoomOutranked(store: Store, caller: UserRecord, room: RoomRecord, onRoot: string, onAdmin: string): void {
-  const creator = store.users.findById(room.creatorId);
+async function assertRoomOutranked(store: Store, caller: UserRecord, room: RoomRecord, onRoot: string, onAdmin: string): Promise<void> {
+  const creator = await store.users.findById(room.creatorId);
   if (!creator || creator.id === caller.id) return;
   assertOutranks(caller, creator, onRoot, onAdmin);
 }
 
 /** `POST /api/admin/room/approve {id}` (§4.6): Pending → Active. Throws 400 `room is not pending`. */
-export function approveRoom(store: Store, id: string): void {
-  const room = targetRoom(store, id);
+export async function approveRoom(store: Store, id: string): Promise<void> {
+  const room = await targetRoom(store, id);
   if (room.status !== RoomStatus.Pending) throw badRequest(SiteAdminError.roomNotPending);
-  store.rooms.updateStatus(room.id, RoomStatus.Active);
+  await store.rooms.updateStatus(room.id, RoomStatus.Active);
 }
 
 /**
  * `POST /api/admin/room/ban {id}` (§4.6): Banned; the room's hub closes, which disconnects everyone.
  * Throws 400 `room is already banned`, 403 `cannot ban root`, `cannot ban admin` (the creator's rank).
  */
-export function banRoom(store: Store, caller: UserRecord, id: string): SiteEffects {
-  const room = targetRoom(store, id);
+export async function banRoom(store: Store, caller: UserRecord, id: string): Promise<SiteEffects> {
+  const room = await targetRoom(store, id);
   if (room.status === RoomStatus.Banned) throw badRequest(SiteAdminError.roomBanned);
-  assertRoomOutranked(store, caller, room, SiteAdminError.banRoot, SiteAdminError.banAdmin);
-  store.rooms.updateStatus(room.id, RoomStatus.Banned);
+  await assertRoomOutranked(store, caller, room, SiteAdminError.banRoot, SiteAdminError.banAdmin);
+  await store.rooms.updateStatus(room.id, RoomStatus.Banned);
   return { closeRooms: [room.id] };
 }
 
 /** `POST /api/admin/room/unban {id}` (§4.6): Banned → Active. Throws 400 `room is not banned`. */
-export function unbanRoom(store: Store, id: string): void {
-  const room = targetRoom(store, id);
+export async function unbanRoom(store: Store, id: string): Promise<void> {
+  const room = await targetRoom(store, id);
   if (room.status !== RoomStatus.Banned) throw badRequest(SiteAdminError.roomNotBanned);
-  store.rooms.updateStatus(room.id, RoomStatus.Active);
+  await store.rooms.updateStatus(room.id, RoomStatus.Active);
 }
 
 /** `POST /api/admin/room/delete {id}` (§4.6). Throws 403 `cannot delete root's room` / `cannot delete admin's room`. */
-export function deleteAnyRoom(store: Store, caller: UserRecord, id: string): SiteEffects {
-  const room = targetRoom(store, id);
-  assertRoomOutranked(store, caller, room, SiteAdminError.deleteRootRoom, SiteAdminError.deleteAdminRoom);
-  store.rooms.delete(room.id);
+export async function deleteAnyRoom(store: Store, caller: UserRecord, id: string): Promise<SiteEffects> {
+  const room = await targetRoom(store, id);
+  await assertRoomOutranked(store, caller, room, SiteAdminError.deleteRootRoom, SiteAdminError.deleteAdminRoom);
+  await store.rooms.delete(room.id);
   return { closeRooms: [room.id] };
 }
 
@@ -390,11 +386,11 @@ export function deleteAnyRoom(store: Store, caller: UserRecord, id: string): Sit
  * validation texts.
  */
 export async function setAnyRoomPassword(store: Store, id: string, password: string): Promise<SiteEffects> {
-  const room = targetRoom(store, id);
+  const room = await targetRoom(store, id);
   if (!password) throw badRequest(SiteAdminError.roomPasswordEmpty);
   const invalid = validateRoomPassword(password);
   if (invalid) throw badRequest(invalid);
-  store.rooms.updatePassword(room.id, await hashPassword(password));
+  await store.rooms.updatePassword(room.id, await hashPassword(password));
   return { closeRooms: [room.id] };
 }
 

@@ -31,11 +31,11 @@ export function userInfo(user: UserRecord): UserInfo {
  * A free username from `wanted`: itself, or with `#NNNN` (four random digits) added when taken
  * (§4.2 email sign-up, §4.7 OAuth2 sign-up). Throws after 20 taken suffixes.
  */
-export function freeUsername(store: Store, wanted: string): string {
-  if (!store.users.findByUsername(wanted)) return wanted;
+export async function freeUsername(store: Store, wanted: string): Promise<string> {
+  if (!await store.users.findByUsername(wanted)) return wanted;
   for (let attempt = 0; attempt < 20; attempt++) {
     const candidate = `${wanted}#${crypto.randomInt(0, 10_000).toString().padStart(4, '0')}`;
-    if (!store.users.findByUsername(candidate)) return candidate;
+    if (!await store.users.findByUsername(candidate)) return candidate;
   }
   throw badRequest('user already exists');
 }
@@ -44,15 +44,19 @@ export function freeUsername(store: Store, wanted: string): string {
  * Inserts a new user with a unique name (see `freeUsername`), retrying when a concurrent sign-up
  * took the name between the check and the insert. Returns the stored record.
  */
-export function insertUserWithFreeName(store: Store, user: Omit<UserRecord, 'username'> & { username: string }): UserRecord {
+export async function insertUserWithFreeName(
+  store: Store,
+  user: Omit<UserRecord, 'username'> & { username: string },
+  provider?: { provider: string; providerUserId: string },
+): Promise<UserRecord> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const record = { ...user, username: freeUsername(store, user.username) };
+    const record = { ...user, username: await freeUsername(store, user.username) };
     try {
-      store.users.insert(record);
+      await store.users.insert(record, provider);
       return record;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
-      if (user.email && store.users.findByEmail(user.email)) throw badRequest('email already exists');
+      if (user.email && await store.users.findByEmail(user.email)) throw badRequest('email already exists');
     }
   }
   throw badRequest('user already exists');
@@ -68,8 +72,8 @@ export async function ensureBuiltinUsers(
   rootPassword: string | undefined,
 ): Promise<{ created: boolean; password: string | null }> {
   const now = Date.now();
-  if (!store.users.findById(GUEST_USER_ID)) {
-    store.users.insert({
+  if (!await store.users.findById(GUEST_USER_ID)) {
+    await store.users.insert({
       id: GUEST_USER_ID,
       username: GUEST_USERNAME,
       // Random, never disclosed: nobody can log in as the guest.
@@ -78,11 +82,11 @@ export async function ensureBuiltinUsers(
       createdAt: now,
     });
   }
-  if (store.users.countWithRole(Role.Root) > 0) return { created: false, password: null };
+  if (await store.users.countWithRole(Role.Root) > 0) return { created: false, password: null };
   const error = rootPassword ? validateUserPassword(rootPassword) : null;
   if (error) throw new Error(`ROOT_PASSWORD is not a valid password: ${error}`);
   const password = rootPassword || crypto.randomBytes(12).toString('base64url');
-  store.users.insert({
+  await store.users.insert({
     id: newId(),
     username: ROOT_USERNAME,
     hashedPassword: await hashPassword(password),
@@ -98,12 +102,12 @@ export async function ensureBuiltinUsers(
  */
 export async function signUp(store: Store, rawUsername: string, password: string): Promise<UserRecord> {
   const username = normalizeName(rawUsername);
-  const settings = store.settings.get();
+  const settings = await store.settings.get();
   if (settings.disable_user_signup) throw badRequest('user signup disabled');
   if (!settings.enable_password_signup) throw badRequest('password signup disabled');
   const invalid = validateUsername(username) ?? validateNewUserPassword(password);
   if (invalid) throw badRequest(invalid);
-  if (store.users.findByUsername(username)) throw badRequest('user already exists');
+  if (await store.users.findByUsername(username)) throw badRequest('user already exists');
   const review = settings.signup_need_review || settings.password_signup_need_review;
   const user: UserRecord = {
     id: newId(),
@@ -114,7 +118,7 @@ export async function signUp(store: Store, rawUsername: string, password: string
     email: '',
   };
   try {
-    store.users.insert(user);
+    await store.users.insert(user);
   } catch (error) {
     // Two sign-ups with one name racing past the check above.
     if (isUniqueViolation(error)) throw badRequest('user already exists');
@@ -148,7 +152,7 @@ export async function logIn(store: Store, rawUsername: string, email: string, pa
   if (email && validateEmail(email)) throw badRequest('invalid email format');
   const invalid = validateUserPassword(password);
   if (invalid) throw badRequest(invalid);
-  const found = username ? store.users.findByUsername(username) : store.users.findByEmail(email);
+  const found = username ? await store.users.findByUsername(username) : await store.users.findByEmail(email);
   const user = found && found.id !== GUEST_USER_ID ? found : null;
   decoyHash ??= hashPassword(crypto.randomBytes(24).toString('base64url'));
   const matches = await verifyPassword(password, user ? user.hashedPassword : await decoyHash);
@@ -157,13 +161,13 @@ export async function logIn(store: Store, rawUsername: string, email: string, pa
 }
 
 /** `POST /api/user/username` (§4.2). Throws 400 on validation or a taken name. */
-export function rename(store: Store, user: UserRecord, rawUsername: string): void {
+export async function rename(store: Store, user: UserRecord, rawUsername: string): Promise<void> {
   const username = normalizeName(rawUsername);
   const invalid = validateUsername(username);
   if (invalid) throw badRequest(invalid);
   if (username === user.username) return;
   try {
-    store.users.updateUsername(user.id, username);
+    await store.users.updateUsername(user.id, username);
   } catch (error) {
     if (isUniqueViolation(error)) throw badRequest('user already exists');
     throw error;
@@ -179,6 +183,6 @@ export async function changePassword(store: Store, user: UserRecord, password: s
   if (invalid) throw badRequest(invalid);
   if (await verifyPassword(password, user.hashedPassword)) throw badRequest('password is the same');
   const hashedPassword = await hashPassword(password);
-  store.users.updatePassword(user.id, hashedPassword);
+  await store.users.updatePassword(user.id, hashedPassword);
   return { ...user, hashedPassword };
 }
