@@ -10,6 +10,9 @@ const createJestConfig = nextJest({ dir: './' });
 const config = {
   testEnvironment: '<rootDir>/jest.environment.cjs',
   setupFilesAfterEnv: ['<rootDir>/jest.setup.ts'],
+  // With TEST_DATABASE=postgres, one throwaway PostgreSQL for the server tests (`npm run test:pg`).
+  globalSetup: '<rootDir>/server/test-support/jest-global-setup.ts',
+  globalTeardown: '<rootDir>/server/test-support/jest-global-teardown.ts',
   testPathIgnorePatterns: ['/node_modules/', '/e2e/', '/out/', '/.next/', '/bench/results/'],
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/$1' },
   // Every core: Jest's default leaves one to its parent process, which on a 2-core machine means one

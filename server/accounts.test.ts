@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { DATABASE_FILE, openDatabase } from './db/database';
-import { call, get, launch, post, signUpUser, tempDir, type TestServer, type TestUser } from './test-support/harness';
+import { call, get, launch, post, signUpUser, tempDir, openServerDatabase, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
 import { codeIn, startMailSink, type MailSink } from './test-support/mail-sink';
 
 jest.setTimeout(30_000);
@@ -17,13 +17,13 @@ jest.setTimeout(30_000);
 const ANSWER = '13579';
 let server: TestServer;
 let sink: MailSink;
-let db: Database.Database;
+let db: TestDatabase;
 let counter = 0;
 
 const address = (prefix: string) => `${prefix}${process.pid % 1000}n${++counter}@example.com`;
 const setSetting = (name: string, value: unknown) =>
-  db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(name, JSON.stringify(value));
-const setRole = (userId: string, role: number) => db.prepare('UPDATE users SET role = ? WHERE id = ?').run(role, userId);
+  db.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, JSON.stringify(value)]);
+const setRole = (userId: string, role: number) => db.run('UPDATE users SET role = ? WHERE id = ?', [role, userId]);
 
 async function captchaId(flow: 'signup' | 'retrieve' | 'bind', token?: string): Promise<string> {
   const response = await get(server, `/api/user/${flow}/email/captcha`, { token });
@@ -49,11 +49,11 @@ async function emailSignup(email: string, password = 'mail-pw-1') {
 beforeAll(async () => {
   sink = await startMailSink();
   server = await launch({ fixedCaptchaAnswer: ANSWER, initialSettings: sink.settings() });
-  db = new Database(path.join(server.dataDir, DATABASE_FILE));
+  db = await openServerDatabase(server.dataDir);
 });
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await sink?.close();
 });
@@ -123,48 +123,48 @@ describe('email sign-up and login', () => {
   });
 
   it('follows the site switches: whitelist, review, email sign-up off, email off', async () => {
-    setSetting('email_signup_white_list_enable', true);
+    await setSetting('email_signup_white_list_enable', true);
     try {
       const refused = await sendCode('signup', address('wl'));
       expect([refused.status, refused.body.error]).toEqual([400, 'email not in white list']);
       expect((await sendCode('signup', `wl${++counter}@gmail.com`)).status).toBe(204);
     } finally {
-      setSetting('email_signup_white_list_enable', false);
+      await setSetting('email_signup_white_list_enable', false);
     }
 
-    setSetting('email_signup_need_review', true);
+    await setSetting('email_signup_need_review', true);
     try {
       const pending = await emailSignup(address('rev'));
       expect(pending.body.data).toEqual({ message: 'user account is pending approval', role: 2 });
     } finally {
-      setSetting('email_signup_need_review', false);
+      await setSetting('email_signup_need_review', false);
     }
 
-    setSetting('email_disable_user_signup', true);
+    await setSetting('email_disable_user_signup', true);
     try {
       const off = await sendCode('signup', address('off'));
       expect([off.status, off.body.error]).toEqual([400, 'email signup disabled']);
       expect((await get(server, '/api/public/settings')).body.data.emailDisableSignup).toBe(true);
     } finally {
-      setSetting('email_disable_user_signup', false);
+      await setSetting('email_disable_user_signup', false);
     }
 
-    setSetting('enable_email', false);
+    await setSetting('enable_email', false);
     try {
       const disabled = await sendCode('retrieve', address('x'));
       expect([disabled.status, disabled.body.error]).toEqual([500, 'email is not enabled']);
     } finally {
-      setSetting('enable_email', true);
+      await setSetting('enable_email', true);
     }
   });
 
   it('answers 500 `send email failed` when the SMTP server cannot be reached, and loses nothing', async () => {
-    setSetting('smtp_port', 1);
+    await setSetting('smtp_port', 1);
     try {
       const failed = await sendCode('signup', address('smtp'));
       expect([failed.status, failed.body.error]).toEqual([500, 'send email failed']);
     } finally {
-      setSetting('smtp_port', sink.port);
+      await setSetting('smtp_port', sink.port);
     }
     expect((await sendCode('signup', address('smtp'))).status).toBe(204);
   });
@@ -227,9 +227,9 @@ describe('OAuth2 entry points', () => {
   it('lists only enabled providers, and public settings follow them', async () => {
     expect((await get(server, '/oauth2/enabled')).body).toEqual({ enabled: [] });
     expect((await get(server, '/api/public/settings')).body.data.oauth2DisableSignup).toBe(true);
-    setSetting('oauth2_gitlab_enabled', true);
-    setSetting('oauth2_github_enabled', true);
-    setSetting('oauth2_gitlab_disable_user_signup', true);
+    await setSetting('oauth2_gitlab_enabled', true);
+    await setSetting('oauth2_github_enabled', true);
+    await setSetting('oauth2_gitlab_disable_user_signup', true);
     try {
       expect((await get(server, '/oauth2/enabled')).body).toEqual({ enabled: ['github', 'gitlab'] });
       expect((await get(server, '/oauth2/enabled/signup')).body).toEqual({ signupEnabled: ['github'] });
@@ -254,8 +254,8 @@ describe('OAuth2 entry points', () => {
       const noCode = await post(server, '/oauth2/callback/github', { code: '', state: 'AAAAAAAAAAAAAAAA' });
       expect([noCode.status, noCode.body.error]).toEqual([400, 'invalid oauth2 code']);
     } finally {
-      setSetting('oauth2_gitlab_enabled', false);
-      setSetting('oauth2_github_enabled', false);
+      await setSetting('oauth2_gitlab_enabled', false);
+      await setSetting('oauth2_github_enabled', false);
     }
     const off = await post(server, '/oauth2/login/github', { redirect: '' });
     expect([off.status, off.body.error]).toEqual([400, 'oauth2 provider not enabled']);
@@ -281,8 +281,8 @@ describe('authorization matrix of the account routes', () => {
   beforeAll(async () => {
     pending = await signUpUser(server, 'pend');
     banned = await signUpUser(server, 'ban');
-    setRole(pending.id, 2);
-    setRole(banned.id, 1);
+    await setRole(pending.id, 2);
+    await setRole(banned.id, 1);
   });
 
   it.each(routes)('%s %s refuses visitors, bad tokens, pending and banned users with 401', async (method, route, json) => {

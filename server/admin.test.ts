@@ -7,28 +7,25 @@
  * received by a real SMTP server.
  */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Role, RoomStatus } from '@/lib/contract/roles';
-import { DATABASE_FILE } from './db/database';
-import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, TestSocket, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, TestSocket, openServerDatabase, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
 import { startMailSink, type MailSink } from './test-support/mail-sink';
 
 jest.setTimeout(60_000);
 
 let server: TestServer;
 let sink: MailSink;
-let db: Database.Database;
+let db: TestDatabase;
 let root: TestUser;
 
 const randomId = () => randomBytes(16).toString('hex');
-const setRole = (userId: string, role: number) => db.prepare('UPDATE users SET role = ? WHERE id = ?').run(role, userId);
-const roleOf = (userId: string) => (db.prepare('SELECT role FROM users WHERE id = ?').get(userId) as { role: number } | undefined)?.role;
+const setRole = (userId: string, role: number) => db.run('UPDATE users SET role = ? WHERE id = ?', [role, userId]);
+const roleOf = async (userId: string) => (await db.get<{ role: number }>('SELECT role FROM users WHERE id = ?', [userId]))?.role;
 
 /** A fresh user with `role` (set in SQLite, as the test's arrangement only). */
 async function userWithRole(prefix: string, role: number = Role.User): Promise<TestUser> {
   const user = await signUpUser(server, prefix);
-  if (role !== Role.User) setRole(user.id, role);
+  if (role !== Role.User) await setRole(user.id, role);
   return user;
 }
 
@@ -37,14 +34,14 @@ const adminPost = (urlPath: string, body: unknown, token = root.token) => post(s
 beforeAll(async () => {
   sink = await startMailSink();
   server = await launch({ initialSettings: sink.settings() });
-  db = new Database(path.join(server.dataDir, DATABASE_FILE));
+  db = await openServerDatabase(server.dataDir);
   const login = await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD });
   const me = await get(server, '/api/user/me', { token: login.body.data.token });
   root = { token: login.body.data.token, id: me.body.data.id, username: 'root', password: TEST_ROOT_PASSWORD };
 });
 
 afterAll(async () => {
-  db?.close();
+  await db?.close();
   await server?.stop();
   await sink?.close();
 });
@@ -185,7 +182,7 @@ describe('users', () => {
   it('lists users (not the guest) with role filter, search, sort and paging, with their email', async () => {
     const tag = `lst${randomId().slice(0, 5)}`;
     const users = [await userWithRole(tag), await userWithRole(tag, Role.Pending), await userWithRole(tag)];
-    db.prepare('UPDATE users SET email = ? WHERE id = ?').run(`${tag}@example.com`, users[0].id);
+    await db.run('UPDATE users SET email = ? WHERE id = ?', [`${tag}@example.com`, users[0].id]);
     const list = (query: string) => get(server, `/api/admin/user/list?${query}`, { token: root.token });
 
     const byName = await list(`keyword=${tag}&search=name&sort=name&order=asc&max=2&page=1`);
@@ -254,7 +251,7 @@ describe('users', () => {
     expect((await adminPost('/api/admin/user/ban', { id: owner.id })).status).toBe(204);
     await ownerSocket.closed;
     await viewerSocket.closed;
-    expect(roleOf(owner.id)).toBe(Role.Banned);
+    expect(await roleOf(owner.id)).toBe(Role.Banned);
     const me = await get(server, '/api/user/me', { token: owner.token });
     expect([me.status, me.body.error]).toEqual([401, 'user account has been banned']);
     const room = await get(server, '/api/room/me', { token: viewer.token, roomId });
@@ -287,7 +284,7 @@ describe('users', () => {
     expect(rooms.body.data.total).toBe(1);
     const roomId = rooms.body.data.list[0].roomId;
     expect((await adminPost('/api/admin/user/delete', { id: user.id })).status).toBe(204);
-    expect(roleOf(user.id)).toBeUndefined();
+    expect(await roleOf(user.id)).toBeUndefined();
     expect((await get(server, `/api/room/check?roomId=${roomId}`)).status).toBe(404);
   });
 
@@ -312,7 +309,7 @@ describe('users', () => {
       const response = await adminPost(`/api/admin/user/${action}`, body, token);
       expect(`${action} ${response.status} ${response.body?.error}`).toBe(`${action} ${status} ${error}`);
     }
-    expect(roleOf(root.id)).toBe(Role.Root);
+    expect(await roleOf(root.id)).toBe(Role.Root);
     expect((await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).status).toBe(200);
     // Anyone may change their own name here, as in the user center.
     expect((await adminPost('/api/admin/user/username', { id: admin.id, username: `${admin.username}x` }, admin.token)).status).toBe(204);
@@ -328,7 +325,7 @@ describe('rooms', () => {
     const tag = `rl${randomId().slice(0, 6)}`;
     const hidden = await createRoom(server, owner, { hidden: true, name: `${tag} b hidden` });
     const shown = await createRoom(server, owner, { name: `${tag} a shown` });
-    db.prepare('UPDATE rooms SET status = ? WHERE id = ?').run(RoomStatus.Pending, hidden.roomId);
+    await db.run('UPDATE rooms SET status = ? WHERE id = ?', [RoomStatus.Pending, hidden.roomId]);
     const list = (query: string) => get(server, `/api/admin/room/list?${query}`, { token: root.token });
 
     const all = await list(`keyword=${tag}&search=name&sort=name&order=asc`);
@@ -347,7 +344,7 @@ describe('rooms', () => {
     const owner = await userWithRole('rao');
     const viewer = await userWithRole('rav');
     const { roomId } = await createRoom(server, owner);
-    db.prepare('UPDATE rooms SET status = ? WHERE id = ?').run(RoomStatus.Pending, roomId);
+    await db.run('UPDATE rooms SET status = ? WHERE id = ?', [RoomStatus.Pending, roomId]);
     expect((await adminPost('/api/admin/room/approve', { id: roomId })).status).toBe(204);
     const again = await adminPost('/api/admin/room/approve', { id: roomId });
     expect([again.status, again.body.error]).toEqual([400, 'room is not pending']);
@@ -426,7 +423,7 @@ describe('administrators (root only)', () => {
     const second = await userWithRole('root2', Role.Root);
     const demote = await adminPost('/api/admin/admin/delete', { id: second.id });
     expect([demote.status, demote.body.error]).toEqual([403, 'cannot remove root']);
-    expect(roleOf(root.id)).toBe(Role.Root);
+    expect(await roleOf(root.id)).toBe(Role.Root);
   });
 });
 
@@ -440,10 +437,10 @@ describe('test mail', () => {
 
     const unbound = await adminPost('/api/admin/email/test', {});
     expect([unbound.status, unbound.body.error]).toEqual([400, 'email unbound']);
-    db.prepare('UPDATE users SET email = ? WHERE id = ?').run('root@example.com', root.id);
+    await db.run('UPDATE users SET email = ? WHERE id = ?', ['root@example.com', root.id]);
     expect((await adminPost('/api/admin/email/test', {})).status).toBe(204);
     expect((await sink.next('root@example.com')).subject).toBe('SyncTV test mail');
-    db.prepare('UPDATE users SET email = NULL WHERE id = ?').run(root.id);
+    await db.run('UPDATE users SET email = NULL WHERE id = ?', [root.id]);
   });
 
   it('is 500 `send email failed` when the SMTP server cannot be reached', async () => {

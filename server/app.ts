@@ -4,6 +4,7 @@
  * server tests and the end-to-end fixtures run.
  */
 import { NO_ICE_CONFIG, type IceConfig } from './rules/webrtc';
+import fs from 'node:fs';
 import path from 'node:path';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
@@ -112,6 +113,12 @@ export interface StartServerOptions {
    * viewer counts cover them all. Default none: this process alone. main.ts reads `REDIS_URL`.
    */
   redisUrl?: string;
+  /**
+   * The PostgreSQL database to keep users, rooms, movies, settings and chat in (`postgres://…`,
+   * docs/deployment.md "Storage"); default none: the SQLite file `<dataDir>/synctv.db`. The data
+   * directory still holds the JWT secret. main.ts reads `DATABASE_URL`.
+   */
+  databaseUrl?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
   redisPrefix?: string;
   /**
@@ -154,12 +161,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const webDir = path.resolve(options.webDir ?? './out');
   const host = options.host ?? '127.0.0.1';
   const frameAncestors = options.frameAncestors?.trim() || DEFAULT_FRAME_ANCESTORS;
-  const store = await openStore(dataDir, options.initialSettings);
+  // Readable by the owner only: the JWT secret, and the SQLite file when there is one.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const store = await openStore({ dataDir, databaseUrl: options.databaseUrl }, options.initialSettings);
   let bus: RedisBus | null = null;
   try {
     bus = options.redisUrl ? await connectRedisBus(options.redisUrl, options.redisPrefix) : null;
   } catch (error) {
-    store.close();
+    await store.close();
     throw new Error(`cannot reach Redis at ${redisAddress(options.redisUrl ?? '')}: ${(error as Error).message}`);
   }
   /** True once `close()` has begun (/readyz answers 503). */
@@ -237,7 +246,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await app.close().catch(() => undefined);
     context.hubs.closeAll();
     await bus?.close();
-    store.close();
+    await store.close();
     throw error;
   }
 
@@ -284,7 +293,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         await app.close();
         context.mailer.close();
         await bus?.close();
-        store.close();
+        await store.close();
       })();
       return closing;
     },

@@ -213,6 +213,10 @@ it('passes WebRTC signalling to a connection on the other instance', async () =>
   const onA = await open(a, roomId, owner);
   const onB = await open(b, roomId, member);
   onA.send({ type: MessageType.WEBRTC_JOIN });
+  // A socket's messages are handled in order: once A's SYNC is answered, A has joined, and B's join
+  // (broadcast to the joined connections) reaches it.
+  onA.send({ type: MessageType.SYNC });
+  await onA.next(MessageType.SYNC);
   onB.send({ type: MessageType.WEBRTC_JOIN });
   const joined = await onA.next(MessageType.WEBRTC_JOIN);
   const address = joined.payload.case === 'webrtcData' ? joined.payload.value.from : '';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { MessageType } from '@/lib/contract/message';
-import { createRoom, get, launch, post, signUpUser, tempDir, TestSocket } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, tempDir, testsOnPostgres, TestSocket } from './test-support/harness';
 
 jest.setTimeout(40_000);
 
@@ -98,22 +98,24 @@ it("keeps the data directory's files readable by the owner only, also those an o
   dataDirs.push(parent);
   const dataDir = `${parent}/data`;
   const mode = (file: string) => fs.statSync(file).mode & 0o777;
+  // On PostgreSQL the directory holds only the JWT secret.
+  const files = testsOnPostgres() ? ['jwt-secret'] : ['synctv.db', 'synctv.db-wal', 'jwt-secret'];
   const first = await launch({ dataDir });
   try {
     await signUpUser(first, 'modes');
     expect(mode(dataDir)).toBe(0o700);
-    for (const file of ['synctv.db', 'synctv.db-wal', 'jwt-secret']) expect([file, mode(`${dataDir}/${file}`)]).toEqual([file, 0o600]);
+    for (const file of files) expect([file, mode(`${dataDir}/${file}`)]).toEqual([file, 0o600]);
+    // Under `npm run test:pg` the data really is in PostgreSQL.
+    expect(fs.existsSync(`${dataDir}/synctv.db`)).toBe(!testsOnPostgres());
   } finally {
     await first.stop();
   }
   // An older version created them with the default mode.
-  fs.chmodSync(`${dataDir}/synctv.db`, 0o644);
-  fs.chmodSync(`${dataDir}/jwt-secret`, 0o644);
+  for (const file of files) if (file !== 'synctv.db-wal') fs.chmodSync(`${dataDir}/${file}`, 0o644);
   const second = await launch({ dataDir });
   try {
     expect((await get(second, '/api/public/settings')).status).toBe(200);
-    expect(mode(`${dataDir}/synctv.db`)).toBe(0o600);
-    expect(mode(`${dataDir}/jwt-secret`)).toBe(0o600);
+    for (const file of files) if (file !== 'synctv.db-wal') expect([file, mode(`${dataDir}/${file}`)]).toEqual([file, 0o600]);
   } finally {
     await second.stop();
   }

@@ -8,10 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from './db/database';
-import { createRoom, get, launch, post, signUpUser, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, openServerDatabase, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(30_000);
 
@@ -246,17 +243,17 @@ describe('the live proxy', () => {
     const pushed = await pushProxied(`${sourceUrl}/live/index.m3u8`, { live: true });
     expect(pushed.status).toBe(200);
     // What the admin console's switch writes; the server reads settings on every request.
-    const db = new Database(path.join(server.dataDir, DATABASE_FILE));
-    const setLiveProxy = (on: boolean) => db.prepare("UPDATE settings SET value = ? WHERE name = 'live_proxy'").run(JSON.stringify(on));
+    const db = await openServerDatabase(server.dataDir);
+    const setLiveProxy = (on: boolean) => db.run("UPDATE settings SET value = ? WHERE name = 'live_proxy'", [JSON.stringify(on)]);
     try {
-      setLiveProxy(false);
+      await setLiveProxy(false);
       const refused = await pushProxied(`${sourceUrl}/live/index.m3u8`, { live: true });
       expect([refused.status, refused.body.error]).toEqual([400, 'live proxy is not enabled']);
       const list = await fetch(`${server.url}/api/room/movie/live/hls/list/${pushed.body.data.id}.m3u8?token=${owner.token}&roomId=${roomId}`);
       expect([list.status, (await list.json()).error]).toEqual([400, 'live proxy is not enabled']);
     } finally {
-      setLiveProxy(true);
-      db.close();
+      await setLiveProxy(true);
+      await db.close();
     }
   });
 });

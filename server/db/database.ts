@@ -12,26 +12,6 @@ import { migrate } from './migrations';
 /** The better-sqlite3 handle type used by the repositories. */
 export type Sqlite = Database.Database;
 
-/**
- * Prepared statements for SQL built at run time from a few fixed shapes (list filters and orders):
- * each distinct text is compiled once and reused. Values always go in as parameters, never in `sql`.
- */
-export class StatementCache {
-  private readonly statements = new Map<string, Database.Statement<unknown[], unknown>>();
-
-  constructor(private readonly db: Sqlite) {}
-
-  /** The compiled statement for `sql`. Throws better-sqlite3's SqliteError when `sql` is invalid. */
-  get(sql: string): Database.Statement<unknown[], unknown> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare<unknown[], unknown>(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-}
-
 /** File name of the database inside the data directory. */
 export const DATABASE_FILE = 'synctv.db';
 

@@ -1,9 +1,11 @@
 /**
- * The data layer of the companion server: one SQLite file `<dataDir>/synctv.db` behind typed
- * repositories with prepared statements.
+ * The data layer of the companion server: typed repositories over one database, the SQLite file
+ * `<dataDir>/synctv.db` (the default) or a PostgreSQL database (`DATABASE_URL`), through ./sql.ts.
  */
 import { ChatRepository } from './chat';
-import { openDatabase, type Sqlite } from './database';
+import { openDatabase } from './database';
+import { migratePostgres } from './migrations-postgres';
+import { postgresPool, PostgresSql, SqliteSql, type Sql, type SqlDialect } from './sql';
 import { MemberRepository } from './members';
 import { MovieRepository } from './movies';
 import { ProviderRepository } from './providers';
@@ -19,9 +21,10 @@ export type { SiteSettings } from './settings';
 export type { ProviderLink } from './providers';
 export type { ChatRecord } from './chat';
 
-/** All repositories over one database. `close()` checkpoints and closes the file. */
+/** All repositories over one database. `close()` ends the connection (SQLite checkpoints its file). */
 export interface Store {
-  db: Sqlite;
+  /** Which database holds the data. */
+  dialect: SqlDialect;
   users: UserRepository;
   rooms: RoomRepository;
   members: MemberRepository;
@@ -30,30 +33,83 @@ export interface Store {
   providers: ProviderRepository;
   /** The rooms' recent chat (./chat.ts). */
   chat: ChatRepository;
-  /** Asks the database a trivial question; rejects when it cannot answer (closed, unreadable file). */
+  /** Asks the database a trivial question; rejects when it cannot answer (closed, unreachable, unreadable). */
   ping(): Promise<void>;
-  close(): void;
+  close(): Promise<void>;
+}
+
+/** Where the store keeps its data: `<dataDir>/synctv.db`, or the PostgreSQL database at `databaseUrl`. */
+export interface StoreLocation {
+  dataDir: string;
+  /** `postgres://…` or `postgresql://…`; absent or "" for SQLite. */
+  databaseUrl?: string;
+}
+
+/** Whether `url` names a PostgreSQL database. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return Boolean(url && /^postgres(ql)?:\/\//i.test(url));
 }
 
 /**
- * Opens the store in `dataDir` (created when missing, migrated to the current schema) and writes the
- * site settings that have no row yet: `initial` values first (first-start configuration from the
- * environment), then the defaults. Rejects as `openDatabase` does.
+ * Opens the store (SQLite: the file is created when missing; PostgreSQL: the database must exist),
+ * migrated to the current schema, and writes the site settings that have no row yet: `initial`
+ * values first (first-start configuration from the environment), then the defaults. Rejects when
+ * the database cannot be opened or reached, or a migration fails (./database.ts, ./migrations*.ts).
  */
-export async function openStore(dataDir: string, initial: Partial<SiteSettings> = {}): Promise<Store> {
-  const db = await openDatabase(dataDir);
-  const settings = new SettingsRepository(db);
-  await settings.seedDefaults(initial);
+export async function openStore(location: StoreLocation, initial: Partial<SiteSettings> = {}): Promise<Store> {
+  if (isPostgresUrl(location.databaseUrl)) return storeOver(await openPostgres(location.databaseUrl), initial);
+  const db = await openDatabase(location.dataDir);
+  return storeOver(
+    {
+      sql: new SqliteSql(db),
+      ping: async () => void db.prepare('SELECT 1').get(),
+      close: async () => void db.close(),
+    },
+    initial,
+  );
+}
+
+interface Connection {
+  sql: Sql;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A pool on `url`, migrated. 64-bit integers (COUNT, BIGINT columns) are read as numbers. */
+async function openPostgres(url: string): Promise<Connection> {
+  const pool = postgresPool(url);
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
   return {
-    db,
-    users: new UserRepository(db),
-    rooms: new RoomRepository(db),
-    members: new MemberRepository(db),
-    movies: new MovieRepository(db),
+    sql: new PostgresSql(pool),
+    ping: async () => void (await pool.query('SELECT 1')),
+    close: () => pool.end(),
+  };
+}
+
+async function storeOver(connection: Connection, initial: Partial<SiteSettings>): Promise<Store> {
+  const { sql } = connection;
+  const settings = new SettingsRepository(sql);
+  try {
+    await settings.seedDefaults(initial);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return {
+    dialect: sql.dialect,
+    users: new UserRepository(sql),
+    rooms: new RoomRepository(sql),
+    members: new MemberRepository(sql),
+    movies: new MovieRepository(sql),
     settings,
-    providers: new ProviderRepository(db),
-    chat: new ChatRepository(db),
-    ping: async () => void db.prepare('SELECT 1').get(),
-    close: () => db.close(),
+    providers: new ProviderRepository(sql),
+    chat: new ChatRepository(sql),
+    ping: connection.ping,
+    close: connection.close,
   };
 }

@@ -2,7 +2,7 @@
  * Room memberships (docs/contract.md §5.3). A row exists only for joined users; NotJoined is
  * reported, never stored. `joinAt` is Unix ms; permissions are uint32 masks (§5.4).
  */
-import { StatementCache, type Sqlite } from './database';
+import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
 import { likePattern } from './users';
 
 /** A stored membership. */
@@ -59,41 +59,20 @@ function toRecord(row: MemberRow): MemberRecord {
   };
 }
 
-/** Prepared statements over `room_members`. */
+/** The `room_members` table. */
 export class MemberRepository {
-  private readonly findStmt;
-  private readonly insertStmt;
-  private readonly deleteStmt;
-  private readonly updateStmt;
-  private readonly listStatements: StatementCache;
-
-  constructor(db: Sqlite) {
-    this.listStatements = new StatementCache(db);
-    this.findStmt = db.prepare<[string, string], MemberRow>('SELECT * FROM room_members WHERE room_id = ? AND user_id = ?');
-    this.insertStmt = db.prepare(
-      'INSERT OR IGNORE INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.deleteStmt = db.prepare('DELETE FROM room_members WHERE room_id = ? AND user_id = ?');
-    this.updateStmt = db.prepare(
-      'UPDATE room_members SET status = ?, role = ?, permissions = ?, admin_permissions = ? WHERE room_id = ? AND user_id = ?',
-    );
-  }
+  constructor(private readonly sql: Sql) {}
 
   async find(roomId: string, userId: string): Promise<MemberRecord | null> {
-    const row = this.findStmt.get(roomId, userId);
+    const row = await this.sql.get<MemberRow>('SELECT * FROM room_members WHERE room_id = ? AND user_id = ?', [roomId, userId]);
     return row ? toRecord(row) : null;
   }
 
   /** Inserts a membership unless one exists, and returns the stored row (load or create). */
   async insertIfMissing(member: MemberRecord): Promise<MemberRecord> {
-    this.insertStmt.run(
-      member.roomId,
-      member.userId,
-      member.status,
-      member.role,
-      member.permissions >>> 0,
-      member.adminPermissions >>> 0,
-      member.joinAt,
+    await this.sql.run(
+      'INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      [member.roomId, member.userId, member.status, member.role, member.permissions >>> 0, member.adminPermissions >>> 0, member.joinAt],
     );
     return (await this.find(member.roomId, member.userId)) ?? member;
   }
@@ -106,19 +85,26 @@ export class MemberRepository {
     const current = await this.find(roomId, userId);
     if (!current) return null;
     const next = { ...current, ...changes };
-    this.updateStmt.run(next.status, next.role, next.permissions >>> 0, next.adminPermissions >>> 0, roomId, userId);
+    await this.sql.run('UPDATE room_members SET status = ?, role = ?, permissions = ?, admin_permissions = ? WHERE room_id = ? AND user_id = ?', [
+      next.status,
+      next.role,
+      next.permissions >>> 0,
+      next.adminPermissions >>> 0,
+      roomId,
+      userId,
+    ]);
     return next;
   }
 
   /** Removes a membership; returns whether a row existed. */
   async delete(roomId: string, userId: string): Promise<boolean> {
-    return this.deleteStmt.run(roomId, userId).changes > 0;
+    return (await this.sql.run('DELETE FROM room_members WHERE room_id = ? AND user_id = ?', [roomId, userId])).changes > 0;
   }
 
   /** One page of a room's members (any status) with usernames, plus the total count. */
   async list(filter: MemberListFilter): Promise<{ total: number; rows: MemberListRow[] }> {
     const where = ['m.room_id = ?'];
-    const params: (string | number)[] = [filter.roomId];
+    const params: SqlValue[] = [filter.roomId];
     if (filter.role !== undefined) {
       where.push('m.role = ?');
       params.push(filter.role);
@@ -129,25 +115,26 @@ export class MemberRepository {
     }
     if (filter.keyword) {
       const like = likePattern(filter.keyword);
+      const op = likeOperator(this.sql);
       if (filter.search === 'name') {
-        where.push("u.username LIKE ? ESCAPE '\\'");
+        where.push(`u.username ${op} ? ESCAPE '\\'`);
         params.push(like);
       } else if (filter.search === 'id') {
-        where.push("u.id LIKE ? ESCAPE '\\'");
+        where.push(`u.id ${op} ? ESCAPE '\\'`);
         params.push(like);
       } else {
-        where.push("(u.username LIKE ? ESCAPE '\\' OR u.id LIKE ? ESCAPE '\\')");
+        where.push(`(u.username ${op} ? ESCAPE '\\' OR u.id ${op} ? ESCAPE '\\')`);
         params.push(like, like);
       }
     }
     const from = ` FROM room_members m JOIN users u ON u.id = m.user_id WHERE ${where.join(' AND ')}`;
     const order = `${filter.sort === 'join' ? 'u.created_at' : 'u.username'} ${filter.desc ? 'DESC' : 'ASC'}, u.id`;
-    const total = (this.listStatements.get(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
-    const rows = this.listStatements.get(`SELECT m.*, u.username AS username${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n${from}`, params))?.n ?? 0;
+    const rows = await this.sql.all<MemberRow>(`SELECT m.*, u.username AS username${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [
       ...params,
-      filter.limit,
+      limitOf(this.sql, filter.limit),
       filter.offset,
-    ) as MemberRow[];
+    ]);
     return { total, rows: rows.map((row) => ({ ...toRecord(row), username: row.username ?? '' })) };
   }
 }

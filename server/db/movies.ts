@@ -3,7 +3,7 @@
  * `position` orders a folder's items (insertion time in ms, as in v0.9.11); `createdAt` is Unix ms.
  */
 import type { MovieBase } from '@/lib/contract/types';
-import type { Sqlite } from './database';
+import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
 import { likePattern } from './users';
 
 /** A stored movie. `parentId` is "" for the root folder. */
@@ -47,64 +47,25 @@ function toRecord(row: MovieRow): MovieListRow {
 }
 
 const SELECT = 'SELECT mv.*, u.username AS creator FROM movies mv LEFT JOIN users u ON u.id = mv.creator_id';
-const KEYWORD = "(mv.name LIKE ? ESCAPE '\\' OR mv.url LIKE ? ESCAPE '\\')";
+// A folder takes its whole subtree with it.
+const DELETE_TREE = `WITH RECURSIVE tree(id) AS (
+    SELECT id FROM movies WHERE room_id = ? AND id = ?
+    UNION SELECT mv.id FROM movies mv JOIN tree ON mv.parent_id = tree.id
+  ) DELETE FROM movies WHERE id IN (SELECT id FROM tree)`;
+const SET_POSITION = 'UPDATE movies SET position = ? WHERE room_id = ? AND id = ?';
 
-/** Prepared statements over `movies`. */
+/** The `movies` table. */
 export class MovieRepository {
-  private readonly db: Sqlite;
-  private readonly byIdStmt;
-  private readonly insertStmt;
-  private readonly pageStmt;
-  private readonly pageKeywordStmt;
-  private readonly countStmt;
-  private readonly countKeywordStmt;
-  private readonly deleteTreeStmt;
-  private readonly clearRootStmt;
-  private readonly maxPositionStmt;
-  private readonly countRoomStmt;
-  private readonly setPositionStmt;
-  private readonly updateBaseStmt;
-
-  constructor(db: Sqlite) {
-    this.db = db;
-    this.byIdStmt = db.prepare<[string, string], MovieRow>(`${SELECT} WHERE mv.room_id = ? AND mv.id = ?`);
-    this.insertStmt = db.prepare(
-      'INSERT INTO movies (id, room_id, creator_id, parent_id, position, created_at, name, url, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.pageStmt = db.prepare<[string, string, number, number], MovieRow>(
-      `${SELECT} WHERE mv.room_id = ? AND mv.parent_id = ? ORDER BY mv.position ASC, mv.id LIMIT ? OFFSET ?`,
-    );
-    this.pageKeywordStmt = db.prepare<[string, string, string, string, number, number], MovieRow>(
-      `${SELECT} WHERE mv.room_id = ? AND mv.parent_id = ? AND ${KEYWORD} ORDER BY mv.position ASC, mv.id LIMIT ? OFFSET ?`,
-    );
-    this.countStmt = db.prepare<[string, string], { n: number }>(
-      'SELECT COUNT(*) AS n FROM movies mv WHERE mv.room_id = ? AND mv.parent_id = ?',
-    );
-    this.countKeywordStmt = db.prepare<[string, string, string, string], { n: number }>(
-      `SELECT COUNT(*) AS n FROM movies mv WHERE mv.room_id = ? AND mv.parent_id = ? AND ${KEYWORD}`,
-    );
-    // A folder takes its whole subtree with it.
-    this.deleteTreeStmt = db.prepare(
-      `WITH RECURSIVE tree(id) AS (
-         SELECT id FROM movies WHERE room_id = ? AND id = ?
-         UNION SELECT mv.id FROM movies mv JOIN tree ON mv.parent_id = tree.id
-       ) DELETE FROM movies WHERE id IN (SELECT id FROM tree)`,
-    );
-    this.clearRootStmt = db.prepare('DELETE FROM movies WHERE room_id = ?');
-    this.countRoomStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM movies WHERE room_id = ?');
-    this.maxPositionStmt = db.prepare<[string], { p: number | null }>('SELECT MAX(position) AS p FROM movies WHERE room_id = ?');
-    this.setPositionStmt = db.prepare('UPDATE movies SET position = ? WHERE room_id = ? AND id = ?');
-    this.updateBaseStmt = db.prepare('UPDATE movies SET name = ?, url = ?, base = ?, parent_id = ? WHERE room_id = ? AND id = ?');
-  }
+  constructor(private readonly sql: Sql) {}
 
   async find(roomId: string, id: string): Promise<MovieListRow | null> {
-    const row = this.byIdStmt.get(roomId, id);
+    const row = await this.sql.get<MovieRow>(`${SELECT} WHERE mv.room_id = ? AND mv.id = ?`, [roomId, id]);
     return row ? toRecord(row) : null;
   }
 
   /** Number of movies and folders in a room, at any depth. */
   async countInRoom(roomId: string): Promise<number> {
-    return this.countRoomStmt.get(roomId)?.n ?? 0;
+    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM movies WHERE room_id = ?', [roomId]))?.n ?? 0;
   }
 
   /**
@@ -112,20 +73,14 @@ export class MovieRepository {
    * (positions are insertion times in ms, bumped when several land in the same millisecond).
    */
   async insertMany(roomId: string, creatorId: string, bases: MovieBase[], newId: () => string): Promise<MovieRecord[]> {
-    return this.db.transaction(() => {
+    return this.sql.transaction(async (tx) => {
       const now = Date.now();
-      let position = Math.max(now, (this.maxPositionStmt.get(roomId)?.p ?? 0) + 1);
-      return bases.map((base) => {
-        const record: MovieRecord = {
-          id: newId(),
-          roomId,
-          creatorId,
-          parentId: base.parentId ?? '',
-          position: position++,
-          createdAt: now,
-          base,
-        };
-        this.insertStmt.run(
+      const last = await tx.get<{ p: number | null }>('SELECT MAX(position) AS p FROM movies WHERE room_id = ?', [roomId]);
+      let position = Math.max(now, (last?.p ?? 0) + 1);
+      const records: MovieRecord[] = [];
+      for (const base of bases) {
+        const record: MovieRecord = { id: newId(), roomId, creatorId, parentId: base.parentId ?? '', position: position++, createdAt: now, base };
+        await tx.run('INSERT INTO movies (id, room_id, creator_id, parent_id, position, created_at, name, url, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
           record.id,
           roomId,
           creatorId,
@@ -135,64 +90,60 @@ export class MovieRepository {
           base.name,
           base.url,
           JSON.stringify(base),
-        );
-        return record;
-      });
-    })();
+        ]);
+        records.push(record);
+      }
+      return records;
+    });
   }
 
   /** One page of a folder's items (by position), plus the count of all matching items (§11 d). */
-  async page(
-    roomId: string,
-    parentId: string,
-    keyword: string,
-    limit: number,
-    offset: number,
-  ): Promise<{ total: number; rows: MovieListRow[] }> {
-    if (keyword) {
-      const like = likePattern(keyword);
-      return {
-        total: this.countKeywordStmt.get(roomId, parentId, like, like)?.n ?? 0,
-        rows: this.pageKeywordStmt.all(roomId, parentId, like, like, limit, offset).map(toRecord),
-      };
-    }
-    return {
-      total: this.countStmt.get(roomId, parentId)?.n ?? 0,
-      rows: this.pageStmt.all(roomId, parentId, limit, offset).map(toRecord),
-    };
+  async page(roomId: string, parentId: string, keyword: string, limit: number, offset: number): Promise<{ total: number; rows: MovieListRow[] }> {
+    const op = likeOperator(this.sql);
+    const filter = keyword ? ` AND (mv.name ${op} ? ESCAPE '\\' OR mv.url ${op} ? ESCAPE '\\')` : '';
+    const params: SqlValue[] = keyword ? [roomId, parentId, likePattern(keyword), likePattern(keyword)] : [roomId, parentId];
+    const where = `WHERE mv.room_id = ? AND mv.parent_id = ?${filter}`;
+    const count = await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM movies mv ${where}`, params);
+    const rows = await this.sql.all<MovieRow>(`${SELECT} ${where} ORDER BY mv.position ASC, mv.id LIMIT ? OFFSET ?`, [...params, limitOf(this.sql, limit), offset]);
+    return { total: count?.n ?? 0, rows: rows.map(toRecord) };
   }
 
   /** Deletes movies (folders with their subtrees) in one transaction. */
   async deleteMany(roomId: string, ids: string[]): Promise<void> {
-    this.db.transaction(() => {
-      for (const id of ids) this.deleteTreeStmt.run(roomId, id);
-    })();
+    await this.sql.transaction(async (tx) => {
+      for (const id of ids) await tx.run(DELETE_TREE, [roomId, id]);
+    });
   }
 
   /** Deletes every item under `parentId` ("" = the whole room). */
   async clear(roomId: string, parentId: string): Promise<void> {
     if (!parentId) {
-      this.clearRootStmt.run(roomId);
+      await this.sql.run('DELETE FROM movies WHERE room_id = ?', [roomId]);
       return;
     }
-    this.db.transaction(() => {
-      const children = this.db
-        .prepare<[string, string], { id: string }>('SELECT id FROM movies WHERE room_id = ? AND parent_id = ?')
-        .all(roomId, parentId);
-      for (const child of children) this.deleteTreeStmt.run(roomId, child.id);
-    })();
+    await this.sql.transaction(async (tx) => {
+      const children = await tx.all<{ id: string }>('SELECT id FROM movies WHERE room_id = ? AND parent_id = ?', [roomId, parentId]);
+      for (const child of children) await tx.run(DELETE_TREE, [roomId, child.id]);
+    });
   }
 
   /** Swaps the positions of two movies. */
   async swap(roomId: string, a: MovieRecord, b: MovieRecord): Promise<void> {
-    this.db.transaction(() => {
-      this.setPositionStmt.run(b.position, roomId, a.id);
-      this.setPositionStmt.run(a.position, roomId, b.id);
-    })();
+    await this.sql.transaction(async (tx) => {
+      await tx.run(SET_POSITION, [b.position, roomId, a.id]);
+      await tx.run(SET_POSITION, [a.position, roomId, b.id]);
+    });
   }
 
   /** Replaces a movie's whole base (movie edit, §4.5). */
   async replaceBase(roomId: string, id: string, base: MovieBase): Promise<void> {
-    this.updateBaseStmt.run(base.name, base.url, JSON.stringify(base), base.parentId ?? '', roomId, id);
+    await this.sql.run('UPDATE movies SET name = ?, url = ?, base = ?, parent_id = ? WHERE room_id = ? AND id = ?', [
+      base.name,
+      base.url,
+      JSON.stringify(base),
+      base.parentId ?? '',
+      roomId,
+      id,
+    ]);
   }
 }

@@ -3,7 +3,7 @@
  * §4.7): one row per (provider, provider user id), at most one account per provider and user.
  * `createdAt` is Unix ms.
  */
-import type { Sqlite } from './database';
+import type { Sql } from './sql';
 
 /** One bound provider account. */
 export interface ProviderLink {
@@ -27,38 +27,33 @@ const toLink = (row: LinkRow): ProviderLink => ({
   createdAt: row.created_at,
 });
 
-/** Prepared statements over `user_providers`. */
+/** The `user_providers` table. */
 export class ProviderRepository {
-  private readonly findStmt;
-  private readonly ofUserStmt;
-  private readonly insertStmt;
-  private readonly deleteStmt;
-
-  constructor(db: Sqlite) {
-    this.findStmt = db.prepare<[string, string], LinkRow>('SELECT * FROM user_providers WHERE provider = ? AND provider_user_id = ?');
-    this.ofUserStmt = db.prepare<[string], LinkRow>('SELECT * FROM user_providers WHERE user_id = ?');
-    this.insertStmt = db.prepare('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)');
-    this.deleteStmt = db.prepare('DELETE FROM user_providers WHERE user_id = ? AND provider = ?');
-  }
+  constructor(private readonly sql: Sql) {}
 
   /** The link of a provider account, or null. */
   async find(provider: string, providerUserId: string): Promise<ProviderLink | null> {
-    const row = this.findStmt.get(provider, providerUserId);
+    const row = await this.sql.get<LinkRow>('SELECT * FROM user_providers WHERE provider = ? AND provider_user_id = ?', [provider, providerUserId]);
     return row ? toLink(row) : null;
   }
 
   /** Every provider bound to `userId`. */
   async ofUser(userId: string): Promise<ProviderLink[]> {
-    return this.ofUserStmt.all(userId).map(toLink);
+    return (await this.sql.all<LinkRow>('SELECT * FROM user_providers WHERE user_id = ?', [userId])).map(toLink);
   }
 
-  /** Binds a provider account. Throws a SQLite UNIQUE error when it or the user's slot is taken. */
+  /** Binds a provider account. Rejects with a UNIQUE violation when it or the user's slot is taken. */
   async insert(link: ProviderLink): Promise<void> {
-    this.insertStmt.run(link.provider, link.providerUserId, link.userId, link.createdAt);
+    await this.sql.run('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)', [
+      link.provider,
+      link.providerUserId,
+      link.userId,
+      link.createdAt,
+    ]);
   }
 
   /** Unbinds `provider` from `userId`; false when it was not bound. */
   async delete(userId: string, provider: string): Promise<boolean> {
-    return this.deleteStmt.run(userId, provider).changes > 0;
+    return (await this.sql.run('DELETE FROM user_providers WHERE user_id = ? AND provider = ?', [userId, provider])).changes > 0;
   }
 }

@@ -5,7 +5,7 @@
 import type { RoomPlayback } from '@/lib/contract/playback';
 import type { RoomSettings } from '@/lib/contract/types';
 import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';
-import { StatementCache, type Sqlite } from './database';
+import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
 import type { MemberRecord } from './members';
 import { likePattern } from './users';
 
@@ -87,63 +87,28 @@ function toRecord(row: RoomRow): RoomRecord {
 
 const ROOM_SELECT = 'SELECT r.*, u.username AS creator FROM rooms r LEFT JOIN users u ON u.id = r.creator_id';
 
-/** Prepared statements over `rooms` and `room_settings`. */
+/** The `rooms` and `room_settings` tables. */
 export class RoomRepository {
-  private readonly db: Sqlite;
-  private readonly byId;
-  private readonly byName;
-  private readonly insertRoomStmt;
-  private readonly insertSettingsStmt;
-  private readonly insertMemberStmt;
-  private readonly deleteStmt;
-  private readonly countByCreatorStmt;
-  private readonly settingsStmt;
-  private readonly currentStmt;
-  private readonly setCurrentStmt;
-  private readonly setPasswordStmt;
-  private readonly setStatusStmt;
-  private readonly listStatements: StatementCache;
-
-  constructor(db: Sqlite) {
-    this.db = db;
-    this.listStatements = new StatementCache(db);
-    this.byId = db.prepare<[string], RoomRow>(`${ROOM_SELECT} WHERE r.id = ?`);
-    this.byName = db.prepare<[string], RoomRow>(`${ROOM_SELECT} WHERE r.name = ?`);
-    this.insertRoomStmt = db.prepare(
-      'INSERT INTO rooms (id, name, creator_id, hashed_password, status, created_at, updated_at, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.insertSettingsStmt = db.prepare(
-      `INSERT INTO room_settings (room_id, ${SETTING_KEYS.join(', ')}) VALUES (?, ${SETTING_KEYS.map(() => '?').join(', ')})`,
-    );
-    this.insertMemberStmt = db.prepare(
-      'INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.deleteStmt = db.prepare('DELETE FROM rooms WHERE id = ?');
-    this.countByCreatorStmt = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM rooms WHERE creator_id = ?');
-    this.settingsStmt = db.prepare<[string], Record<string, number>>('SELECT * FROM room_settings WHERE room_id = ?');
-    this.currentStmt = db.prepare<[string], { current: string }>('SELECT current FROM rooms WHERE id = ?');
-    this.setCurrentStmt = db.prepare('UPDATE rooms SET current = ? WHERE id = ?');
-    this.setPasswordStmt = db.prepare('UPDATE rooms SET hashed_password = ?, updated_at = ? WHERE id = ?');
-    this.setStatusStmt = db.prepare('UPDATE rooms SET status = ?, updated_at = ? WHERE id = ?');
-  }
+  constructor(private readonly sql: Sql) {}
 
   async findById(id: string): Promise<RoomRecord | null> {
-    const row = this.byId.get(id);
+    const row = await this.sql.get<RoomRow>(`${ROOM_SELECT} WHERE r.id = ?`, [id]);
     return row ? toRecord(row) : null;
   }
 
   async findByName(name: string): Promise<RoomRecord | null> {
-    const row = this.byName.get(name);
+    const row = await this.sql.get<RoomRow>(`${ROOM_SELECT} WHERE r.name = ?`, [name]);
     return row ? toRecord(row) : null;
   }
 
   /**
    * Inserts a room with its settings, initial status and its creator's membership in one
-   * transaction. Throws a SQLite UNIQUE error when the name is taken (then nothing is written).
+   * transaction. Rejects with a UNIQUE violation (`isUniqueViolation`) when the name is taken (then
+   * nothing is written).
    */
   async insert(room: Omit<RoomRecord, 'creator'>, settings: RoomSettings, current: StoredCurrent, creator: MemberRecord): Promise<void> {
-    this.db.transaction(() => {
-      this.insertRoomStmt.run(
+    await this.sql.transaction(async (tx) => {
+      await tx.run('INSERT INTO rooms (id, name, creator_id, hashed_password, status, created_at, updated_at, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
         room.id,
         room.name,
         room.creatorId,
@@ -152,28 +117,39 @@ export class RoomRepository {
         room.createdAt,
         room.createdAt,
         JSON.stringify(current),
-      );
-      this.insertSettingsStmt.run(room.id, ...SETTING_KEYS.map((key) => toSql(settings[key])));
-      this.insertMemberStmt.run(creator.roomId, creator.userId, creator.status, creator.role, creator.permissions >>> 0, creator.adminPermissions >>> 0, creator.joinAt);
-    })();
+      ]);
+      await tx.run(`INSERT INTO room_settings (room_id, ${SETTING_KEYS.join(', ')}) VALUES (?, ${SETTING_KEYS.map(() => '?').join(', ')})`, [
+        room.id,
+        ...SETTING_KEYS.map((key) => toSql(settings[key])),
+      ]);
+      await tx.run('INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        creator.roomId,
+        creator.userId,
+        creator.status,
+        creator.role,
+        creator.permissions >>> 0,
+        creator.adminPermissions >>> 0,
+        creator.joinAt,
+      ]);
+    });
   }
 
   /** Deletes a room; settings, members and movies go with it (ON DELETE CASCADE). */
   async delete(id: string): Promise<void> {
-    this.deleteStmt.run(id);
+    await this.sql.run('DELETE FROM rooms WHERE id = ?', [id]);
   }
 
   async countByCreator(creatorId: string): Promise<number> {
-    return this.countByCreatorStmt.get(creatorId)?.n ?? 0;
+    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM rooms WHERE creator_id = ?', [creatorId]))?.n ?? 0;
   }
 
   async updatePassword(id: string, hashedPassword: string): Promise<void> {
-    this.setPasswordStmt.run(hashedPassword, Date.now(), id);
+    await this.sql.run('UPDATE rooms SET hashed_password = ?, updated_at = ? WHERE id = ?', [hashedPassword, Date.now(), id]);
   }
 
   /** Sets the room's status (§5.2). */
   async updateStatus(id: string, status: number): Promise<void> {
-    this.setStatusStmt.run(status, Date.now(), id);
+    await this.sql.run('UPDATE rooms SET status = ?, updated_at = ? WHERE id = ?', [status, Date.now(), id]);
   }
 
   /**
@@ -183,14 +159,15 @@ export class RoomRepository {
   async updateSettings(roomId: string, changes: Partial<RoomSettings>): Promise<void> {
     const keys = SETTING_KEYS.filter((key) => changes[key] !== undefined);
     if (keys.length === 0) return;
-    this.listStatements
-      .get(`UPDATE room_settings SET ${keys.map((key) => `${key} = ?`).join(', ')} WHERE room_id = ?`)
-      .run(...keys.map((key) => toSql(changes[key] as number | boolean)), roomId);
+    await this.sql.run(`UPDATE room_settings SET ${keys.map((key) => `${key} = ?`).join(', ')} WHERE room_id = ?`, [
+      ...keys.map((key) => toSql(changes[key] as number | boolean)),
+      roomId,
+    ]);
   }
 
   /** The room's settings (§5.5), defaults for any missing row. */
   async settings(roomId: string): Promise<RoomSettings> {
-    const row = this.settingsStmt.get(roomId);
+    const row = await this.sql.get<Record<string, number>>('SELECT * FROM room_settings WHERE room_id = ?', [roomId]);
     if (!row) return { ...DEFAULT_ROOM_SETTINGS };
     const settings = { ...DEFAULT_ROOM_SETTINGS } as Record<string, number | boolean>;
     for (const key of SETTING_KEYS) {
@@ -202,7 +179,7 @@ export class RoomRepository {
 
   /** The persisted current movie and status, or null when the room does not exist. */
   async current(roomId: string): Promise<StoredCurrent | null> {
-    const row = this.currentStmt.get(roomId);
+    const row = await this.sql.get<{ current: string }>('SELECT current FROM rooms WHERE id = ?', [roomId]);
     if (!row) return null;
     try {
       return { ...emptyCurrent(0), ...(JSON.parse(row.current) as Partial<StoredCurrent>) };
@@ -212,13 +189,13 @@ export class RoomRepository {
   }
 
   async saveCurrent(roomId: string, current: StoredCurrent): Promise<void> {
-    this.setCurrentStmt.run(JSON.stringify(current), roomId);
+    await this.sql.run('UPDATE rooms SET current = ? WHERE id = ?', [JSON.stringify(current), roomId]);
   }
 
   /** One page of rooms matching `filter`, plus the total count of matches. */
   async list(filter: RoomListFilter): Promise<{ total: number; rows: RoomListRow[] }> {
     const where: string[] = [];
-    const params: (string | number)[] = [];
+    const params: SqlValue[] = [];
     let join = ' JOIN room_settings s ON s.room_id = r.id';
     let select = 'SELECT r.*, u.username AS creator, s.hidden AS hidden';
     if (filter.joinedBy) {
@@ -239,17 +216,18 @@ export class RoomRepository {
     }
     if (filter.keyword) {
       const like = likePattern(filter.keyword);
+      const op = likeOperator(this.sql);
       switch (filter.search ?? 'all') {
         case 'name':
-          where.push("r.name LIKE ? ESCAPE '\\'");
+          where.push(`r.name ${op} ? ESCAPE '\\'`);
           params.push(like);
           break;
         case 'creator':
-          where.push("u.username LIKE ? ESCAPE '\\'");
+          where.push(`u.username ${op} ? ESCAPE '\\'`);
           params.push(like);
           break;
         case 'id':
-          where.push("r.id LIKE ? ESCAPE '\\'");
+          where.push(`r.id ${op} ? ESCAPE '\\'`);
           params.push(like);
           break;
         case 'creatorId':
@@ -257,38 +235,33 @@ export class RoomRepository {
           params.push(filter.keyword);
           break;
         default:
-          where.push("(r.name LIKE ? ESCAPE '\\' OR u.username LIKE ? ESCAPE '\\' OR r.id LIKE ? ESCAPE '\\')");
+          where.push(`(r.name ${op} ? ESCAPE '\\' OR u.username ${op} ? ESCAPE '\\' OR r.id ${op} ? ESCAPE '\\')`);
           params.push(like, like, like);
       }
     }
     const from = ` FROM rooms r LEFT JOIN users u ON u.id = r.creator_id${join}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const order = `${filter.sort === 'createdAt' ? 'r.created_at' : 'r.name'} ${filter.desc ? 'DESC' : 'ASC'}, r.id`;
-    const total = (this.listStatements.get(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
-    const rows = this.listStatements.get(`${select}${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-      ...params,
-      filter.limit,
-      filter.offset,
-    ) as RoomRow[];
+    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n${from}`, params))?.n ?? 0;
+    const rows = await this.sql.all<RoomRow>(`${select}${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, limitOf(this.sql, filter.limit), filter.offset]);
     return {
       total,
       rows: rows.map((row) => ({
         ...toRecord(row),
         hidden: Boolean(row.hidden),
-        memberStatus: row.member_status,
-        memberRole: row.member_role,
+        memberStatus: row.member_status ?? undefined,
+        memberRole: row.member_role ?? undefined,
       })),
     };
   }
 
   /** Rooms by id, with their `hidden` flag (for the hot list). Unknown ids are skipped. */
   async findManyWithVisibility(ids: string[]): Promise<RoomListRow[]> {
-    const stmt = this.listStatements.get(
-      'SELECT r.*, u.username AS creator, s.hidden AS hidden FROM rooms r LEFT JOIN users u ON u.id = r.creator_id' +
-        ' JOIN room_settings s ON s.room_id = r.id WHERE r.id = ?',
-    );
     const rows: RoomListRow[] = [];
     for (const id of ids) {
-      const row = stmt.get(id) as RoomRow | undefined;
+      const row = await this.sql.get<RoomRow>(
+        'SELECT r.*, u.username AS creator, s.hidden AS hidden FROM rooms r LEFT JOIN users u ON u.id = r.creator_id JOIN room_settings s ON s.room_id = r.id WHERE r.id = ?',
+        [id],
+      );
       if (row) rows.push({ ...toRecord(row), hidden: Boolean(row.hidden) });
     }
     return rows;

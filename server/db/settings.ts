@@ -4,7 +4,7 @@
  * effective configuration. The companion server defaults `enable_password_signup` to true (§11 f).
  */
 import { OAUTH2_PROVIDERS, type OAuth2Provider } from '@/lib/contract/oauth2';
-import type { Sqlite } from './database';
+import type { Sql } from './sql';
 
 /** Per-provider OAuth2 settings (§5.6 group `oauth2_<provider>`). */
 export type OAuth2Settings = {
@@ -137,39 +137,29 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   ...OAUTH2_DEFAULTS,
 };
 
+const UPSERT = 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value';
+
 /** Reads and writes site settings. Values of the wrong type in the table fall back to the default. */
 export class SettingsRepository {
-  private readonly allStmt;
-  private readonly upsertStmt;
-  private readonly insertDefaultStmt;
-  private readonly db: Sqlite;
-
-  constructor(db: Sqlite) {
-    this.db = db;
-    this.allStmt = db.prepare<[], { name: string; value: string }>('SELECT name, value FROM settings');
-    this.upsertStmt = db.prepare(
-      'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
-    );
-    this.insertDefaultStmt = db.prepare('INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)');
-  }
+  constructor(private readonly sql: Sql) {}
 
   /**
    * Writes every setting that has no row yet (first start, or a setting added later): the value of
    * `initial` when given (first-start configuration), else the default. Existing rows are kept.
    */
   async seedDefaults(initial: Partial<SiteSettings> = {}): Promise<void> {
-    this.db.transaction(() => {
+    await this.sql.transaction(async (tx) => {
       for (const [name, value] of Object.entries({ ...DEFAULT_SITE_SETTINGS, ...initial })) {
         if (!(name in DEFAULT_SITE_SETTINGS) || value === undefined) continue;
-        this.insertDefaultStmt.run(name, JSON.stringify(value));
+        await tx.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING', [name, JSON.stringify(value)]);
       }
-    })();
+    });
   }
 
   /** The effective settings: stored values over the defaults. */
   async get(): Promise<SiteSettings> {
     const settings: Record<string, unknown> = { ...DEFAULT_SITE_SETTINGS };
-    for (const row of this.allStmt.all()) {
+    for (const row of await this.sql.all<{ name: string; value: string }>('SELECT name, value FROM settings')) {
       if (!(row.name in DEFAULT_SITE_SETTINGS)) continue;
       try {
         const value: unknown = JSON.parse(row.value);
@@ -183,13 +173,13 @@ export class SettingsRepository {
 
   /** Stores one setting. */
   async set<K extends keyof SiteSettings>(name: K, value: SiteSettings[K]): Promise<void> {
-    this.upsertStmt.run(name, JSON.stringify(value));
+    await this.sql.run(UPSERT, [name, JSON.stringify(value)]);
   }
 
   /** Stores several settings in one transaction. */
   async setMany(changes: Partial<SiteSettings>): Promise<void> {
-    this.db.transaction(() => {
-      for (const [name, value] of Object.entries(changes)) this.upsertStmt.run(name, JSON.stringify(value));
-    })();
+    await this.sql.transaction(async (tx) => {
+      for (const [name, value] of Object.entries(changes)) await tx.run(UPSERT, [name, JSON.stringify(value)]);
+    });
   }
 }

@@ -2,7 +2,7 @@
  * Users table (docs/contract.md §3.1, §5.1). Passwords are stored only as bcrypt hashes.
  * Times are Unix ms.
  */
-import { StatementCache, type Sqlite } from './database';
+import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
 
 /** A stored user. `role` is the site role (§5.1); `createdAt` is Unix ms. */
 export interface UserRecord {
@@ -51,97 +51,78 @@ function toRecord(row: UserRow | undefined): UserRecord | null {
   };
 }
 
-/** Prepared statements over `users`. */
+/** The `users` table. */
 export class UserRepository {
-  private readonly byId;
-  private readonly byName;
-  private readonly insertStmt;
-  private readonly insertProviderStmt;
-  private readonly db: Sqlite;
-  private readonly updateNameStmt;
-  private readonly updatePasswordStmt;
-  private readonly deleteStmt;
-  private readonly countRoleStmt;
-  private readonly idsByNameLikeStmt;
-  private readonly byEmail;
-  private readonly updateEmailStmt;
-  private readonly updateRoleStmt;
-  private readonly listStatements: StatementCache;
-
-  constructor(db: Sqlite) {
-    this.db = db;
-    this.insertProviderStmt = db.prepare('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)');
-    this.byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
-    this.byName = db.prepare<[string], UserRow>('SELECT * FROM users WHERE username = ?');
-    this.insertStmt = db.prepare(
-      'INSERT INTO users (id, username, hashed_password, role, created_at, updated_at, email) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.listStatements = new StatementCache(db);
-    this.updateRoleStmt = db.prepare('UPDATE users SET role = ?, updated_at = ? WHERE id = ?');
-    this.byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
-    this.updateEmailStmt = db.prepare('UPDATE users SET email = ?, updated_at = ? WHERE id = ?');
-    this.updateNameStmt = db.prepare('UPDATE users SET username = ?, updated_at = ? WHERE id = ?');
-    this.updatePasswordStmt = db.prepare('UPDATE users SET hashed_password = ?, updated_at = ? WHERE id = ?');
-    this.deleteStmt = db.prepare('DELETE FROM users WHERE id = ?');
-    this.countRoleStmt = db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM users WHERE role = ?');
-    this.idsByNameLikeStmt = db.prepare<[string], { id: string }>(
-      "SELECT id FROM users WHERE username LIKE ? ESCAPE '\\'",
-    );
-  }
+  constructor(private readonly sql: Sql) {}
 
   async findById(id: string): Promise<UserRecord | null> {
-    return toRecord(this.byId.get(id));
+    return toRecord(await this.sql.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]));
   }
 
   async findByUsername(username: string): Promise<UserRecord | null> {
-    return toRecord(this.byName.get(username));
+    return toRecord(await this.sql.get<UserRow>('SELECT * FROM users WHERE username = ?', [username]));
   }
 
   /** The user with this bound email, or null. */
   async findByEmail(email: string): Promise<UserRecord | null> {
-    return email ? toRecord(this.byEmail.get(email)) : null;
+    return email ? toRecord(await this.sql.get<UserRow>('SELECT * FROM users WHERE email = ?', [email])) : null;
   }
 
   /**
    * Inserts a user (`email` "" = none), with the OAuth2 account it signed up through when given, in
-   * one transaction. Throws a SQLite UNIQUE error when the username, the email or the provider
-   * account is taken (then nothing is written).
+   * one transaction. Rejects with a UNIQUE violation (`isUniqueViolation`) when the username, the
+   * email or the provider account is taken (then nothing is written).
    */
   async insert(user: Omit<UserRecord, 'email'> & { email?: string }, provider?: { provider: string; providerUserId: string }): Promise<void> {
-    this.db.transaction(() => {
-      this.insertStmt.run(user.id, user.username, user.hashedPassword, user.role, user.createdAt, user.createdAt, user.email || null);
-      if (provider) this.insertProviderStmt.run(provider.provider, provider.providerUserId, user.id, user.createdAt);
-    })();
+    await this.sql.transaction(async (tx) => {
+      await tx.run('INSERT INTO users (id, username, hashed_password, role, created_at, updated_at, email) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        user.id,
+        user.username,
+        user.hashedPassword,
+        user.role,
+        user.createdAt,
+        user.createdAt,
+        user.email || null,
+      ]);
+      if (provider) {
+        await tx.run('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)', [
+          provider.provider,
+          provider.providerUserId,
+          user.id,
+          user.createdAt,
+        ]);
+      }
+    });
   }
 
-  /** Binds `email` ("" unbinds). Throws a SQLite UNIQUE error when another user has it. */
+  /** Binds `email` ("" unbinds). Rejects with a UNIQUE violation when another user has it. */
   async updateEmail(id: string, email: string): Promise<void> {
-    this.updateEmailStmt.run(email || null, Date.now(), id);
+    await this.sql.run('UPDATE users SET email = ?, updated_at = ? WHERE id = ?', [email || null, Date.now(), id]);
   }
 
-  /** Renames a user. Throws a SQLite UNIQUE error when the name is taken. */
+  /** Renames a user. Rejects with a UNIQUE violation when the name is taken. */
   async updateUsername(id: string, username: string): Promise<void> {
-    this.updateNameStmt.run(username, Date.now(), id);
+    await this.sql.run('UPDATE users SET username = ?, updated_at = ? WHERE id = ?', [username, Date.now(), id]);
   }
 
   async updatePassword(id: string, hashedPassword: string): Promise<void> {
-    this.updatePasswordStmt.run(hashedPassword, Date.now(), id);
+    await this.sql.run('UPDATE users SET hashed_password = ?, updated_at = ? WHERE id = ?', [hashedPassword, Date.now(), id]);
   }
 
   /** Deletes a user; rooms they created and their memberships go with them (ON DELETE CASCADE). */
   async delete(id: string): Promise<void> {
-    this.deleteStmt.run(id);
+    await this.sql.run('DELETE FROM users WHERE id = ?', [id]);
   }
 
   /** Sets the site role (§5.1). */
   async updateRole(id: string, role: number): Promise<void> {
-    this.updateRoleStmt.run(role, Date.now(), id);
+    await this.sql.run('UPDATE users SET role = ?, updated_at = ? WHERE id = ?', [role, Date.now(), id]);
   }
 
   /** One page of users matching `filter`, plus the total count of matches. */
   async list(filter: UserListFilter): Promise<{ total: number; rows: UserRecord[] }> {
     const where: string[] = [];
-    const params: (string | number)[] = [];
+    const params: SqlValue[] = [];
     if (filter.role !== undefined) {
       where.push('role = ?');
       params.push(filter.role);
@@ -152,28 +133,28 @@ export class UserRepository {
     }
     if (filter.keyword) {
       const like = likePattern(filter.keyword);
-      if (filter.search === 'name') where.push("username LIKE ? ESCAPE '\\'");
-      else if (filter.search === 'id') where.push("id LIKE ? ESCAPE '\\'");
-      else where.push("(username LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')");
+      const op = likeOperator(this.sql);
+      if (filter.search === 'name') where.push(`username ${op} ? ESCAPE '\\'`);
+      else if (filter.search === 'id') where.push(`id ${op} ? ESCAPE '\\'`);
+      else where.push(`(username ${op} ? ESCAPE '\\' OR id ${op} ? ESCAPE '\\')`);
       params.push(like);
       if (filter.search !== 'name' && filter.search !== 'id') params.push(like);
     }
     const from = ` FROM users${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
     const order = `${filter.sort === 'createdAt' ? 'created_at' : 'username'} ${filter.desc ? 'DESC' : 'ASC'}, id`;
-    const total = (this.listStatements.get(`SELECT COUNT(*) AS n${from}`).get(...params) as { n: number }).n;
-    const rows = this.listStatements
-      .get(`SELECT *${from} ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .all(...params, filter.limit, filter.offset) as UserRow[];
+    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n${from}`, params))?.n ?? 0;
+    const rows = await this.sql.all<UserRow>(`SELECT *${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, limitOf(this.sql, filter.limit), filter.offset]);
     return { total, rows: rows.map((row) => toRecord(row)!) };
   }
 
   async countWithRole(role: number): Promise<number> {
-    return this.countRoleStmt.get(role)?.n ?? 0;
+    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE role = ?', [role]))?.n ?? 0;
   }
 
-  /** Ids of users whose name contains `keyword` (case-insensitive for ASCII). */
+  /** Ids of users whose name contains `keyword` (case-insensitive). */
   async idsWithUsernameLike(keyword: string): Promise<string[]> {
-    return this.idsByNameLikeStmt.all(likePattern(keyword)).map((row) => row.id);
+    const rows = await this.sql.all<{ id: string }>(`SELECT id FROM users WHERE username ${likeOperator(this.sql)} ? ESCAPE '\\'`, [likePattern(keyword)]);
+    return rows.map((row) => row.id);
   }
 }
 
@@ -182,12 +163,4 @@ export function likePattern(keyword: string): string {
   return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** True for the SQLite error raised by a UNIQUE constraint. */
-export function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'code' in error &&
-    (error as { code: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
-  );
-}
+export { isUniqueViolation } from './sql';

@@ -3,13 +3,18 @@
  * calls the HTTP API with real fetch and opens room sockets with the `ws` client.
  */
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { watchChild } from './child';
 import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
 import type { StartServerOptions } from '../app';
+import { DATABASE_FILE } from '../db/database';
+import { postgresPool, PostgresSql, SqliteSql, type Sql } from '../db/sql';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SERVE = path.join(__dirname, 'serve.ts');
@@ -38,12 +43,67 @@ export function tempDir(prefix = 'synctv-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Starts a server process on a random port with a temporary (or the given) data directory. */
+/**
+ * The PostgreSQL database that stands for `dataDir` when the tests run against PostgreSQL
+ * (TEST_DATABASE_URL, set by server/test-support/jest-global-setup.ts): one database per data
+ * directory, created on first use, so that a server restarted, or a second instance started, on the
+ * same directory finds the same data. Null when the tests run on SQLite.
+ */
+export async function databaseFor(dataDir: string): Promise<string | null> {
+  const maintenance = process.env.TEST_DATABASE_URL;
+  if (!maintenance) return null;
+  const name = `synctv_${crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 24)}`;
+  const client = new pg.Client({ connectionString: maintenance });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    // 42P04: it exists (this data directory's server ran before).
+    if ((error as { code?: string }).code !== '42P04') throw error;
+  } finally {
+    await client.end();
+  }
+  const url = new URL(maintenance);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Whether this run keeps the servers' data in PostgreSQL (`npm run test:pg`) rather than SQLite files. */
+export function testsOnPostgres(): boolean {
+  return Boolean(process.env.TEST_DATABASE_URL);
+}
+
+/** Direct access to a test server's database, for a test's arrangements (`?` placeholders on both). */
+export interface TestDatabase extends Sql {
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database of the server on `dataDir` beside it: its SQLite file, or its PostgreSQL
+ * database when the tests run against PostgreSQL. For arranging what the API cannot (a role, a room's
+ * status, a setting changed behind the server's back); assertions go through the API.
+ */
+export async function openServerDatabase(dataDir: string): Promise<TestDatabase> {
+  const url = await databaseFor(dataDir);
+  if (url) {
+    const pool = postgresPool(url, 1);
+    return Object.assign(new PostgresSql(pool), { close: () => pool.end() });
+  }
+  const db = new Database(path.join(dataDir, DATABASE_FILE));
+  return Object.assign(new SqliteSql(db), { close: async () => void db.close() });
+}
+
+/**
+ * Starts a server process on a random port with a temporary (or the given) data directory; its data
+ * in that directory's SQLite file, or in its PostgreSQL database (`databaseFor`) when the tests run
+ * against PostgreSQL.
+ */
 export async function launch(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? tempDir();
+  const databaseUrl = options.databaseUrl ?? (await databaseFor(dataDir)) ?? undefined;
   // Rate limits are off unless a test asks for them (server/limits.test.ts): the tests sign up many users from one address.
-  const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), rateLimitScale: 0, ...options, dataDir };
+  const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), rateLimitScale: 0, ...options, dataDir, databaseUrl };
   // One process (tsx as a loader, not its CLI, which would run the server in a grandchild that a SIGKILL misses).
   const child = spawn(process.execPath, ['--import', 'tsx', SERVE], {
     cwd: ROOT,
