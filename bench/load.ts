@@ -11,10 +11,12 @@
  * latency (GET /api/room/movie/current every 100 ms). Writes `bench/results/load-latest.json`.
  *
  *   npm run bench:load [-- --viewers 500] [--rooms 20x50] [--seconds 30] [--chat-rate 20]
- *   npm run bench:load -- --instances 2 --viewers 1000 [--rolling-restart]
+ *   npm run bench:load -- --instances 2 --viewers 1000 [--rolling-restart] [--postgres]
  *   npm run bench:load -- --markdown [--instances 2]   # the docs/benchmarks.md table from bench/results/load-latest.json
  *                                                      # (load-2-instances-latest.json)
  *
+ * `--postgres` keeps the data in a throwaway PostgreSQL (Debian's, server/test-support/postgres.ts)
+ * instead of the data directory's SQLite file (results in `load[-N-instances]-postgres-latest.json`).
  * With `--instances N` (2 or more) it starts a throwaway Redis and N servers on one data directory
  * (docs/deployment.md "Running more than one instance"), spreads each room's viewers over them in
  * turn, and reports CPU and RSS per instance and of Redis; the targets are then a fan-out p99 under
@@ -31,6 +33,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { get, launch, post, tempDir, type TestServer } from '@/server/test-support/harness';
+import { startPostgres, type TestPostgres } from '@/server/test-support/postgres';
 import { startRedis, type TestRedis } from '@/server/test-support/redis';
 import { benchChat, cpuSeconds, httpCanary, latencySummary, option, rssMb, roomWith, signUpMany, sleep, Viewer, writeResults, type LatencySummary } from './lib/load-kit';
 
@@ -98,7 +101,9 @@ interface Cluster {
   stop(): Promise<void>;
 }
 
-async function startCluster(instances: number): Promise<Cluster> {
+async function startCluster(instances: number, postgres: TestPostgres | null): Promise<Cluster> {
+  // With a PostgreSQL, the harness gives the data directory its own database there (harness.ts `databaseFor`).
+  if (postgres) process.env.TEST_DATABASE_URL = postgres.url;
   if (instances <= 1) {
     const server = await launch({ rateLimitScale: 0 });
     return { servers: [server], redis: null, restart: async () => undefined, stop: () => server.stop() };
@@ -360,7 +365,9 @@ function missed(r: ScenarioResult, clustered: boolean): string[] {
 async function main(): Promise<void> {
   const instances = Number(option('instances', '1'));
   const clustered = instances > 1;
-  const file = clustered ? resultsFile.replace('load-latest', `load-${instances}-instances-latest`) : resultsFile;
+  const onPostgres = process.argv.includes('--postgres');
+  const name = `load${clustered ? `-${instances}-instances` : ''}${onPostgres ? '-postgres' : ''}-latest`;
+  const file = resultsFile.replace('load-latest', name);
   if (process.argv.includes('--markdown')) {
     console.log(table((JSON.parse(readFileSync(file, 'utf8')) as { scenarios: ScenarioResult[] }).scenarios));
     return;
@@ -372,12 +379,13 @@ async function main(): Promise<void> {
   const rollingRestart = process.argv.includes('--rolling-restart') && instances > 1;
   const need = Math.max(viewers, rooms * perRoom);
 
-  const cluster = await startCluster(instances);
+  const postgres = onPostgres ? await startPostgres() : null;
+  const cluster = await startCluster(instances, postgres);
   try {
     const server = cluster.servers[0];
     const setupStarted = performance.now();
     const tokens = await signUpMany(server, `load${Date.now() % 100000}u`, need);
-    console.log(`signed up ${need} viewers in ${Math.round((performance.now() - setupStarted) / 1000)} s; ${instances} instance(s)`);
+    console.log(`signed up ${need} viewers in ${Math.round((performance.now() - setupStarted) / 1000)} s; ${instances} instance(s) on ${onPostgres ? 'PostgreSQL' : 'SQLite'}`);
     const results: ScenarioResult[] = [];
     results.push(await scenario(cluster, tokens, 'one room', 1, viewers, seconds, chatRate));
     console.log(table(results));
@@ -390,10 +398,11 @@ async function main(): Promise<void> {
     const failures = results.flatMap((r) => missed(r, clustered));
     const p99Ms = clustered ? CLUSTER_TARGETS.p99Ms : LOAD_TARGETS.p99Ms;
     console.log(failures.length === 0 ? `\nall targets met (p99 < ${p99Ms} ms, RSS < ${LOAD_TARGETS.rssMb} MB, nothing lost, no disconnects)` : `\ntargets missed:\n${failures.join('\n')}`);
-    writeResults(file, { options: { viewers, rooms, perRoom, seconds, chatRate, instances, rollingRestart }, targets: clustered ? CLUSTER_TARGETS : LOAD_TARGETS, scenarios: results, failures });
+    writeResults(file, { options: { viewers, rooms, perRoom, seconds, chatRate, instances, rollingRestart, database: onPostgres ? 'postgres' : 'sqlite' }, targets: clustered ? CLUSTER_TARGETS : LOAD_TARGETS, scenarios: results, failures });
     process.exitCode = failures.length === 0 ? 0 : 1;
   } finally {
     await cluster.stop();
+    await postgres?.stop();
   }
 }
 

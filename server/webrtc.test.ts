@@ -109,7 +109,16 @@ describe('the servers', () => {
 
 describe('signalling', () => {
   const fromOf = (message: Message) => (message.payload.case === 'webrtcData' ? message.payload.value.from : '');
-  const join = (socket: TestSocket) => socket.send({ type: MessageType.WEBRTC_JOIN });
+  /**
+   * Sends WEBRTC_JOIN and waits until the server has handled it: a socket's messages are handled in
+   * order, so once the SYNC sent after it is answered, the JOIN was (the store's reads make two
+   * sockets' joins otherwise finish in either order).
+   */
+  const join = async (socket: TestSocket) => {
+    socket.send({ type: MessageType.WEBRTC_JOIN });
+    socket.send({ type: MessageType.SYNC });
+    await socket.next(MessageType.SYNC);
+  };
 
   it('passes a JOIN to the others in the call with the joiner as `from`, and an OFFER only to the connection in `to`', async () => {
     const { roomId } = await createRoom(server, await signUpUser(server, 'sig-owner'));
@@ -117,9 +126,9 @@ describe('signalling', () => {
     for (const user of guestless) expect((await post(server, '/api/room/login', { roomId, password: '' }, { token: user.token })).status).toBe(200);
     const [a, b, c] = await Promise.all(guestless.map((user) => TestSocket.open(server, roomId, user.token)));
     try {
-      join(a);
+      await join(a);
       expect(await b.none(MessageType.WEBRTC_JOIN, 200)).toBe(true);
-      join(b);
+      await join(b);
       const joined = await a.next(MessageType.WEBRTC_JOIN);
       const bAddress = fromOf(joined);
       expect(bAddress).toMatch(new RegExp(`^${guestless[1].id}:.+`));
@@ -153,11 +162,11 @@ describe('signalling', () => {
     expect(permissions.status).toBe(204);
     const [s, l, o, m] = await Promise.all([speaker, listener, outsider, muted].map((user) => TestSocket.open(server, roomId, user.token)));
     try {
-      join(s);
-      join(l);
+      await join(s);
+      await join(l);
       await s.next(MessageType.WEBRTC_JOIN);
 
-      join(m);
+      await join(m);
       const refusal = await m.next(MessageType.ERROR);
       expect(refusal.payload.case === 'errorMessage' && refusal.payload.value).toBe('no permission to use webrtc');
       expect(await s.none(MessageType.WEBRTC_JOIN, 200)).toBe(true);
