@@ -59,6 +59,17 @@ function toRecord(row: MemberRow): MemberRecord {
   };
 }
 
+/**
+ * Writes one membership row through `sql` (the store, or a transaction of another repository);
+ * `ifMissing` leaves an existing row as it is instead of rejecting with a UNIQUE violation.
+ */
+export async function insertMember(sql: Pick<Sql, 'run'>, member: MemberRecord, ifMissing = false): Promise<void> {
+  await sql.run(
+    `INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)${ifMissing ? ' ON CONFLICT DO NOTHING' : ''}`,
+    [member.roomId, member.userId, member.status, member.role, member.permissions >>> 0, member.adminPermissions >>> 0, member.joinAt],
+  );
+}
+
 /** The `room_members` table. */
 export class MemberRepository {
   constructor(private readonly sql: Sql) {}
@@ -70,10 +81,7 @@ export class MemberRepository {
 
   /** Inserts a membership unless one exists, and returns the stored row (load or create). */
   async insertIfMissing(member: MemberRecord): Promise<MemberRecord> {
-    await this.sql.run(
-      'INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-      [member.roomId, member.userId, member.status, member.role, member.permissions >>> 0, member.adminPermissions >>> 0, member.joinAt],
-    );
+    await insertMember(this.sql, member, true);
     return (await this.find(member.roomId, member.userId)) ?? member;
   }
 

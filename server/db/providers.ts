@@ -27,6 +27,11 @@ const toLink = (row: LinkRow): ProviderLink => ({
   createdAt: row.created_at,
 });
 
+/** Writes one provider link through `sql` (the store, or a transaction of another repository). */
+export async function insertProviderLink(sql: Pick<Sql, 'run'>, link: ProviderLink): Promise<void> {
+  await sql.run('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)', [link.provider, link.providerUserId, link.userId, link.createdAt]);
+}
+
 /** The `user_providers` table. */
 export class ProviderRepository {
   constructor(private readonly sql: Sql) {}
@@ -44,12 +49,7 @@ export class ProviderRepository {
 
   /** Binds a provider account. Rejects with a UNIQUE violation when it or the user's slot is taken. */
   async insert(link: ProviderLink): Promise<void> {
-    await this.sql.run('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)', [
-      link.provider,
-      link.providerUserId,
-      link.userId,
-      link.createdAt,
-    ]);
+    await insertProviderLink(this.sql, link);
   }
 
   /** Unbinds `provider` from `userId`; false when it was not bound. */

@@ -6,7 +6,7 @@ import type { RoomPlayback } from '@/lib/contract/playback';
 import type { RoomSettings } from '@/lib/contract/types';
 import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';
 import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
-import type { MemberRecord } from './members';
+import { insertMember, type MemberRecord } from './members';
 import { likePattern } from './users';
 
 /** A stored room. `hashedPassword` is a bcrypt hash or "" (no password); `createdAt` is Unix ms. */
@@ -122,15 +122,7 @@ export class RoomRepository {
         room.id,
         ...SETTING_KEYS.map((key) => toSql(settings[key])),
       ]);
-      await tx.run('INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        creator.roomId,
-        creator.userId,
-        creator.status,
-        creator.role,
-        creator.permissions >>> 0,
-        creator.adminPermissions >>> 0,
-        creator.joinAt,
-      ]);
+      await insertMember(tx, creator);
     });
   }
 
@@ -248,8 +240,8 @@ export class RoomRepository {
       rows: rows.map((row) => ({
         ...toRecord(row),
         hidden: Boolean(row.hidden),
-        memberStatus: row.member_status ?? undefined,
-        memberRole: row.member_role ?? undefined,
+        memberStatus: row.member_status,
+        memberRole: row.member_role,
       })),
     };
   }

@@ -2,6 +2,7 @@
  * Users table (docs/contract.md §3.1, §5.1). Passwords are stored only as bcrypt hashes.
  * Times are Unix ms.
  */
+import { insertProviderLink } from './providers';
 import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
 
 /** A stored user. `role` is the site role (§5.1); `createdAt` is Unix ms. */
@@ -84,14 +85,7 @@ export class UserRepository {
         user.createdAt,
         user.email || null,
       ]);
-      if (provider) {
-        await tx.run('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)', [
-          provider.provider,
-          provider.providerUserId,
-          user.id,
-          user.createdAt,
-        ]);
-      }
+      if (provider) await insertProviderLink(tx, { ...provider, userId: user.id, createdAt: user.createdAt });
     });
   }
 
