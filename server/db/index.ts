@@ -50,14 +50,25 @@ export function isPostgresUrl(url: string | undefined): url is string {
   return Boolean(url && /^postgres(ql)?:\/\//i.test(url));
 }
 
+/** The part of `url` before "://" (or its first 12 characters), for an error that shows no password. */
+function schemeOf(url: string): string {
+  const end = url.indexOf('://');
+  return end >= 0 ? `${url.slice(0, end)}://…` : `${url.slice(0, 12)}…`;
+}
+
 /**
  * Opens the store (SQLite: the file is created when missing; PostgreSQL: the database must exist),
  * migrated to the current schema, and writes the site settings that have no row yet: `initial`
  * values first (first-start configuration from the environment), then the defaults. Rejects when
- * the database cannot be opened or reached, or a migration fails (./database.ts, ./migrations*.ts).
+ * the database cannot be opened or reached, or a migration fails (./database.ts, ./migrations*.ts),
+ * and when `databaseUrl` is set but is not a PostgreSQL URL.
  */
 export async function openStore(location: StoreLocation, initial: Partial<SiteSettings> = {}): Promise<Store> {
   if (isPostgresUrl(location.databaseUrl)) return storeOver(await openPostgres(location.databaseUrl), initial);
+  if (location.databaseUrl) {
+    // A typo ("postgress://", "mysql://") must not quietly become a fresh SQLite file beside the real data.
+    throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got "${schemeOf(location.databaseUrl)}"); leave it unset for the SQLite file`);
+  }
   const db = await openDatabase(location.dataDir);
   return storeOver(
     {
