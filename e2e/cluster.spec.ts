@@ -5,7 +5,6 @@
  * B's only to the second: B signs in there with the account made on the first, both watch the clip
  * in step, B's chat reaches A, and A's ban closes B's hall. Solo project: it measures sync.
  */
-import type { BrowserContext } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -40,7 +39,6 @@ let postgres: TestPostgres | undefined;
 let redis: TestRedis | undefined;
 let dataDir = '';
 const instances: Instance[] = [];
-const contexts: BrowserContext[] = [];
 
 function pairText(pair: PairSample): string {
   return `A ${describe(pair.a)} | B ${describe(pair.b)} | A−B ${pair.driftSec.toFixed(3)} s`;
@@ -71,14 +69,13 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  for (const context of contexts.splice(0)) await context.close();
   for (const instance of instances.splice(0)) await instance.server.close();
   await redis?.stop();
   await postgres?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-test('two browsers on two instances watch one room in step, chat across, and a ban on one closes the hall on the other', async ({ browser, media }) => {
+test('two browsers on two instances watch one room in step, chat across, and a ban on one closes the hall on the other', async ({ tabs, cspGuard, media }) => {
   test.setTimeout(120_000);
   const [one, two] = instances;
   const aName = uniqueName('ca');
@@ -89,12 +86,13 @@ test('two browsers on two instances watch one room in step, chat across, and a b
   const movieId = await one.api.pushMovie(aToken, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'Timecode clip' });
   await one.api.setCurrent(aToken, roomId, movieId);
 
-  const contextA = await browser.newContext();
-  const contextB = await browser.newContext();
-  contexts.push(contextA, contextB);
-  await seedToken(contextA, aToken);
-  const pageA = await contextA.newPage();
-  const pageB = await contextB.newPage();
+  // Tabs kept across the worker's tests, each reset to a fresh context's state (e2e/support/tab-pool.ts).
+  const tabA = await tabs.take();
+  const tabB = await tabs.take();
+  for (const tab of [tabA, tabB]) cspGuard(tab.context);
+  await seedToken(tabA.context, aToken);
+  const pageA = tabA.page;
+  const pageB = tabB.page;
   const errors = [pageA, pageB].map(collectPageErrors);
   const cinemaA = new CinemaPage(pageA, one.origin);
   const cinemaB = new CinemaPage(pageB, two.origin);
@@ -168,4 +166,6 @@ test('two browsers on two instances watch one room in step, chat across, and a b
 
   expect(errors.flat(), 'uncaught page errors').toEqual([]);
   expect(existsSync(path.join(dataDir, 'synctv.db')), 'a SQLite file beside PostgreSQL').toBe(false);
+  // Back to the pool only after a pass (a failed test's tabs close with the worker, kept for its trace).
+  for (const tab of [tabA, tabB]) await tabs.release(tab, true);
 });

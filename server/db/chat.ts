@@ -9,6 +9,9 @@ import type { Sql } from './sql';
 /** Lines kept per room: the newest 100. */
 export const CHAT_HISTORY_SIZE = 100;
 
+/** A room's old lines are dropped after every TRIM_EVERY lines an instance stores for it. */
+const TRIM_EVERY = 10;
+
 /** One stored chat line. */
 export interface ChatRecord {
   userId: string;
@@ -26,6 +29,9 @@ interface ChatRow {
 
 /** The `chat_messages` table. */
 export class ChatRepository {
+  /** Lines stored per room since its last trim, below TRIM_EVERY (rooms with none are absent). */
+  private readonly untrimmed = new Map<string, number>();
+
   constructor(private readonly sql: Sql) {}
 
   /**
@@ -37,23 +43,33 @@ export class ChatRepository {
     return (await this.sql.get<{ id: number }>('SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1', [roomId]))?.id ?? 0;
   }
 
-  /** Stores one line of `roomId` and drops the room's lines beyond the newest CHAT_HISTORY_SIZE. */
+  /**
+   * Stores one line of `roomId`; after every TRIM_EVERY lines it stored for the room it also drops
+   * the room's lines beyond the newest CHAT_HISTORY_SIZE. No transaction, and mostly one statement:
+   * on PostgreSQL every query is a round trip on a path each chat line takes. The line is kept once
+   * the insert succeeds; a room holds at most TRIM_EVERY lines per instance more than its history
+   * (`recent` reads only the newest), until the next trim.
+   */
   async append(roomId: string, line: ChatRecord): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      await tx.run('INSERT INTO chat_messages (room_id, user_id, username, content, created_at) VALUES (?, ?, ?, ?, ?)', [
-        roomId,
-        line.userId,
-        line.username,
-        line.content,
-        line.createdAt,
-      ]);
-      // Everything older than the room's newest CHAT_HISTORY_SIZE lines (the index walks them newest first).
-      await tx.run('DELETE FROM chat_messages WHERE room_id = ? AND id <= (SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)', [
-        roomId,
-        roomId,
-        CHAT_HISTORY_SIZE,
-      ]);
-    });
+    await this.sql.run('INSERT INTO chat_messages (room_id, user_id, username, content, created_at) VALUES (?, ?, ?, ?, ?)', [
+      roomId,
+      line.userId,
+      line.username,
+      line.content,
+      line.createdAt,
+    ]);
+    const untrimmed = (this.untrimmed.get(roomId) ?? 0) + 1;
+    if (untrimmed < TRIM_EVERY) {
+      this.untrimmed.set(roomId, untrimmed);
+      return;
+    }
+    this.untrimmed.delete(roomId);
+    // Everything older than the room's newest CHAT_HISTORY_SIZE lines (the index walks them newest first).
+    await this.sql.run('DELETE FROM chat_messages WHERE room_id = ? AND id <= (SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)', [
+      roomId,
+      roomId,
+      CHAT_HISTORY_SIZE,
+    ]);
   }
 
   /** The room's kept lines, oldest first (at most CHAT_HISTORY_SIZE). */
@@ -67,6 +83,7 @@ export class ChatRepository {
 
   /** Forgets every kept line of the room. Returns how many were removed. */
   async clear(roomId: string): Promise<number> {
+    this.untrimmed.delete(roomId);
     return (await this.sql.run('DELETE FROM chat_messages WHERE room_id = ?', [roomId])).changes;
   }
 }

@@ -14,7 +14,7 @@ import { SettingsRepository, type SiteSettings } from './settings';
 import { UserRepository } from './users';
 
 export type { UserRecord } from './users';
-export type { RoomRecord, RoomListRow, StoredCurrent } from './rooms';
+export type { RoomRecord, RoomListRow, RoomWithMember, StoredCurrent } from './rooms';
 export type { MemberRecord, MemberListRow } from './members';
 export type { MovieRecord, MovieListRow } from './movies';
 export type { SiteSettings } from './settings';

@@ -47,6 +47,18 @@ export interface RoomListFilter {
   offset: number;
 }
 
+/**
+ * A room as the room middleware reads it (../rules/room-access.ts): the room, its creator's site
+ * role (null when the creator's row is gone), its settings and one user's membership (null when
+ * that user has none).
+ */
+export interface RoomWithMember {
+  room: RoomRecord;
+  creatorRole: number | null;
+  settings: RoomSettings;
+  member: MemberRecord | null;
+}
+
 /** A room list row; `memberStatus`/`memberRole` are set for `joinedBy` queries. */
 export interface RoomListRow extends RoomRecord {
   hidden: boolean;
@@ -73,6 +85,34 @@ export { DEFAULT_ROOM_SETTINGS };
 /** The keys of the settings object, which are also the columns of `room_settings` (§5.5). */
 export const SETTING_KEYS = Object.keys(DEFAULT_ROOM_SETTINGS) as (keyof RoomSettings)[];
 
+/** Settings from a `room_settings` row whose columns carry `prefix`; defaults for a missing row (all null). */
+function settingsOf(row: Record<string, unknown>, prefix = ''): RoomSettings {
+  const settings = { ...DEFAULT_ROOM_SETTINGS } as Record<string, number | boolean>;
+  if (row[`${prefix}room_id`] == null) return settings as unknown as RoomSettings;
+  for (const key of SETTING_KEYS) {
+    const fallback = DEFAULT_ROOM_SETTINGS[key];
+    const value = Number(row[`${prefix}${key}`]);
+    settings[key] = typeof fallback === 'boolean' ? Boolean(value) : value >>> 0;
+  }
+  return settings as unknown as RoomSettings;
+}
+
+/** The columns of `findWithMember`: the room and its creator, then settings as `s_*` and the membership as `m_*`. */
+const ROOM_WITH_MEMBER_SELECT = `SELECT r.*, u.username AS creator, u.role AS creator_role, s.room_id AS s_room_id,
+  ${SETTING_KEYS.map((key) => `s.${key} AS s_${key}`).join(', ')},
+  m.status AS m_status, m.role AS m_role, m.permissions AS m_permissions, m.admin_permissions AS m_admin_permissions, m.join_at AS m_join_at
+  FROM rooms r LEFT JOIN users u ON u.id = r.creator_id LEFT JOIN room_settings s ON s.room_id = r.id
+  LEFT JOIN room_members m ON m.room_id = r.id AND m.user_id = ?`;
+
+interface RoomWithMemberRow extends RoomRow {
+  creator_role: number | null;
+  m_status: number | null;
+  m_role: number;
+  m_permissions: number;
+  m_admin_permissions: number;
+  m_join_at: number;
+}
+
 function toRecord(row: RoomRow): RoomRecord {
   return {
     id: row.id,
@@ -94,6 +134,29 @@ export class RoomRepository {
   async findById(id: string): Promise<RoomRecord | null> {
     const row = await this.sql.get<RoomRow>(`${ROOM_SELECT} WHERE r.id = ?`, [id]);
     return row ? toRecord(row) : null;
+  }
+
+  /**
+   * The room `id` with its creator's role, its settings and `userId`'s membership, in one query
+   * (the room middleware runs on every room request and socket; on PostgreSQL each query is a
+   * round trip). Null when the room does not exist.
+   */
+  async findWithMember(id: string, userId: string): Promise<RoomWithMember | null> {
+    const row = await this.sql.get<RoomWithMemberRow>(`${ROOM_WITH_MEMBER_SELECT} WHERE r.id = ?`, [userId, id]);
+    if (!row) return null;
+    const member: MemberRecord | null =
+      row.m_status == null
+        ? null
+        : {
+            roomId: row.id,
+            userId,
+            status: row.m_status,
+            role: row.m_role,
+            permissions: row.m_permissions >>> 0,
+            adminPermissions: row.m_admin_permissions >>> 0,
+            joinAt: row.m_join_at,
+          };
+    return { room: toRecord(row), creatorRole: row.creator_role ?? null, settings: settingsOf(row as unknown as Record<string, unknown>, 's_'), member };
   }
 
   async findByName(name: string): Promise<RoomRecord | null> {
@@ -159,14 +222,8 @@ export class RoomRepository {
 
   /** The room's settings (§5.5), defaults for any missing row. */
   async settings(roomId: string): Promise<RoomSettings> {
-    const row = await this.sql.get<Record<string, number>>('SELECT * FROM room_settings WHERE room_id = ?', [roomId]);
-    if (!row) return { ...DEFAULT_ROOM_SETTINGS };
-    const settings = { ...DEFAULT_ROOM_SETTINGS } as Record<string, number | boolean>;
-    for (const key of SETTING_KEYS) {
-      const fallback = DEFAULT_ROOM_SETTINGS[key];
-      settings[key] = typeof fallback === 'boolean' ? Boolean(row[key]) : Number(row[key]) >>> 0;
-    }
-    return settings as unknown as RoomSettings;
+    const row = await this.sql.get<Record<string, unknown>>('SELECT * FROM room_settings WHERE room_id = ?', [roomId]);
+    return row ? settingsOf(row) : { ...DEFAULT_ROOM_SETTINGS };
   }
 
   /** The persisted current movie and status, or null when the room does not exist. */

@@ -185,13 +185,32 @@ export class PostgresSql implements Sql {
   }
 }
 
+/** The named statement of each query text, numbered for PostgreSQL (see `queryOf`). */
+const namedStatements = new Map<string, { name: string; text: string }>();
+
+/**
+ * `sql` as node-postgres runs it: a named prepared statement for reads and writes, which each
+ * connection parses and plans once and afterwards only binds and executes (SQLite's statements
+ * are cached by text the same way, `SqliteSql.statement`). The texts are the repositories' own, a
+ * fixed set, so the names are too; anything else (schema changes) runs unnamed.
+ */
+function queryOf(sql: string, params: readonly SqlValue[]): { name?: string; text: string; values: unknown[] } {
+  if (!/^\s*(SELECT|INSERT|UPDATE|DELETE)\b/i.test(sql)) return { text: numberPlaceholders(sql), values: params as unknown[] };
+  let named = namedStatements.get(sql);
+  if (!named) {
+    named = { name: `synctv_${namedStatements.size + 1}`, text: numberPlaceholders(sql) };
+    namedStatements.set(sql, named);
+  }
+  return { ...named, values: params as unknown[] };
+}
+
 async function allOn<T>(db: Queryable, sql: string, params: readonly SqlValue[]): Promise<T[]> {
-  const result = await db.query(numberPlaceholders(sql), params as unknown[]);
+  const result = await db.query(queryOf(sql, params));
   return result.rows as T[];
 }
 
 async function runOn(db: Queryable, sql: string, params: readonly SqlValue[]): Promise<{ changes: number }> {
-  const result = await db.query(numberPlaceholders(sql), params as unknown[]);
+  const result = await db.query(queryOf(sql, params));
   return { changes: result.rowCount ?? 0 };
 }
 

@@ -26,11 +26,11 @@ export interface MessageContext {
 
 /** The sender as the database knows it now: name, permissions, room settings. Null once removed. */
 async function loadSender(store: Store, roomId: string, userId: string) {
-  const room = await store.rooms.findById(roomId);
-  const user = await store.users.findById(userId);
-  const member = await store.members.find(roomId, userId);
-  if (!room || !user || !member || member.status !== MemberStatus.Active) return null;
-  const settings = await store.rooms.settings(roomId);
+  // Two queries side by side: one round trip on PostgreSQL for every message a socket sends.
+  const [found, user] = await Promise.all([store.rooms.findWithMember(roomId, userId), store.users.findById(userId)]);
+  const member = found?.member;
+  if (!found || !user || !member || member.status !== MemberStatus.Active) return null;
+  const { room, settings } = found;
   const isGuest = userId === GUEST_USER_ID;
   const subject: PermissionSubject = {
     userRole: user.role,

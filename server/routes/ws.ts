@@ -96,7 +96,16 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     const version = await context.store.chat.latestId(access.room.id);
     const history = context.hubs.get(access.room.id)?.historyAt(version) ?? (await context.store.chat.recent(access.room.id)).map(chatFrame);
     if (socket.destroyed) return;
-    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, access, { version, frames: history }));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      // The history's frames (up to 100) and the VIEWER_COUNT leave in one write, not one system
+      // call each: a rolling restart brings hundreds of sockets at once (docs/benchmarks.md).
+      socket.cork();
+      try {
+        onConnection(ws, access, { version, frames: history });
+      } finally {
+        socket.uncork();
+      }
+    });
   }
 
   function onConnection(socket: WebSocket, access: RoomAccess, history: { version: number; frames: Uint8Array[] }): void {

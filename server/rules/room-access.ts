@@ -41,16 +41,12 @@ export async function guestUser(store: Store): Promise<UserRecord> {
   );
 }
 
-/** Room lookup shared by the middleware and the join flow: 401 texts for a missing room or a blocked creator. */
-async function loadRoom(store: Store, roomId: string): Promise<RoomRecord> {
-  const room = await store.rooms.findById(roomId);
-  if (!room) throw unauthorized('room not found');
-  const creator = await store.users.findById(room.creatorId);
-  if (creator?.role === Role.Banned) throw unauthorized('room creator is banned');
-  if (creator?.role === Role.Pending) {
+/** The 401s of a room whose creator is banned or waits for approval; `role` null: the creator's row is gone. */
+function checkCreator(role: number | null): void {
+  if (role === Role.Banned) throw unauthorized('room creator is banned');
+  if (role === Role.Pending) {
     throw unauthorized('room creator is pending approval, please wait for admin to review');
   }
-  return room;
 }
 
 /**
@@ -69,14 +65,17 @@ export async function resolveRoomAccess(
   if (roomId.length !== 32) throw unauthorized('invalid room ID');
   const isGuest = user === null;
   if (isGuest && !(await store.settings.get()).enable_guest) throw unauthorized(GUESTS_NOT_ALLOWED);
-  const room = await loadRoom(store, roomId);
-  const settings = await store.rooms.settings(room.id);
+  // The room, its creator's role, its settings and the caller's membership in one query.
+  const found = await store.rooms.findWithMember(roomId, user?.id ?? GUEST_USER_ID);
+  if (!found) throw unauthorized('room not found');
+  checkCreator(found.creatorRole);
+  const { room, settings } = found;
   if (isGuest && (settings.disable_guest || room.hashedPassword)) throw unauthorized(GUESTS_NOT_ALLOWED);
   if (room.status === RoomStatus.Banned) throw unauthorized('room has been banned');
   if (room.status === RoomStatus.Pending) throw unauthorized('room is pending approval');
 
   const caller = user ?? await guestUser(store);
-  let member = await store.members.find(room.id, caller.id);
+  let member = found.member;
   if (!member) {
     if (caller.id === room.creatorId) {
       member = await store.members.insertIfMissing(creatorMember(room.id, caller.id, Date.now()));
