@@ -1,0 +1,61 @@
+/**
+ * Moves a site from the SQLite file to PostgreSQL (docs/deployment.md "Storage"): copies every row
+ * of `<dataDir>/synctv.db` into an empty PostgreSQL database, in one transaction, after bringing
+ * both to the current schema. The two schemas have the same tables and columns (./migrations.ts,
+ * ./migrations-postgres.ts), so rows are copied column by column as they are.
+ */
+import { openDatabase } from './database';
+import { migratePostgres } from './migrations-postgres';
+import { postgresPool } from './sql';
+
+/** The tables in an order their foreign keys accept (a room after its creator, a member after both). */
+export const COPIED_TABLES = ['users', 'user_providers', 'settings', 'rooms', 'room_settings', 'room_members', 'movies', 'chat_messages'] as const;
+
+/** Rows per INSERT: a few hundred rows of at most a dozen columns stay far below PostgreSQL's 65535 parameters. */
+const ROWS_PER_INSERT = 200;
+
+/**
+ * Copies the data of the SQLite file in `dataDir` into the PostgreSQL database at `databaseUrl`,
+ * and resolves how many rows each table got. The SQLite file is only read (and migrated, as a
+ * start of the server would). Rejects, writing nothing, when the target already has users (it must
+ * be a database no server has started on) or when any insert fails.
+ */
+export async function copyToPostgres(dataDir: string, databaseUrl: string): Promise<Record<(typeof COPIED_TABLES)[number], number>> {
+  const sqlite = await openDatabase(dataDir);
+  const pool = postgresPool(databaseUrl, 1);
+  try {
+    await migratePostgres(pool);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ n: number }>('SELECT COUNT(*) AS n FROM users');
+      if (rows[0].n > 0) throw new Error('the PostgreSQL database already has users: copy into a new, empty database');
+      // A first start may have written the default settings already; the copied ones replace them.
+      await client.query('DELETE FROM settings');
+      const copied = {} as Record<(typeof COPIED_TABLES)[number], number>;
+      for (const table of COPIED_TABLES) {
+        const source = sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+        for (let start = 0; start < source.length; start += ROWS_PER_INSERT) {
+          const batch = source.slice(start, start + ROWS_PER_INSERT);
+          const columns = Object.keys(batch[0]);
+          const values: unknown[] = [];
+          const tuples = batch.map((row) => `(${columns.map((column) => `$${values.push(row[column])}`).join(', ')})`);
+          await client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+        }
+        copied[table] = source.length;
+      }
+      // New chat lines continue after the copied ones.
+      await client.query("SELECT setval(pg_get_serial_sequence('chat_messages', 'id'), COALESCE((SELECT MAX(id) FROM chat_messages), 0) + 1, false)");
+      await client.query('COMMIT');
+      return copied;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  } finally {
+    sqlite.close();
+    await pool.end();
+  }
+}
