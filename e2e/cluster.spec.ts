@@ -19,9 +19,8 @@ import { SeedApi, uniqueName } from './support/api';
 import { collectPageErrors } from './support/page-errors';
 import { describe, isPlaying, samplePair, type PairSample } from './support/playback';
 import { pollUntil } from './support/poll';
+import { SYNC_TOLERANCE_SEC } from './support/watch-party';
 
-/** Two viewers are together when their positions are within 100 ms (the sync target). */
-const SYNC_TOLERANCE_SEC = 0.1;
 /** Steady play across instances: the 95th percentile of the drift must stay within two frames at 60 fps (ms). */
 const STEADY_P95_MS = 33;
 /** Steady-play samples, one every 200 ms. */

@@ -6,7 +6,7 @@
  */
 import { openDatabase } from './database';
 import { migratePostgres } from './migrations-postgres';
-import { postgresPool } from './sql';
+import { PostgresSql, postgresPool, type SqlValue } from './sql';
 
 /** The tables in an order their foreign keys accept (a room after its creator, a member after both). */
 export const COPIED_TABLES = ['users', 'user_providers', 'settings', 'rooms', 'room_settings', 'room_members', 'movies', 'chat_messages'] as const;
@@ -25,35 +25,27 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
   const pool = postgresPool(databaseUrl, 1);
   try {
     await migratePostgres(pool);
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ n: number }>('SELECT COUNT(*) AS n FROM users');
-      if (rows[0].n > 0) throw new Error('the PostgreSQL database already has users: copy into a new, empty database');
+    return await new PostgresSql(pool).transaction(async (tx) => {
+      if (Number((await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM users'))?.n) > 0) {
+        throw new Error('the PostgreSQL database already has users: copy into a new, empty database');
+      }
       // A first start may have written the default settings already; the copied ones replace them.
-      await client.query('DELETE FROM settings');
+      await tx.run('DELETE FROM settings');
       const copied = {} as Record<(typeof COPIED_TABLES)[number], number>;
       for (const table of COPIED_TABLES) {
-        const source = sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+        const source = sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, SqlValue>[];
         for (let start = 0; start < source.length; start += ROWS_PER_INSERT) {
           const batch = source.slice(start, start + ROWS_PER_INSERT);
           const columns = Object.keys(batch[0]);
-          const values: unknown[] = [];
-          const tuples = batch.map((row) => `(${columns.map((column) => `$${values.push(row[column])}`).join(', ')})`);
-          await client.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+          const tuples = batch.map(() => `(${columns.map(() => '?').join(', ')})`);
+          await tx.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, batch.flatMap((row) => columns.map((column) => row[column])));
         }
         copied[table] = source.length;
       }
       // New chat lines continue after the copied ones.
-      await client.query("SELECT setval(pg_get_serial_sequence('chat_messages', 'id'), COALESCE((SELECT MAX(id) FROM chat_messages), 0) + 1, false)");
-      await client.query('COMMIT');
+      await tx.get("SELECT setval(pg_get_serial_sequence('chat_messages', 'id'), COALESCE((SELECT MAX(id) FROM chat_messages), 0) + 1, false)");
       return copied;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   } finally {
     sqlite.close();
     await pool.end();

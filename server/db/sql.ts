@@ -195,9 +195,9 @@ const namedStatements = new Map<string, { name: string; text: string }>();
  * fixed set, so the names are too; anything else (schema changes) runs unnamed.
  */
 function queryOf(sql: string, params: readonly SqlValue[]): { name?: string; text: string; values: unknown[] } {
-  if (!/^\s*(SELECT|INSERT|UPDATE|DELETE)\b/i.test(sql)) return { text: numberPlaceholders(sql), values: params as unknown[] };
   let named = namedStatements.get(sql);
   if (!named) {
+    if (!/^\s*(SELECT|INSERT|UPDATE|DELETE)\b/i.test(sql)) return { text: numberPlaceholders(sql), values: params as unknown[] };
     named = { name: `synctv_${namedStatements.size + 1}`, text: numberPlaceholders(sql) };
     namedStatements.set(sql, named);
   }
