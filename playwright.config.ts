@@ -7,12 +7,12 @@ const SOLO = /[\\/](sync|cluster|reconnect|room-admin|keyboard|player|formats|ha
 const browser = { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions };
 
 /**
- * Workers of the `parallel` project: E2E_WORKERS, else 1. On this 2-core machine one worker already
- * keeps both cores about 90 % busy (a Chromium page load is about 3.5 s of CPU): two gained nothing
- * on the serving tests and, on 2026-11-26, took the whole project past 25 min (20.7 with one) with
- * four tests timing out (docs/testing.md). Set E2E_WORKERS=2 on a machine with more cores.
+ * Workers of the `parallel` project: E2E_WORKERS, else 2. One worker leaves this 2-core machine
+ * idle about a third of the time (a test waits on its server, its mail, a child process), so two
+ * run the project in 9.7 min against 11.6-12.5 with one (2026-11-27; docs/testing.md), each test
+ * about 1.6 times slower than alone, none near its timeout. E2E_WORKERS=1 runs them one by one.
  */
-const PARALLEL_WORKERS = Number(process.env.E2E_WORKERS) > 0 ? Number(process.env.E2E_WORKERS) : 1;
+const PARALLEL_WORKERS = Number(process.env.E2E_WORKERS) > 0 ? Number(process.env.E2E_WORKERS) : 2;
 
 /**
  * End-to-end tests: Debian's Chromium (never a downloaded browser) against the real companion server,

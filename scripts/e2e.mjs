@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Runs the end-to-end tests as CI does: Playwright's `parallel` project (one worker unless E2E_WORKERS says more; playwright.config.ts), then the
+ * Runs the end-to-end tests as CI does: Playwright's `parallel` project (two workers unless E2E_WORKERS says otherwise; playwright.config.ts), then the
  * `solo` project on one (playwright.config.ts says which files are which and why), always both, so
  * that a failure in the first still leaves the results of the second. Exits non-zero when either
  * failed. Extra arguments go to both runs (e.g. `--grep sync`); a run left with no tests passes.

@@ -10,7 +10,8 @@
  * Usage: `node scripts/precompress.mjs [exportDir]` (default NEXT_EXPORT_DIR, else `out`). Running it
  * again rewrites the copies. Exits 1 when the folder has no index.html.
  */
-import { access, readdir, readFile, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -32,11 +33,10 @@ export async function precompress(exportDir) {
   let raw = 0;
   let compressed = 0;
   const entries = await readdir(exportDir, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile() || !TEXT.test(entry.name)) continue;
-    const file = path.join(entry.parentPath, entry.name);
+  const queue = entries.filter((entry) => entry.isFile() && TEXT.test(entry.name)).map((entry) => path.join(entry.parentPath, entry.name));
+  const compressOne = async (file) => {
     const data = await readFile(file);
-    if (data.length < MIN_BYTES) continue;
+    if (data.length < MIN_BYTES) return;
     const [br, gz] = await Promise.all([
       brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
       gzip(data, { level: 9 }),
@@ -46,7 +46,16 @@ export async function precompress(exportDir) {
     files += 1;
     raw += data.length;
     compressed += Math.min(br.length, data.length);
-  }
+  };
+  // zlib's async calls run on libuv's thread pool, so files compressed side by side use every core:
+  // on 2 cores the export's 183 files took 34 s one after another. The biggest go first, so that
+  // the last one to finish is a small one.
+  const sizes = new Map(await Promise.all(queue.map(async (file) => [file, (await stat(file)).size])));
+  queue.sort((a, b) => sizes.get(b) - sizes.get(a));
+  const lanes = Array.from({ length: Math.max(1, availableParallelism()) }, async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) await compressOne(file);
+  });
+  await Promise.all(lanes);
   return { files, raw, compressed };
 }
 
