@@ -18,7 +18,7 @@ function driftFrom(media: FakeMedia, status: PlaybackState, atMs: number): numbe
   return media.currentTime - room;
 }
 
-// Simulated sessions of up to 20 s in 10 ms steps: seconds of real time on a busy machine.
+// Simulated sessions of up to 20 s in 10 ms steps.
 jest.setTimeout(30_000);
 
 beforeEach(() => {

@@ -42,13 +42,20 @@ export function destroyEngines(): number {
   return invalid;
 }
 
-/** Time passes for the media elements and the timers (events, ticks, replies), in 10 ms steps. */
+/**
+ * Time passes for the media elements and the timers (events, ticks, replies), in 10 ms steps; after
+ * each step the promise callbacks the step started run (up to 20 links of a chain). The timers move
+ * synchronously: jest's async variant waits for a real macrotask (at least 1 ms) before the step and
+ * after each timer, which made the engine's 72 tests take 45 s instead of 6, with the same results
+ * (checked by making the engine's tuning wrong: both versions fail the same tests).
+ */
 export async function elapse(ms: number, ...media: FakeMedia[]): Promise<void> {
   const step = 10;
   for (let done = 0; done < ms; done += step) {
     const slice = Math.min(step, ms - done);
     media.forEach((m) => m.advance(slice));
-    await jest.advanceTimersByTimeAsync(slice);
+    jest.advanceTimersByTime(slice);
+    for (let i = 0; i < 20; i += 1) await Promise.resolve();
   }
   await jest.advanceTimersByTimeAsync(0);
 }
