@@ -6,6 +6,10 @@ const SOLO = /[\\/](sync|cluster|reconnect|room-admin|keyboard|player|formats|ha
 
 const browser = { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions };
 
+// The companion servers of the tests (in the workers and as child processes) hash passwords at
+// bcrypt's lowest cost (server/passwords.ts bcryptCost): 2 ms a sign-up or sign-in instead of 72.
+process.env.BCRYPT_COST ??= '4';
+
 /**
  * Workers of the `parallel` project: E2E_WORKERS, else 2. One worker leaves this 2-core machine
  * idle about a third of the time (a test waits on its server, its mail, a child process), so two

@@ -18,6 +18,7 @@
 import { LOG_LEVELS, startServer, type LogLevel } from './app';
 import { DEFAULT_TURN_TTL_SEC, type IceConfig } from './rules/webrtc';
 import { SMTP_PROTOCOLS, type SiteSettings } from './db/settings';
+import { bcryptCost } from './passwords';
 
 /** The email settings given in the environment (first start). Throws on an invalid port or protocol. */
 function emailSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<SiteSettings> {
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
   const logLevel = (process.env.LOG_LEVEL || 'warn').toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${process.env.LOG_LEVEL}`);
+  bcryptCost(); // throws on a BCRYPT_COST that is not 4-31, before anything starts
   const server = await startServer({
     port,
     host: process.env.HOST || '0.0.0.0',

@@ -1,7 +1,10 @@
 /** @jest-environment node */
 import { performance } from 'node:perf_hooks';
 import bcrypt from 'bcrypt';
-import { BCRYPT_PARALLELISM, hashPassword, verifyPassword } from './passwords';
+import { BCRYPT_PARALLELISM, bcryptCost, hashPassword, verifyPassword } from './passwords';
+
+// jest.setup.ts lowers the cost for the other server tests; these check the server's own default.
+delete process.env.BCRYPT_COST;
 
 describe('passwords', () => {
   it('verifies a hash written by bcryptjs (the hashing of earlier versions) and refuses a wrong password', async () => {
@@ -10,6 +13,27 @@ describe('passwords', () => {
     await expect(verifyPassword('hunter3', earlier)).resolves.toBe(false);
     await expect(verifyPassword('hunter2', 'not a hash')).resolves.toBe(false);
     await expect(verifyPassword('hunter2', '')).resolves.toBe(false);
+  });
+
+  it('takes its cost from BCRYPT_COST, 4 to 31, and refuses anything else', () => {
+    expect(bcryptCost({})).toBe(10);
+    expect(bcryptCost({ BCRYPT_COST: ' 12 ' })).toBe(12);
+    expect(bcryptCost({ BCRYPT_COST: '4' })).toBe(4);
+    for (const wrong of ['3', '32', '10.5', 'ten']) {
+      expect(() => bcryptCost({ BCRYPT_COST: wrong })).toThrow(`BCRYPT_COST must be an integer from 4 to 31, got ${wrong}`);
+    }
+  });
+
+  it('hashes at a lower cost when told, and checks hashes of either cost', async () => {
+    process.env.BCRYPT_COST = '4';
+    try {
+      const low = await hashPassword('correct horse');
+      expect(low).toMatch(/^\$2b\$04\$/);
+      await expect(verifyPassword('correct horse', low)).resolves.toBe(true);
+    } finally {
+      delete process.env.BCRYPT_COST;
+    }
+    await expect(verifyPassword('correct horse', await hashPassword('correct horse'))).resolves.toBe(true);
   });
 
   it('hashes with cost 10 and round-trips', async () => {

@@ -11,16 +11,32 @@ import os from 'node:os';
 import bcrypt from 'bcrypt';
 import pLimit from 'p-limit';
 
-/** bcrypt cost, as Go's bcrypt.DefaultCost. */
+/** bcrypt cost of new hashes unless BCRYPT_COST says otherwise: Go's bcrypt.DefaultCost, as SyncTV. */
 export const BCRYPT_COST = 10;
+
+/**
+ * The cost of new hashes: env BCRYPT_COST (an integer from 4 to 31, bcrypt's range), else
+ * BCRYPT_COST (10). Each step doubles the work: 10 is about 72 ms a hash on this project's machine,
+ * 4 about 2 ms (the tests' setting: jest.setup.ts, playwright.config.ts). A check reads the cost from
+ * the stored hash, so hashes of any cost keep working when it changes.
+ * Throws on any other value; server/main.ts asks at start, so a bad value stops the server there.
+ */
+export function bcryptCost(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.BCRYPT_COST?.trim();
+  if (!raw) return BCRYPT_COST;
+  const cost = Number(raw);
+  if (!Number.isInteger(cost) || cost < 4 || cost > 31) throw new Error(`BCRYPT_COST must be an integer from 4 to 31, got ${raw}`);
+  return cost;
+}
 
 /** bcrypt computations that may run at once: every core but one (at least one). */
 export const BCRYPT_PARALLELISM = Math.max(1, os.availableParallelism() - 1);
 const bcryptSlot = pLimit(BCRYPT_PARALLELISM);
 
-/** bcrypt hash of `password` (`$2b$10$…`), computed off the event loop. */
+/** bcrypt hash of `password` (`$2b$10$…` at the default cost), computed off the event loop. */
 export function hashPassword(password: string): Promise<string> {
-  return bcryptSlot(() => bcrypt.hash(password, BCRYPT_COST));
+  const cost = bcryptCost();
+  return bcryptSlot(() => bcrypt.hash(password, cost));
 }
 
 /** True when `password` matches the bcrypt `hash`; false for an empty or malformed hash. Off the event loop. */
