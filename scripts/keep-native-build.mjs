@@ -26,6 +26,7 @@ if (!existsSync(path.join(moduleDir, addon))) {
   console.log(`keep-native-build: no ${addon} in node_modules/better-sqlite3; nothing to keep`);
   process.exit(0);
 }
+// prebuild-install (a declared devDependency) as better-sqlite3 resolves it: the copy that reads the cache.
 const require = createRequire(path.join(moduleDir, 'package.json'));
 const pkg = require('./package.json');
 const options = require('prebuild-install/rc')(pkg);
