@@ -9,14 +9,17 @@ import { applyLook, AxeSweep, LOOKS } from './support/axe';
 import { uniqueName } from './support/api';
 import { eachAdminSection } from './support/route-cases';
 import type { MediaServer } from './support/media-server';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 test.describe.configure({ timeout: 180_000 });
 
-/** Opens something with `open`, waits for `shown`, checks the page, then closes it with Escape. */
-async function checkOpened(sweep: AxeSweep, page: Page, where: string, open: () => Promise<void>, shown: string): Promise<void> {
+/**
+ * Opens something with `open`, waits for `shown` (a test id, or the locator of what opened when it has
+ * none of its own: a menu), checks the page, then closes it with Escape.
+ */
+async function checkOpened(sweep: AxeSweep, page: Page, where: string, open: () => Promise<void>, shown: string | Locator): Promise<void> {
   await open();
-  await expect(page.getByTestId(shown).filter({ visible: true }).first()).toBeVisible();
+  await expect((typeof shown === 'string' ? page.getByTestId(shown) : shown).filter({ visible: true }).first()).toBeVisible();
   await sweep.check(page, where);
   await page.keyboard.press('Escape');
 }
@@ -126,7 +129,7 @@ for (const look of LOOKS) {
       await page.getByTestId('voice-join').click();
       await expect(page.getByTestId('voice-leave')).toBeVisible();
       await sweep.check(page, 'voice bar');
-      await checkOpened(sweep, page, 'player settings menu', () => page.getByTestId('player-settings').click(), 'player-settings');
+      await checkOpened(sweep, page, 'player settings menu', () => page.getByTestId('player-settings').click(), page.locator('media-settings-menu:not([hidden])'));
       await checkOpened(sweep, page, 'danmaku settings', () => page.getByTestId('danmaku-settings-toggle').click(), 'danmaku-settings');
       await checkOpened(sweep, page, 'members panel', () => page.getByTestId('open-members').click(), 'members-panel');
       await page.getByTestId('open-members').click();
@@ -138,7 +141,7 @@ for (const look of LOOKS) {
       await page.keyboard.press('Escape');
       await checkOpened(sweep, page, 'room settings panel', () => page.getByTestId('open-settings').click(), 'room-password-state');
       await checkOpened(sweep, page, 'share dialog', () => page.getByTestId('open-share').click(), 'share-link');
-      await checkOpened(sweep, page, 'movie menu', () => page.getByTestId('movie-actions').first().click(), 'movie-actions');
+      await checkOpened(sweep, page, 'movie menu', () => page.getByTestId('movie-actions').first().click(), page.getByRole('menu'));
       await checkOpened(sweep, page, 'new folder dialog', () => page.getByTestId('movie-new-folder').click(), 'new-folder-dialog');
       await checkOpened(sweep, page, 'clear folder confirmation', () => page.getByTestId('movie-clear').click(), 'confirm-dialog');
       await page.getByTestId('movie-push-open').click();
@@ -161,11 +164,11 @@ for (const look of LOOKS) {
       await eachAdminSection(page, async (section) => {
         await sweep.check(page, `/admin ${section}`);
         if (section === 'users') {
-          await checkOpened(sweep, page, 'admin user menu', () => page.getByTestId('admin-user-actions').first().click(), 'admin-user-actions');
+          await checkOpened(sweep, page, 'admin user menu', () => page.getByTestId('admin-user-actions').first().click(), page.getByRole('menu'));
           await checkOpened(sweep, page, 'add user dialog', () => page.getByTestId('admin-add-user').click(), 'admin-add-user-dialog');
         }
         if (section === 'rooms') {
-          await checkOpened(sweep, page, 'admin room menu', () => page.getByTestId('admin-room-actions').first().click(), 'admin-room-actions');
+          await checkOpened(sweep, page, 'admin room menu', () => page.getByTestId('admin-room-actions').first().click(), page.getByRole('menu'));
         }
       });
       expectClean(sweep, 9);
