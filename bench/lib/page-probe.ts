@@ -84,6 +84,26 @@ export function pageProbe(config: ProbeConfig): void {
     }
     events.push({ t, type: event.type, user, value });
   };
+  // The page's own view of its socket: when it sent a frame and when its main thread got one
+  // ('ws-send', 'ws-message', value = bytes), on the shared real clock. Playwright's frame events
+  // arrive in Node later, after the DevTools protocol, so they cannot time a frame's path.
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class ProbedWebSocket extends NativeWebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', (event: MessageEvent) => {
+        const data = event.data as unknown;
+        const bytes = data instanceof ArrayBuffer ? data.byteLength : data instanceof Blob ? data.size : String(data).length;
+        events.push({ t: realNow(), type: 'ws-message', value: bytes });
+      });
+    }
+
+    send(data: Parameters<WebSocket["send"]>[0]): void {
+      const bytes = typeof data === 'string' ? data.length : data instanceof Blob ? data.size : data.byteLength;
+      events.push({ t: realNow(), type: 'ws-send', value: bytes });
+      super.send(data);
+    }
+  };
   // Media events do not bubble, but a capturing listener on the window still sees them.
   for (const type of ['seeking', 'seeked', 'ratechange', 'play', 'pause', 'playing', 'waiting', 'loadeddata', 'ended', 'emptied']) {
     window.addEventListener(type, onMediaEvent, true);

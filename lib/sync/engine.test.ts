@@ -148,6 +148,35 @@ describe('publishing local user actions', () => {
     expect(transport.statuses).toEqual([{ isPlaying: false, currentTime: 30, playbackRate: 1 }]);
   });
 
+  it('sends a seek while playing when it starts, not when the element has finished seeking, and only once', async () => {
+    const media = await readyMedia();
+    media.bufferedSeekDelayMs = 80;
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+    await elapse(2000, media);
+    media.currentTime = 40;
+    await elapse(20, media);
+    expect(media.seeking).toBe(true);
+    // Led back by the time until the element runs again: 0.1 s inside the buffer before it is learned.
+    expect(transport.statuses).toEqual([{ isPlaying: true, currentTime: expect.closeTo(39.9, 3), playbackRate: 1 }]);
+    await elapse(1000, media);
+    expect(transport.statuses).toHaveLength(1);
+  });
+
+  it('leads a seek outside the buffer back by a far start, which waits for the data', async () => {
+    const media = await readyMedia();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+    await elapse(2000, media);
+    media.bufferedRanges = [[0, 20]];
+    media.currentTime = 40;
+    await elapse(20, media);
+    // The defaults: a far seek until it can play (0.3 s) and the start (0.06 s).
+    expect(transport.statuses).toEqual([{ isPlaying: true, currentTime: expect.closeTo(39.64, 3), playbackRate: 1 }]);
+  });
+
   it('collapses a burst of seeks (scrubbing) into the first and one trailing STATUS with the final position', async () => {
     const media = await readyMedia();
     const transport = new RecordingTransport();

@@ -28,8 +28,9 @@
  *   then; the user's element waits there, and so does every paused member the room is about to reach
  *   (no seek needed), each starting when the room arrives less its own learned start latency. A
  *   member farther away than the lead waits a little ahead of the room instead. A seek while playing
- *   is published as the position the element will have once its clock runs again (position − learned
- *   latency × rate), so the others do not start ahead of it.
+ *   is published when it starts (`seeking`, not `seeked`), as the position the element will have once
+ *   its clock runs again (position − latency × rate: the learned one inside the buffer, a far start's
+ *   outside it), so the others hear of it a seek's duration sooner and do not start ahead of it.
  * A start is timed on the provisional position of a STATUS and re-timed by the confirming SYNC reply
  *   if that comes first; a scheduled start made before the confirmation leads by this page's learned
  *   handling lag more, so the confirmation does not overtake it.
@@ -184,7 +185,7 @@ interface ScheduledStart {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
-const MEDIA_EVENTS = ['play', 'pause', 'seeked', 'ratechange', 'loadedmetadata', 'playing', 'waiting', 'canplay'] as const;
+const MEDIA_EVENTS = ['play', 'pause', 'seeking', 'seeked', 'ratechange', 'loadedmetadata', 'playing', 'waiting', 'canplay'] as const;
 type MediaEvent = (typeof MEDIA_EVENTS)[number];
 
 export class SyncEngine {
@@ -216,6 +217,8 @@ export class SyncEngine {
   private lastSeekPublishAtMs = -Infinity;
   /** True while the engine's own seek is in flight. */
   private engineSeeking = false;
+  /** The user's seek in flight, already handled at its `seeking` (its `seeked` adds nothing); null when none. */
+  private userSeeking = false;
   /** The room rate followed, and the rate the engine last set on the element (null: none, or the user changed it since). */
   private roomRate = 1;
   private engineRate: number | null = null;
@@ -273,6 +276,7 @@ export class SyncEngine {
     this.handlers = {
       play: () => this.onPlayOrPause('play'),
       pause: () => this.onPlayOrPause('pause'),
+      seeking: () => this.onSeeking(),
       seeked: () => this.onSeeked(),
       ratechange: () => this.onRateChange(),
       loadedmetadata: () => this.onLoadedMetadata(),
@@ -1074,6 +1078,23 @@ export class SyncEngine {
     if (!isPlaying && this.media.paused && !this.media.seeking) this.seekElement(this.media.currentTime);
   }
 
+  /**
+   * A seek starts. The engine's own (its target is expected) waits for its `seeked`; a user's is
+   * handled now, at its target, so the room hears of it while the element is still seeking rather
+   * than after (the seek's own duration, 30–100 ms inside the buffer, more outside it).
+   */
+  private onSeeking(): void {
+    const position = this.media.currentTime;
+    if (this.expected.pending('seeked', position)) return;
+    if (this.scheduled !== null && Math.abs(position - this.scheduled.seekTo) <= SCHEDULED_SEEK_TOLERANCE_SEC) return;
+    if (this.media.readyState < HAVE_METADATA) return;
+    // A user's seek aborts the engine's.
+    this.engineSeeking = false;
+    this.userSeeking = true;
+    this.settleUntilMs = this.now() + SETTLE_MS;
+    this.onUserSeek(position);
+  }
+
   private onSeeked(): void {
     const position = this.media.currentTime;
     // Any `seeked` ends the seek in flight (a user's seek aborts the engine's).
@@ -1082,10 +1103,21 @@ export class SyncEngine {
     // A scheduled start's seek that the player moved a little (hls.js snapping to a fragment) is still ours.
     const scheduledNear = this.scheduled !== null && Math.abs(position - this.scheduled.seekTo) <= SCHEDULED_SEEK_TOLERANCE_SEC;
     if (this.expected.consume('seeked', position) || scheduledNear) {
+      this.userSeeking = false;
       this.maybeStartScheduled();
       return;
     }
+    if (this.userSeeking) {
+      // Published at its `seeking` already.
+      this.userSeeking = false;
+      return;
+    }
     if (this.media.readyState < HAVE_METADATA) return;
+    this.onUserSeek(position);
+  }
+
+  /** A user's seek to `position` (s): the room follows it (published at once, or once a burst of seeks ends). */
+  private onUserSeek(position: number): void {
     // A seek while the element waits for a common start is a seek while playing (scrubbing on).
     const playing = !this.media.paused || (this.scheduled !== null && this.target?.status.isPlaying === true);
     this.cancelScheduledStart();
@@ -1188,8 +1220,12 @@ export class SyncEngine {
     this.cancelRateSwitch();
     let holdAt: { position: number; far: boolean } | null = null;
     if (kind === 'resume' && status.isPlaying) {
-      this.pendingLearn = { kind, position: status.currentTime, atMs: this.now() };
-      status.currentTime = Math.max(0, status.currentTime - this.latencies.get('resume') * status.playbackRate);
+      // A seek outside the buffer runs again once its data came, as a far scheduled start does; only
+      // one inside it teaches the resume latency.
+      const buffered = isBuffered(this.media, status.currentTime);
+      const lagSec = buffered ? this.latencies.get('resume') : this.latencies.get('readyFar') + this.latencies.get('start');
+      if (buffered) this.pendingLearn = { kind, position: status.currentTime, atMs: this.now() };
+      status.currentTime = Math.max(0, status.currentTime - lagSec * status.playbackRate);
     } else if (kind === 'common' && status.isPlaying) {
       const rate = status.playbackRate;
       const buffered = isBuffered(this.media, status.currentTime + COMMON_LEAD_SEC * rate);

@@ -52,6 +52,12 @@ export class ExpectedEvents {
     return true;
   }
 
+  /** True when an expectation of `kind` matching `actual` is pending (it is not consumed). */
+  pending(kind: ExpectedKind, actual?: number): boolean {
+    this.prune();
+    return this.entries.some((entry) => entry.kind === kind && matches(entry, actual));
+  }
+
   /** Drops one pending expectation of `kind` (e.g. play() was rejected, so no `play` event will come). */
   cancel(kind: ExpectedKind): void {
     const index = this.entries.findIndex((entry) => entry.kind === kind);

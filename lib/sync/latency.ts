@@ -3,20 +3,20 @@
  * they size (docs/sync.md "Latencies"). All values in seconds of wall time.
  *
  * - start: from play() on a paused element until its clock runs;
- * - resume: from the user's `seeked` event while playing (their STATUS goes out then) until it runs;
+ * - resume: from the user's `seeking` event while playing (their STATUS goes out then) until it runs;
  * - readyNear / readyFar: from a seek inside / outside the buffer until the element can play
  *   (sizes the lead of a scheduled start);
  * - handling: how late this page handles a STATUS frame (a busy page runs the handler tens of ms
  *   after the frame arrived), seen as how far the confirming SYNC reply moves the provisional
  *   position; a scheduled start made before the confirmation leads by that much more, so that the
  *   confirmation re-times it instead of overtaking it.
- * Defaults are about what Chromium showed (40–75 ms to start, with or without sound); the first
- * observation replaces them.
+ * Defaults are about what Chromium showed (40–75 ms to start, with or without sound; 95–100 ms from
+ * a seek's `seeking` inside the buffer of an HLS movie until it runs); the first observation replaces them.
  */
 
 export type LagKind = 'start' | 'resume' | 'readyNear' | 'readyFar' | 'handling';
 
-export const DEFAULT_LAG_SEC: Readonly<Record<LagKind, number>> = { start: 0.06, resume: 0.05, readyNear: 0.03, readyFar: 0.3, handling: 0.1 };
+export const DEFAULT_LAG_SEC: Readonly<Record<LagKind, number>> = { start: 0.06, resume: 0.1, readyNear: 0.03, readyFar: 0.3, handling: 0.1 };
 /** Weight of a new latency observation after the first. */
 const LAG_WEIGHT = 0.5;
 /** Observations beyond this (s) are stalls, not latencies. */
