@@ -745,6 +745,27 @@ describe('two clients through a room (no ping-pong)', () => {
     expect(media.playbackRate).toBe(1);
   });
 
+  it('a start whose timer a busy page runs late catches up by rate instead of seeking again', async () => {
+    const media = await readyMedia();
+    const engine = makeEngine(media, new RecordingTransport());
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 5, playbackRate: 1 });
+    await elapse(2000, media);
+    const before = seeks(media);
+    const status = { isPlaying: true, currentTime: 40, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(30, media);
+    // The seek has landed and the element waits for the room, when the page is blocked for 150 ms:
+    // the wall clock (and the room) move on, and the start's timer runs that much late.
+    expect(media.paused).toBe(true);
+    jest.setSystemTime(Date.now() + 150);
+    await elapse(1500, media);
+    expect(seeks(media) - before).toBe(1);
+    expect(engine.debug().decisions.map((d) => d.kind)).toContain('catch-up');
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.01);
+    expect(media.playbackRate).toBe(1);
+  });
+
   /**
    * Milliseconds from now until A and B are within 100 ms of each other and stay so for a second
    * (the benchmark's "in step after an action"), sampled every 10 ms over `windowMs`.

@@ -819,13 +819,19 @@ export class SyncEngine {
       scheduled.ready = true;
       this.learn(scheduled.far ? 'readyFar' : 'readyNear', (this.now() - scheduled.calledAtMs) / 1000);
     }
+    const roomAt = positionAt(target, this.clock.serverNow());
+    const waitMs = ((this.media.currentTime - roomAt) / this.roomRate - this.latencies.get('start')) * 1000;
+    const dueAtMs = this.now() + Math.max(0, waitMs);
     const start = () => {
       if (this.scheduled !== scheduled) return;
       this.scheduled = null;
-      if (this.roomTarget()?.status.isPlaying) this.startElement(true);
+      if (!this.roomTarget()?.status.isPlaying) return;
+      // A busy page runs the timer late (a page that has just loaded, a phone): that much is known
+      // to be lost, so level it by running faster, as for a seek that outlasted its lead.
+      const timerLateSec = ((this.now() - dueAtMs) / 1000) * this.roomRate;
+      if (timerLateSec >= START_AT_ONCE_SEC && this.canCatchUp(timerLateSec)) this.catchUp(timerLateSec);
+      else this.startElement(true);
     };
-    const roomAt = positionAt(target, this.clock.serverNow());
-    const waitMs = ((this.media.currentTime - roomAt) / this.roomRate - this.latencies.get('start')) * 1000;
     const lateSec = (-waitMs / 1000) * this.roomRate;
     if (lateSec >= START_AT_ONCE_SEC && this.canCatchUp(lateSec)) {
       // The seek took longer than its lead: level by running faster, not by another seek.
