@@ -98,7 +98,7 @@ export function pageProbe(config: ProbeConfig): void {
       });
     }
 
-    send(data: Parameters<WebSocket["send"]>[0]): void {
+    send(data: Parameters<WebSocket['send']>[0]): void {
       const bytes = typeof data === 'string' ? data.length : data instanceof Blob ? data.size : data.byteLength;
       events.push({ t: realNow(), type: 'ws-send', value: bytes });
       super.send(data);

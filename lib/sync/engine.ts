@@ -217,7 +217,7 @@ export class SyncEngine {
   private lastSeekPublishAtMs = -Infinity;
   /** True while the engine's own seek is in flight. */
   private engineSeeking = false;
-  /** The user's seek in flight, already handled at its `seeking` (its `seeked` adds nothing); null when none. */
+  /** True while a user's seek is in flight that was handled at its `seeking` (its `seeked` adds nothing). */
   private userSeeking = false;
   /** The room rate followed, and the rate the engine last set on the element (null: none, or the user changed it since). */
   private roomRate = 1;

@@ -22,6 +22,15 @@ describe('ExpectedEvents', () => {
     expect(expected.consume('seeked', 20.04)).toBe(true);
   });
 
+  it('tells whether a seek to a position is pending without consuming it (its `seeking` comes before its `seeked`)', () => {
+    const expected = new ExpectedEvents(clock);
+    expected.expect('seeked', 20);
+    expect(expected.pending('seeked', 50)).toBe(false);
+    expect(expected.pending('seeked', 20)).toBe(true);
+    expect(expected.consume('seeked', 20)).toBe(true);
+    expect(expected.pending('seeked', 20)).toBe(false);
+  });
+
   it('matches a rate change by the rate it set', () => {
     const expected = new ExpectedEvents(clock);
     expected.expect('ratechange', 1.5);
