@@ -829,11 +829,11 @@ export class SyncEngine {
       // A busy page runs the timer late (a page that has just loaded, a phone): that much is known
       // to be lost, so level it by running faster, as for a seek that outlasted its lead.
       const timerLateSec = ((this.now() - dueAtMs) / 1000) * this.roomRate;
-      if (timerLateSec >= START_AT_ONCE_SEC && this.canCatchUp(timerLateSec)) this.catchUp(timerLateSec);
+      if (this.canCatchUp(timerLateSec)) this.catchUp(timerLateSec);
       else this.startElement(true);
     };
     const lateSec = (-waitMs / 1000) * this.roomRate;
-    if (lateSec >= START_AT_ONCE_SEC && this.canCatchUp(lateSec)) {
+    if (this.canCatchUp(lateSec)) {
       // The seek took longer than its lead: level by running faster, not by another seek.
       this.scheduled = null;
       this.catchUp(lateSec);
@@ -1092,7 +1092,7 @@ export class SyncEngine {
   private onSeeking(): void {
     const position = this.media.currentTime;
     if (this.expected.pending('seeked', position)) return;
-    if (this.scheduled !== null && Math.abs(position - this.scheduled.seekTo) <= SCHEDULED_SEEK_TOLERANCE_SEC) return;
+    if (this.isScheduledSeek(position)) return;
     if (this.media.readyState < HAVE_METADATA) return;
     // A user's seek aborts the engine's.
     this.engineSeeking = false;
@@ -1101,14 +1101,17 @@ export class SyncEngine {
     this.onUserSeek(position);
   }
 
+  /** Whether a seek to `position` (s) is a scheduled start's, which the player may move a little (hls.js snapping to a fragment). */
+  private isScheduledSeek(position: number): boolean {
+    return this.scheduled !== null && Math.abs(position - this.scheduled.seekTo) <= SCHEDULED_SEEK_TOLERANCE_SEC;
+  }
+
   private onSeeked(): void {
     const position = this.media.currentTime;
     // Any `seeked` ends the seek in flight (a user's seek aborts the engine's).
     this.engineSeeking = false;
     this.settleUntilMs = this.now() + SETTLE_MS;
-    // A scheduled start's seek that the player moved a little (hls.js snapping to a fragment) is still ours.
-    const scheduledNear = this.scheduled !== null && Math.abs(position - this.scheduled.seekTo) <= SCHEDULED_SEEK_TOLERANCE_SEC;
-    if (this.expected.consume('seeked', position) || scheduledNear) {
+    if (this.expected.consume('seeked', position) || this.isScheduledSeek(position)) {
       this.userSeeking = false;
       this.maybeStartScheduled();
       return;
