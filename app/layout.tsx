@@ -4,6 +4,7 @@ import { EarlyStart } from '@/components/layout/early-start';
 import { Header } from '@/components/layout/header';
 import { RouteBoot } from '@/components/layout/route-boot';
 import { SiteFooter } from '@/components/layout/site-footer';
+import { EARLY_TAP_SCRIPT } from '@/components/layout/early-tap';
 import { THEME_INIT_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
 
@@ -18,6 +19,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         {/* First: it may replace the whole document (deep links behind SyncTV's /web handler). */}
         <RouteBoot />
         <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+        {/* Remembers a tap on the menu button that comes before the page has hydrated. */}
+        <script dangerouslySetInnerHTML={{ __html: EARLY_TAP_SCRIPT }} />
         {/* The hall's document only: asks for the room and its movie before the hall's code has come down. */}
         <EarlyStart />
       </head>

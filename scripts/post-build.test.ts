@@ -71,4 +71,25 @@ describe('precompress', () => {
     expect(fs.existsSync(path.join(dir, 'index.html.br'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'font.woff2.br'))).toBe(false);
   });
+
+  it('reuses the copies of unchanged bytes from its cache, compresses changed ones afresh and forgets the rest', async () => {
+    const { precompress } = await import('./precompress.mjs');
+    const cache = path.join(dir, 'cache');
+    const exported = path.join(dir, 'out');
+    const write = (name: string, text: string) => fs.writeFileSync(path.join(exported, name), `console.log(${JSON.stringify(text.repeat(400))});`);
+    fs.mkdirSync(exported);
+    write('a.js', 'kept ');
+    write('b.js', 'changed ');
+    await expect(precompress(exported, cache)).resolves.toMatchObject({ files: 2, cached: 0 });
+    expect(fs.readdirSync(cache)).toHaveLength(4);
+    write('b.js', 'changed again ');
+    await expect(precompress(exported, cache)).resolves.toMatchObject({ files: 2, cached: 1 });
+    for (const name of ['a.js', 'b.js']) {
+      const text = fs.readFileSync(path.join(exported, name), 'utf8');
+      expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(exported, `${name}.br`))).toString()).toBe(text);
+      expect(zlib.gunzipSync(fs.readFileSync(path.join(exported, `${name}.gz`))).toString()).toBe(text);
+    }
+    // b.js's first bytes are no longer in the export, so their copies left the cache.
+    expect(fs.readdirSync(cache)).toHaveLength(4);
+  });
 });

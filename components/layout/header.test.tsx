@@ -1,6 +1,8 @@
 /** The mobile menu as a user meets it: one press opens it (its code loads then), focus moves in, it closes. */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import type { MenuEntry } from '@/config/menu';
+import { EARLY_MENU_ATTRIBUTE, EARLY_TAP_SCRIPT, takeEarlyMenuTap } from './early-tap';
 
 // jotai ships ESM only, which this jest setup does not transform; the header reads only "no user" from it.
 jest.mock('jotai', () => ({ atom: (init: unknown) => ({ init }), useAtomValue: () => null }));
@@ -96,5 +98,31 @@ describe('Header mobile menu', () => {
     mockPathname = '/rooms';
     await act(async () => rerender(<Header />));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('opens once hydrated when the button was pressed before the page had hydrated, and only then', async () => {
+    // The page as it arrives: the inline head script has run, the prerendered button has no handler.
+    window.eval(EARLY_TAP_SCRIPT);
+    const container = document.body.appendChild(document.createElement('div'));
+    container.innerHTML = renderToString(<Header />);
+    const early = container.querySelector(`[${EARLY_MENU_ATTRIBUTE}]`);
+    expect(early).toBe(container.querySelector('[data-testid="menu-toggle"]'));
+    fireEvent.click(early!);
+
+    render(<Header />, { container, hydrate: true });
+    await screen.findByRole('dialog', { name: 'Menu' });
+    expect(toggle()).toHaveAttribute('aria-expanded', 'true');
+    // The script stopped listening: a later tap anywhere is the header's own business.
+    expect(takeEarlyMenuTap()).toBe(false);
+  });
+
+  it('stays closed after hydrating when nothing was pressed before', async () => {
+    window.eval(EARLY_TAP_SCRIPT);
+    const container = document.body.appendChild(document.createElement('div'));
+    container.innerHTML = renderToString(<Header />);
+    render(<Header />, { container, hydrate: true });
+    await act(async () => {});
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(toggle()).toHaveAttribute('aria-expanded', 'false');
   });
 });

@@ -10,6 +10,7 @@ import { useT } from '@/lib/i18n';
 import { userAtom } from '@/lib/session';
 import { LocaleToggle, ThemeToggle } from './header-controls';
 import { useMenu } from '@/hooks/use-menu';
+import { takeEarlyMenuTap } from './early-tap';
 
 // The panel (Radix Dialog, focus trap, scroll lock) loads on the first press of the menu button, not
 // with every page: most visitors never open it, and on wide screens it does not exist.
@@ -45,6 +46,13 @@ export function Header() {
 
   // Close the mobile menu on every navigation, including back/forward.
   useEffect(() => setMenuOpen(false), [pathname]);
+  // A tap on the button before the page had hydrated (./early-tap.ts) opens the menu now. After the
+  // effect above, which would close it again on the first render.
+  useEffect(() => {
+    if (!takeEarlyMenuTap()) return;
+    setMenuUsed(true);
+    setMenuOpen(true);
+  }, []);
 
   return (
     <header className="sticky top-0 z-30 border-b border-zinc-200/80 bg-white/80 backdrop-blur-md dark:border-zinc-800/80 dark:bg-zinc-950/80">
@@ -74,6 +82,8 @@ export function Header() {
           <button
             type="button"
             data-testid="menu-toggle"
+            // For the early tap script (./early-tap.ts EARLY_MENU_ATTRIBUTE).
+            data-early-menu=""
             className="inline-flex h-9 w-9 cursor-pointer items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
             onClick={openMenu}
             aria-label={t('nav.openMenu')}
