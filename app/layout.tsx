@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { AppProviders } from '@/components/layout/app-providers';
-import { EarlyStart } from '@/components/layout/early-start';
 import { Header } from '@/components/layout/header';
 import { RouteBoot } from '@/components/layout/route-boot';
 import { SiteFooter } from '@/components/layout/site-footer';
-import { EARLY_TAP_SCRIPT } from '@/components/layout/early-tap';
+import { EARLY_INPUT_SCRIPT } from '@/components/layout/early-input';
+import { EarlyStart } from '@/components/layout/early-start';
 import { THEME_INIT_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
 
@@ -19,8 +19,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         {/* First: it may replace the whole document (deep links behind SyncTV's /web handler). */}
         <RouteBoot />
         <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
-        {/* Remembers a tap on the menu button that comes before the page has hydrated. */}
-        <script dangerouslySetInnerHTML={{ __html: EARLY_TAP_SCRIPT }} />
+        {/* Before the page has hydrated: remembers a tap on the menu button, and keeps forms from being sent by the browser itself. */}
+        <script dangerouslySetInnerHTML={{ __html: EARLY_INPUT_SCRIPT }} />
         {/* The hall's document only: asks for the room and its movie before the hall's code has come down. */}
         <EarlyStart />
       </head>

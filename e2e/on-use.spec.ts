@@ -29,26 +29,6 @@ test('on a phone, the first press of the menu button opens the menu, and its lin
   expect(visitor.errors).toEqual([]);
 });
 
-test('on a phone, a press of the menu button before the page has hydrated opens the menu once it has', async ({ app, actors }) => {
-  const visitor = await actors.visitor();
-  await visitor.page.setViewportSize({ width: 390, height: 800 });
-  // The page's scripts wait until the button has been pressed, as on a phone still downloading them.
-  let release = () => {};
-  const pressed = new Promise<void>((resolve) => (release = resolve));
-  await visitor.page.route('**/_next/static/chunks/**', async (route) => {
-    await pressed;
-    await route.continue();
-  });
-  await visitor.page.goto(app.url('/'), { waitUntil: 'domcontentloaded' });
-  const toggle = visitor.page.getByTestId('menu-toggle');
-  await toggle.click();
-  release();
-
-  await expect(visitor.page.getByRole('dialog')).toBeVisible();
-  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-  expect(visitor.errors).toEqual([]);
-});
-
 test('the first notification of a visit is shown: signing in says so in a toast', async ({ app, actors }) => {
   const visitor = await actors.visitor();
   const username = uniqueName('t');

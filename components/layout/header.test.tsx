@@ -2,7 +2,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import type { MenuEntry } from '@/config/menu';
-import { EARLY_MENU_ATTRIBUTE, EARLY_TAP_SCRIPT, takeEarlyMenuTap } from './early-tap';
+import { EARLY_MENU_ATTRIBUTE, EARLY_INPUT_SCRIPT, takeEarlyMenuTap } from './early-input';
 
 // jotai ships ESM only, which this jest setup does not transform; the header reads only "no user" from it.
 jest.mock('jotai', () => ({ atom: (init: unknown) => ({ init }), useAtomValue: () => null }));
@@ -102,7 +102,7 @@ describe('Header mobile menu', () => {
 
   it('opens once hydrated when the button was pressed before the page had hydrated, and only then', async () => {
     // The page as it arrives: the inline head script has run, the prerendered button has no handler.
-    window.eval(EARLY_TAP_SCRIPT);
+    window.eval(EARLY_INPUT_SCRIPT);
     const container = document.body.appendChild(document.createElement('div'));
     container.innerHTML = renderToString(<Header />);
     const early = container.querySelector(`[${EARLY_MENU_ATTRIBUTE}]`);
@@ -116,8 +116,22 @@ describe('Header mobile menu', () => {
     expect(takeEarlyMenuTap()).toBe(false);
   });
 
+  it('keeps the browser from sending a form itself (its fields would go into the address), but not a form with an action', () => {
+    window.eval(EARLY_INPUT_SCRIPT);
+    const submit = (form: HTMLFormElement) => {
+      document.body.appendChild(form);
+      const event = new Event('submit', { bubbles: true, cancelable: true });
+      form.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(submit(document.createElement('form'))).toBe(true);
+    const withAction = document.createElement('form');
+    withAction.action = '/elsewhere';
+    expect(submit(withAction)).toBe(false);
+  });
+
   it('stays closed after hydrating when nothing was pressed before', async () => {
-    window.eval(EARLY_TAP_SCRIPT);
+    window.eval(EARLY_INPUT_SCRIPT);
     const container = document.body.appendChild(document.createElement('div'));
     container.innerHTML = renderToString(<Header />);
     render(<Header />, { container, hydrate: true });

@@ -10,7 +10,7 @@ import { useT } from '@/lib/i18n';
 import { userAtom } from '@/lib/session';
 import { LocaleToggle, ThemeToggle } from './header-controls';
 import { useMenu } from '@/hooks/use-menu';
-import { takeEarlyMenuTap } from './early-tap';
+import { takeEarlyMenuTap } from './early-input';
 
 // The panel (Radix Dialog, focus trap, scroll lock) loads on the first press of the menu button, not
 // with every page: most visitors never open it, and on wide screens it does not exist.
@@ -46,7 +46,7 @@ export function Header() {
 
   // Close the mobile menu on every navigation, including back/forward.
   useEffect(() => setMenuOpen(false), [pathname]);
-  // A tap on the button before the page had hydrated (./early-tap.ts) opens the menu now. After the
+  // A tap on the button before the page had hydrated (./early-input.ts) opens the menu now. After the
   // effect above, which would close it again on the first render.
   useEffect(() => {
     if (!takeEarlyMenuTap()) return;
@@ -82,7 +82,7 @@ export function Header() {
           <button
             type="button"
             data-testid="menu-toggle"
-            // For the early tap script (./early-tap.ts EARLY_MENU_ATTRIBUTE).
+            // For the inline script that remembers an early tap (./early-input.ts EARLY_MENU_ATTRIBUTE).
             data-early-menu=""
             className="inline-flex h-9 w-9 cursor-pointer items-center justify-center rounded-lg text-zinc-700 hover:bg-zinc-100 lg:hidden dark:text-zinc-200 dark:hover:bg-zinc-800"
             onClick={openMenu}

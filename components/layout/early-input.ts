@@ -1,0 +1,48 @@
+/**
+ * What a person does on a page before React has hydrated it. The prerendered page is on the screen
+ * before its script has run (seconds on a slow phone), and React only replays the input that comes
+ * once it has begun to hydrate. An inline <head> script (`EARLY_INPUT_SCRIPT`) takes care of two
+ * things until then:
+ * - a tap on the menu button is remembered, and the header opens the menu once it has mounted
+ *   (`takeEarlyMenuTap`);
+ * - a form is never sent by the browser itself. Without the script, Enter in the sign-in form before
+ *   hydration sent it as a GET to the page's own address, with the password in the query string
+ *   (the address bar, the history, the server's log). The app sends every form by script, so the
+ *   listener stays for the page's life and cancels the browser's own sending of any form without an
+ *   `action`; the form's React handler still runs.
+ */
+
+/** The attribute that marks the menu button for the inline script. */
+export const EARLY_MENU_ATTRIBUTE = 'data-early-menu';
+
+const STATE_KEY = '__synctvEarlyMenu';
+
+interface EarlyMenuState {
+  tapped: boolean;
+  stop: () => void;
+}
+
+/**
+ * The inline <head> script. Plain string literals: with a template expression in the middle,
+ * Next's minifier dropped the text after it.
+ */
+export const EARLY_INPUT_SCRIPT =
+  '(function(){var s={tapped:false};function h(e){var t=e.target;' +
+  "if(t&&t.closest&&t.closest('[data-early-menu]'))s.tapped=true;}" +
+  "s.stop=function(){document.removeEventListener('click',h,true);};" +
+  "document.addEventListener('click',h,true);window.__synctvEarlyMenu=s;" +
+  "document.addEventListener('submit',function(e){var f=e.target;" +
+  "if(f&&f.tagName==='FORM'&&!f.hasAttribute('action'))e.preventDefault();},true);})();";
+
+/**
+ * Whether the menu button was tapped before the page hydrated; stops the inline script's click
+ * listener, so it answers true at most once. False without the script (`next dev`, unit tests).
+ */
+export function takeEarlyMenuTap(): boolean {
+  const holder = window as unknown as Record<string, EarlyMenuState | undefined>;
+  const state = holder[STATE_KEY];
+  if (!state) return false;
+  state.stop();
+  delete holder[STATE_KEY];
+  return state.tapped;
+}
