@@ -4,6 +4,7 @@ import { Header } from '@/components/layout/header';
 import { RouteBoot } from '@/components/layout/route-boot';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { EARLY_INPUT_SCRIPT } from '@/components/layout/early-input';
+import { EarlyInputReplay } from '@/components/layout/early-input-replay';
 import { EarlyStart } from '@/components/layout/early-start';
 import { THEME_INIT_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
@@ -38,6 +39,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             {children}
           </main>
           <SiteFooter />
+          <EarlyInputReplay />
         </AppProviders>
       </body>
     </html>

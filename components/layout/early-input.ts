@@ -9,17 +9,21 @@
  *   hydration sent it as a GET to the page's own address, with the password in the query string
  *   (the address bar, the history, the server's log). The app sends every form by script, so the
  *   listener stays for the page's life and cancels the browser's own sending of any form without an
- *   `action`; the form's React handler still runs.
+ *   `action`; the form's React handler still runs. A form sent before hydration is remembered and
+ *   sent again, by script, once the page has hydrated (`takeEarlySubmit`, EarlyInputReplay).
  */
 
 /** The attribute that marks the menu button for the inline script. */
 export const EARLY_MENU_ATTRIBUTE = 'data-early-menu';
 
-const STATE_KEY = '__synctvEarlyMenu';
+const STATE_KEY = '__synctvEarlyInput';
 
-interface EarlyMenuState {
-  tapped: boolean;
-  stop: () => void;
+interface EarlyInputState {
+  /** The menu button was tapped; null once the header has taken it (and the click listener is gone). */
+  tapped: boolean | null;
+  /** The last form sent before hydration; null once taken, and nothing is noted after that. */
+  form: HTMLFormElement | null | undefined;
+  stopTap: () => void;
 }
 
 /**
@@ -27,22 +31,39 @@ interface EarlyMenuState {
  * Next's minifier dropped the text after it.
  */
 export const EARLY_INPUT_SCRIPT =
-  '(function(){var s={tapped:false};function h(e){var t=e.target;' +
+  '(function(){var s={tapped:false,form:undefined};function h(e){var t=e.target;' +
   "if(t&&t.closest&&t.closest('[data-early-menu]'))s.tapped=true;}" +
-  "s.stop=function(){document.removeEventListener('click',h,true);};" +
-  "document.addEventListener('click',h,true);window.__synctvEarlyMenu=s;" +
+  "s.stopTap=function(){document.removeEventListener('click',h,true);};" +
+  "document.addEventListener('click',h,true);window.__synctvEarlyInput=s;" +
   "document.addEventListener('submit',function(e){var f=e.target;" +
-  "if(f&&f.tagName==='FORM'&&!f.hasAttribute('action'))e.preventDefault();},true);})();";
+  "if(!f||f.tagName!=='FORM'||f.hasAttribute('action'))return;e.preventDefault();" +
+  'if(s.form!==null)s.form=f;},true);})();';
+
+function earlyInputState(): EarlyInputState | undefined {
+  return (window as unknown as Record<string, EarlyInputState | undefined>)[STATE_KEY];
+}
 
 /**
  * Whether the menu button was tapped before the page hydrated; stops the inline script's click
  * listener, so it answers true at most once. False without the script (`next dev`, unit tests).
  */
 export function takeEarlyMenuTap(): boolean {
-  const holder = window as unknown as Record<string, EarlyMenuState | undefined>;
-  const state = holder[STATE_KEY];
-  if (!state) return false;
-  state.stop();
-  delete holder[STATE_KEY];
-  return state.tapped;
+  const state = earlyInputState();
+  if (!state || state.tapped === null) return false;
+  const tapped = state.tapped;
+  state.stopTap();
+  state.tapped = null;
+  return tapped;
+}
+
+/**
+ * The form sent before the page hydrated, if any and still in the page; from then on the inline
+ * script notes no more (it still cancels the browser's own sending). Null without the script.
+ */
+export function takeEarlySubmit(): HTMLFormElement | null {
+  const state = earlyInputState();
+  if (!state || state.form === null) return null;
+  const form = state.form;
+  state.form = null;
+  return form?.isConnected ? form : null;
 }

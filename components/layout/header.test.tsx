@@ -116,20 +116,6 @@ describe('Header mobile menu', () => {
     expect(takeEarlyMenuTap()).toBe(false);
   });
 
-  it('keeps the browser from sending a form itself (its fields would go into the address), but not a form with an action', () => {
-    window.eval(EARLY_INPUT_SCRIPT);
-    const submit = (form: HTMLFormElement) => {
-      document.body.appendChild(form);
-      const event = new Event('submit', { bubbles: true, cancelable: true });
-      form.dispatchEvent(event);
-      return event.defaultPrevented;
-    };
-    expect(submit(document.createElement('form'))).toBe(true);
-    const withAction = document.createElement('form');
-    withAction.action = '/elsewhere';
-    expect(submit(withAction)).toBe(false);
-  });
-
   it('stays closed after hydrating when nothing was pressed before', async () => {
     window.eval(EARLY_INPUT_SCRIPT);
     const container = document.body.appendChild(document.createElement('div'));
