@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { AppProviders } from '@/components/layout/app-providers';
-import { Header } from '@/components/layout/header';
-import { RouteBoot } from '@/components/layout/route-boot';
-import { SiteFooter } from '@/components/layout/site-footer';
 import { EARLY_INPUT_SCRIPT } from '@/components/layout/early-input';
 import { EarlyInputReplay } from '@/components/layout/early-input-replay';
 import { EarlyStart } from '@/components/layout/early-start';
+import { Header } from '@/components/layout/header';
+import { RouteBoot } from '@/components/layout/route-boot';
+import { SiteFooter } from '@/components/layout/site-footer';
 import { THEME_INIT_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
 

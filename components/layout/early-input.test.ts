@@ -9,9 +9,30 @@ function submit(form: HTMLFormElement): boolean {
   return event.defaultPrevented;
 }
 
+let removeListeners: (() => void)[] = [];
+
+/** Runs the inline script as the page does; its listeners are removed after the test. */
+function runScript(): void {
+  for (const target of [window, document] as EventTarget[]) {
+    const add = target.addEventListener.bind(target);
+    target.addEventListener = (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => {
+      removeListeners.push(() => target.removeEventListener(type, listener, options));
+      add(type, listener, options);
+    };
+  }
+  window.eval(EARLY_INPUT_SCRIPT);
+  delete (window as Partial<EventTarget>).addEventListener;
+  delete (document as Partial<EventTarget>).addEventListener;
+}
+
 beforeEach(() => {
   document.body.innerHTML = '';
-  window.eval(EARLY_INPUT_SCRIPT);
+  runScript();
+});
+
+afterEach(() => {
+  for (const remove of removeListeners) remove();
+  removeListeners = [];
 });
 
 it('keeps the browser from sending a form itself (its fields would go into the address), but not a form with an action', () => {
@@ -33,9 +54,17 @@ it('hands over the last form sent before hydration once, and notes none after th
   expect(takeEarlySubmit()).toBeNull();
 });
 
+it('leaves alone, and does not hand over, a form whose own handler took it (React, hydrating or hydrated)', () => {
+  const form = document.createElement('form');
+  form.addEventListener('submit', (event) => event.preventDefault());
+  expect(submit(form)).toBe(true);
+  expect(takeEarlySubmit()).toBeNull();
+});
+
 it('hands over nothing when no form was sent, or when the one sent has left the page', () => {
   expect(takeEarlySubmit()).toBeNull();
-  window.eval(EARLY_INPUT_SCRIPT);
+  for (const remove of removeListeners) remove();
+  runScript();
   const gone = document.createElement('form');
   submit(gone);
   gone.remove();

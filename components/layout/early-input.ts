@@ -9,8 +9,11 @@
  *   hydration sent it as a GET to the page's own address, with the password in the query string
  *   (the address bar, the history, the server's log). The app sends every form by script, so the
  *   listener stays for the page's life and cancels the browser's own sending of any form without an
- *   `action`; the form's React handler still runs. A form sent before hydration is remembered and
- *   sent again, by script, once the page has hydrated (`takeEarlySubmit`, EarlyInputReplay).
+ *   `action` that nothing else handled: it listens on `window`, where a submit arrives after React's
+ *   handlers (on the document), and leaves alone one that a handler has already cancelled. A form
+ *   that no handler took before hydration is remembered and sent again, by script, once the page has
+ *   hydrated (`takeEarlySubmit`, EarlyInputReplay); one that React took while hydrating is not, so
+ *   it is never sent twice.
  */
 
 /** The attribute that marks the menu button for the inline script. */
@@ -35,9 +38,9 @@ export const EARLY_INPUT_SCRIPT =
   "if(t&&t.closest&&t.closest('[data-early-menu]'))s.tapped=true;}" +
   "s.stopTap=function(){document.removeEventListener('click',h,true);};" +
   "document.addEventListener('click',h,true);window.__synctvEarlyInput=s;" +
-  "document.addEventListener('submit',function(e){var f=e.target;" +
-  "if(!f||f.tagName!=='FORM'||f.hasAttribute('action'))return;e.preventDefault();" +
-  'if(s.form!==null)s.form=f;},true);})();';
+  "window.addEventListener('submit',function(e){var f=e.target;" +
+  "if(e.defaultPrevented||!f||f.tagName!=='FORM'||f.hasAttribute('action'))return;" +
+  'e.preventDefault();if(s.form!==null)s.form=f;});})();';
 
 function earlyInputState(): EarlyInputState | undefined {
   return (window as unknown as Record<string, EarlyInputState | undefined>)[STATE_KEY];
