@@ -43,7 +43,9 @@ const VERBOSE = process.argv.includes('--verbose');
 /**
  * Budgets in KB of gzip JavaScript: home and the viewing hall (to its first frame), every
  * other screen OTHER_BUDGET. The hall's grew from 320 as features landed, each time by what it
- * measured (docs/benchmarks.md "Size budget"), last to 328 with the room link's early start
+ * measured (docs/benchmarks.md "Size budget"), last to 328.2 with the handling of input before
+ * hydration (measured 327.8, from 327.6: it is in every page's layout chunk, see home below), and
+ * before that to 328 with the room link's early start
  * (measured 327.2, from 326.7: the start-up and the room session taking the document's early answers;
  * the first frame on the mobile profile came 0.7 s sooner); before that 327 with going live (measured 326.3: the
  * player's "waiting for the broadcaster" and "broadcast ended" states and their retry, the
@@ -56,7 +58,7 @@ const VERBOSE = process.argv.includes('--verbose');
  * does with a menu tap and a form sent before it has hydrated, components/layout/early-input.ts,
  * which keeps a password out of the address).
  */
-const BUDGETS = { home: 152.2, cinema: 328 };
+const BUDGETS = { home: 152.2, cinema: 328.2 };
 const OTHER_BUDGET = 190;
 
 /**
