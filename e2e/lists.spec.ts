@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { once } from 'node:events';
 import WebSocket from 'ws';
 import { expect, ROOT_PASSWORD, test } from './fixtures';
+import type { ListResponse, RoomListItem } from '../lib/contract/types';
 import { uniqueName } from './support/api';
 
 /** The names of the listed rooms, in order. */
@@ -80,17 +81,23 @@ test("the home page's popular list pages and refreshes", async ({ app, actors })
         await once(socket, 'open');
       }
     }
+    // The list is the server's, shared with the tests before this one on the same worker: wait until
+    // the rooms whose viewers those tests just let go of have left it, so that it holds these 13.
+    await expect
+      .poll(async () => {
+        const { body } = await app.api.request('GET', '/api/room/hot?page=1&max=50');
+        const list = ((body?.data as ListResponse<RoomListItem> | undefined)?.list ?? []).map((room) => room.roomName);
+        return list.length === 13 && list.every((name) => name.startsWith(`hot ${tag} `));
+      })
+      .toBe(true);
     const visitor = await actors.visitor();
     await visitor.page.goto(app.url('/'));
     const cards = visitor.page.getByTestId('room-card');
     await expect(cards).toHaveCount(12);
     await visitor.page.getByRole('navigation', { name: 'Pagination' }).getByRole('button', { name: 'Next page' }).click();
-    await expect(cards).not.toHaveCount(0);
-    const secondPage = await cards.count();
-    expect(secondPage).toBeGreaterThanOrEqual(1);
-    expect(secondPage).toBeLessThanOrEqual(12);
+    await expect(cards).toHaveCount(1);
     await visitor.page.getByTestId('hot-refresh').click();
-    await expect(cards).toHaveCount(secondPage);
+    await expect(cards).toHaveCount(1);
     expect(visitor.errors).toEqual([]);
   } finally {
     for (const socket of sockets) socket.close();
