@@ -13,8 +13,8 @@
  * 183 files most are content-hashed chunks that a build leaves as they were, and brotli's quality
  * 11 took 17 s of the build here. Exits 1 when the folder has no index.html.
  */
-import { createHash } from 'node:crypto';
-import { access, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,16 @@ const gzip = promisify(zlib.gzip);
 /** Text files worth compressing; smaller ones gain nothing over a packet. */
 const TEXT = /\.(js|mjs|css|html|txt|svg|json|map|wasm)$/;
 const MIN_BYTES = 1024;
+
+/**
+ * Writes `bytes` to `file` under a temporary name and renames it into place, so that a lane
+ * compressing a file with the same bytes never reads it half written.
+ */
+async function keep(file, bytes) {
+  const temporary = `${file}.${process.pid}-${randomUUID()}.tmp`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, file);
+}
 
 /**
  * Brotli (quality 11) and gzip (level 9) of `data`, from `cacheDir` when an earlier build compressed
@@ -50,7 +60,7 @@ async function compressCached(data, cacheDir, cache) {
     brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
     gzip(data, { level: 9 }),
   ]);
-  if (key) await Promise.all([writeFile(path.join(cacheDir, `${key}.br`), pair[0]), writeFile(path.join(cacheDir, `${key}.gz`), pair[1])]);
+  if (key) await Promise.all([keep(path.join(cacheDir, `${key}.br`), pair[0]), keep(path.join(cacheDir, `${key}.gz`), pair[1])]);
   return pair;
 }
 
@@ -110,7 +120,7 @@ async function main() {
     process.exit(1);
   }
   const { files, raw, compressed, cached } = await precompress(exportDir, cacheDir);
-  console.log(`precompress: ${files} files (${cached} unchanged since the last build), ${(raw / 1024).toFixed(0)} KB → ${(compressed / 1024).toFixed(0)} KB brotli`);
+  console.log(`precompress: ${files} files (${cached} from the cache), ${(raw / 1024).toFixed(0)} KB → ${(compressed / 1024).toFixed(0)} KB brotli`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
