@@ -10,6 +10,7 @@
 import { useEffect, useRef } from 'react';
 import type Danmaku from 'danmaku';
 import type { ChatLine } from '@/hooks/use-chat';
+import { liveStage, type LiveStage } from './danmaku-live-stage';
 import { liveLimiter, thinComments, type DanmakuSettings } from './danmaku-source';
 
 export interface DanmakuLayerProps {
@@ -37,7 +38,7 @@ const commentStyle = (color: string): Partial<CSSStyleDeclaration> => ({
 
 export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl = '' }: DanmakuLayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
-  const liveRef = useRef<Danmaku | null>(null);
+  const liveRef = useRef<LiveStage | null>(null);
   const seenRef = useRef<string | null>(lines.at(-1)?.id ?? null);
   const limiterRef = useRef(liveLimiter(settings.density));
   const { density } = settings;
@@ -61,7 +62,8 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
       .then(async ({ default: DanmakuClass }) => {
         if (cancelled) return;
         live = new DanmakuClass({ container, speed: SPEED });
-        liveRef.current = live;
+        // Drawn only while a comment crosses it (./danmaku-live-stage.ts).
+        liveRef.current = liveStage(live, () => (container.offsetWidth / SPEED) * 1000);
         resize.observe(container);
         if (!fileUrl) return;
         const [{ parseDanmakuFile }, response] = await Promise.all([import('./danmaku-file'), fetch(fileUrl)]);
@@ -78,6 +80,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
     return () => {
       cancelled = true;
       resize.disconnect();
+      liveRef.current?.dispose();
       live?.destroy();
       timeline?.destroy();
       liveRef.current = null;
@@ -95,7 +98,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
     for (const line of lines.slice(start + 1)) {
       // What was said before this viewer came (the server's replay) and the hall's own lines stay in the chat.
       if (line.earlier || line.system) continue;
-      if (limiterRef.current.take(Date.now())) live.emit({ text: line.text, style: commentStyle('#ffffff') });
+      if (limiterRef.current.take(Date.now())) live.fly({ text: line.text, style: commentStyle('#ffffff') });
     }
   }, [lines]);
 
@@ -109,7 +112,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
       source = new EventSource(streamUrl);
       source.addEventListener('danmu', (event) => {
         const text = (event as MessageEvent<string>).data;
-        if (text && limiterRef.current.take(Date.now())) liveRef.current?.emit({ text, style: commentStyle('#ffffff') });
+        if (text && limiterRef.current.take(Date.now())) liveRef.current?.fly({ text, style: commentStyle('#ffffff') });
       });
       source.addEventListener('error', () => {
         if (source?.readyState !== EventSource.CLOSED || stopped) return;

@@ -628,7 +628,12 @@ export function Player({
       {overlay}
       {chromeReady ? (
         <>
-          <media-loading-indicator slot="centered-chrome" noautohide />
+          <media-loading-indicator slot="centered-chrome" noautohide>
+            {/* Our own spinner: media-chrome's keeps the page redrawing while hidden (app/globals.css `.player-spinner`). */}
+            <svg slot="icon" className="player-spinner" viewBox="0 0 24 24" aria-hidden>
+              <path d="M21 12a9 9 0 1 1-6.219-8.56" />
+            </svg>
+          </media-loading-indicator>
           <media-settings-menu id={menuId} hidden anchor="auto">
             {canControl && !live ? (
               <media-settings-menu-item>
