@@ -344,6 +344,15 @@ describe('Player controls', () => {
     expect(screen.queryByTestId('watch-only-reason')).toBeNull();
   });
 
+  it("puts its own spinner in the loading indicator (media-chrome's own animates while hidden, redrawing the page every frame)", async () => {
+    const { container } = render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} />);
+    await firstFrame(container.querySelector('video')!);
+    const icon = container.querySelector('media-loading-indicator > [slot="icon"]');
+    // app/globals.css turns `.player-spinner` only while the indicator shows.
+    expect(icon).toHaveClass('player-spinner');
+    expect(icon?.querySelector('animate, animateTransform')).toBeNull();
+  });
+
   it('moves to the chat on c', async () => {
     const onChat = jest.fn();
     render(<Player url="https://media.example/clip.mp4" onVideo={() => undefined} onChatShortcut={onChat} />);
