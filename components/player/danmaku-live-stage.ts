@@ -1,12 +1,13 @@
 /**
  * The danmaku overlay's live stage (chat lines and `streamDanmu` comments) drawing only while a
  * comment is on screen. The `danmaku` library's stage without a media element runs its drawing loop
- * (one `requestAnimationFrame` callback a frame, each forcing a style, layout and paint pass) from
- * its creation until it is destroyed, comments or not. In a playing hall on this machine that loop was
- * about 9 % of the page's main thread with nothing to draw, and four times as much on Chromium's 4×
- * slower CPU, where it delayed the sync engine's reactions (docs/sync.md "Slow devices"). Here the
- * stage is hidden (loop stopped) until a comment comes, shown for it, and hidden again once the last
- * comment has crossed the screen.
+ * (one `requestAnimationFrame` callback a frame, so a style, layout and paint pass every frame) from
+ * its creation until it is destroyed, comments or not. That loop and media-chrome's hidden spinner
+ * (app/globals.css `.player-spinner`) each kept a playing hall drawing 60 frames a second: about 9 %
+ * of the main thread on this machine, four times as much on Chromium's 4× slower CPU, where it
+ * delayed the sync engine's reactions (docs/sync.md "Slow devices"). Here the stage is hidden (loop
+ * stopped) until a comment comes, shown for it, and hidden again once the last comment has crossed
+ * the screen.
  */
 
 /** The part of a `danmaku` instance (DOM engine, no media element) the live stage drives. */
@@ -33,27 +34,23 @@ export interface LiveStage {
  * comments cross it. `crossingMs()`: how long a comment takes to cross the stage now, in
  * milliseconds (the library's own figure: stage width in px ÷ speed in px/s × 1000). The stage is
  * hidden at once; each `fly` shows it and (re)arms a timer that hides it `crossingMs() +
- * LIVE_STAGE_MARGIN_MS` after the latest comment. Timers are injectable for tests.
+ * LIVE_STAGE_MARGIN_MS` after the latest comment.
  */
-export function liveStage(
-  stage: DanmakuStage,
-  crossingMs: () => number,
-  timers: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } = globalThis,
-): LiveStage {
+export function liveStage(stage: DanmakuStage, crossingMs: () => number): LiveStage {
   let idle: ReturnType<typeof setTimeout> | undefined;
   stage.hide();
   return {
     fly(comment) {
       stage.show();
       stage.emit(comment);
-      timers.clearTimeout(idle);
-      idle = timers.setTimeout(() => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
         idle = undefined;
         stage.hide();
       }, crossingMs() + LIVE_STAGE_MARGIN_MS);
     },
     dispose() {
-      timers.clearTimeout(idle);
+      clearTimeout(idle);
       idle = undefined;
     },
   };
