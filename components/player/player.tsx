@@ -341,6 +341,8 @@ export function Player({
       const instance = new HlsClass({
         startLevel: -1,
         startPosition: live ? -1 : Math.max(-1, startAt.current?.() ?? -1),
+        // Ask for the first segment once the playlist is in, not after the MediaSource has opened.
+        startFragPrefetch: true,
         xhrSetup: (xhr) => {
           for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
         },
