@@ -2,12 +2,9 @@
  * The danmaku overlay's live stage (chat lines and `streamDanmu` comments) drawing only while a
  * comment is on screen. The `danmaku` library's stage without a media element runs its drawing loop
  * (one `requestAnimationFrame` callback a frame, so a style, layout and paint pass every frame) from
- * its creation until it is destroyed, comments or not. That loop and media-chrome's hidden spinner
- * (app/globals.css `.player-spinner`) each kept a playing hall drawing 60 frames a second: about 9 %
- * of the main thread on this machine, four times as much on Chromium's 4× slower CPU, where it
- * delayed the sync engine's reactions (docs/sync.md "Slow devices"). Here the stage is hidden (loop
- * stopped) until a comment comes, shown for it, and hidden again once the last comment has crossed
- * the screen.
+ * its creation until it is destroyed, comments or not, which kept a playing hall drawing every
+ * frame (docs/sync.md "Slow devices"). Here the stage is hidden (loop stopped) until a comment comes,
+ * shown for it, and hidden again once the last comment has crossed the screen.
  */
 
 /** The part of a `danmaku` instance (DOM engine, no media element) the live stage drives. */
