@@ -140,7 +140,8 @@ async function openOnce(browser: Browser, origin: string, roomId: string, token:
     else if (/\.(ts|m2ts|m4s|mp4)(\?|$)/.test(url)) run.segmentRequestMs ??= at;
   });
   page.on('requestfinished', (request) => {
-    if (request.resourceType() !== 'script') return;
+    // Scripts, and the engine chunks that the early start fetches gzipped (lib/room/early-start.ts).
+    if (request.resourceType() !== 'script' && !/\.js\.gz(\?|$)/.test(request.url())) return;
     void request.sizes().then(
       (sizes) => (scriptBytes += sizes.responseBodySize + sizes.responseHeadersSize),
       () => undefined,

@@ -5,10 +5,12 @@
  * document sends the start-up's reads and the room's at once, before the hall's code has run, and the
  * app uses those answers instead of asking again.
  */
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test, type Actor } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
+import { startSyncTvStaticServer } from './support/synctv-static-server';
 
 /** `start <path>` / `end <path>` for every API request of the page, in the order the browser saw them. */
 function recordApiTraffic(page: Page): string[] {
@@ -103,4 +105,35 @@ test("a room link's document asks for the user, the settings, the room and its m
   expect(added, `preloads: ${timing.preloads.join(', ')}`).toHaveLength(1);
   expect(timing.names.filter((name) => name === added[0]), 'the engine chunk came down once').toHaveLength(1);
   expect(owner.errors).toEqual([]);
+});
+
+test("behind SyncTV's /web, which compresses nothing, a room link's document brings the movie's engine as its gzip copy and runs it, and the movie's first frame comes", async ({ app, actors, media }) => {
+  const synctv = await startSyncTvStaticServer({ webDir: path.resolve(__dirname, '..', 'out'), apiOrigin: app.origin });
+  const owner = await actors.user('owner');
+  try {
+    const roomId = await app.api.createRoom(owner.token!, uniqueName('packed'));
+    const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
+    await app.api.setCurrent(owner.token!, roomId, movieId);
+    const scripts: string[] = [];
+    owner.page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/web/_next/static/chunks/')) scripts.push(pathname);
+    });
+    const hall = new CinemaPage(owner.page, synctv.origin);
+    await hall.goto(roomId);
+    await hall.waitConnected();
+    await hall.waitMediaLoaded();
+
+    const packed = scripts.filter((name) => name.endsWith('.js.gz'));
+    expect(packed, `chunks: ${scripts.join(', ')}`).toHaveLength(1);
+    // The chunk itself never came down: webpack took the one the document ran (and the policy allowed it: cspGuard).
+    const chunk = packed[0].slice(0, -'.gz'.length);
+    expect(scripts.filter((name) => name === chunk)).toEqual([]);
+    expect(await owner.page.evaluate((href) => document.querySelectorAll(`link[href="${href}"]`).length, chunk), 'no preload of the chunk').toBe(0);
+    expect(owner.errors).toEqual([]);
+  } finally {
+    // The room's socket goes through the server as an upgraded connection, which its close would wait for.
+    await owner.page.goto('about:blank');
+    await synctv.close();
+  }
 });

@@ -2,7 +2,9 @@
  * Runs after `next build` (`npm run build`, before html-aliases.mjs): gives every exported HTML file a
  * Content Security Policy that allows exactly the scripts the app ships: its own files (`'self'`) and
  * the document's inline scripts (the route boot script, the theme script, the hall's early start, Next's `__next_f` payloads)
- * by their SHA-256 hashes. No `'unsafe-inline'` or `'unsafe-eval'` for scripts.
+ * by their SHA-256 hashes, and in the hall's document the player engines' chunks, which its early
+ * start may run inline from their gzip copies (lib/room/early-start.ts), by theirs. No
+ * `'unsafe-inline'` or `'unsafe-eval'` for scripts.
  *
  * The policy goes into the document as `<meta http-equiv="Content-Security-Policy">`, so it holds on
  * any server (a SyncTV server's `/web`, nginx, Caddy, a static host). The companion server also sends
@@ -41,26 +43,62 @@ export const BASE_DIRECTIVES = [
 const META = /<meta http-equiv="Content-Security-Policy" content="[^"]*"\/>/;
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g;
 
+/** The `'sha256-…'` source that allows an inline script whose text is `text`. */
+const hashSource = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
 /** `sha256-…` of each inline script of `html`, in document order, without repeats. */
 export function inlineScriptHashes(html) {
   const hashes = new Set();
   for (const [, body] of html.matchAll(INLINE_SCRIPT)) {
-    if (body) hashes.add(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+    if (body) hashes.add(hashSource(body));
   }
   return [...hashes];
 }
 
-/** The document's policy: BASE_DIRECTIVES plus `script-src 'self' 'wasm-unsafe-eval'` and its hashes. */
-export function documentPolicy(html) {
-  return [...BASE_DIRECTIVES, ["script-src 'self' 'wasm-unsafe-eval'", ...inlineScriptHashes(html)].join(' ')].join('; ');
+/**
+ * The document's policy: BASE_DIRECTIVES plus `script-src 'self' 'wasm-unsafe-eval'`, the hashes of
+ * its inline scripts and those of `runScripts`, texts it runs as inline scripts (the player engines
+ * that the hall's early start unpacks from their gzip copies, lib/room/early-start.ts).
+ */
+export function documentPolicy(html, runScripts = []) {
+  const hashes = new Set([...inlineScriptHashes(html), ...runScripts.map(hashSource)]);
+  return [...BASE_DIRECTIVES, ["script-src 'self' 'wasm-unsafe-eval'", ...hashes].join(' ')].join('; ');
 }
 
-/** `html` with its policy meta inserted first in `<head>` (or replaced). */
-export function withPolicy(html) {
+/**
+ * `html` with its policy meta inserted first in `<head>` (or replaced). `engineChunks`: each player
+ * engine chunk's URL (`/web/_next/static/chunks/….js`) and text; the document's policy allows the
+ * text of each whose URL it holds (the hall's early start names them).
+ */
+export function withPolicy(html, engineChunks = {}) {
   const bare = html.replace(META, '');
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${documentPolicy(bare)}"/>`;
+  const runScripts = Object.entries(engineChunks).flatMap(([url, text]) => (bare.includes(url) ? [text] : []));
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${documentPolicy(bare, runScripts)}"/>`;
   if (!/<head[^>]*>/.test(bare)) return bare;
   return bare.replace(/<head[^>]*>/, (head) => head + meta);
+}
+
+/**
+ * The player engines' chunks in the export, by URL, with their text: the files that the build's
+ * list names (`.next/engine-chunks.json`, written by next.config.mjs, as scripts/engine-chunks.mjs
+ * reads it) and the export holds. None when the list is missing.
+ */
+async function readEngineChunks(exportDir) {
+  let list;
+  try {
+    list = JSON.parse(await readFile(path.join(root, '.next', 'engine-chunks.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+  const chunks = {};
+  for (const file of Object.values(list).flat()) {
+    try {
+      chunks[`/web/_next/${file}`] = await readFile(path.join(exportDir, '_next', file), 'utf8');
+    } catch {
+      /* not in this export (another build's list) */
+    }
+  }
+  return chunks;
 }
 
 async function htmlFiles(dir) {
@@ -84,14 +122,17 @@ async function main() {
     process.exit(1);
   }
   const files = await htmlFiles(exportDir);
+  const engineChunks = await readEngineChunks(exportDir);
   let scripts = 0;
+  let engines = 0;
   for (const file of files) {
     const html = await readFile(file, 'utf8');
-    const next = withPolicy(html);
+    const next = withPolicy(html, engineChunks);
     scripts += inlineScriptHashes(next).length;
+    engines += Object.keys(engineChunks).filter((url) => next.includes(url)).length;
     if (next !== html) await writeFile(file, next);
   }
-  console.log(`csp: ${files.length} documents, ${scripts} inline scripts allowed by hash`);
+  console.log(`csp: ${files.length} documents, ${scripts} inline scripts allowed by hash, and ${engines} engine chunks run by an early start`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

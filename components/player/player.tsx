@@ -31,6 +31,7 @@ import { stripTsPrefix } from '@/components/player/ts-prefix';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
 import { earlyMediaLoader } from './early-media-loader';
 import { sourceKind } from '@/lib/media/source-kind';
+import { earlyEngine } from '@/lib/room/early-start';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
 
@@ -101,10 +102,17 @@ export function WatchOnlyReason() {
 export function preloadEngine(url: string, type = ''): void {
   const kind = sourceKind(url, type);
   const ignore = () => undefined;
-  if (kind === 'hls') import('hls.js/light').catch(ignore);
-  else if (kind === 'flv' || kind === 'mpegts') import('mpegts.js').catch(ignore);
-  else if (kind === 'dash') import('dashjs').catch(ignore);
+  if (kind === 'hls') importHlsLight().catch(ignore);
+  else if (kind === 'flv' || kind === 'mpegts') importMpegts().catch(ignore);
+  else if (kind === 'dash') importDash().catch(ignore);
 }
+
+// The engines, imported once the room link's early start has them in (lib/room/early-start.ts
+// `earlyEngine`): behind a server that does not compress it unpacks their gzip copies, and an
+// import before that would download the chunk a second time, three times the size.
+const importHlsLight = () => earlyEngine().then(() => import('hls.js/light'));
+const importMpegts = () => earlyEngine().then(() => import('mpegts.js'));
+const importDash = () => earlyEngine().then(() => import('dashjs'));
 
 /**
  * hls.js's own loader for segments, which hands an unencrypted segment on from its first MPEG-TS
@@ -404,7 +412,7 @@ export function Player({
 
     if (kind === 'flv' || kind === 'mpegts') {
       // FLV and MPEG-TS, live or not: mpegts.js, downloaded only for such a movie.
-      import('mpegts.js')
+      importMpegts()
         .then(({ default: mpegts }) => {
           if (cancelled) return;
           if (!mpegts.isSupported()) {
@@ -436,7 +444,7 @@ export function Player({
         .catch(showImportError);
     } else if (kind === 'dash') {
       // DASH: dash.js, downloaded only for such a movie. It picks representations by bandwidth.
-      import('dashjs')
+      importDash()
         .then((dashjs) => {
           if (cancelled) return;
           const player = dashjs.MediaPlayer().create();
@@ -448,7 +456,7 @@ export function Player({
         })
         .catch(showImportError);
     } else if (kind === 'hls') {
-      import('hls.js/light')
+      importHlsLight()
         .then(({ default: LightHls }) => {
           if (cancelled) return;
           if (LightHls.isSupported()) {

@@ -2,39 +2,72 @@
  * The room link's early start (./early-start.ts): the inline script as the browser runs it (its text,
  * evaluated against a fake window), and the session's side that takes its answers once.
  */
-import { earlyStartConfig, earlyStartScript, EARLY_ANSWER_MAX_AGE_MS, engineChunkPlaceholder, takeEarlyAnswer, takeEarlyMedia, type EarlyStart, type EarlyStartHost } from './early-start';
+import { gzipSync } from 'node:zlib';
+import { DecompressionStream } from 'node:stream/web';
+import { earlyEngine, earlyStartConfig, earlyStartScript, EARLY_ANSWER_MAX_AGE_MS, engineChunkPlaceholder, takeEarlyAnswer, takeEarlyMedia, type EarlyStart, type EarlyStartHost } from './early-start';
 
 const HLS_CHUNK = '/web/_next/static/chunks/engine-hls-light.abc123.js';
 
 interface FakeHost extends EarlyStartHost {
-  requests: { url: string; headers: Record<string, string> }[];
+  requests: { url: string; headers: Record<string, string>; priority?: string }[];
   links: { rel: string; as: string; href: string; fetchPriority: string }[];
+  /** Inline scripts as they were put in the document, and whether each was taken out again. */
+  scripts: { text: string; removed: boolean }[];
 }
+
+/** The document's body size on the wire and unpacked: the same when the server did not compress it. */
+type DocumentSizes = { encodedBodySize: number; decodedBodySize: number };
 
 /**
  * A window at `pathname` whose fetch answers each path with `answers[path]` (404 otherwise): the
- * body as JSON, or as it is when it is a string (a playlist, a segment).
+ * body as JSON, or as it is when it is a string (a playlist, a segment) or bytes. By default the
+ * document came compressed (`document` sizes) and the window has Compression Streams.
  */
-function fakeHost(pathname: string, answers: Record<string, { status: number; body: unknown }>, token: string | null = 'jwt-1'): FakeHost {
+function fakeHost(
+  pathname: string,
+  answers: Record<string, { status: number; body: unknown }>,
+  token: string | null = 'jwt-1',
+  document: DocumentSizes | null = { encodedBodySize: 6000, decodedBodySize: 24000 },
+): FakeHost {
   const requests: FakeHost['requests'] = [];
   const links: FakeHost['links'] = [];
+  const scripts: FakeHost['scripts'] = [];
   return {
     requests,
     links,
+    scripts,
     location: { pathname, origin: 'https://watch.example' },
     localStorage: { getItem: (key) => (key === 'userToken' ? token : null) },
     sessionStorage: { getItem: () => null },
     fetch: async (url, init) => {
-      requests.push({ url, headers: init.headers });
-      const answer = answers[new URL(url).pathname] ?? { status: 404, body: { error: 'not found' } };
-      const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-      return { status: answer.status, text: async () => text, arrayBuffer: async () => new TextEncoder().encode(text).buffer };
+      requests.push({ url, headers: init.headers, ...(init.priority ? { priority: init.priority } : {}) });
+      const answer = answers[new URL(url, 'https://watch.example').pathname] ?? { status: 404, body: { error: 'not found' } };
+      const bytes: Uint8Array<ArrayBuffer> = ArrayBuffer.isView(answer.body) ? new Uint8Array(answer.body as Uint8Array) : new TextEncoder().encode(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+      return {
+        status: answer.status,
+        body: new Response(bytes).body,
+        text: async () => new TextDecoder().decode(bytes),
+        arrayBuffer: async () => bytes.slice().buffer,
+      };
     },
-    performance: { now: () => requests.length * 100 },
+    performance: { now: () => requests.length * 100, getEntriesByType: () => (document ? [document] : []) },
     URL,
+    DecompressionStream: DecompressionStream as unknown as EarlyStartHost['DecompressionStream'],
+    Response: Response as unknown as EarlyStartHost['Response'],
     document: {
-      createElement: () => ({ rel: '', as: '', href: '', fetchPriority: '' }),
-      head: { appendChild: (node) => links.push(node as FakeHost['links'][number]) },
+      createElement: ((tag: string) => (tag === 'script' ? { text: '' } : { rel: '', as: '', href: '', fetchPriority: '' })) as EarlyStartHost['document']['createElement'],
+      head: {
+        appendChild: (node) => {
+          if ('text' in (node as object)) scripts.push({ text: (node as { text: string }).text, removed: false });
+          else links.push(node as FakeHost['links'][number]);
+          return node;
+        },
+        removeChild: (node) => {
+          const script = scripts.find((entry) => entry.text === (node as { text: string }).text && !entry.removed);
+          if (script) script.removed = true;
+          return node;
+        },
+      },
     },
   };
 }
@@ -114,6 +147,69 @@ describe('the early-start script', () => {
     runScript(host);
     await settle();
     expect(host.links.map((link) => link.href)).toEqual([HLS_CHUNK]);
+  });
+});
+
+describe("the early-start script's engine behind a server that does not compress", () => {
+  const CODE = '(self.webpackChunk_N_E=self.webpackChunk_N_E||[]).push([[950],{}]);'.repeat(50);
+  const UNCOMPRESSED = { encodedBodySize: 24000, decodedBodySize: 24000 };
+  const hlsMovie = { '/api/room/movie/current': current('https://media.example/v/index.m3u8') };
+
+  it('runs the chunk from its gzip copy as an inline script, preloads nothing, and settles `engine` after it ran', async () => {
+    const host = fakeHost('/web/cinema/r1/', { ...hlsMovie, [`${HLS_CHUNK}.gz`]: { status: 200, body: gzipSync(CODE) } }, 'jwt-1', UNCOMPRESSED);
+    runScript(host);
+    await (host.__synctvEarlyStart as EarlyStart).engine;
+    expect(host.requests.find((request) => request.url.endsWith('.gz'))).toEqual({ url: `${HLS_CHUNK}.gz`, headers: {}, priority: 'low' });
+    expect(host.scripts).toEqual([{ text: CODE, removed: true }]);
+    expect(host.links).toEqual([]);
+  });
+
+  it('preloads the chunk itself when the copy is missing, is the home page (a SPA fallback) or does not unpack', async () => {
+    const bodies: { status: number; body: unknown }[] = [
+      { status: 404, body: 'not found' },
+      { status: 200, body: '<!DOCTYPE html><html></html>' },
+      { status: 200, body: gzipSync(CODE).subarray(0, 40) },
+    ];
+    for (const body of bodies) {
+      const host = fakeHost('/web/cinema/r1/', { ...hlsMovie, [`${HLS_CHUNK}.gz`]: body }, 'jwt-1', UNCOMPRESSED);
+      runScript(host);
+      await (host.__synctvEarlyStart as EarlyStart).engine;
+      expect(host.scripts).toEqual([]);
+      expect(host.links).toEqual([{ rel: 'preload', as: 'script', fetchPriority: 'low', href: HLS_CHUNK }]);
+    }
+  });
+
+  it('preloads the chunk itself when the document came compressed, when its size is not known yet, or without Compression Streams', async () => {
+    const hosts = [
+      fakeHost('/web/cinema/r1/', hlsMovie),
+      fakeHost('/web/cinema/r1/', hlsMovie, 'jwt-1', { encodedBodySize: 0, decodedBodySize: 0 }),
+      fakeHost('/web/cinema/r1/', hlsMovie, 'jwt-1', null),
+      { ...fakeHost('/web/cinema/r1/', hlsMovie, 'jwt-1', UNCOMPRESSED), DecompressionStream: undefined },
+    ];
+    for (const host of hosts) {
+      runScript(host);
+      await (host.__synctvEarlyStart as EarlyStart).engine;
+      expect(host.requests.some((request) => request.url.endsWith('.gz'))).toBe(false);
+      expect(host.links.map((link) => link.href)).toEqual([HLS_CHUNK]);
+    }
+  });
+});
+
+describe('earlyEngine', () => {
+  afterEach(() => delete (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart);
+
+  it("settles at once without an early start, else when the early start's engine has", async () => {
+    await expect(earlyEngine()).resolves.toBeUndefined();
+    let done!: () => void;
+    const engine = new Promise<void>((resolve) => (done = resolve));
+    (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart = { roomId: 'r1', token: '', startedAtMs: Date.now(), answers: {}, engine };
+    let settled = false;
+    void earlyEngine().then(() => (settled = true));
+    await settle();
+    expect(settled).toBe(false);
+    done();
+    await settle();
+    expect(settled).toBe(true);
   });
 });
 

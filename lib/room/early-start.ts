@@ -10,10 +10,18 @@
  * three the room session opens with (`GET /api/room/me`, `/api/room/info`, `/api/room/movie/current`,
  * with the room in `X-Room-Id`), the stored token in `Authorization`, as the API client sends them
  * (docs/contract.md §3.2–§3.3), and keeps each answer (status, text, local times of request and
- * answer) in `window.__synctvEarlyStart`. Once the current movie is in, it adds a
- * `<link rel="preload" as="script">` for each chunk of the engine the movie needs (hls.js light,
- * mpegts.js, dash.js), the files webpack loads when the player asks for it; `scripts/engine-chunks.mjs`
- * writes their URLs into the exported document after the build. For an HLS movie without headers of
+ * answer) in `window.__synctvEarlyStart`. Once the current movie is in, it starts downloading each
+ * chunk of the engine the movie needs (hls.js light, mpegts.js, dash.js), the files webpack loads
+ * when the player asks for it; `scripts/engine-chunks.mjs` writes their URLs into the exported
+ * document after the build. Behind a server that compresses (the document came compressed), a
+ * `<link rel="preload" as="script">` per chunk. Behind one that does not (a SyncTV server's `/web`:
+ * docs/contract.md §1.4), the chunk's gzip copy that the build keeps beside it (`….js.gz`,
+ * scripts/precompress.mjs), unpacked with the browser's DecompressionStream and run as an inline
+ * script that the document's policy allows by its hash (scripts/csp.mjs): hls.js light is 360 KB as
+ * it is and 115 KB gzipped, 1.2 s of a phone's 1.6 Mbit/s (docs/benchmarks.md "First-frame
+ * benchmark"). Webpack takes a chunk that ran before it asked as loaded, so the player waits for
+ * `earlyEngine()` before it imports the engine; when the copy is missing or does not unpack, the
+ * script falls back to the preload. For an HLS movie without headers of
  * its own (not live) it also fetches the playlist and, when the room is paused, the segment at the
  * room's position, the two requests hls.js would otherwise send only once the hall's code has run;
  * the player's loaders take them (`takeEarlyMedia`, components/player/early-media-loader.ts). A
@@ -111,6 +119,24 @@ export interface EarlyStart {
   answers: Partial<Record<EarlyRead, Promise<EarlyAnswer>>>;
   /** The current movie's HLS playlist and first segment, by absolute URL (`takeEarlyMedia`). */
   media?: Record<string, EarlyMediaEntry>;
+  /**
+   * Settles once the current movie's engine chunks have run from their gzip copies, are preloading,
+   * or are not needed (`earlyEngine`). Never rejects.
+   */
+  engine?: Promise<void>;
+}
+
+/** A script element as the early start uses it: an inline script's text. */
+interface EarlyScriptElement {
+  text: string;
+}
+
+/** A preload link as the early start fills it. */
+interface EarlyLinkElement {
+  rel: string;
+  as: string;
+  href: string;
+  fetchPriority: string;
 }
 
 /** The browser parts the script uses (the real `window` in the page; a fake in the unit tests). */
@@ -118,10 +144,21 @@ export interface EarlyStartHost {
   location: { pathname: string; origin: string };
   localStorage: { getItem(key: string): string | null };
   sessionStorage: { getItem(key: string): string | null };
-  fetch(url: string, init: { headers: Record<string, string>; credentials: 'same-origin' }): Promise<{ status: number; url?: string; text(): Promise<string>; arrayBuffer(): Promise<ArrayBuffer> }>;
-  performance: { now(): number };
+  fetch(
+    url: string,
+    init: { headers: Record<string, string>; credentials: 'same-origin'; priority?: 'low' },
+  ): Promise<{ status: number; url?: string; body?: ReadableStream<Uint8Array> | null; text(): Promise<string>; arrayBuffer(): Promise<ArrayBuffer> }>;
+  /** `getEntriesByType('navigation')`: the document's body size on the wire and unpacked, in bytes (0 until it has arrived). */
+  performance: { now(): number; getEntriesByType?(type: 'navigation'): { encodedBodySize: number; decodedBodySize: number }[] };
   URL: new (url: string, base: string) => { href: string };
-  document: { createElement(tag: 'link'): { rel: string; as: string; href: string; fetchPriority: string }; head: { appendChild(node: unknown): unknown } };
+  /** Absent in browsers without Compression Streams: the engine is preloaded as it is. */
+  DecompressionStream?: new (format: 'gzip') => ReadableWritablePair<Uint8Array, Uint8Array>;
+  Response?: new (body: ReadableStream<Uint8Array>) => { text(): Promise<string> };
+  document: {
+    createElement(tag: 'link'): EarlyLinkElement;
+    createElement(tag: 'script'): EarlyScriptElement;
+    head: { appendChild(node: unknown): unknown; removeChild(node: unknown): unknown };
+  };
   __synctvEarlyStart?: EarlyStart;
 }
 
@@ -161,7 +198,7 @@ export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
     early.answers.me = read(cfg.roomReads.me, true);
     early.answers.info = read(cfg.roomReads.info, true);
     early.answers.current = read(cfg.roomReads.current, true);
-    early.answers.current.then(function (answer) {
+    early.engine = early.answers.current.then(function (answer): Promise<void> | void {
       try {
         var data = JSON.parse(answer.text).data;
         var base = data.movie.base;
@@ -175,15 +212,13 @@ export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
         var chunks = cfg.engineChunks[kind];
         if (!chunks || chunks.indexOf('__') === 0) return;
         var urls = chunks.split(' ');
+        var packed = servedUncompressed();
+        var loads: Promise<void>[] = [];
         for (var i = 0; i < urls.length; i++) {
-          var link = host.document.createElement('link');
-          link.rel = 'preload';
-          link.as = 'script';
-          // Low, as the hall's own async scripts: the engine comes down beside them, not before them.
-          link.fetchPriority = 'low';
-          link.href = urls[i];
-          host.document.head.appendChild(link);
+          if (packed) loads.push(runPacked(urls[i]));
+          else preload(urls[i]);
         }
+        return Promise.all(loads).then(function () {});
       } catch (e) {
         /* no current movie, or not an envelope: nothing to preload */
       }
@@ -237,6 +272,43 @@ export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
         }
       }
     });
+  }
+
+  // Whether the document came as it is on disk: then the server compresses nothing (see above).
+  function servedUncompressed(): boolean {
+    if (typeof host.DecompressionStream !== 'function' || typeof host.Response !== 'function' || !host.performance.getEntriesByType) return false;
+    var navigation = host.performance.getEntriesByType('navigation')[0];
+    return !!navigation && navigation.decodedBodySize > 0 && navigation.encodedBodySize === navigation.decodedBodySize;
+  }
+
+  function preload(url: string): void {
+    var link = host.document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'script';
+    // Low, as the hall's own async scripts: the engine comes down beside them, not before them.
+    link.fetchPriority = 'low';
+    link.href = url;
+    host.document.head.appendChild(link);
+  }
+
+  // The chunk's gzip copy, unpacked and run; the chunk itself when that fails. Never rejects.
+  function runPacked(url: string): Promise<void> {
+    return host
+      .fetch(url + '.gz', { headers: {}, credentials: 'same-origin', priority: 'low' })
+      .then(function (response) {
+        // Not there: a server that answers every unknown path with the home page, or a 404.
+        if (response.status !== 200 || !response.body) throw new Error('no gzip copy');
+        return new host.Response!(response.body.pipeThrough(new host.DecompressionStream!('gzip'))).text();
+      })
+      .then(function (code) {
+        var script = host.document.createElement('script');
+        script.text = code;
+        host.document.head.appendChild(script);
+        host.document.head.removeChild(script);
+      })
+      .catch(function () {
+        preload(url);
+      });
   }
 
   function hasKeys(object: unknown): boolean {
@@ -303,6 +375,17 @@ export async function takeEarlyAnswer<T>(read: EarlyRead, roomId: string | null,
     delete early.answers.current;
   }
   return taken;
+}
+
+/**
+ * Settles once the room link's early start has run the current movie's engine chunks from their
+ * gzip copies (webpack then has them: importing the engine costs no download), has started
+ * preloading them, or has given up; at once without an early start. The player awaits it before it
+ * imports an engine, so that webpack does not download a chunk that is being unpacked. Never rejects.
+ */
+export function earlyEngine(): Promise<void> {
+  if (typeof window === 'undefined') return Promise.resolve();
+  return (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart?.engine ?? Promise.resolve();
 }
 
 /**
