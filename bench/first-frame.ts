@@ -24,8 +24,9 @@
  *
  * `--timeline` also prints, for each run, every request the page made until its first frame (start
  * and end in ms since navigation, bytes on the wire), when DOMContentLoaded ended, when the hall put
- * its <video> in the page and when an engine gave it a MediaSource, to see what the first frame
- * waits for.
+ * its <video> in the page and when an engine gave it a MediaSource, and the element's
+ * loadedmetadata, seeking and loadeddata (its position and what it had buffered), to see what the
+ * first frame waits for.
  *
  * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error.
  */
@@ -115,6 +116,21 @@ async function openOnce(browser: Browser, origin: string, roomId: string, token:
       new MutationObserver(() => {
         if (!marks.video && document.querySelector('video')) marks.video = performance.now();
       }).observe(document, { childList: true, subtree: true });
+      // The element's start: where it went (a seek past the fetched segment costs another one) and what it held.
+      const mediaEvents: string[] = [];
+      (window as unknown as { benchMediaEvents: string[] }).benchMediaEvents = mediaEvents;
+      for (const type of ['loadedmetadata', 'seeking', 'loadeddata']) {
+        document.addEventListener(
+          type,
+          (event) => {
+            const video = event.target as HTMLVideoElement;
+            const held: string[] = [];
+            for (let i = 0; i < video.buffered.length; i++) held.push(`${video.buffered.start(i).toFixed(2)}–${video.buffered.end(i).toFixed(2)} s`);
+            mediaEvents.push(`${Math.round(performance.now())} ms ${type} at ${video.currentTime.toFixed(2)} s, buffered ${held.join(', ') || 'nothing'}`);
+          },
+          { capture: true },
+        );
+      }
       const create = URL.createObjectURL.bind(URL);
       URL.createObjectURL = (object: Blob | MediaSource) => {
         if (typeof MediaSource !== 'undefined' && object instanceof MediaSource) marks.mediaSource ??= performance.now();
@@ -251,6 +267,7 @@ function readTimeline() {
     videoMs: marks.video === undefined ? null : Math.round(marks.video),
     mediaSourceMs: marks.mediaSource === undefined ? null : Math.round(marks.mediaSource),
     resources,
+    mediaEvents: (window as unknown as { benchMediaEvents?: string[] }).benchMediaEvents ?? [],
   };
 }
 
@@ -261,6 +278,7 @@ function printTimeline(timeline: ReturnType<typeof readTimeline>, firstFrameMs: 
   for (const entry of timeline.resources.filter((item) => item.startMs <= firstFrameMs)) {
     console.log(`  ${String(entry.startMs).padStart(5)} → ${String(entry.endMs).padStart(5)} ms ${String(entry.kb).padStart(6)} KB  ${entry.name}`);
   }
+  for (const line of timeline.mediaEvents) console.log(`  ${line}`);
 }
 
 function fmt(ms: number | null): string {

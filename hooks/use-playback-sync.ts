@@ -61,7 +61,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
       onAutoplay: (outcome) => setAutoplay((previous) => (outcome === 'ok' ? (previous === 'muted' && video.muted ? 'muted' : null) : outcome)),
       onControlDenied: () => callbacks.current.onControlDenied(),
       onManualSynced: () => callbacks.current.onManualSynced(),
-      onTarget: (status) => session.followed(status),
+      onTarget: (status, atMs) => session.followed(status, atMs),
     });
     // The user pressing play after a refusal clears the notice.
     const onPlaying = () => setAutoplay((previous) => (previous === 'blocked' ? null : previous));

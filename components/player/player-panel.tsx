@@ -99,9 +99,9 @@ const START_LEAD_SEC = 1;
 function roomPositionSoon(): number {
   const playback = getDefaultStore().get(playbackStatusAtom);
   if (!playback) return -1;
-  const { status, receivedAtMs } = playback;
+  const { status, atMs } = playback;
   if (!status.isPlaying) return status.currentTime;
-  return status.currentTime + ((Date.now() - receivedAtMs) / 1000 + START_LEAD_SEC) * status.playbackRate;
+  return status.currentTime + ((Date.now() - atMs) / 1000 + START_LEAD_SEC) * status.playbackRate;
 }
 
 export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, onSendChat, theater, onToggleTheater, onAddMovie, hasMovies }: PlayerPanelProps) {

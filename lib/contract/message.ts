@@ -1,12 +1,16 @@
 /**
  * Encoding and decoding of the room WebSocket frames (docs/contract.md §6.2, §6.3): one binary
  * protobuf `proto.Message` per frame. `timestamp` is sfixed64 Unix ms and `expirationId` fixed64,
- * which @bufbuild/protobuf represents as bigint; these helpers convert at the edge.
+ * which @bufbuild/protobuf represents as bigint; these helpers convert at the edge. The browser
+ * loads this module only when its room socket opens (lib/ws/room-socket.ts `loadRoomCodec`); what
+ * the hall needs before that is in ./message-type.ts.
  */
 import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
-import { MessageSchema, MessageType, type Message } from '@/lib/proto/message_pb';
+import { MessageSchema, type Message } from '@/lib/proto/message_pb';
 
-export { MessageType };
+// The generated enum itself (its members are types too); ./message-type.ts has the same numbers.
+export { MessageType } from '@/lib/proto/message_pb';
+export { timestampMs } from './message-type';
 export type { Message };
 
 /** Builds and encodes one frame. Throws only on a programming error (wrong field types). */
@@ -20,9 +24,4 @@ export function encodeMessage(init: MessageInitShape<typeof MessageSchema>): Uin
  */
 export function decodeMessage(bytes: Uint8Array): Message {
   return fromBinary(MessageSchema, bytes);
-}
-
-/** `timestamp` (bigint Unix ms) as a number of Unix ms. */
-export function timestampMs(message: Message): number {
-  return Number(message.timestamp);
 }

@@ -51,12 +51,13 @@ export const currentMovieAtom = atom<LoadedCurrent | null>(null);
 
 /**
  * The room's playback status as last heard (docs/contract.md §6.7): from `GET /movie/current`,
- * or a STATUS, CHECK_STATUS or SYNC frame; `receivedAtMs` is the local time (Unix ms) it arrived.
- * What the room does, not what this viewer's player does (the sync engine reconciles the two).
+ * or a STATUS, CHECK_STATUS or SYNC frame; `atMs` is the local time (Unix ms) at which the room was
+ * at `status.currentTime` (about when it arrived). What the room does, not what this viewer's
+ * player does (the sync engine reconciles the two).
  */
 export interface RoomPlaybackStatus {
   status: PlaybackState;
-  receivedAtMs: number;
+  atMs: number;
 }
 
 export const playbackStatusAtom = atom<RoomPlaybackStatus | null>(null);

@@ -8,7 +8,7 @@
  * a v0.9.11 server replays nothing and sends VIEWER_COUNT first, so there the tab's own saved lines
  * are all there is.
  */
-import { MessageType, type Message } from '@/lib/contract/message';
+import { MessageType, type Message } from '@/lib/contract/message-type';
 
 /**
  * One line of the chat. `atMs` is when it was said on this device's clock (Unix ms): the local

@@ -338,8 +338,8 @@ describe('the playback truth', () => {
     expect(follower.replies[0].serverTimeMs).toBe(123_456);
     // The frames go to the engine; the truth is what the engine says it follows.
     expect(store.get(playbackStatusAtom)?.status.currentTime).toBe(10);
-    session.followed({ isPlaying: false, currentTime: 20, playbackRate: 1 });
-    expect(store.get(playbackStatusAtom)?.status).toEqual({ isPlaying: false, currentTime: 20, playbackRate: 1 });
+    session.followed({ isPlaying: false, currentTime: 20, playbackRate: 1 }, 5_000);
+    expect(store.get(playbackStatusAtom)).toEqual({ status: { isPlaying: false, currentTime: 20, playbackRate: 1 }, atMs: 5_000 });
     socket.state = 'closed';
     socket.emit('state', 'closed');
     expect(follower.calls.at(-1)).toBe('disconnected');

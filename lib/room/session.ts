@@ -44,7 +44,7 @@ import { ApiError } from '@/lib/api/error';
 import { getRoomJoined } from '@/lib/api/room';
 import { getRoomSettings } from '@/lib/api/room-admin';
 import { getRoomInfo, getRoomMe } from '@/lib/api/room-member';
-import { MessageType, timestampMs, type Message } from '@/lib/contract/message';
+import { MessageType, timestampMs, type Message } from '@/lib/contract/message-type';
 import type { PlaybackState } from '@/lib/contract/playback';
 import { MemberRole } from '@/lib/contract/roles';
 import type { CurrentMovie, RoomInfo, RoomJoined, RoomMe, RoomSettings } from '@/lib/contract/types';
@@ -316,10 +316,11 @@ export class RoomSession {
 
   /**
    * The status the attached engine follows changed (its `onTarget`): a frame, the HTTP status, or
-   * the user's own action at once. This is the room's playback truth that the labels read.
+   * the user's own action at once, the room at `status.currentTime` at local Unix ms `atMs`. This
+   * is the room's playback truth that the labels read.
    */
-  followed(status: PlaybackState): void {
-    if (!this.closed) this.store.set(playbackStatusAtom, { status, receivedAtMs: this.now() });
+  followed(status: PlaybackState, atMs: number): void {
+    if (!this.closed) this.store.set(playbackStatusAtom, { status, atMs });
   }
 
   /**
@@ -351,7 +352,7 @@ export class RoomSession {
         } else if (this.follower) {
           this.follower.loadTarget(httpStatusOf(loaded));
         } else {
-          this.store.set(playbackStatusAtom, { status: fromJsonStatus(current.status), receivedAtMs: loaded.receivedAtMs });
+          this.store.set(playbackStatusAtom, { status: fromJsonStatus(current.status), atMs: loaded.receivedAtMs });
         }
       },
       (failure: unknown) => {
@@ -417,7 +418,7 @@ export class RoomSession {
       else follower.onRemoteStatus(status);
       return;
     }
-    if (hasCurrentMovie(this.store.get(currentMovieAtom)?.current)) this.store.set(playbackStatusAtom, { status, receivedAtMs: this.now() });
+    if (hasCurrentMovie(this.store.get(currentMovieAtom)?.current)) this.store.set(playbackStatusAtom, { status, atMs: this.now() });
   }
 
   private onChat(message: Message): void {

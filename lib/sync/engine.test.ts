@@ -972,6 +972,22 @@ describe('late joiner', () => {
     expect(transport.statuses).toEqual([]);
   });
 
+  it("tells what it follows with the time the HTTP status held, not the time it took it (the player's start position)", async () => {
+    const media = new FakeMedia();
+    const targets: [number, number][] = [];
+    const requestedAtMs = Date.now();
+    const engine = makeEngine(media, new RecordingTransport(), { onTarget: (status, atMs) => targets.push([status.currentTime, atMs]) });
+    // The answer came 300 ms after the request; the hall's code took it 1.5 s later (a slow phone).
+    jest.advanceTimersByTime(1800);
+    engine.loadTarget({ status: { isPlaying: true, currentTime: 42, playbackRate: 1 }, requestedAtMs, receivedAtMs: requestedAtMs + 300 });
+    expect(targets).toEqual([[42, requestedAtMs + 150]]);
+    const before = Date.now();
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 50, playbackRate: 1 });
+    expect(targets[1][0]).toBe(50);
+    expect(targets[1][1]).toBeLessThanOrEqual(before);
+    expect(targets[1][1]).toBeGreaterThan(before - 1000);
+  });
+
   it('starts paused at the status position when the room is paused', async () => {
     const media = new FakeMedia();
     const engine = makeEngine(media, new RecordingTransport());

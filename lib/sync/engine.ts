@@ -144,9 +144,11 @@ export interface SyncEngineOptions {
   onManualSynced?: () => void;
   /**
    * The room status the engine follows changed: a remote STATUS or SYNC reply, the HTTP status, or
-   * this user's own action at once (what the hall's "playing / paused" label shows).
+   * this user's own action at once (what the hall's "playing / paused" label shows). `atMs`: the
+   * local time (Unix ms) at which the room was at `status.currentTime` (the HTTP status's is when
+   * the server answered, not when the engine took it).
    */
-  onTarget?: (status: PlaybackState) => void;
+  onTarget?: (status: PlaybackState, atMs: number) => void;
 }
 
 interface PendingSync {
@@ -486,7 +488,7 @@ export class SyncEngine {
     this.noteRateSwitch(previous, status);
     if (before && before.isPlaying === status.isPlaying && before.playbackRate === status.playbackRate && before.currentTime === status.currentTime) return;
     this.decide('follow', `${target.clock}: ${status.isPlaying ? 'play' : 'pause'} at ${status.currentTime.toFixed(2)} s × ${status.playbackRate}`);
-    this.options.onTarget?.({ ...status });
+    this.options.onTarget?.({ ...status }, target.clock === 'local' ? target.atMs : target.atMs - this.clock.offsetMs);
   }
 
   /** The element lost time on its own (a stall or freeze): catch up like after an action, but not over and over. */

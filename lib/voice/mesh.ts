@@ -16,15 +16,16 @@
  * The socket dropping ends every peer connection (the server has told the others that this
  * connection left); when it opens again a call that was on joins again by itself.
  */
-import { MessageType, type Message } from '@/lib/contract/message';
+import { MessageType, type Message } from '@/lib/contract/message-type';
+import type { MessageType as ProtoMessageType } from '@/lib/proto/message_pb';
 
 /** The signalling frames of voice chat. */
 export type VoiceFrameType =
-  | MessageType.WEBRTC_JOIN
-  | MessageType.WEBRTC_LEAVE
-  | MessageType.WEBRTC_OFFER
-  | MessageType.WEBRTC_ANSWER
-  | MessageType.WEBRTC_ICE_CANDIDATE;
+  | ProtoMessageType.WEBRTC_JOIN
+  | ProtoMessageType.WEBRTC_LEAVE
+  | ProtoMessageType.WEBRTC_OFFER
+  | ProtoMessageType.WEBRTC_ANSWER
+  | ProtoMessageType.WEBRTC_ICE_CANDIDATE;
 
 /** `webrtc_data` of an outgoing OFFER, ANSWER or ICE_CANDIDATE: `data` is JSON, `to` is `userId:connId`. */
 export interface VoiceSignal {

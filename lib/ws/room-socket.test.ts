@@ -3,7 +3,9 @@
  * reported (not thrown) failures, timestamp stamping, and reconnects that never give up.
  */
 import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
-import { reconnectDelayMs, RoomSocket, roomSocketUrl, type RoomSocketState, type WebSocketLike } from './room-socket';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadRoomCodec, reconnectDelayMs, RoomSocket, roomSocketUrl, type RoomSocketState, type WebSocketLike } from './room-socket';
 
 class FakeWebSocket implements WebSocketLike {
   static instances: FakeWebSocket[] = [];
@@ -66,8 +68,64 @@ const latest = () => FakeWebSocket.instances[FakeWebSocket.instances.length - 1]
 /** Lets the socket's async frame handling run. */
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+const root = path.resolve(__dirname, '..', '..');
+
+/** The non-test TypeScript files under `dir`, relative to the repository. */
+function sources(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}
+
+// Loaded once per page; the tests below but the first start with it in.
+beforeAll(() => loadRoomCodec());
+
 beforeEach(() => {
   FakeWebSocket.instances = [];
+});
+
+describe('RoomSocket before its codec is in', () => {
+  it('is the only browser module that takes the codec in, and only on demand (so it comes down after the first frame)', () => {
+    const importers = ['app', 'components', 'hooks', 'lib']
+      .flatMap(sources)
+      .filter((file) => !file.startsWith(path.join('lib', 'contract')) && !file.startsWith(path.join('lib', 'proto')))
+      .filter((file) => /from '@\/lib\/(contract\/message|proto\/message_pb)'/.test(readFileSync(path.join(root, file), 'utf8').replace(/import type [^;]+;/g, '')));
+    expect(importers).toEqual([]);
+  });
+
+  it('is connecting while the codec loads, and opens its socket once it is in', async () => {
+    let fresh!: typeof import('./room-socket');
+    jest.isolateModules(() => {
+      fresh = jest.requireActual<typeof import('./room-socket')>('./room-socket');
+    });
+    const socket = new fresh.RoomSocket({ roomId: ROOM, origin: () => 'https://synctv.example', token: () => 'jwt', createWebSocket: (url, protocols) => new FakeWebSocket(url, protocols) });
+    const states: RoomSocketState[] = [];
+    socket.on('state', (state) => states.push(state));
+    socket.connect();
+    expect(states).toEqual(['connecting']);
+    expect(FakeWebSocket.instances).toHaveLength(0);
+    await fresh.loadRoomCodec();
+    await flush();
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    latest().serverOpens();
+    expect(states).toEqual(['connecting', 'open']);
+    expect(socket.sendSync()).toBe(true);
+    expect(decodeMessage(latest().sent[0] as Uint8Array).type).toBe(MessageType.SYNC);
+  });
+
+  it('opens nothing when it was closed while the codec loaded', async () => {
+    let fresh!: typeof import('./room-socket');
+    jest.isolateModules(() => {
+      fresh = jest.requireActual<typeof import('./room-socket')>('./room-socket');
+    });
+    const socket = new fresh.RoomSocket({ roomId: ROOM, origin: () => 'https://synctv.example', token: () => 'jwt', createWebSocket: (url, protocols) => new FakeWebSocket(url, protocols) });
+    socket.connect();
+    socket.close();
+    await fresh.loadRoomCodec();
+    await flush();
+    expect(FakeWebSocket.instances).toHaveLength(0);
+    expect(socket.state).toBe('closed');
+  });
 });
 
 describe('roomSocketUrl', () => {

@@ -14,8 +14,31 @@
  */
 import type { MessageInitShape } from '@bufbuild/protobuf';
 import type { MessageSchema } from '@/lib/proto/message_pb';
-import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
+import { MessageType, type Message } from '@/lib/contract/message-type';
 import type { PlaybackState } from '@/lib/contract/playback';
+
+/** The frame codec (lib/contract/message.ts): `encodeMessage`, `decodeMessage`. */
+type RoomCodec = typeof import('@/lib/contract/message');
+
+let codec: RoomCodec | null = null;
+let codecLoad: Promise<RoomCodec> | null = null;
+
+/**
+ * Loads the frame codec (lib/contract/message.ts with @bufbuild/protobuf, about 65 KB of script) once
+ * per page; a failed load is tried again on the next call. A socket loads it before it opens, so the
+ * hall's first frame does not wait for it (lib/contract/message-type.ts). Rejects when the chunk
+ * cannot be downloaded.
+ */
+export function loadRoomCodec(): Promise<RoomCodec> {
+  codecLoad ??= import('@/lib/contract/message').then(
+    (module) => (codec = module),
+    (error: unknown) => {
+      codecLoad = null;
+      throw error;
+    },
+  );
+  return codecLoad;
+}
 
 /** Connection state shown to the user: a socket is opening, open, or closed (waiting to retry, or stopped). */
 export type RoomSocketState = 'connecting' | 'open' | 'closed';
@@ -192,7 +215,8 @@ export class RoomSocket {
     const ws = this.ws;
     if (!ws || ws.readyState !== OPEN || this.currentState !== 'open') return false;
     const timestamp = message.timestamp ? message.timestamp : BigInt(Math.round(this.clock()));
-    ws.send(encodeMessage({ ...message, timestamp }));
+    // A socket opens only once the codec is in (openSocket).
+    ws.send(codec!.encodeMessage({ ...message, timestamp }));
     return true;
   }
 
@@ -231,6 +255,18 @@ export class RoomSocket {
   }
 
   private openSocket(): void {
+    if (!codec) {
+      this.setState('connecting');
+      loadRoomCodec().then(
+        () => {
+          if (this.running && !this.ws && this.retryTimer === null) this.openSocket();
+        },
+        (error: unknown) => {
+          if (this.running && !this.ws && this.retryTimer === null) this.handleClosed(null, 0, error instanceof Error ? error.message : String(error));
+        },
+      );
+      return;
+    }
     const token = this.options.token();
     let ws: WebSocketLike;
     try {
@@ -295,7 +331,7 @@ export class RoomSocket {
     }
     let message: Message;
     try {
-      message = decodeMessage(bytes);
+      message = codec!.decodeMessage(bytes);
     } catch (error) {
       this.emit('decodeError', error instanceof Error ? error : new Error(String(error)));
       return;
