@@ -31,7 +31,7 @@ import { stripTsPrefix } from '@/components/player/ts-prefix';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
 import { earlyMediaLoader } from './early-media-loader';
 import { sourceKind } from '@/lib/media/source-kind';
-import { earlyEngine } from '@/lib/room/early-start';
+import { earlyEngine } from '@/lib/room/early-engine';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
 
@@ -107,8 +107,7 @@ export function preloadEngine(url: string, type = ''): void {
   else if (kind === 'dash') importDash().catch(ignore);
 }
 
-// The engines, imported once the room link's early start has them in (lib/room/early-start.ts
-// `earlyEngine`): behind a server that does not compress it unpacks their gzip copies, and an
+// The engines, imported once the room link's early start has them in (lib/room/early-engine.ts): behind a server that does not compress it unpacks their gzip copies, and an
 // import before that would download the chunk a second time, three times the size.
 const importHlsLight = () => earlyEngine().then(() => import('hls.js/light'));
 const importMpegts = () => earlyEngine().then(() => import('mpegts.js'));

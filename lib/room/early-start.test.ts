@@ -4,7 +4,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { DecompressionStream } from 'node:stream/web';
-import { earlyEngine, earlyStartConfig, earlyStartScript, EARLY_ANSWER_MAX_AGE_MS, engineChunkPlaceholder, takeEarlyAnswer, takeEarlyMedia, type EarlyStart, type EarlyStartHost } from './early-start';
+import { earlyStartConfig, earlyStartScript, EARLY_ANSWER_MAX_AGE_MS, engineChunkPlaceholder, takeEarlyAnswer, takeEarlyMedia, type EarlyStart, type EarlyStartHost } from './early-start';
 
 const HLS_CHUNK = '/web/_next/static/chunks/engine-hls-light.abc123.js';
 
@@ -192,24 +192,6 @@ describe("the early-start script's engine behind a server that does not compress
       expect(host.requests.some((request) => request.url.endsWith('.gz'))).toBe(false);
       expect(host.links.map((link) => link.href)).toEqual([HLS_CHUNK]);
     }
-  });
-});
-
-describe('earlyEngine', () => {
-  afterEach(() => delete (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart);
-
-  it("settles at once without an early start, else when the early start's engine has", async () => {
-    await expect(earlyEngine()).resolves.toBeUndefined();
-    let done!: () => void;
-    const engine = new Promise<void>((resolve) => (done = resolve));
-    (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart = { roomId: 'r1', token: '', startedAtMs: Date.now(), answers: {}, engine };
-    let settled = false;
-    void earlyEngine().then(() => (settled = true));
-    await settle();
-    expect(settled).toBe(false);
-    done();
-    await settle();
-    expect(settled).toBe(true);
   });
 });
 

@@ -20,7 +20,7 @@
  * script that the document's policy allows by its hash (scripts/csp.mjs): hls.js light is 360 KB as
  * it is and 115 KB gzipped, 1.2 s of a phone's 1.6 Mbit/s (docs/benchmarks.md "First-frame
  * benchmark"). Webpack takes a chunk that ran before it asked as loaded, so the player waits for
- * `earlyEngine()` before it imports the engine; when the copy is missing or does not unpack, the
+ * `earlyEngine()` (./early-engine.ts) before it imports the engine; when the copy is missing or does not unpack, the
  * script falls back to the preload. For an HLS movie without headers of
  * its own (not live) it also fetches the playlist and, when the room is paused, the segment at the
  * room's position, the two requests hls.js would otherwise send only once the hall's code has run;
@@ -121,7 +121,7 @@ export interface EarlyStart {
   media?: Record<string, EarlyMediaEntry>;
   /**
    * Settles once the current movie's engine chunks have run from their gzip copies, are preloading,
-   * or are not needed (`earlyEngine`). Never rejects.
+   * or are not needed (./early-engine.ts `earlyEngine`). Never rejects.
    */
   engine?: Promise<void>;
 }
@@ -375,17 +375,6 @@ export async function takeEarlyAnswer<T>(read: EarlyRead, roomId: string | null,
     delete early.answers.current;
   }
   return taken;
-}
-
-/**
- * Settles once the room link's early start has run the current movie's engine chunks from their
- * gzip copies (webpack then has them: importing the engine costs no download), has started
- * preloading them, or has given up; at once without an early start. The player awaits it before it
- * imports an engine, so that webpack does not download a chunk that is being unpacked. Never rejects.
- */
-export function earlyEngine(): Promise<void> {
-  if (typeof window === 'undefined') return Promise.resolve();
-  return (window as unknown as { __synctvEarlyStart?: EarlyStart }).__synctvEarlyStart?.engine ?? Promise.resolve();
 }
 
 /**
