@@ -135,4 +135,9 @@ async function main() {
   console.log(`csp: ${files.length} documents, ${scripts} inline scripts allowed by hash, and ${engines} engine chunks run by an early start`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}

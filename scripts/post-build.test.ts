@@ -4,9 +4,11 @@
  * The post-build steps that rewrite the exported documents, run as `npm run build` runs them (as
  * scripts, on a small export in a temporary folder): scripts/head-scripts-first.mjs puts the inline
  * head scripts in front of the stylesheet, scripts/engine-chunks.mjs writes the engines' chunk
- * URLs into the early-start script, and scripts/precompress.mjs writes brotli and gzip copies.
+ * URLs into the early-start script, scripts/csp.mjs gives each document its policy, and
+ * scripts/precompress.mjs writes brotli and gzip copies.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +55,24 @@ describe('engine-chunks', () => {
     await expect(writeEngineChunks(dir, {})).resolves.toBe(0);
     fs.writeFileSync(path.join(dir, 'cinema', '_', 'index.html'), '"__ENGINE_CHUNK__engine-mpegts__"');
     await expect(writeEngineChunks(dir, { 'engine-hls-light': ['static/chunks/1.js'] })).rejects.toThrow('no chunk for engine-mpegts');
+  });
+});
+
+describe('csp', () => {
+  it("allows by hash the inline scripts and, in a document that names an engine chunk, that chunk's text", async () => {
+    const { withPolicy } = await import('./csp.mjs');
+    const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    const engine = '(self.webpackChunk_N_E=self.webpackChunk_N_E||[]).push([[950],{}]);';
+    const chunks = { '/web/_next/static/chunks/950.abc.js': engine };
+    const hall = withPolicy('<html><head><script>x({"hls":"/web/_next/static/chunks/950.abc.js"})</script></head></html>', chunks);
+    const policy = /content="([^"]*)"/.exec(hall)![1];
+    expect(policy).toContain(sha('x({"hls":"/web/_next/static/chunks/950.abc.js"})'));
+    expect(policy).toContain(sha(engine));
+    expect(/script-src [^;]*/.exec(policy)![0]).not.toContain("'unsafe-inline'");
+    const home = withPolicy('<html><head><script>boot()</script></head></html>', chunks);
+    expect(home).not.toContain(sha(engine));
+    // Run again, it replaces the policy instead of adding one.
+    expect(withPolicy(hall, chunks)).toBe(hall);
   });
 });
 

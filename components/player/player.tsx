@@ -107,8 +107,9 @@ export function preloadEngine(url: string, type = ''): void {
   else if (kind === 'dash') importDash().catch(ignore);
 }
 
-// The engines, imported once the room link's early start has them in (lib/room/early-engine.ts): behind a server that does not compress it unpacks their gzip copies, and an
-// import before that would download the chunk a second time, three times the size.
+// The engines, imported once the room link's early start has them in (lib/room/early-engine.ts):
+// behind a server that does not compress it unpacks their gzip copies, and an import before that
+// would download the chunk a second time, three times the size.
 const importHlsLight = () => earlyEngine().then(() => import('hls.js/light'));
 const importMpegts = () => earlyEngine().then(() => import('mpegts.js'));
 const importDash = () => earlyEngine().then(() => import('dashjs'));

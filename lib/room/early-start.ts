@@ -20,8 +20,8 @@
  * script that the document's policy allows by its hash (scripts/csp.mjs): hls.js light is 360 KB as
  * it is and 115 KB gzipped, 1.2 s of a phone's 1.6 Mbit/s (docs/benchmarks.md "First-frame
  * benchmark"). Webpack takes a chunk that ran before it asked as loaded, so the player waits for
- * `earlyEngine()` (./early-engine.ts) before it imports the engine; when the copy is missing or does not unpack, the
- * script falls back to the preload. For an HLS movie without headers of
+ * `earlyEngine()` (./early-engine.ts) before it imports the engine; when the copy is missing or
+ * does not unpack, the script falls back to the preload. For an HLS movie without headers of
  * its own (not live) it also fetches the playlist and, when the room is paused, the segment at the
  * room's position, the two requests hls.js would otherwise send only once the hall's code has run;
  * the player's loaders take them (`takeEarlyMedia`, components/player/early-media-loader.ts). A
@@ -296,7 +296,8 @@ export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
     return host
       .fetch(url + '.gz', { headers: {}, credentials: 'same-origin', priority: 'low' })
       .then(function (response) {
-        // Not there: a server that answers every unknown path with the home page, or a 404.
+        // Not there (a 404; SyncTV answers an unknown path with the home page and 200, which does
+        // not unpack below).
         if (response.status !== 200 || !response.body) throw new Error('no gzip copy');
         return new host.Response!(response.body.pipeThrough(new host.DecompressionStream!('gzip'))).text();
       })
