@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { engineChunkUrl, readEngineChunkList } from './engine-chunks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -80,20 +81,20 @@ export function withPolicy(html, engineChunks = {}) {
 
 /**
  * The player engines' chunks in the export, by URL, with their text: the files that the build's
- * list names (`.next/engine-chunks.json`, written by next.config.mjs, as scripts/engine-chunks.mjs
- * reads it) and the export holds. None when the list is missing.
+ * list names (scripts/engine-chunks.mjs `readEngineChunkList`) and the export holds. None when the
+ * list is missing.
  */
 async function readEngineChunks(exportDir) {
   let list;
   try {
-    list = JSON.parse(await readFile(path.join(root, '.next', 'engine-chunks.json'), 'utf8'));
+    list = await readEngineChunkList();
   } catch {
     return {};
   }
   const chunks = {};
   for (const file of Object.values(list).flat()) {
     try {
-      chunks[`/web/_next/${file}`] = await readFile(path.join(exportDir, '_next', file), 'utf8');
+      chunks[engineChunkUrl(file)] = await readFile(path.join(exportDir, '_next', file), 'utf8');
     } catch {
       /* not in this export (another build's list) */
     }

@@ -20,6 +20,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PLACEHOLDER = /__ENGINE_CHUNK__([a-z0-9-]+)__/g;
 const BASE_PATH = '/web';
 
+/** The build's list of the engines' chunks (next.config.mjs EngineChunksPlugin): `{ name: ['static/chunks/….js', …] }`. Throws when it is missing. */
+export async function readEngineChunkList() {
+  return JSON.parse(await readFile(path.join(root, '.next', 'engine-chunks.json'), 'utf8'));
+}
+
+/** The URL the export serves a chunk of the list at: `/web/_next/static/chunks/….js`. */
+export function engineChunkUrl(file) {
+  return `${BASE_PATH}/_next/${file}`;
+}
+
 /**
  * Replaces every placeholder below `exportDir` (HTML and `.txt` RSC payloads outside `_next/`) with
  * the chunks' URLs (`/web/_next/static/chunks/….js`, space-separated) from `chunkList`, the parsed
@@ -30,7 +40,7 @@ export async function writeEngineChunks(exportDir, chunkList) {
   const urls = (name) => {
     const files = chunkList[name];
     if (!files?.length) throw new Error(`engine-chunks: the build listed no chunk for ${name} (.next/engine-chunks.json)`);
-    return files.map((file) => `${BASE_PATH}/_next/${file}`).join(' ');
+    return files.map(engineChunkUrl).join(' ');
   };
   let files = 0;
   const entries = await readdir(exportDir, { recursive: true, withFileTypes: true });
@@ -54,7 +64,7 @@ async function main() {
     console.error(`engine-chunks: ${exportDir} has no index.html; run next build first`);
     process.exit(1);
   }
-  const chunkList = JSON.parse(await readFile(path.join(root, '.next', 'engine-chunks.json'), 'utf8'));
+  const chunkList = await readEngineChunkList();
   const files = await writeEngineChunks(exportDir, chunkList);
   if (files === 0) throw new Error('engine-chunks: no document holds the early-start script (components/layout/early-start.tsx)');
   const listed = Object.entries(chunkList).map(([name, chunks]) => `${name} ${chunks.length}`).join(', ');

@@ -93,6 +93,13 @@ export function WatchOnlyReason() {
   );
 }
 
+// The engines, imported once the room link's early start has them in (lib/room/early-engine.ts):
+// behind a server that does not compress it unpacks their gzip copies, and an import before that
+// would download the chunk a second time, three times the size.
+const importHlsLight = () => earlyEngine().then(() => import('hls.js/light'));
+const importMpegts = () => earlyEngine().then(() => import('mpegts.js'));
+const importDash = () => earlyEngine().then(() => import('dashjs'));
+
 /**
  * Starts downloading the engine a source needs (hls.js light, mpegts.js, dash.js) before the player
  * mounts: the hall calls it as soon as the current movie is known, so the engine's code comes down
@@ -106,13 +113,6 @@ export function preloadEngine(url: string, type = ''): void {
   else if (kind === 'flv' || kind === 'mpegts') importMpegts().catch(ignore);
   else if (kind === 'dash') importDash().catch(ignore);
 }
-
-// The engines, imported once the room link's early start has them in (lib/room/early-engine.ts):
-// behind a server that does not compress it unpacks their gzip copies, and an import before that
-// would download the chunk a second time, three times the size.
-const importHlsLight = () => earlyEngine().then(() => import('hls.js/light'));
-const importMpegts = () => earlyEngine().then(() => import('mpegts.js'));
-const importDash = () => earlyEngine().then(() => import('dashjs'));
 
 /**
  * hls.js's own loader for segments, which hands an unencrypted segment on from its first MPEG-TS

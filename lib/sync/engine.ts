@@ -470,7 +470,12 @@ export class SyncEngine {
   private roomTarget(): RoomTarget | null {
     const target = this.target;
     if (!target) return null;
-    return { status: target.status, serverTimeMs: target.clock === 'server' ? target.atMs : target.atMs + this.clock.offsetMs };
+    return { status: target.status, serverTimeMs: this.serverTimeOf(target) };
+  }
+
+  /** When (server Unix ms) the room was at `target`'s position. */
+  private serverTimeOf(target: Target): number {
+    return target.clock === 'server' ? target.atMs : target.atMs + this.clock.offsetMs;
   }
 
   private setTarget(target: Target, acquire: boolean): void {
@@ -488,7 +493,7 @@ export class SyncEngine {
     this.noteRateSwitch(previous, status);
     if (before && before.isPlaying === status.isPlaying && before.playbackRate === status.playbackRate && before.currentTime === status.currentTime) return;
     this.decide('follow', `${target.clock}: ${status.isPlaying ? 'play' : 'pause'} at ${status.currentTime.toFixed(2)} s × ${status.playbackRate}`);
-    this.options.onTarget?.({ ...status }, target.clock === 'local' ? target.atMs : target.atMs - this.clock.offsetMs);
+    this.options.onTarget?.({ ...status }, this.serverTimeOf(target) - this.clock.offsetMs);
   }
 
   /** The element lost time on its own (a stall or freeze): catch up like after an action, but not over and over. */
@@ -516,7 +521,7 @@ export class SyncEngine {
     const { status } = confirmed;
     if (!provisional?.status.isPlaying || !status.isPlaying || Math.abs(status.playbackRate - provisional.status.playbackRate) > 1e-3) return;
     const serverNow = this.clock.serverNow();
-    const confirmedTarget: RoomTarget = { status, serverTimeMs: confirmed.clock === 'server' ? confirmed.atMs : confirmed.atMs + this.clock.offsetMs };
+    const confirmedTarget: RoomTarget = { status, serverTimeMs: this.serverTimeOf(confirmed) };
     const movedSec = (positionAt(confirmedTarget, serverNow) - positionAt(provisional, serverNow)) / status.playbackRate;
     if (Math.abs(movedSec) < ACTION_JUMP_SEC) this.learn('handling', movedSec);
   }
@@ -528,7 +533,7 @@ export class SyncEngine {
     const { status } = next;
     if (status.isPlaying !== current.status.isPlaying || Math.abs(status.playbackRate - current.status.playbackRate) > 1e-3) return true;
     const serverNow = this.clock.serverNow();
-    const nextTarget: RoomTarget = { status, serverTimeMs: next.clock === 'server' ? next.atMs : next.atMs + this.clock.offsetMs };
+    const nextTarget: RoomTarget = { status, serverTimeMs: this.serverTimeOf(next) };
     return Math.abs(positionAt(nextTarget, serverNow) - positionAt(current, serverNow)) > ACTION_JUMP_SEC;
   }
 
