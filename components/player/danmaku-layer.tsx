@@ -1,7 +1,7 @@
 'use client';
 /**
  * The danmaku overlay: comments flying across the picture, under the controls, in fullscreen too
- * (it sits in media-chrome's media layer). Three sources: the room's chat lines as they arrive
+ * (the player puts it in media-chrome's media layer, components/player/player.tsx `overlay`). Three sources: the room's chat lines as they arrive
  * (not the ones restored after a reload), the movie's `danmu` file on the movie's timeline, and its
  * `streamDanmu` Server-Sent Events (`danmu` events, reconnecting after 3 s as the reference client
  * does). Drawn by the `danmaku` library (DOM engine). The hall mounts it only while the viewer has
@@ -130,7 +130,6 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
   return (
     <div
       ref={containerRef}
-      slot="media"
       aria-hidden
       data-testid="danmaku-layer"
       className="pointer-events-none absolute inset-0 overflow-hidden"

@@ -635,7 +635,15 @@ export function Player({
       onKeyDown={onKeyDown}
     >
       <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" style={videoStyle(view)} playsInline preload="auto" tabIndex={-1} />
-      {overlay}
+      {/*
+        The layers over the picture, under the controls (media-chrome's media layer), in a box that
+        stays as long as the player: media-chrome takes the removal of any `slot="media"` element
+        that follows the <video> for the removal of the video itself and lets go of it, after which
+        its controls show 0:00 and act on nothing (docs/player.md "Overlays").
+      */}
+      <div slot="media" data-testid="player-overlay" className="pointer-events-none absolute inset-0 overflow-hidden">
+        {overlay}
+      </div>
       {chromeReady ? (
         <>
           <media-loading-indicator slot="centered-chrome" noautohide>

@@ -109,6 +109,40 @@ export class CinemaPage {
     }, seconds);
   }
 
+  /** The control bar's play/pause button, once the controls have loaded (a viewer who may control playback). */
+  playButton(): Locator {
+    return this.page.getByTestId('player-play');
+  }
+
+  /** Presses the control bar's play/pause button as a person does, with the pointer. */
+  async pressPlayButton(): Promise<void> {
+    await this.playButton().click();
+  }
+
+  /**
+   * Clicks the control bar's seek bar at `fraction` (0–1) of its width, as a person drags the
+   * progress bar to a point (media-chrome's media-time-range).
+   */
+  async clickSeekBar(fraction: number): Promise<void> {
+    const bar = this.page.getByTestId('player-seek');
+    const box = await bar.boundingBox();
+    if (!box) throw new Error('the seek bar is not on the screen');
+    await this.page.mouse.click(box.x + box.width * fraction, box.y + box.height / 2);
+  }
+
+  /** Picks a speed (e.g. `1.5x`) in the settings menu's Speed submenu, as a person does. */
+  async pickSpeed(label: string): Promise<void> {
+    await this.page.getByTestId('player-settings').click();
+    await this.page.getByRole('menuitem', { name: 'Speed' }).click();
+    await this.page.getByRole('menuitemradio', { name: label, exact: true }).click();
+    await this.page.keyboard.press('Escape');
+  }
+
+  /** The control bar's time display (`0:12 / 0:40`). */
+  timeDisplay(): Locator {
+    return this.page.locator('media-time-display');
+  }
+
   async sendChat(text: string): Promise<void> {
     await this.page.getByTestId('chat-input').fill(text);
     await this.page.getByTestId('chat-send').click();
