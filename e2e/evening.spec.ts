@@ -7,10 +7,10 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { Permission, DefaultPermissions } from '../lib/contract/roles';
-import { expect, test, type Actor, type Actors, type App } from './fixtures';
+import { expect, PROXY_MEDIA_HOST, test, type Actor, type Actors, type App } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
-import { describe, isPlaying, samplePair, showSyncDebug, syncDebugText } from './support/playback';
+import { describe, samplePair, showSyncDebug, syncDebugText } from './support/playback';
 import { pollUntil } from './support/poll';
 import { startPlainHost, type PlainHost } from './support/plain-host';
 import { expectTogether, SYNC_TOLERANCE_SEC } from './support/watch-party';
@@ -135,4 +135,98 @@ test('turning danmaku off and on again leaves the controls working', async ({ ap
   await cinemaA.pressPlayButton();
   await expect.poll(async () => (await cinemaA.media()).paused).toBe(true);
   await expect(cinemaA.playButton()).toHaveAttribute('aria-label', 'play');
+});
+
+/** Positions (s) of `page`'s player sampled every 250 ms for `forMs`; fails if it ever went back more than 0.5 s. */
+async function expectNeverBack(pages: Record<string, Page>, forMs: number): Promise<void> {
+  const last: Record<string, number> = {};
+  const until = Date.now() + forMs;
+  while (Date.now() < until) {
+    for (const [name, page] of Object.entries(pages)) {
+      const sample = await new CinemaPage(page, '').media();
+      if (name in last) expect(sample.currentTime, `${name} went back: ${describe(sample)} after ${last[name].toFixed(2)} s`).toBeGreaterThan(last[name] - 0.5);
+      last[name] = sample.currentTime;
+    }
+    await pages[Object.keys(pages)[0]].waitForTimeout(250);
+  }
+}
+
+test.describe('a file from a host without Range (python3 -m http.server)', () => {
+  let host: PlainHost;
+  test.beforeAll(async () => {
+    // On the address the e2e server's proxy may reach (fixtures.ts PROXY_MEDIA_HOST).
+    host = await startPlainHost(mediaDir, PROXY_MEDIA_HOST);
+  });
+  test.afterAll(async () => {
+    await host?.close();
+  });
+  /**
+   * The clip's address on the plain host, new to every browser: a file already in the browser's
+   * cache can be seeked there even from such a host (the cache serves ranges), which these tests are not about.
+   */
+  const plainClip = () => `${host.url}/mp4/clip.mp4?fresh=${uniqueName('c')}`;
+
+  test('a third person joins late while two watch: nobody moves back; the proxy lets them join in step', async ({ app, actors }) => {
+    test.setTimeout(150_000);
+    const { a, b, roomId, cinemaA, cinemaB } = await roomOfTwo(app, actors, 'norange');
+    // C is a friend who may play, pause and seek too.
+    const c = await person(actors, 'c');
+    await app.api.joinRoom(c.token!, roomId);
+    await app.api.setMemberPermissions(a.token!, roomId, c.token!, DefaultPermissions | Permission.SetCurrentStatus);
+    const id = await app.api.pushMovie(a.token!, roomId, { url: plainClip(), name: 'from my laptop' });
+    await app.api.setCurrent(a.token!, roomId, id);
+    for (const cinema of [cinemaA, cinemaB]) {
+      await cinema.goto(roomId);
+      await cinema.waitMediaLoaded();
+    }
+    await expectTogether(a.page, b.page);
+    await expect.poll(async () => (await cinemaA.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(8);
+
+    const cinemaC = new CinemaPage(c.page, app.origin);
+    await test.step('C opens the hall: A and B play on, C is told this host cannot seek', async () => {
+      await cinemaC.goto(roomId);
+      await expectNeverBack({ a: a.page, b: b.page }, 5000);
+      await expectTogether(a.page, b.page, 9);
+      await expect(c.page.getByTestId('player-no-range')).toContainText('cannot seek');
+      // C may not edit the movie: the proxy is offered disabled, with who can.
+      await expect(c.page.getByTestId('remedy-proxy')).toBeDisabled();
+      await expect(c.page.getByTestId('sync-indicator')).not.toContainText('Out of sync');
+    });
+
+    await test.step('A turns on the proxy: the room goes on from where it was and C joins in step', async () => {
+      const before = (await cinemaA.media()).currentTime;
+      await expect(a.page.getByTestId('remedy-proxy')).toBeEnabled();
+      await a.page.getByTestId('remedy-proxy').click();
+      await expect.poll(() => cinemaC.video.evaluate((video: HTMLVideoElement) => video.currentSrc), { timeout: 10_000 }).toContain('/api/room/movie/proxy/');
+      await expectTogether(a.page, c.page, before);
+      await expectTogether(a.page, b.page, before);
+      await expect(c.page.getByTestId('player-no-range')).toHaveCount(0);
+    });
+    for (const actor of [a, b, c]) expect(actor.errors).toEqual([]);
+  });
+
+  test('a guest who joins late touches nothing and is told nothing but that this host cannot seek', async ({ app, actors }) => {
+    test.setTimeout(90_000);
+    const a = await person(actors, 'a');
+    const roomId = await app.api.createRoom(a.token!, uniqueName('guest-norange'));
+    const id = await app.api.pushMovie(a.token!, roomId, { url: plainClip(), name: 'from my laptop' });
+    await app.api.setCurrent(a.token!, roomId, id);
+    const cinemaA = new CinemaPage(a.page, app.origin);
+    await cinemaA.goto(roomId);
+    await cinemaA.waitMediaLoaded();
+    await expect.poll(async () => (await cinemaA.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(6);
+
+    const guest = await actors.visitor('guest');
+    await showSyncDebug(guest.context);
+    watchedViewers.push(guest);
+    await guest.page.goto(app.url(`/joinRoom/${roomId}`));
+    const cinemaGuest = new CinemaPage(guest.page, app.origin);
+    await cinemaGuest.waitMediaLoaded();
+    await expect(guest.page.getByTestId('player-no-range')).toContainText('cannot seek');
+    await expectNeverBack({ a: a.page }, 4000);
+    await expect(guest.page.getByTestId('sync-indicator')).not.toContainText('Out of sync');
+    // Nothing the guest did not do is held against them.
+    await expect(guest.page.locator('[data-sonner-toast]')).toHaveCount(0);
+    expect(guest.errors).toEqual([]);
+  });
 });

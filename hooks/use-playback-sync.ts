@@ -9,6 +9,7 @@
  * the player does.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { PlaybackState } from '@/lib/contract/playback';
 import type { RoomSession } from '@/lib/room/session';
 import type { SyncIndicator } from '@/lib/sync/correction';
 import { SyncEngine, type AutoplayOutcome, type SyncDebug } from '@/lib/sync/engine';
@@ -33,6 +34,11 @@ export interface PlaybackSync {
   readIndicator: () => SyncIndicator;
   /** The engine's phase, figures and last decisions for the `?debug=sync` overlay; null without an engine. */
   readDebug: () => SyncDebug | null;
+  /**
+   * The room goes on from `status` (at local Unix ms `atMs`) once `movieId` plays again, which
+   * restarts it at 0: lib/room/session.ts `continueAt` (the movie proxy turned on for the current movie).
+   */
+  continueAt: (movieId: string, status: PlaybackState, atMs: number) => void;
 }
 
 const IDLE: SyncIndicator = { state: 'idle', driftMs: null };
@@ -94,6 +100,7 @@ export function usePlaybackSync(options: PlaybackSyncOptions): PlaybackSync {
   }, [video]);
   const readIndicator = useCallback(() => (engine ? engine.indicator() : IDLE), [engine]);
   const readDebug = useCallback(() => engine?.debug() ?? null, [engine]);
+  const continueAt = useCallback((movieId: string, status: PlaybackState, atMs: number) => session?.continueAt(movieId, status, atMs), [session]);
 
-  return { autoplay, manualSync, unmute, readIndicator, readDebug };
+  return { autoplay, manualSync, unmute, readIndicator, readDebug, continueAt };
 }

@@ -38,6 +38,10 @@ beforeAll(async () => {
         ...(range ? { 'Content-Range': `bytes ${start}-${end}/${VIDEO.length}` } : {}),
       });
       response.end(VIDEO.subarray(start, end + 1));
+    } else if (url.pathname === '/whole.mp4') {
+      // A host that ignores Range (python3 -m http.server): always the whole file, 200.
+      response.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': VIDEO.length });
+      response.end(VIDEO);
     } else if (url.pathname === '/big.bin') {
       // 4 MiB, written in pieces over time like a slow source.
       response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': 4 * 1024 * 1024 });
@@ -123,6 +127,26 @@ describe('the movie proxy', () => {
     // Without a token (and not a guest room member) it is refused like any room route.
     const anonymous = await fetch(url.replace(/token=[^&]+/, 'token='));
     expect(anonymous.status).toBe(200); // the room lets guests in (no password, guests enabled)
+  });
+
+  it('serves Range itself for a source that ignores it, so that seeking works there too', async () => {
+    const url = await play(`${sourceUrl}/whole.mp4`);
+    const whole = await fetch(url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(Buffer.from(await whole.arrayBuffer())).toEqual(VIDEO);
+    const first = await fetch(url, { headers: { Range: 'bytes=0-' } });
+    expect(first.status).toBe(206);
+    expect(first.headers.get('content-range')).toBe('bytes 0-999/1000');
+    expect(Buffer.from(await first.arrayBuffer())).toEqual(VIDEO);
+    const part = await fetch(url, { headers: { Range: 'bytes=700-709' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 700-709/1000');
+    expect(part.headers.get('content-length')).toBe('10');
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(VIDEO.subarray(700, 710));
+    const past = await fetch(url, { headers: { Range: 'bytes=5000-' } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe('bytes */1000');
   });
 
   it('streams a large file through to the end', async () => {

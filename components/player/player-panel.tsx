@@ -285,8 +285,8 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
           ) : null}
           <Suspense fallback={null}>
             {movie && danmakuOpen ? <DanmakuSettingsForm settings={danmaku} onChange={updateDanmaku} /> : null}
-            {movie && problem && problem.kind !== 'noRange' ? <ProblemRemedies movie={movie} problem={problem} /> : null}
             {movie && problem?.kind === 'noRange' ? <ProblemNotice problem={problem} /> : null}
+            {movie && problem ? <ProblemRemedies movie={movie} problem={problem} onContinue={sync.continueAt} /> : null}
           </Suspense>
           {movie && subtitleProblem ? (
             <p data-testid="player-subtitle-problem" className="text-xs text-amber-700 dark:text-amber-400">

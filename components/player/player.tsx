@@ -14,8 +14,9 @@
  * natively. Their qualities and audio tracks reach the menus through components/player/chrome.ts.
  *
  * The parent keys this component by movie. A new URL for the same movie (an EXPIRED refresh, another
- * of its sources) swaps the source on the same element and returns to the same position. The sync
- * engine binds to the element through `onVideo`; the controls act on the element itself, so local
+ * of its sources, the proxy turned on) swaps the source on the same element; the sync engine, bound
+ * to the element through `onVideo`, brings it back to where the room is (never the player itself: a
+ * seek of its own would be taken for the viewer's). The controls act on the element itself, so local
  * actions still publish STATUS and remote ones still apply without echo.
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -30,6 +31,7 @@ import type { AssRenderer, AttachedSubtitles } from '@/components/player/subtitl
 import { stripTsPrefix } from '@/components/player/ts-prefix';
 import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
 import { earlyMediaLoader } from './early-media-loader';
+import { NO_RANGE_REASON_ID } from './ids';
 import { sourceKind } from '@/lib/media/source-kind';
 import { earlyEngine } from '@/lib/room/early-engine';
 import '@/lib/i18n/messages/cinema';
@@ -182,6 +184,23 @@ function loadChrome() {
   return chromeModule;
 }
 
+/**
+ * True when the element can seek over the whole of its (finite) media: a host that honours HTTP
+ * Range. A host without it (e.g. `python3 -m http.server`) leaves Chromium's seekable at [0, 0]
+ * (docs/hosting.md).
+ */
+function seeksAnywhere(video: HTMLVideoElement): boolean {
+  const { duration, seekable } = video;
+  if (!Number.isFinite(duration) || duration <= 0) return true;
+  for (let i = 0; i < seekable.length; i += 1) {
+    if (seekable.start(i) <= 0.5 && seekable.end(i) >= duration - 0.5) return true;
+  }
+  return false;
+}
+
+/** Keys media-chrome must ignore where the source cannot seek. */
+const NO_SEEK_HOTKEYS = 'noarrowleft noarrowright noj nol';
+
 /** How often a player waiting for a broadcast tries again, ms. */
 export const BROADCAST_RETRY_MS = 3000;
 
@@ -224,8 +243,6 @@ export function Player({
   const menuId = `player-settings-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
   const headersKey = JSON.stringify(headers ?? {});
   const subtitlesKey = JSON.stringify(subtitles ?? []);
-  /** Where to return after a source swap: the position (s) and whether it played. */
-  const resumeRef = useRef<{ time: number; playing: boolean } | null>(null);
   // Switching the language must not reload the media, so the source effect reads these through refs.
   const tRef = useRef(t);
   const onProblemRef = useRef(onProblem);
@@ -288,15 +305,6 @@ export function Player({
     const kind = sourceKind(url, type);
     // A broadcast's problem (a codec) stays up across its retries, until the picture comes.
     if (!broadcast) report(null);
-
-    const resume = resumeRef.current;
-    resumeRef.current = null;
-    const onMetadata = () => {
-      if (!resume) return;
-      if (resume.time > 0 && !live) video.currentTime = resume.time;
-      if (resume.playing) void video.play().catch(() => undefined);
-    };
-    video.addEventListener('loadedmetadata', onMetadata, { once: true });
 
     /** Explains a failure in words: probes the URL to tell unreachable, CORS, not media, codec. */
     const explain = (detail: string, mediaErrorCode?: number) => {
@@ -470,14 +478,16 @@ export function Player({
         .catch(showImportError);
     } else {
       video.src = url;
-      // Seeking needs HTTP Range: say so when the source ignores it.
+      // Seeking needs HTTP Range: the element's seekable ranges say whether the host honours it (no
+      // CORS needed, unlike a probe); without it they are [0, 0] in Chromium.
       if (!live) {
-        void import('@/components/player/source-problems')
-          .then(({ diagnoseSource }) => diagnoseSource(url, requestHeaders))
-          .then((diagnosis) => {
-            if (!cancelled && diagnosis.rangeSupported === false) report({ kind: 'noRange', detail: '' });
-          })
-          .catch(() => undefined);
+        video.addEventListener(
+          'loadedmetadata',
+          () => {
+            if (!cancelled && !seeksAnywhere(video)) report({ kind: 'noRange', detail: '' });
+          },
+          { once: true },
+        );
       }
     }
 
@@ -486,9 +496,6 @@ export function Player({
       clearTimeout(retry);
       video.removeEventListener('playing', onAir);
       video.removeEventListener('ended', offAirNow);
-      // A later source for the same movie (the effect runs again) returns to this position.
-      if (video.currentSrc || hls || stopOther) resumeRef.current = { time: video.currentTime, playing: !video.paused };
-      video.removeEventListener('loadedmetadata', onMetadata);
       video.removeEventListener('error', onMediaError);
       hls?.destroy();
       hls = null;
@@ -613,6 +620,9 @@ export function Player({
   };
 
   const controlDisabled = !canControl;
+  // A host without HTTP Range cannot seek: the seek bar is disabled with the panel's words for it.
+  const cannotSeek = problem?.kind === 'noRange';
+  const seekDisabled = controlDisabled || cannotSeek;
   const hasSubtitles = (subtitles?.length ?? 0) > 0;
   // Locked (touch screens): the bar goes and taps do nothing until the lock button is pressed again.
   const locked = view.locked;
@@ -627,7 +637,7 @@ export function Player({
       )}
       data-testid="player"
       lang={locale === 'zh' ? 'zh-CN' : 'en'}
-      hotkeys={canControl && !locked ? HOTKEYS : WATCH_ONLY_HOTKEYS}
+      hotkeys={canControl && !locked ? (cannotSeek ? `${HOTKEYS} ${NO_SEEK_HOTKEYS}` : HOTKEYS) : WATCH_ONLY_HOTKEYS}
       gesturesdisabled={controlDisabled || locked || undefined}
       defaultstreamtype={live ? 'live' : 'on-demand'}
       onPointerEnter={startChrome}
@@ -681,7 +691,17 @@ export function Player({
           </media-settings-menu>
           <media-control-bar class="w-full" data-testid="player-controls" hidden={locked || undefined}>
             <media-play-button data-testid={canControl ? 'player-play' : 'watch-only-play'} disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} aria-describedby={controlDisabled ? WATCH_ONLY_REASON_ID : undefined} />
-            {live ? <media-live-button disabled={controlDisabled || undefined} /> : <media-time-range class="min-w-0 flex-1" disabled={controlDisabled || undefined} aria-disabled={controlDisabled ? 'true' : undefined} data-testid="player-seek" />}
+            {live ? (
+              <media-live-button disabled={controlDisabled || undefined} />
+            ) : (
+              <media-time-range
+                class="min-w-0 flex-1"
+                disabled={seekDisabled || undefined}
+                aria-disabled={seekDisabled ? 'true' : undefined}
+                aria-describedby={controlDisabled ? WATCH_ONLY_REASON_ID : cannotSeek ? NO_RANGE_REASON_ID : undefined}
+                data-testid="player-seek"
+              />
+            )}
             {live ? <span className="flex-1" /> : <media-time-display showduration notoggle class="hidden sm:flex" />}
             {onSendDanmaku ? (
               <Suspense fallback={null}>
@@ -698,7 +718,7 @@ export function Player({
             <media-fullscreen-button data-testid="player-fullscreen" />
           </media-control-bar>
           <Suspense fallback={null}>
-            <TouchControls view={view} onView={changeView} video={videoRef.current} controller={controllerRef.current} canFastForward={canControl && !live} />
+            <TouchControls view={view} onView={changeView} video={videoRef.current} controller={controllerRef.current} canFastForward={canControl && !live && !cannotSeek} />
             {live ? null : <MiniProgress video={videoRef.current} />}
           </Suspense>
         </>

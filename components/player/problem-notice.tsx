@@ -11,9 +11,11 @@ import { editMovie, setCurrentMovie } from '@/hooks/data/movies';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';
-import { roomAbilitiesAtom } from '@/lib/room/atoms';
+import type { PlaybackState } from '@/lib/contract/playback';
+import { playbackStatusAtom, roomAbilitiesAtom } from '@/lib/room/atoms';
 import { roomIdAtom } from '@/lib/room/room-id';
 import type { SourceProblem } from './source-problems';
+import { NO_RANGE_REASON_ID } from './ids';
 import '@/lib/i18n/messages/player-problem';
 
 /** FLV's video codec ids (tag CodecID) and audio formats (SoundFormat) that browsers cannot decode. */
@@ -63,13 +65,14 @@ export function useProblemText(problem: SourceProblem): string {
 
 /**
  * The problem as the player shows it: an alert over the picture, or, for a source without HTTP
- * Range (it plays, but seeking may not work), a note under it.
+ * Range (it plays, but nobody can seek in it or join it midway), a note under it, which the disabled
+ * seek bar points to.
  */
 export default function ProblemNotice({ problem }: { problem: SourceProblem }) {
   const text = useProblemText(problem);
   if (problem.kind === 'noRange') {
     return (
-      <p data-testid="player-no-range" className="text-xs text-amber-700 dark:text-amber-400">
+      <p id={NO_RANGE_REASON_ID} data-testid="player-no-range" className="text-xs text-amber-700 dark:text-amber-400">
         {text}
       </p>
     );
@@ -82,17 +85,32 @@ export default function ProblemNotice({ problem }: { problem: SourceProblem }) {
 }
 
 /**
- * What helps when the current movie cannot play: for CORS, mixed content and unreachable sources,
- * turning on the movie proxy (the current movie cannot be edited, docs/contract.md §4.5, so this
- * stops it, edits it and plays it again), offered only with EditMovie and SetCurrentMovie (disabled
+ * The problems the movie proxy cures: the browser may not read the source (CORS), may not load it
+ * (an http address on an https page), cannot reach it (a host only the server can reach), or the
+ * host cannot seek (the proxy serves Range requests for it, server/proxy/range.ts).
+ */
+const PROXY_HELPS: ReadonlySet<SourceProblem['kind']> = new Set(['cors', 'mixedContent', 'unreachable', 'noRange']);
+
+export interface ProblemRemediesProps {
+  movie: Movie;
+  problem: SourceProblem;
+  /** Asks the room to go on from `status` (at local Unix ms `atMs`) once the movie plays again (use-playback-sync `continueAt`). */
+  onContinue?: (movieId: string, status: PlaybackState, atMs: number) => void;
+}
+
+/**
+ * What helps when the current movie cannot play: for CORS, mixed content, unreachable sources and
+ * hosts that cannot seek, turning on the movie proxy (the current movie cannot be edited, docs/contract.md §4.5, so this
+ * stops it, edits it and plays it again, from where the room was when the user may set the status), offered only with EditMovie and SetCurrentMovie (disabled
  * with the reason otherwise). Renders nothing for other problems.
  */
-export function ProblemRemedies({ movie, problem }: { movie: Movie; problem: SourceProblem }) {
+export function ProblemRemedies({ movie, problem, onContinue }: ProblemRemediesProps) {
   const t = useT();
   const roomId = useAtomValue(roomIdAtom);
   const abilities = useAtomValue(roomAbilitiesAtom);
+  const playback = useAtomValue(playbackStatusAtom);
   const [busy, setBusy] = useState(false);
-  const proxyHelps = !movie.base.proxy && !movie.base.live && (problem.kind === 'cors' || problem.kind === 'mixedContent' || problem.kind === 'unreachable');
+  const proxyHelps = !movie.base.proxy && !movie.base.live && PROXY_HELPS.has(problem.kind);
   if (!proxyHelps || !roomId) return null;
   const allowed = abilities.canEditMovie && abilities.canSetCurrentMovie;
   const enableProxy = async () => {
@@ -100,6 +118,8 @@ export function ProblemRemedies({ movie, problem }: { movie: Movie; problem: Sou
     try {
       await setCurrentMovie(roomId, '');
       await editMovie(roomId, movie.id, { ...movie.base, proxy: true });
+      // Playing it again restarts it at 0: the room goes on from where it was instead.
+      if (playback && abilities.canSetStatus) onContinue?.(movie.id, playback.status, playback.atMs);
       await setCurrentMovie(roomId, movie.id, movie.subPath);
     } catch (error) {
       notifyError(error);

@@ -22,6 +22,7 @@ const view: Record<SyncState, { tone: BadgeTone; dot: string }> = {
   correcting: { tone: 'amber', dot: 'animate-pulse bg-amber-500' },
   'out-of-sync': { tone: 'red', dot: 'bg-red-500' },
   struggling: { tone: 'amber', dot: 'bg-amber-500' },
+  'cannot-seek': { tone: 'amber', dot: 'bg-amber-500' },
   ended: { tone: 'neutral', dot: 'bg-zinc-400' },
   live: { tone: 'brand', dot: 'bg-red-500' },
   idle: { tone: 'neutral', dot: 'bg-zinc-400' },

@@ -8,15 +8,15 @@ export interface PlainHost {
 }
 
 /**
- * Serves `rootDir` with Python's own `http.server` on 127.0.0.1 at a free port: the way most people
+ * Serves `rootDir` with Python's own `http.server` on `host` (a loopback address) at a free port: the way most people
  * share a file from their machine, and the host the evening tests need (docs/hosting.md). It answers
  * every GET with the whole file (200, no `Accept-Ranges`, a Range header ignored), so a browser
  * cannot seek an MP4 beyond what it has downloaded, and sends no CORS headers, so hls.js, mpegts.js
  * and dash.js cannot read it from another origin. Rejects if Python does not start within 10 s.
  */
-export async function startPlainHost(rootDir: string): Promise<PlainHost> {
+export async function startPlainHost(rootDir: string, host = '127.0.0.1'): Promise<PlainHost> {
   // -u: unbuffered, so the "Serving HTTP on … port N" line arrives at once.
-  const child = spawn('python3', ['-u', '-m', 'http.server', '--bind', '127.0.0.1', '--directory', rootDir, '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('python3', ['-u', '-m', 'http.server', '--bind', host, '--directory', rootDir, '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('python3 -m http.server did not start within 10 s')), 10_000);
     child.once('error', (error) => {
@@ -38,7 +38,7 @@ export async function startPlainHost(rootDir: string): Promise<PlainHost> {
   child.stderr.resume();
   child.removeAllListeners('exit');
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -388,6 +388,33 @@ describe('the playback truth', () => {
   });
 });
 
+describe('going on after a movie is played again (the proxy turned on)', () => {
+  it('sends the STATUS where the room was, moved on, once that movie is current again; the engine attached then starts there', async () => {
+    const { store, socket, session, setCurrent } = await opened();
+    socket.open();
+    await settle();
+    session.continueAt('m1', { isPlaying: true, currentTime: 30, playbackRate: 1 }, Date.now() - 2000);
+    // Stopped first: nothing is sent for a room without that movie.
+    setCurrent(NOTHING);
+    socket.frame({ type: MessageType.CURRENT });
+    await settle();
+    expect(socket.sent).not.toContain('status');
+    // Played again, restarted at 0 by the server.
+    setCurrent(movieCurrent('m1', 0));
+    socket.frame({ type: MessageType.CURRENT });
+    await settle();
+    expect(socket.sent.filter((sent) => sent === 'status')).toHaveLength(1);
+    expect(store.get(currentMovieAtom)?.current.status.currentTime).toBeCloseTo(32, 0);
+    const follower = new RecordingFollower();
+    session.attachFollower(follower);
+    expect(follower.loaded[0].status.currentTime).toBeCloseTo(32, 0);
+    // Only once.
+    socket.frame({ type: MessageType.CURRENT });
+    await settle();
+    expect(socket.sent.filter((sent) => sent === 'status')).toHaveLength(1);
+  });
+});
+
 describe('the connection', () => {
   it('mirrors the socket state, reloads everything on a reconnect, and re-checks membership after a close', async () => {
     const { store, socket, session, calls } = await opened();

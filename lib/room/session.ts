@@ -57,6 +57,7 @@ import type { RoomSocketEvents, RoomSocketState } from '@/lib/ws/room-socket';
 import {
   chatLinesAtom,
   currentErrorAtom,
+  type LoadedCurrent,
   currentMovieAtom,
   playbackStatusAtom,
   resetRoomAtoms,
@@ -189,6 +190,8 @@ export class RoomSession {
   /** True until the socket first opens after a current movie read made before it (step 3). */
   private verifyCurrentOnOpen = false;
   private expiryId = 0n;
+  /** Where the room goes on once a movie is played again (`continueAt`), or null. */
+  private pendingContinue: { movieId: string; status: PlaybackState; atMs: number } | null = null;
 
   constructor(options: RoomSessionOptions) {
     this.options = options;
@@ -268,6 +271,18 @@ export class RoomSession {
     return this.socketInstance?.sendStatus(status) ?? false;
   }
 
+  /**
+   * The room goes on from `status` (the room at `status.currentTime` at local Unix ms `atMs`, moving
+   * on at its rate while playing) once `movieId` is the current movie again. Playing a movie again
+   * restarts it at 0 (docs/contract.md §4.5), and that is how the movie proxy is turned on for the
+   * current movie (stop, edit, play: components/player/problem-notice.tsx): when the reload comes, the
+   * session sends the STATUS and the engine attached to the new player starts from it. Needs the
+   * SetCurrentStatus permission (the server refuses the STATUS otherwise and the movie starts at 0).
+   */
+  continueAt(movieId: string, status: PlaybackState, atMs: number): void {
+    this.pendingContinue = { movieId, status, atMs };
+  }
+
   /** Sends SYNC (the engine's transport); false when the socket is not open. */
   sendSync(): boolean {
     return this.socketInstance?.sendSync() ?? false;
@@ -342,7 +357,9 @@ export class RoomSession {
         if (seq !== this.currentSeq || this.closed) return;
         if (onlyIfChanged && current.movie?.id === this.store.get(currentMovieAtom)?.current.movie?.id) return;
         if (hasCurrentMovie(current)) this.options.onCurrent?.(current);
-        const loaded = { current, requestedAtMs, receivedAtMs, changedBy: this.currentChangedBy };
+        let loaded: LoadedCurrent = { current, requestedAtMs, receivedAtMs, changedBy: this.currentChangedBy };
+        const resumed = this.takeContinue(current);
+        if (resumed) loaded = { ...loaded, current: { ...current, status: { ...current.status, ...resumed } }, requestedAtMs: this.now(), receivedAtMs: this.now() };
         this.currentChangedBy = '';
         this.store.set(currentMovieAtom, loaded);
         this.store.set(currentErrorAtom, null);
@@ -359,6 +376,21 @@ export class RoomSession {
         if (seq === this.currentSeq && !this.closed) this.store.set(currentErrorAtom, failure);
       },
     );
+  }
+
+  /**
+   * The status a `continueAt` asked for, moved on to now, once `current` is its movie again (and
+   * sent to the room); null otherwise.
+   */
+  private takeContinue(current: CurrentMovie): PlaybackState | null {
+    const pending = this.pendingContinue;
+    if (!pending || !hasCurrentMovie(current) || current.movie.id !== pending.movieId) return null;
+    this.pendingContinue = null;
+    const { status, atMs } = pending;
+    const elapsedSec = status.isPlaying ? ((this.now() - atMs) / 1000) * status.playbackRate : 0;
+    const resumed = { ...status, currentTime: status.currentTime + elapsedSec };
+    this.sendStatus(resumed);
+    return resumed;
   }
 
   /**

@@ -163,8 +163,10 @@ export function isPastEnd(roomAtSec: number, local: Pick<LocalPlayback, 'duratio
 /**
  * `ended`: the room has passed the end of the movie (the element stops there, nothing to correct).
  * `struggling`: this page cannot keep up (catch-up seeks did not hold); it only nudges for a while.
+ * `cannot-seek`: the source cannot seek to where the room is (a host without HTTP Range); the
+ * element waits, paused.
  */
-export type SyncState = 'in-sync' | 'correcting' | 'out-of-sync' | 'struggling' | 'ended' | 'live' | 'idle';
+export type SyncState = 'in-sync' | 'correcting' | 'out-of-sync' | 'struggling' | 'cannot-seek' | 'ended' | 'live' | 'idle';
 
 /** The indicator's state and the drift (ms, local − room, rounded; null when there is none to show). */
 export interface SyncIndicator {

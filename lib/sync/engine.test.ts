@@ -1011,6 +1011,123 @@ describe('late joiner', () => {
   });
 });
 
+describe('a source that cannot seek (a host without HTTP Range: seekable is [0, 0])', () => {
+  /** A loaded element at 0 whose every seek would land on 0, with the whole file downloaded. */
+  async function unseekable(): Promise<FakeMedia> {
+    const media = await readyMedia();
+    media.seekableRanges = [[0, 0]];
+    return media;
+  }
+
+  it('a late joiner never moves the room back: it waits, paused, and says it cannot seek there', async () => {
+    const media = await unseekable();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.setConnected(true);
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 12, playbackRate: 1 });
+    await elapse(3000, media);
+    expect(transport.statuses).toEqual([]);
+    expect(seeks(media)).toBe(0);
+    expect(media.paused).toBe(true);
+    expect(media.currentTime).toBe(0);
+    expect(engine.indicator().state).toBe('cannot-seek');
+    expect(engine.debug().phase).toBe('unreachable');
+    // The room pauses back at the start: within reach again.
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 0, playbackRate: 1 });
+    await elapse(200, media);
+    expect(engine.indicator().state).toBe('in-sync');
+  });
+
+  it('an element behind by a second catches up by rate, without a seek, and never publishes', async () => {
+    const media = await unseekable();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    const status = { isPlaying: true, currentTime: 1, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(2500, media);
+    expect(seeks(media)).toBe(0);
+    expect(media.paused).toBe(false);
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.05);
+    expect(transport.statuses).toEqual([]);
+  });
+
+  it("an element a little ahead waits for the room where it is", async () => {
+    const media = await readyMedia();
+    await media.play();
+    await elapse(2000, media);
+    media.pause();
+    await elapse(10, media);
+    media.seekableRanges = [[0, 0]];
+    const engine = makeEngine(media, new RecordingTransport());
+    const status = { isPlaying: true, currentTime: 1.2, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(2000, media);
+    expect(seeks(media)).toBe(0);
+    expect(media.paused).toBe(false);
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.05);
+  });
+
+  it("a person's play starts the room from where the element is, and their pause keeps it there: no seek to 0", async () => {
+    const media = await unseekable();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 0, playbackRate: 1 });
+    await elapse(100, media);
+    await media.play();
+    await elapse(3000, media);
+    expect(transport.statuses).toEqual([{ isPlaying: true, currentTime: 0, playbackRate: 1 }]);
+    media.pause();
+    await elapse(200, media);
+    expect(transport.statuses).toHaveLength(2);
+    expect(transport.statuses[1].currentTime).toBeGreaterThan(2.5);
+    expect(media.currentTime).toBeGreaterThan(2.5);
+    expect(seeks(media)).toBe(0);
+  });
+});
+
+describe('another source of the same movie', () => {
+  it('goes back to where the room is once the new source has metadata, and publishes nothing', async () => {
+    const media = await readyMedia();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    const status = { isPlaying: true, currentTime: 10, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(1500, media);
+    media.swapSource();
+    await elapse(300, media);
+    media.loadMetadata();
+    await elapse(1500, media);
+    expect(media.paused).toBe(false);
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.02);
+    expect(transport.statuses).toEqual([]);
+  });
+});
+
+describe('a viewer without playback control', () => {
+  it('gets the room back once per 2 s however often the element changes, so nothing floods the socket', async () => {
+    const media = await readyMedia();
+    const transport = new RecordingTransport();
+    const denied = jest.fn();
+    const engine = makeEngine(media, transport, { canControl: false, onControlDenied: denied });
+    engine.setConnected(true);
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 5, playbackRate: 1 });
+    await elapse(100, media);
+    const syncsBefore = transport.syncs;
+    for (let i = 0; i < 10; i += 1) {
+      await media.play(); // a key pressed again and again
+      await elapse(50, media);
+      media.pause();
+      await elapse(50, media);
+    }
+    expect(denied).toHaveBeenCalledTimes(1);
+    expect(transport.syncs - syncsBefore).toBe(1);
+    expect(transport.statuses).toEqual([]);
+  });
+});
+
 describe('autoplay fallback', () => {
   it('mutes and retries when sound is refused', async () => {
     const media = await readyMedia();

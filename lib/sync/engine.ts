@@ -71,7 +71,7 @@ import {
 } from './correction';
 import { ExpectedEvents } from './expected-events';
 import { FAR_LEAD_MAX_SEC, Latencies, MAX_LAG_SEC, type LagKind } from './latency';
-import { HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, type MediaLike } from './media';
+import { canSeekTo, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, seekLanding, type MediaLike } from './media';
 import { rateSwitchAtMs, type RateSwitch } from './rate-switch';
 import { StruggleGuard } from './struggle';
 import { canTransition, DecisionLog, type SyncDebug, type SyncDecisionKind, type SyncPhase } from './phase';
@@ -97,7 +97,11 @@ import {
   CATCH_UP_MAX_NUDGE,
   CATCH_UP_BUFFER_SEC,
   COMMON_LEAD_SEC,
+  NO_SEEK_CATCH_UP_MAX_SEC,
+  UNREACHABLE_RECHECK_MS,
+  DENIED_RESYNC_MS,
 } from './tuning';
+import { SEEK_MATCH_TOLERANCE_SEC } from './expected-events';
 
 export type { LagKind } from './latency';
 export type { SyncDebug, SyncPhase } from './phase';
@@ -187,7 +191,7 @@ interface ScheduledStart {
   timer: ReturnType<typeof setTimeout> | null;
 }
 
-const MEDIA_EVENTS = ['play', 'pause', 'seeking', 'seeked', 'ratechange', 'loadedmetadata', 'playing', 'waiting', 'canplay'] as const;
+const MEDIA_EVENTS = ['play', 'pause', 'seeking', 'seeked', 'ratechange', 'emptied', 'loadedmetadata', 'playing', 'waiting', 'canplay'] as const;
 type MediaEvent = (typeof MEDIA_EVENTS)[number];
 
 export class SyncEngine {
@@ -219,6 +223,14 @@ export class SyncEngine {
   private lastSeekPublishAtMs = -Infinity;
   /** True while the engine's own seek is in flight. */
   private engineSeeking = false;
+  /** Where the engine's last seek was sent (s), until its `seeked`: the element may land elsewhere (`isEngineLanding`). */
+  private engineSeekTo: number | null = null;
+  /** Local time (ms) the engine last found the room out of this element's reach (`unreachable`). */
+  private unreachableCheckedAtMs = -Infinity;
+  /** Local time (ms) of the last refused local change of a viewer without control (DENIED_RESYNC_MS). */
+  private lastDeniedAtMs = -Infinity;
+  /** The farthest gap (s of media) the running catch-up may close (CATCH_UP_MAX_SEC, or NO_SEEK_CATCH_UP_MAX_SEC without a seek). */
+  private catchUpLimitSec = CATCH_UP_MAX_SEC;
   /** True while a user's seek is in flight that was handled at its `seeking` (its `seeked` adds nothing). */
   private userSeeking = false;
   /** The room rate followed, and the rate the engine last set on the element (null: none, or the user changed it since). */
@@ -281,6 +293,7 @@ export class SyncEngine {
       seeking: () => this.onSeeking(),
       seeked: () => this.onSeeked(),
       ratechange: () => this.onRateChange(),
+      emptied: () => this.onEmptied(),
       loadedmetadata: () => this.onLoadedMetadata(),
       playing: () => this.onPlaying(),
       waiting: () => this.onWaiting(),
@@ -420,6 +433,10 @@ export class SyncEngine {
     if (this.destroyed || !target || this.media.readyState < HAVE_METADATA) return { state: 'idle', driftMs: null };
     if (this.live) return { state: 'live', driftMs: null };
     const local = readLocal(this.media);
+    if (this.phase === 'unreachable') {
+      const roomNow = positionAt(target, this.clock.serverNow());
+      return { state: 'cannot-seek', driftMs: Math.round((local.currentTime - roomNow) * 1000) };
+    }
     const roomAt = positionAt(target, this.clock.serverNow());
     const pastEnd = isPastEnd(roomAt, local);
     const drift = local.currentTime - (pastEnd ? local.duration : roomAt);
@@ -595,13 +612,19 @@ export class SyncEngine {
     }
 
     if (!status.isPlaying) {
-      this.enter('paused', 'hold', `at ${roomAt.toFixed(2)} s`);
       this.cancelScheduledStart();
       // Chromium resumes a paused element from where its pipeline really was, up to ~80 ms past the
       // currentTime it reported at pause (audio still in flight); a seek while paused re-aligns the two.
       const wasRunning = !local.paused;
+      const away = Math.abs(local.currentTime - roomAt) > this.tuning.pausedToleranceSec;
+      if (away && !canSeekTo(this.media, roomAt)) {
+        this.beUnreachable(roomAt);
+        return;
+      }
+      this.enter('paused', 'hold', `at ${roomAt.toFixed(2)} s`);
       if (wasRunning) this.pauseElement();
-      if (wasRunning || (!this.media.seeking && Math.abs(local.currentTime - roomAt) > this.tuning.pausedToleranceSec)) this.seekElement(roomAt);
+      // Where the source cannot seek, a paused element near the room stays where it is (`seekElement` refuses).
+      if (wasRunning || (!this.media.seeking && away)) this.seekElement(roomAt);
       this.acquiring = false;
       return;
     }
@@ -685,6 +708,11 @@ export class SyncEngine {
   /** The correction loop: once the element runs steadily while the room plays, measure the drift and correct. */
   private tick(): void {
     if (this.destroyed || !this.target || this.live || this.media.readyState < HAVE_METADATA) return;
+    if (this.phase === 'unreachable') {
+      // The room may come within reach (it paused or seeked nearby, the element buffered more).
+      if (this.now() - this.unreachableCheckedAtMs >= UNREACHABLE_RECHECK_MS) this.apply();
+      return;
+    }
     if (this.scheduled) {
       this.maybeStartScheduled();
       return;
@@ -780,7 +808,42 @@ export class SyncEngine {
     // The position is provisional until the confirming reply, which may move it by this page's handling lag.
     if (this.awaitingConfirm()) leadSec += this.latencies.get('handling');
     const seekTo = seekTarget(roomAt, leadSec, target.status, this.media.duration);
+    if (!canSeekTo(this.media, seekTo)) {
+      this.startWithoutSeek(roomAt);
+      return;
+    }
     this.holdAt(seekTo, far);
+  }
+
+  /**
+   * A start where the source cannot seek (a host without HTTP Range, docs/hosting.md): an element a
+   * little ahead of the room waits there, one behind by up to NO_SEEK_CATCH_UP_MAX_SEC runs faster
+   * until level, and anything else waits, paused, out of reach (`unreachable`). Never a seek: the
+   * element would land on 0 instead, a position nobody chose.
+   */
+  private startWithoutSeek(roomAt: number): void {
+    const media = this.media;
+    const startSec = media.paused ? this.latencies.get('start') : 0;
+    const behindSec = roomAt + startSec * this.roomRate - media.currentTime;
+    if (behindSec <= 0 && -behindSec / this.roomRate <= FAR_LEAD_MAX_SEC && media.readyState >= HAVE_FUTURE_DATA && !media.seeking) {
+      if (!media.paused) this.pauseElement();
+      this.scheduled = { seekTo: media.currentTime, far: false, calledAtMs: this.now(), ready: true, timer: null };
+      this.enter('scheduled', 'schedule', `wait at ${media.currentTime.toFixed(2)} s: the source cannot seek`);
+      this.pendingLearn = null;
+      this.maybeStartScheduled();
+    } else if (this.canCatchUp(behindSec, NO_SEEK_CATCH_UP_MAX_SEC)) {
+      this.catchUp(behindSec, NO_SEEK_CATCH_UP_MAX_SEC);
+    } else {
+      this.beUnreachable(roomAt);
+    }
+  }
+
+  /** The room is out of this element's reach (`unreachable`): it waits, paused, and the indicator says the source cannot seek. */
+  private beUnreachable(roomAt: number): void {
+    this.unreachableCheckedAtMs = this.now();
+    this.acquiring = false;
+    if (!this.media.paused) this.pauseElement();
+    if (this.phase !== 'unreachable') this.enter('unreachable', 'unreachable', `room at ${roomAt.toFixed(2)} s: the source cannot seek there`);
   }
 
   /** Pauses the element at `position` (s) with a seek, for a scheduled start there. */
@@ -928,12 +991,12 @@ export class SyncEngine {
 
   /**
    * True when a paused element `lateSec` (s of media) behind where the room will be once it runs can
-   * catch up by rate (CATCH_UP_MAX_SEC): the gap is small, the element is not seeking, and the data
+   * catch up by rate (up to `maxSec`, CATCH_UP_MAX_SEC unless the source cannot seek): the gap is small, the element is not seeking, and the data
    * for the gap and a second beyond it is buffered.
    */
-  private canCatchUp(lateSec: number): boolean {
+  private canCatchUp(lateSec: number, maxSec = CATCH_UP_MAX_SEC): boolean {
     const media = this.media;
-    if (!(lateSec >= START_AT_ONCE_SEC && lateSec <= CATCH_UP_MAX_SEC) || this.live || media.seeking || media.readyState < HAVE_FUTURE_DATA) return false;
+    if (!(lateSec >= START_AT_ONCE_SEC && lateSec <= maxSec) || this.live || media.seeking || media.readyState < HAVE_FUTURE_DATA) return false;
     const through = media.currentTime + lateSec + CATCH_UP_BUFFER_SEC * this.roomRate;
     return isBuffered(media, media.currentTime) && isBuffered(media, Number.isFinite(media.duration) ? Math.min(through, media.duration) : through);
   }
@@ -945,13 +1008,21 @@ export class SyncEngine {
    * meanwhile; its next measurement, a fine one, still has the action's one seek if the catch-up
    * missed by the acquire threshold.
    */
-  private catchUp(lateSec: number): void {
+  private catchUp(lateSec: number, maxSec = CATCH_UP_MAX_SEC): void {
     this.cancelScheduledStart();
     const nudge = this.catchUpNudge(lateSec);
     const runSec = lateSec / (nudge * this.roomRate);
     this.nudge = nudge;
+    this.catchUpLimitSec = maxSec;
     this.setRate(nudgedRate(this.roomRate, nudge));
-    this.startElement(false);
+    if (this.media.paused) {
+      this.startElement(false);
+    } else {
+      // Already running (a source that cannot seek, behind): it only runs faster.
+      this.enter('acquiring', null);
+      this.pendingLearn = null;
+      this.restartMeasuring();
+    }
     this.decide('catch-up', `${Math.round(lateSec * 1000)} ms late: rate ${this.media.playbackRate.toFixed(2)} for ${runSec.toFixed(2)} s`);
     this.timeCatchUpEnd(this.latencies.get('start') + runSec);
   }
@@ -976,14 +1047,15 @@ export class SyncEngine {
    * its end was first timed from the learned start latency, and a start that takes longer (a loaded
    * machine) would end it early, still behind. Ends it at once when the element has reached the room
    * (or the user set a rate); a gap that grew past what the rate can close in CATCH_UP_SEC raises the
-   * rate, up to CATCH_UP_MAX_NUDGE; a gap past CATCH_UP_MAX_SEC ends it and leaves it to the loop.
+   * rate, up to CATCH_UP_MAX_NUDGE; a gap past its limit (CATCH_UP_MAX_SEC, more where the source
+   * cannot seek) ends it and leaves it to the loop.
    */
   private retimeCatchUp(): void {
     const media = this.media;
     const target = this.roomTarget();
     if (!target?.status.isPlaying || media.paused || media.seeking || this.stalledSinceMs !== null || this.startPending()) return;
     const gap = positionAt(target, this.clock.serverNow()) - media.currentTime;
-    if (this.engineRate === null || gap <= 0 || gap > CATCH_UP_MAX_SEC) {
+    if (this.engineRate === null || gap <= 0 || gap > this.catchUpLimitSec) {
       this.timeCatchUpEnd(0);
       return;
     }
@@ -1011,12 +1083,31 @@ export class SyncEngine {
     this.media.pause();
   }
 
-  private seekElement(to: number): void {
+  /**
+   * Seeks the element to `to` (s), as the engine's own (never published). Returns false, without
+   * seeking, where the source cannot seek there: the element would land on the nearest seekable
+   * point instead (0 for a host without HTTP Range).
+   */
+  private seekElement(to: number): boolean {
+    if (!canSeekTo(this.media, to)) return false;
     this.lastMeasure = null;
     this.expected.expect('seeked', to);
     this.engineSeeking = true;
+    this.engineSeekTo = to;
     this.settleUntilMs = this.now() + SETTLE_MS;
     this.media.currentTime = to;
+    return true;
+  }
+
+  /**
+   * True when the element moves to where the engine's seek in flight lands: its target, or the
+   * nearest point the source can seek to, where the element puts a seek it cannot make (its seekable
+   * ranges changed since the engine checked). That position is the engine's, never a person's.
+   */
+  private isEngineLanding(position: number): boolean {
+    if (!this.engineSeeking || this.engineSeekTo === null) return false;
+    const landing = seekLanding(this.media, this.engineSeekTo);
+    return landing !== null && Math.abs(position - landing) <= SEEK_MATCH_TOLERANCE_SEC;
   }
 
   private setRate(rate: number): void {
@@ -1050,8 +1141,29 @@ export class SyncEngine {
     }
   }
 
+  /**
+   * The element dropped its source (another URL of the same movie: another of its sources, a link
+   * refreshed after EXPIRED, the proxy turned on): whatever was under way no longer applies. Its
+   * `loadedmetadata` brings it back to the room.
+   */
+  private onEmptied(): void {
+    this.cancelScheduledStart();
+    this.cancelRateSwitch();
+    this.expected.clear();
+    this.engineSeeking = false;
+    this.engineSeekTo = null;
+    this.userSeeking = false;
+    this.stalledSinceMs = null;
+    this.pendingLearn = null;
+    this.lastMeasure = null;
+    this.acquiring = false;
+    if (this.phase !== 'idle') this.enter('idle', null);
+  }
+
+  /** Metadata of a (new) source: the element goes to where the room is, the engine's own doing, never published. */
   private onLoadedMetadata(): void {
-    if (this.waitingForMetadata) this.apply();
+    this.lastMeasure = null;
+    if (this.waitingForMetadata || this.target) this.apply();
   }
 
   /** The element runs again (after a start, a seek or a stall). The end of a long stall may re-position it once. */
@@ -1099,7 +1211,7 @@ export class SyncEngine {
   private onSeeking(): void {
     const position = this.media.currentTime;
     if (this.expected.pending('seeked', position)) return;
-    if (this.isScheduledSeek(position)) return;
+    if (this.isScheduledSeek(position) || this.isEngineLanding(position)) return;
     if (this.media.readyState < HAVE_METADATA) return;
     // A user's seek aborts the engine's.
     this.engineSeeking = false;
@@ -1115,10 +1227,14 @@ export class SyncEngine {
 
   private onSeeked(): void {
     const position = this.media.currentTime;
+    const engineLanding = this.isEngineLanding(position);
     // Any `seeked` ends the seek in flight (a user's seek aborts the engine's).
     this.engineSeeking = false;
+    this.engineSeekTo = null;
     this.settleUntilMs = this.now() + SETTLE_MS;
-    if (this.expected.consume('seeked', position) || this.isScheduledSeek(position)) {
+    if (this.expected.consume('seeked', position) || this.isScheduledSeek(position) || engineLanding) {
+      // A landing elsewhere leaves its expectation behind: drop it, so no later seek is taken for it.
+      if (engineLanding) this.expected.cancel('seeked');
       this.userSeeking = false;
       this.maybeStartScheduled();
       return;
@@ -1193,6 +1309,9 @@ export class SyncEngine {
   private allowLocalChange(): boolean {
     if (this.live) return false;
     if (this.canControl) return true;
+    const now = this.now();
+    if (now - this.lastDeniedAtMs < DENIED_RESYNC_MS) return false;
+    this.lastDeniedAtMs = now;
     this.options.onControlDenied?.();
     this.acquireNextSync = true;
     this.requestSync();
@@ -1249,8 +1368,11 @@ export class SyncEngine {
       const leadSec = buffered ? COMMON_LEAD_SEC : this.latencies.farLeadSec(COMMON_LEAD_SEC);
       // A room cannot start before 0: right at the start, everyone starts a lead later into the movie.
       const position = Math.max(status.currentTime, leadSec * rate);
-      status.currentTime = position - leadSec * rate;
-      holdAt = { position, far: !buffered };
+      // Where the source cannot seek to hold there (a host without HTTP Range), the room plays from here, now.
+      if (canSeekTo(this.media, position)) {
+        status.currentTime = position - leadSec * rate;
+        holdAt = { position, far: !buffered };
+      }
     }
     // A rate change while playing: the element keeps the old rate for COMMON_LEAD_SEC and everyone
     // switches at that instant; the STATUS carries the position that makes the new rate meet it then.

@@ -16,11 +16,49 @@ export interface MediaLike {
   /** True while a seek has not completed (the position then does not advance). */
   readonly seeking: boolean;
   /** Media ranges (s) already downloaded; a seek inside them completes without the network. */
-  readonly buffered?: { readonly length: number; start(index: number): number; end(index: number): number };
+  readonly buffered?: TimeRangesLike;
+  /**
+   * Media ranges (s) the element can seek to; absent: anywhere. A file from a host without HTTP Range
+   * has only [0, 0] in Chromium (docs/hosting.md), and a seek elsewhere lands on the nearest
+   * seekable point instead: 0.
+   */
+  readonly seekable?: TimeRangesLike;
   play(): Promise<void> | void;
   pause(): void;
   addEventListener(type: string, listener: () => void): void;
   removeEventListener(type: string, listener: () => void): void;
+}
+
+/** The part of the DOM's TimeRanges the engine reads (times in s). */
+export interface TimeRangesLike {
+  readonly length: number;
+  start(index: number): number;
+  end(index: number): number;
+}
+
+/** How close (s) a position must be to a seekable range to count as inside it. */
+const SEEKABLE_TOLERANCE_SEC = 0.05;
+
+/**
+ * Where a seek to `position` (s) lands: the position itself when the element may seek there (or does
+ * not say where it may), else the nearest point of its seekable ranges, as the HTML spec has the
+ * element clamp it; null when it may seek nowhere (the seek does not happen).
+ */
+export function seekLanding(media: MediaLike, position: number): number | null {
+  const ranges = media.seekable;
+  if (!ranges) return position;
+  let nearest: number | null = null;
+  for (let i = 0; i < ranges.length; i += 1) {
+    const candidate = Math.min(Math.max(position, ranges.start(i)), ranges.end(i));
+    if (nearest === null || Math.abs(candidate - position) < Math.abs(nearest - position)) nearest = candidate;
+  }
+  return nearest;
+}
+
+/** True when a seek to `position` (s) lands there (within 50 ms), not on the nearest seekable point. */
+export function canSeekTo(media: MediaLike, position: number): boolean {
+  const landing = seekLanding(media, position);
+  return landing !== null && Math.abs(landing - position) <= SEEKABLE_TOLERANCE_SEC;
 }
 
 /** readyState at which duration and seeking work (HTMLMediaElement.HAVE_METADATA). */

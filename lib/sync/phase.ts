@@ -12,10 +12,13 @@
  *   threshold, by one scheduled start);
  * - `recovering`: the element stalled for data or froze while the room plays; it catches up once it runs;
  * - `ended`: the room's position is past the end of the media; the element stays at the end;
- * - `live`: a live movie: play and pause only, no position sync.
+ * - `live`: a live movie: play and pause only, no position sync;
+ * - `unreachable`: the room is where this element cannot go: its source cannot seek there (a host
+ *   without HTTP Range, docs/hosting.md) and the room is too far for a catch-up by rate; the element
+ *   waits, paused, and never moves the room (the hall says why and offers the proxy).
  */
 
-export type SyncPhase = 'idle' | 'paused' | 'scheduled' | 'acquiring' | 'tracking' | 'recovering' | 'ended' | 'live';
+export type SyncPhase = 'idle' | 'paused' | 'scheduled' | 'acquiring' | 'tracking' | 'recovering' | 'ended' | 'live' | 'unreachable';
 
 /**
  * The transitions the engine makes (from → allowed to). Every phase may return to `idle` (a new
@@ -25,14 +28,15 @@ export type SyncPhase = 'idle' | 'paused' | 'scheduled' | 'acquiring' | 'trackin
  * without a steady element in between.
  */
 export const PHASE_TRANSITIONS: Readonly<Record<SyncPhase, readonly SyncPhase[]>> = {
-  idle: ['paused', 'scheduled', 'acquiring', 'ended', 'live'],
-  paused: ['idle', 'scheduled', 'acquiring', 'ended', 'live'],
-  scheduled: ['idle', 'paused', 'acquiring', 'ended', 'live', 'scheduled'],
-  acquiring: ['idle', 'paused', 'scheduled', 'tracking', 'recovering', 'ended', 'live'],
-  tracking: ['idle', 'paused', 'scheduled', 'acquiring', 'recovering', 'ended', 'live'],
-  recovering: ['idle', 'paused', 'scheduled', 'acquiring', 'tracking', 'ended', 'live'],
+  idle: ['paused', 'scheduled', 'acquiring', 'ended', 'live', 'unreachable'],
+  paused: ['idle', 'scheduled', 'acquiring', 'ended', 'live', 'unreachable'],
+  scheduled: ['idle', 'paused', 'acquiring', 'ended', 'live', 'scheduled', 'unreachable'],
+  acquiring: ['idle', 'paused', 'scheduled', 'tracking', 'recovering', 'ended', 'live', 'unreachable'],
+  tracking: ['idle', 'paused', 'scheduled', 'acquiring', 'recovering', 'ended', 'live', 'unreachable'],
+  recovering: ['idle', 'paused', 'scheduled', 'acquiring', 'tracking', 'ended', 'live', 'unreachable'],
   ended: ['idle', 'paused', 'scheduled', 'acquiring', 'live'],
   live: ['idle', 'paused', 'scheduled', 'acquiring', 'ended'],
+  unreachable: ['idle', 'paused', 'scheduled', 'acquiring', 'ended', 'live'],
 };
 
 /** True when the engine may go from `from` to `to` (staying in a phase is always allowed). */
@@ -54,7 +58,8 @@ export type SyncDecisionKind =
   | 'freeze' // the drift jumped between two measurements
   | 'publish' // the user's own action sent as STATUS
   | 'end' // the room passed the end
-  | 'give-up'; // a page that cannot keep up stops seeking for a while
+  | 'give-up' // a page that cannot keep up stops seeking for a while
+  | 'unreachable'; // the source cannot seek where the room is: wait, paused
 
 /** One decision: when (local Unix ms), the phase it led to, and a short detail (positions in s, drift in ms). */
 export interface SyncDecision {

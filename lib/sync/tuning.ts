@@ -70,3 +70,18 @@ export const CATCH_UP_BUFFER_SEC = 1;
  * it arrives there) and keeps the user's own wait under 250 ms.
  */
 export const COMMON_LEAD_SEC = 0.2;
+
+/**
+ * A source that cannot seek where the room is (a host without HTTP Range, docs/hosting.md) still
+ * reaches a room up to this far ahead (s of media) by a catch-up at up to twice the room rate, which
+ * then takes at most this long; farther, the element waits, paused (`unreachable`).
+ */
+export const NO_SEEK_CATCH_UP_MAX_SEC = 3;
+/** How often (ms) an element that cannot reach the room checks again (its seekable ranges may grow). */
+export const UNREACHABLE_RECHECK_MS = 1000;
+/**
+ * A viewer without playback control whose element changed anyway (a key, a gesture) gets the room
+ * state back and one notice per this many ms at most, so nothing they did not do floods the room's
+ * socket with SYNC requests (the server's message limit) or the screen with notices.
+ */
+export const DENIED_RESYNC_MS = 2000;

@@ -4,7 +4,8 @@
  * serves what an HLS playlist refers to. Authentication as for every room route, with the token also
  * accepted as `?token=` and the room as `?roomId=` (a player cannot send headers). Playlists are
  * rewritten so that every segment, key and variant also comes through here; anything else streams
- * through with the viewer's `Range` forwarded, so seeking works. The movie's `headers` go upstream.
+ * through with the viewer's `Range` forwarded, so seeking works (for a source that ignores Range,
+ * the proxy cuts the range out of the whole file itself: ../proxy/range.ts). The movie's `headers` go upstream.
  * Sources are reached through the address guard of ../proxy/upstream.ts.
  *
  * Live movies pushed with `proxy: true` come through `/api/room/movie/live/flv/:movieId(.flv)` (an
@@ -22,6 +23,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playlist';
+import { byteSlice, planRange } from '../proxy/range';
 import { openUpstream } from '../proxy/upstream';
 import { disguisePng } from '../live/hls-remux';
 
@@ -245,6 +247,28 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if (route.cacheControl) reply.header('cache-control', route.cacheControl);
     // The viewer went away (or the response ended): stop reading from the source.
     reply.raw.on('close', () => upstream.destroy());
+    // A source that ignores Range (the whole file, 200, of known length): the proxy serves the range
+    // itself, so the viewer can seek (../proxy/range.ts, docs/hosting.md).
+    const total = Number(upstream.headers['content-length']);
+    if (route.forwardRange && status === 200 && !upstream.headers['content-range'] && Number.isSafeInteger(total) && total > 0) {
+      reply.header('accept-ranges', 'bytes');
+      const plan = planRange(typeof range === 'string' ? range : undefined, total);
+      if (plan.status === 416) {
+        upstream.destroy();
+        return reply.code(416).header('content-range', `bytes */${total}`).header('content-length', 0).send();
+      }
+      if (plan.status === 206) {
+        reply.code(206).header('content-range', `bytes ${plan.start}-${plan.end}/${total}`).header('content-length', plan.end - plan.start + 1);
+        if (request.method === 'HEAD') {
+          upstream.destroy();
+          return reply.send();
+        }
+        const slice = byteSlice(plan.start, plan.end);
+        // Everything the viewer asked for has passed: the rest of the file is not read.
+        slice.on('end', () => upstream.destroy());
+        return reply.send(upstream.pipe(slice));
+      }
+    }
     return reply.send(upstream);
   }
 

@@ -32,6 +32,12 @@ export class FakeMedia extends EventTarget implements MediaLike {
   clockRate = 1;
   /** Downloaded ranges [start, end] in s; a seek inside them takes `bufferedSeekDelayMs`. */
   bufferedRanges: Array<[number, number]> = [];
+  /**
+   * Ranges [start, end] in s the element can seek to; null: anywhere. A seek elsewhere lands on the
+   * nearest seekable point, as the HTML spec says and Chromium does for a host without HTTP Range
+   * (`[[0, 0]]`: every seek lands on 0).
+   */
+  seekableRanges: Array<[number, number]> | null = null;
   /** Every event fired, in order (for asserting what happened). */
   readonly fired: string[] = [];
   private position = 0;
@@ -53,12 +59,24 @@ export class FakeMedia extends EventTarget implements MediaLike {
     return { length: ranges.length, start: (i: number) => ranges[i][0], end: (i: number) => ranges[i][1] };
   }
 
+  get seekable() {
+    const ranges = this.seekableRanges ?? [[0, this.duration]];
+    return { length: ranges.length, start: (i: number) => ranges[i][0], end: (i: number) => ranges[i][1] };
+  }
+
   get currentTime(): number {
     return this.position;
   }
 
   set currentTime(value: number) {
-    this.position = Math.min(Math.max(0, value), this.duration);
+    let target = Math.min(Math.max(0, value), this.duration);
+    if (this.seekableRanges) {
+      // Clamped to the nearest seekable point; with none, no seek happens at all.
+      const landings = this.seekableRanges.map(([start, end]) => Math.min(Math.max(target, start), end));
+      if (landings.length === 0) return;
+      target = landings.reduce((best, landing) => (Math.abs(landing - target) < Math.abs(best - target) ? landing : best));
+    }
+    this.position = target;
     this.overshootSec = 0;
     // A seek flushes whatever held the clock (a hiccup); it restarts after the seek's `playing`.
     this.runsAtMs = 0;
@@ -119,6 +137,19 @@ export class FakeMedia extends EventTarget implements MediaLike {
   loadMetadata(): void {
     this.readyState = 4;
     this.queue('loadedmetadata');
+  }
+
+  /**
+   * A new source on the same element (`src` changed): paused at 0 with no data (`emptied`), until
+   * `loadMetadata()` brings the new one's metadata.
+   */
+  swapSource(): void {
+    if (this.pendingSeek !== null) clearTimeout(this.pendingSeek);
+    this.pendingSeek = null;
+    this.isPaused = true;
+    this.position = 0;
+    this.readyState = 0;
+    this.fire('emptied');
   }
 
   /** The clock silently stands still for `ms` (a decoder hiccup that fires no event). */

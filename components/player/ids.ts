@@ -1,0 +1,7 @@
+/**
+ * Element ids shared by the player and the words under it, so that a disabled control points to the
+ * sentence that says why (aria-describedby) without one module importing the other.
+ */
+
+/** The note under the player that says the source cannot seek (a host without HTTP Range), which the disabled seek bar points to. */
+export const NO_RANGE_REASON_ID = 'no-range-reason';
