@@ -48,6 +48,8 @@ export interface ProxyTarget {
   movieId: string;
   url: string;
   playlist: boolean;
+  /** `url` is a folder under which the DASH proxy route serves (server/proxy/mpd.ts), not one file. */
+  base?: boolean;
 }
 
 /** Signs and checks user tokens (and the movie proxy's target tokens) with one HS256 secret. */
@@ -71,10 +73,10 @@ export class TokenService {
   /**
    * A proxy target token (§4.5 `/movie/proxy/:movieId/m3u8/:targetToken`): HS256 with the same
    * secret, claims `r` (room id), `m` (movie id), `t` (target URL), `f` (the target is a playlist),
-   * no expiry, as in v0.9.11.
+   * `b` (the target is a DASH base folder, this server's own), no expiry, as in v0.9.11.
    */
   signProxyTarget(claims: ProxyTarget): Promise<string> {
-    return new SignJWT({ r: claims.roomId, m: claims.movieId, t: claims.url, f: claims.playlist })
+    return new SignJWT({ r: claims.roomId, m: claims.movieId, t: claims.url, f: claims.playlist, ...(claims.base ? { b: true } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .sign(this.secret);
   }
@@ -106,7 +108,7 @@ export class TokenService {
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
       if (typeof payload.r !== 'string' || typeof payload.m !== 'string' || typeof payload.t !== 'string') throw new Error('claims');
-      return { roomId: payload.r, movieId: payload.m, url: payload.t, playlist: payload.f === true };
+      return { roomId: payload.r, movieId: payload.m, url: payload.t, playlist: payload.f === true, base: payload.b === true };
     } catch {
       throw badRequest('invalid proxy target');
     }

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRoom, get, launch, post, signUpUser, openServerDatabase, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, openServerDatabase, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(30_000);
 
@@ -42,6 +42,16 @@ beforeAll(async () => {
       // A host that ignores Range (python3 -m http.server): always the whole file, 200.
       response.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': VIDEO.length });
       response.end(VIDEO);
+    } else if (url.pathname === '/dash/manifest.mpd') {
+      response.writeHead(200, { 'Content-Type': 'application/dash+xml' });
+      response.end('<?xml version="1.0"?><MPD type="static"><Period><AdaptationSet><SegmentTemplate initialization="init-$RepresentationID$.m4s" media="chunk-$RepresentationID$-$Number$.m4s"/><Representation id="0"/></AdaptationSet></Period></MPD>');
+    } else if (url.pathname === '/dash/chunk-0-1.m4s') {
+      response.writeHead(200, { 'Content-Type': 'video/iso.segment', 'Content-Length': VIDEO.length });
+      response.end(VIDEO);
+    } else if (url.pathname === '/secret.txt') {
+      trapHits += 1;
+      response.writeHead(200);
+      response.end('outside the base');
     } else if (url.pathname === '/big.bin') {
       // 4 MiB, written in pieces over time like a slow source.
       response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': 4 * 1024 * 1024 });
@@ -214,6 +224,92 @@ describe('the movie proxy', () => {
     expect((await fetch(url)).status).toBe(502);
     const unknown = await fetch(`${server.url}/api/room/movie/proxy/${'0'.repeat(32)}?token=${owner.token}&roomId=${roomId}`);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('a proxied DASH manifest', () => {
+  /** The movie's proxy URL and the segment folder its rewritten manifest names. */
+  async function proxiedDash(): Promise<{ url: string; base: string; movieId: string }> {
+    const url = await play(`${sourceUrl}/dash/manifest.mpd`);
+    const manifest = await fetch(url);
+    expect(manifest.headers.get('content-type')).toContain('dash+xml');
+    const base = /<BaseURL>([^<]+)<\/BaseURL>/.exec(await manifest.text())?.[1] ?? '';
+    expect(base).toMatch(/^\/api\/room\/movie\/proxy\/[0-9a-f]{32}\/dash\/[^/?]+\/$/);
+    return { url, base, movieId: url.split('/proxy/')[1].split('?')[0] };
+  }
+
+  it('names a segment folder through the proxy, which serves the templates’ segments under it with Range', async () => {
+    const { base } = await proxiedDash();
+    const credentials = `token=${owner.token}&roomId=${roomId}`;
+    const segment = await fetch(`${server.url}${base}chunk-0-1.m4s?${credentials}`, { headers: { Range: 'bytes=10-19' } });
+    expect(segment.status).toBe(206);
+    expect(Buffer.from(await segment.arrayBuffer())).toEqual(VIDEO.subarray(10, 20));
+  });
+
+  it('never leaves the folder, and takes no other kind of token', async () => {
+    const { base, movieId } = await proxiedDash();
+    const credentials = `token=${owner.token}&roomId=${roomId}`;
+    const before = trapHits;
+    for (const escape of ['..%2Fsecret.txt', '%2e%2e/secret.txt', '%2F%2F127.0.0.1%2Fx']) {
+      const response = await fetch(`${server.url}${base}${escape}?${credentials}`);
+      // Refused (400), or never this route at all (404: the client resolved the dots itself).
+      expect([escape, [400, 404].includes(response.status)]).toEqual([escape, true]);
+    }
+    expect(trapHits).toBe(before);
+    // An HLS target token is not a folder, and a folder token is not an HLS target.
+    const hls = await play(`${sourceUrl}/hls/index.m3u8`);
+    const segment = (await (await fetch(hls)).text()).split('\n').find((line) => line && !line.startsWith('#'))!;
+    const targetToken = /\/m3u8\/([^?]+)/.exec(segment)![1];
+    expect((await fetch(`${server.url}/api/room/movie/proxy/${segment.split('/')[5]}/dash/${targetToken}/x?${credentials}`)).status).toBe(400);
+    const baseToken = base.split('/')[7];
+    expect((await fetch(`${server.url}/api/room/movie/proxy/${movieId}/m3u8/${baseToken}?${credentials}`)).status).toBe(400);
+  });
+
+  it('lets in whoever may watch the room, and nobody else (authorization matrix)', async () => {
+    const creator = await signUpUser(server, 'dashowner');
+    const { roomId: room } = await createRoom(server, creator);
+    const { roomId: passwordRoom } = await createRoom(server, creator, { password: 'pw' });
+    const pushed = await post(server, '/api/room/movie/push', { url: `${sourceUrl}/dash/manifest.mpd`, name: 'dash', proxy: true }, { token: creator.token, roomId: room });
+    expect((await post(server, '/api/room/movie/current', { id: pushed.body.data.id }, { token: creator.token, roomId: room })).status).toBe(204);
+    const manifest = await fetch(`${server.url}/api/room/movie/proxy/${pushed.body.data.id}?token=${creator.token}&roomId=${room}`);
+    const base = /<BaseURL>([^<]+)<\/BaseURL>/.exec(await manifest.text())![1];
+    const join = (user: TestUser) => post(server, '/api/room/login', { roomId: room, password: '' }, { token: user.token });
+    const settings = (patch: Record<string, unknown>) => post(server, '/api/room/admin/settings', patch, { token: creator.token, roomId: room });
+    const [without, withBits, admin, pending, banned, nonMember] = await Promise.all(['d0', 'd1', 'da', 'dp', 'db', 'dn'].map((name) => signUpUser(server, name)));
+    for (const user of [without, withBits, admin, banned]) expect((await join(user)).status).toBe(200);
+    await post(server, '/api/room/admin/members/member/permissions', { id: withBits.id, permissions: 0xff }, { token: creator.token, roomId: room });
+    await post(server, '/api/room/admin/members/admin', { id: admin.id, adminPermissions: 0x3f }, { token: creator.token, roomId: room });
+    await post(server, '/api/room/admin/members/ban', { id: banned.id }, { token: creator.token, roomId: room });
+    // The guest's member row, made by a guest's first request (as in room-admin.test.ts).
+    expect((await get(server, '/api/room/me', { roomId: room })).status).toBe(200);
+    await settings({ join_need_review: true });
+    await join(pending);
+    await settings({ join_need_review: false, disable_join_new_user: true });
+    const root = (await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).body.data.token as string;
+    await settings({ disable_join_new_user: false });
+    expect((await get(server, '/api/room/me', { token: root, roomId: room })).status).toBe(200);
+    await settings({ disable_join_new_user: true });
+    const callers: Record<string, [string | undefined, string, number]> = {
+      visitor: [undefined, passwordRoom, 401],
+      guest: [undefined, room, 206],
+      'non-member': [nonMember.token, room, 401],
+      pending: [pending.token, room, 401],
+      banned: [banned.token, room, 401],
+      'member without permissions': [without.token, room, 206],
+      'member with every permission': [withBits.token, room, 206],
+      'room admin': [admin.token, room, 206],
+      creator: [creator.token, room, 206],
+      'site admin (root)': [root, room, 206],
+    };
+    const outcomes: Record<string, number> = {};
+    const wanted: Record<string, number> = {};
+    for (const [name, [token, inRoom, status]] of Object.entries(callers)) {
+      const response = await fetch(`${server.url}${base}chunk-0-1.m4s?token=${token ?? ''}&roomId=${inRoom}`, { headers: { Range: 'bytes=0-0' } });
+      await response.body?.cancel();
+      outcomes[name] = response.status;
+      wanted[name] = status;
+    }
+    expect(outcomes).toEqual(wanted);
   });
 });
 

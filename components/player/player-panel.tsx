@@ -208,7 +208,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                 <h2 className="truncate text-base font-semibold text-zinc-600 dark:text-zinc-300">{t('cinema.player.nothing')}</h2>
               )}
               {movie?.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
-              {movie && !movie.base.live ? <RoomPlaybackLabel readIndicator={sync.readIndicator} cannotPlay={problem !== null && problem.kind !== 'noRange'} /> : null}
+              {movie && !movie.base.live ? <RoomPlaybackLabel readIndicator={sync.readIndicator} cannotPlay={problem !== null && problem.kind !== 'noRange'} loading={!hasFrame} /> : null}
             </div>
             <div className="flex items-center gap-2">
               <span

@@ -7,6 +7,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { translate } from '@/lib/i18n/messages';
 import '@/lib/i18n/messages/player-problem';
 import { isHlsSource, sourceKind } from '@/lib/media/source-kind';
+import { SOURCE_RETRY_MS } from './engines/hls';
 import { Player, WatchOnlyReason } from './player';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
@@ -245,18 +246,33 @@ describe('Player', () => {
     expect(mockInstances).toHaveLength(1);
   });
 
-  it('retries a failing stream three times, then says in words why it failed', async () => {
+  it('says at once in words why the playlist could not be loaded, and tries the source again a while later', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
     // The probe of the URL finds no server at all (DNS or connection failure).
     global.fetch = jest.fn().mockRejectedValue(new TypeError('Failed to fetch'));
     render(<Player url={HLS_URL} onVideo={() => {}} />);
     await waitFor(() => expect(mockInstances).toHaveLength(1));
     const [light] = mockInstances;
-    const fatal = { fatal: true, type: FakeHls.ErrorTypes.NETWORK_ERROR, details: 'manifestLoadError' };
+    // hls.js has retried the request by itself before it calls the error fatal.
+    act(() => light.emit(FakeHls.Events.ERROR, { fatal: true, type: FakeHls.ErrorTypes.NETWORK_ERROR, details: 'manifestLoadError' }));
+    expect(light.startLoads).toBe(0);
+    expect(light.destroyed).toBe(true);
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(translate('zh', 'playerProblem.problem.unreachable')));
+    act(() => void jest.advanceTimersByTime(SOURCE_RETRY_MS));
+    await waitFor(() => expect(mockInstances).toHaveLength(2));
+    expect(mockInstances[1].source).toBe(HLS_URL);
+    jest.useRealTimers();
+  });
 
+  it('loads a failing segment again three times, then says in words why it failed', async () => {
+    global.fetch = jest.fn().mockRejectedValue(new TypeError('Failed to fetch'));
+    render(<Player url={HLS_URL} onVideo={() => {}} />);
+    await waitFor(() => expect(mockInstances).toHaveLength(1));
+    const [light] = mockInstances;
+    const fatal = { fatal: true, type: FakeHls.ErrorTypes.NETWORK_ERROR, details: 'fragLoadError' };
     for (let attempt = 0; attempt < 3; attempt += 1) act(() => light.emit(FakeHls.Events.ERROR, fatal));
     expect(light.startLoads).toBe(3);
     expect(screen.queryByRole('alert')).toBeNull();
-
     act(() => light.emit(FakeHls.Events.ERROR, fatal));
     expect(light.destroyed).toBe(true);
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(translate('zh', 'playerProblem.problem.unreachable')));

@@ -21,19 +21,14 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { clsx } from 'clsx';
-import type Hls from 'hls.js';
-import type { FragmentLoaderConstructor, FragmentLoaderContext, LoaderCallbacks, LoaderConfiguration, PlaylistLoaderConstructor } from 'hls.js';
 import { useLocale, useT } from '@/lib/i18n';
 import type { MovieSubtitle } from '@/components/player/subtitles';
 import type { SourceProblem } from '@/components/player/source-problems';
 import { DEFAULT_VIEW, PLAYBACK_RATES, videoStyle, type PlayerView } from '@/components/player/view';
 import type { AssRenderer, AttachedSubtitles } from '@/components/player/subtitles';
-import { stripTsPrefix } from '@/components/player/ts-prefix';
-import { needsFullHlsBuild, type HlsPlaylistFacts } from './hls-build';
-import { earlyMediaLoader } from './early-media-loader';
+import { attachEngine, preloadLibrary, type TrackEngine } from './engines';
 import { NO_RANGE_REASON_ID } from './ids';
-import { sourceKind } from '@/lib/media/source-kind';
-import { earlyEngine } from '@/lib/room/early-engine';
+import { sourceKind, type SourceKind } from '@/lib/media/source-kind';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/player';
 
@@ -95,13 +90,6 @@ export function WatchOnlyReason() {
   );
 }
 
-// The engines, imported once the room link's early start has them in (lib/room/early-engine.ts):
-// behind a server that does not compress it unpacks their gzip copies, and an import before that
-// would download the chunk a second time, three times the size.
-const importHlsLight = () => earlyEngine().then(() => import('hls.js/light'));
-const importMpegts = () => earlyEngine().then(() => import('mpegts.js'));
-const importDash = () => earlyEngine().then(() => import('dashjs'));
-
 /**
  * Starts downloading the engine a source needs (hls.js light, mpegts.js, dash.js) before the player
  * mounts: the hall calls it as soon as the current movie is known, so the engine's code comes down
@@ -109,54 +97,37 @@ const importDash = () => earlyEngine().then(() => import('dashjs'));
  * so calling it again costs nothing; a failed download is reported by the player when it mounts.
  */
 export function preloadEngine(url: string, type = ''): void {
-  const kind = sourceKind(url, type);
-  const ignore = () => undefined;
-  if (kind === 'hls') importHlsLight().catch(ignore);
-  else if (kind === 'flv' || kind === 'mpegts') importMpegts().catch(ignore);
-  else if (kind === 'dash') importDash().catch(ignore);
+  preloadLibrary(sourceKind(url, type));
+}
+
+/** What failed, for `explainProblem`. */
+interface Failure {
+  url: string;
+  kind: SourceKind;
+  headers: Record<string, string>;
+  /** The engine's own words. */
+  detail: string;
+  /** A MediaError code for a decoding failure. */
+  mediaErrorCode?: number;
 }
 
 /**
- * hls.js's own loader for segments, which hands an unencrypted segment on from its first MPEG-TS
- * packet (components/player/ts-prefix.ts: a real SyncTV server may put a PNG header in front).
+ * Says why a source failed, in words: at once in the engine's words, then, once a probe of the URL
+ * has answered (components/player/source-problems.ts, downloaded only when something failed), as
+ * unreachable, an HTTP status, CORS, mixed content, not media or codec. `stale()` is true once the
+ * source is no longer the player's.
  */
-function tsPrefixStrippingLoader(Base: FragmentLoaderConstructor): FragmentLoaderConstructor {
-  return class extends Base {
-    load(context: FragmentLoaderContext, config: LoaderConfiguration, callbacks: LoaderCallbacks<FragmentLoaderContext>) {
-      const encrypted = context.frag.encrypted;
-      super.load(context, config, {
-        ...callbacks,
-        onSuccess: (response, stats, loaded, details) => {
-          if (!encrypted && response.data instanceof ArrayBuffer) response.data = stripTsPrefix(response.data);
-          callbacks.onSuccess(response, stats, loaded, details);
-        },
-      });
-    }
-  };
+function explainProblem(failure: Failure, report: (problem: SourceProblem) => void, stale: () => boolean): void {
+  const { url, kind, headers, detail, mediaErrorCode } = failure;
+  report({ kind: 'unknown', detail });
+  void import('@/components/player/source-problems')
+    .then(async ({ describeSourceProblem, diagnoseSource }) => {
+      const diagnosis = await diagnoseSource(url, headers);
+      if (!stale()) report(describeSourceProblem(diagnosis, { url, engine: kind, mediaErrorCode, detail, pageProtocol: window.location.protocol }));
+    })
+    .catch(() => undefined);
 }
 
-/** The engine playing the source, for the quality and audio menus (the element's own needs none). */
-type Engine = { kind: 'hls'; hls: Hls; events: typeof Hls.Events } | { kind: 'dash'; player: unknown; streamInitialized: string };
-
-/**
- * How a live FLV or MPEG-TS stream keeps to its live edge (mpegts.js's latency options, measured in
- * docs/live.md "Latency"): more than 1.2 s behind the newest data it holds, the element plays at
- * 1.2× until 0.8 s behind (a short speed-up after a stall, nothing skipped); only more than 5 s
- * behind (a long freeze, a tab in the background) does it jump to 1 s behind. The sync engine leaves
- * a live movie's rate alone (play and pause only).
- */
-const LIVE_EDGE = {
-  liveSync: true,
-  liveSyncMaxLatency: 1.2,
-  liveSyncTargetLatency: 0.8,
-  liveSyncPlaybackRate: 1.2,
-  liveBufferLatencyChasing: true,
-  liveBufferLatencyMaxLatency: 5,
-  liveBufferLatencyMinRemain: 1,
-};
-
-/** hls.js recoveries tried before a fatal error is shown. */
-const MAX_HLS_RECOVERIES = 3;
 /** The controls load at the latest this long (ms) after mount, even if no frame ever comes. */
 const CHROME_FALLBACK_MS = 6000;
 /** How long (ms) after the first frame the controls wait, unless the viewer reaches for them. */
@@ -182,20 +153,6 @@ let chromeModule: Promise<typeof import('@/components/player/chrome')> | null = 
 function loadChrome() {
   chromeModule ??= import('@/components/player/chrome');
   return chromeModule;
-}
-
-/**
- * True when the element can seek over the whole of its (finite) media: a host that honours HTTP
- * Range. A host without it (e.g. `python3 -m http.server`) leaves Chromium's seekable at [0, 0]
- * (docs/hosting.md).
- */
-function seeksAnywhere(video: HTMLVideoElement): boolean {
-  const { duration, seekable } = video;
-  if (!Number.isFinite(duration) || duration <= 0) return true;
-  for (let i = 0; i < seekable.length; i += 1) {
-    if (seekable.start(i) <= 0.5 && seekable.end(i) >= duration - 0.5) return true;
-  }
-  return false;
 }
 
 /** Keys media-chrome must ignore where the source cannot seek. */
@@ -234,7 +191,9 @@ export function Player({
   // A broadcast not started yet or ended (then the engine starts again: `attempt` counts the tries).
   const [offAir, setOffAir] = useState<'waiting' | 'ended' | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const [engine, setEngine] = useState<Engine | null>(null);
+  const [engine, setEngine] = useState<TrackEngine | null>(null);
+  /** This player has had the broadcast on the air: off the air from now on means it ended. */
+  const aired = useRef(false);
   const [chromeReady, setChromeReady] = useState(false);
   const [view, setView] = useState<PlayerView>(DEFAULT_VIEW);
   const changeView = useCallback((patch: Partial<PlayerView>) => setView((current) => ({ ...current, ...patch })), []);
@@ -252,7 +211,9 @@ export function Player({
     onSubtitleProblemRef.current = onSubtitleProblem;
   });
 
+  const problemRef = useRef<SourceProblem | null>(null);
   const report = useCallback((next: SourceProblem | null) => {
+    problemRef.current = next;
     setProblem(next);
     onProblemRef.current?.(next);
   }, []);
@@ -295,211 +256,60 @@ export function Player({
     if (offAir) startChrome();
   }, [offAir, startChrome]);
 
-  // The source: one engine per URL; the element stays.
+  // The source: one engine adapter per URL (./engines); the element stays.
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    let hls: Hls | null = null;
     let cancelled = false;
-    const requestHeaders = JSON.parse(headersKey) as Record<string, string>;
+    const headers = JSON.parse(headersKey) as Record<string, string>;
     const kind = sourceKind(url, type);
     // A broadcast's problem (a codec) stays up across its retries, until the picture comes.
     if (!broadcast) report(null);
-
-    /** Explains a failure in words: probes the URL to tell unreachable, CORS, not media, codec. */
-    const explain = (detail: string, mediaErrorCode?: number) => {
-      if (cancelled) return;
-      report({ kind: 'unknown', detail });
-      // The probe's code downloads only when something went wrong (or for a progressive file).
-      void import('@/components/player/source-problems')
-        .then(async ({ describeSourceProblem, diagnoseSource }) => {
-          const diagnosis = await diagnoseSource(url, requestHeaders);
-          if (!cancelled) report(describeSourceProblem(diagnosis, { url, engine: kind, mediaErrorCode, detail, pageProtocol: window.location.protocol }));
-        })
-        .catch(() => undefined);
-    };
-    const onMediaError = () => {
-      if (kind === 'native') explain(video.error?.message || `MediaError ${video.error?.code ?? ''}`, video.error?.code);
-    };
-    video.addEventListener('error', onMediaError);
-
-    const showImportError = (importError: unknown) => {
-      if (!cancelled) report({ kind: 'unknown', detail: String(importError) });
-    };
-
-    /** Stops whichever of mpegts.js or dash.js plays (set once one is started). */
-    let stopOther: (() => void) | null = null;
-    /** The next try of a broadcast that is off the air. */
+    /** A broadcast's next try while it is off the air. */
     let retry: ReturnType<typeof setTimeout> | undefined;
-    const onAir = () => {
-      setOffAir(null);
-      report(null);
-    };
-    /** A broadcast nobody pushes yet (404), or whose push ended: say so and try again. */
     const offAirNow = () => {
       if (cancelled) return;
       clearTimeout(retry);
-      setOffAir(video.readyState > 0 || video.currentTime > 0 ? 'ended' : 'waiting');
+      // Once on the air in this player, off the air is the end of the broadcast until it comes back.
+      setOffAir((previous) => (previous === 'ended' || aired.current || video.readyState > 0 || video.currentTime > 0 ? 'ended' : 'waiting'));
       retry = setTimeout(() => setAttempt((count) => count + 1), BROADCAST_RETRY_MS);
+    };
+    const adapter = attachEngine(
+      { video, url, kind, headers, live, broadcast, startPosition: () => startAt.current?.() ?? -1 },
+      {
+        fail: (detail, mediaErrorCode) => {
+          if (!cancelled) explainProblem({ url, kind, headers, detail, mediaErrorCode }, report, () => cancelled);
+        },
+        report: (problem) => {
+          if (!cancelled) report(problem);
+        },
+        offAir: offAirNow,
+        tracks: (engine) => {
+          if (!cancelled) setEngine(engine);
+        },
+      },
+    );
+    // Pictures again: whatever failed before works now (a host that came back; a host that cannot
+    // seek is told after its metadata and stays told).
+    const onData = () => report(problemRef.current?.kind === 'noRange' ? problemRef.current : null);
+    video.addEventListener('loadeddata', onData);
+    const onAir = () => {
+      aired.current = true;
+      setOffAir(null);
+      report(null);
     };
     if (broadcast) {
       video.addEventListener('playing', onAir);
       // HLS: the playlist's end mark, once the last segment has played.
       video.addEventListener('ended', offAirNow);
     }
-
-    /** Plays the URL with one hls.js build; the light one hands over to the full one when needed. */
-    const startHls = (HlsClass: typeof Hls, build: 'light' | 'full') => {
-      let recoveries = 0;
-      // The default loader loads playlists and fragments too (hls.js uses it when `pLoader` and
-      // `fLoader` are unset); its declared type is the generic loader's.
-      const DefaultLoader = HlsClass.DefaultConfig.loader;
-      const instance = new HlsClass({
-        startLevel: -1,
-        startPosition: live ? -1 : Math.max(-1, startAt.current?.() ?? -1),
-        // Ask for the first segment once the playlist is in, not after the MediaSource has opened.
-        startFragPrefetch: true,
-        xhrSetup: (xhr) => {
-          for (const [name, value] of Object.entries(requestHeaders)) xhr.setRequestHeader(name, value);
-        },
-        // The playlist and first segment the room link's early start fetched come from there.
-        pLoader: earlyMediaLoader(DefaultLoader as unknown as PlaylistLoaderConstructor),
-        fLoader: tsPrefixStrippingLoader(earlyMediaLoader(DefaultLoader as unknown as FragmentLoaderConstructor)),
-        // Live: behind the edge after a stall, catch up by playing up to 1.2× rather than jumping (docs/live.md).
-        maxLiveSyncPlaybackRate: live ? 1.2 : 1,
-      });
-      instance.on(HlsClass.Events.ERROR, (_event, data) => {
-        // A light instance being replaced by the full build has nothing more to say.
-        if (!data.fatal || hls !== instance) return;
-        // A broadcast's playlist is 404 while nobody pushes: off the air, not a broken source.
-        if (broadcast && (data.details === HlsClass.ErrorDetails.MANIFEST_LOAD_ERROR || data.details === HlsClass.ErrorDetails.LEVEL_LOAD_ERROR)) {
-          instance.destroy();
-          hls = null;
-          setEngine(null);
-          offAirNow();
-        } else if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.NETWORK_ERROR) {
-          recoveries += 1;
-          instance.startLoad();
-        } else if (recoveries < MAX_HLS_RECOVERIES && data.type === HlsClass.ErrorTypes.MEDIA_ERROR) {
-          recoveries += 1;
-          instance.recoverMediaError();
-        } else {
-          explain(data.details, data.type === HlsClass.ErrorTypes.MEDIA_ERROR ? 3 : undefined);
-          instance.destroy();
-          hls = null;
-          setEngine(null);
-        }
-      });
-      if (build === 'light') {
-        // The multivariant (or single media) playlist, then each media playlist: both can ask for more.
-        const check = (facts: HlsPlaylistFacts) => {
-          if (hls === instance && needsFullHlsBuild(facts)) switchToFullBuild(instance);
-        };
-        instance.on(HlsClass.Events.MANIFEST_LOADED, (_event, data) => check(data));
-        instance.on(HlsClass.Events.LEVEL_LOADED, (_event, data) => check(data));
-      }
-      hls = instance;
-      instance.loadSource(url);
-      instance.attachMedia(video);
-      setEngine({ kind: 'hls', hls: instance, events: HlsClass.Events });
-    };
-
-    const switchToFullBuild = (light: Hls) => {
-      hls = null;
-      // Destroyed after the event that asked for the switch has run through hls.js's own handlers.
-      queueMicrotask(() => {
-        light.destroy();
-        if (cancelled) return;
-        import('hls.js')
-          .then(({ default: FullHls }) => {
-            if (!cancelled) startHls(FullHls, 'full');
-          })
-          .catch(showImportError);
-      });
-    };
-
-    if (kind === 'flv' || kind === 'mpegts') {
-      // FLV and MPEG-TS, live or not: mpegts.js, downloaded only for such a movie.
-      importMpegts()
-        .then(({ default: mpegts }) => {
-          if (cancelled) return;
-          if (!mpegts.isSupported()) {
-            report({ kind: 'unsupportedFormat', detail: kind.toUpperCase() });
-            return;
-          }
-          const player = mpegts.createPlayer({ type: kind, url, isLive: live }, { headers: requestHeaders, enableStashBuffer: !live, ...(live ? LIVE_EDGE : {}) });
-          if (broadcast) {
-            // Nobody pushes yet (404), or the push ended (the stream ends or breaks).
-            player.on(mpegts.Events.ERROR, (_type: string, detail: string, info?: string | { msg?: string }) => {
-              // The encoder sends what browsers cannot decode: say which codec and how to fix it.
-              // (A demuxer error's info is its message; a loader error's is `{code, msg}`.)
-              const message = typeof info === 'string' ? info : (info?.msg ?? '');
-              if (detail === mpegts.ErrorDetails?.MEDIA_CODEC_UNSUPPORTED) report({ kind: 'broadcastCodec', detail: message });
-              offAirNow();
-            });
-            player.on(mpegts.Events.LOADING_COMPLETE, offAirNow);
-          } else {
-            player.on(mpegts.Events.ERROR, (errorType: string, detail: string) => explain(detail, errorType === mpegts.ErrorTypes?.MEDIA_ERROR ? 3 : undefined));
-          }
-          player.attachMediaElement(video);
-          player.load();
-          stopOther = () => {
-            player.unload();
-            player.detachMediaElement();
-            player.destroy();
-          };
-        })
-        .catch(showImportError);
-    } else if (kind === 'dash') {
-      // DASH: dash.js, downloaded only for such a movie. It picks representations by bandwidth.
-      importDash()
-        .then((dashjs) => {
-          if (cancelled) return;
-          const player = dashjs.MediaPlayer().create();
-          player.on(dashjs.MediaPlayer.events.ERROR, (event: { error?: { message?: string } }) => explain(event.error?.message ?? 'DASH'));
-          // Not autoplay: the sync engine starts playback when the room plays.
-          player.initialize(video, url, false);
-          stopOther = () => player.destroy();
-          setEngine({ kind: 'dash', player, streamInitialized: dashjs.MediaPlayer.events.STREAM_INITIALIZED });
-        })
-        .catch(showImportError);
-    } else if (kind === 'hls') {
-      importHlsLight()
-        .then(({ default: LightHls }) => {
-          if (cancelled) return;
-          if (LightHls.isSupported()) {
-            startHls(LightHls, 'light');
-          } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
-            video.src = url;
-          } else {
-            report({ kind: 'unsupportedFormat', detail: 'HLS (m3u8)' });
-          }
-        })
-        .catch(showImportError);
-    } else {
-      video.src = url;
-      // Seeking needs HTTP Range: the element's seekable ranges say whether the host honours it (no
-      // CORS needed, unlike a probe); without it they are [0, 0] in Chromium.
-      if (!live) {
-        video.addEventListener(
-          'loadedmetadata',
-          () => {
-            if (!cancelled && !seeksAnywhere(video)) report({ kind: 'noRange', detail: '' });
-          },
-          { once: true },
-        );
-      }
-    }
-
     return () => {
       cancelled = true;
       clearTimeout(retry);
+      adapter.stop();
+      video.removeEventListener('loadeddata', onData);
       video.removeEventListener('playing', onAir);
       video.removeEventListener('ended', offAirNow);
-      video.removeEventListener('error', onMediaError);
-      hls?.destroy();
-      hls = null;
-      stopOther?.();
       setEngine(null);
       video.removeAttribute('src');
       video.load();

@@ -1,7 +1,8 @@
 /**
  * The movie proxy (docs/contract.md §4.5): `GET|HEAD /api/room/movie/proxy/:movieId` plays a
- * movie pushed with `proxy: true` through this server, and `…/proxy/:movieId/m3u8/:targetToken`
- * serves what an HLS playlist refers to. Authentication as for every room route, with the token also
+ * movie pushed with `proxy: true` through this server, `…/proxy/:movieId/m3u8/:targetToken`
+ * serves what an HLS playlist refers to, and `…/proxy/:movieId/dash/:baseToken/<path>` what a DASH
+ * manifest's segment templates name under a base the proxy rewrote (../proxy/mpd.ts). Authentication as for every room route, with the token also
  * accepted as `?token=` and the room as `?roomId=` (a player cannot send headers). Playlists are
  * rewritten so that every segment, key and variant also comes through here; anything else streams
  * through with the viewer's `Range` forwarded, so seeking works (for a source that ignores Range,
@@ -22,6 +23,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
+import { isDashManifest, rewriteMpd, underBase } from '../proxy/mpd';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playlist';
 import { byteSlice, planRange } from '../proxy/range';
 import { openUpstream } from '../proxy/upstream';
@@ -59,6 +61,11 @@ interface ProxyRoute {
   cacheControl?: string;
   /** Pass the viewer's `Range` upstream (not for a live stream). */
   forwardRange: boolean;
+  /**
+   * The DASH base route: the path after the signed base (`targetToken` names a base folder), which
+   * the target is resolved under (../proxy/mpd.ts `underBase`).
+   */
+  dashPath?: string;
   /**
    * For a movie pushed over RTMP (docs/live.md), what the route serves from the live hub instead of
    * a source: the HTTP-FLV stream, the HLS playlist, or one HLS segment (named `dataId`).
@@ -201,8 +208,19 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if (route.targetToken !== null) {
       const claims = await tokens.verifyProxyTarget(route.targetToken.replace(/\.(ts|png)$/i, ''));
       if (claims.roomId !== roomId || claims.movieId !== movie.id) throw badRequest('invalid proxy target');
+      if ((route.dashPath !== undefined) !== Boolean(claims.base)) throw badRequest('invalid proxy target');
       target = claims.url;
       knownPlaylist = claims.playlist;
+      if (route.dashPath !== undefined) {
+        // The viewer's own query (its credentials) stays here; the segment's own goes upstream.
+        const query = new URLSearchParams(request.raw.url?.split('?')[1] ?? '');
+        query.delete('token');
+        query.delete('roomId');
+        const rest = query.size > 0 ? `${route.dashPath}?${query}` : route.dashPath;
+        const under = underBase(claims.url, rest);
+        if (!under) throw badRequest('invalid proxy target');
+        target = under;
+      }
     }
 
     const headers: Record<string, string> = { ...(movie.base.headers ?? {}) };
@@ -216,6 +234,21 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if (status >= 400) {
       upstream.resume();
       throw new HttpError(502, `the movie source answered ${status}`);
+    }
+
+    if (route.mode === 'vod' && route.targetToken === null && isDashManifest(finalUrl, upstream.headers['content-type'])) {
+      if (request.method === 'HEAD') {
+        upstream.resume();
+        return reply.type('application/dash+xml').send();
+      }
+      const text = await readPlaylist(upstream);
+      const bases: string[] = [];
+      const withPlaceholders = rewriteMpd(text, finalUrl, (base) => `\u0000${bases.push(base) - 1}\u0000`);
+      const urls = await Promise.all(
+        bases.map(async (base) => `/api/room/movie/proxy/${movie.id}/dash/${await tokens.signProxyTarget({ roomId, movieId: movie.id, url: base, playlist: false, base: true })}/`),
+      );
+      const body = withPlaceholders.replace(/\u0000(\d+)\u0000/g, (_match, index: string) => urls[Number(index)]);
+      return reply.header('cache-control', 'no-cache').type('application/dash+xml').send(body);
     }
 
     if (knownPlaylist || isPlaylist(finalUrl, upstream.headers['content-type'])) {
@@ -276,6 +309,12 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
   app.get('/api/room/movie/proxy/:movieId/m3u8/:targetToken', (request, reply) =>
     proxy(request, reply, { mode: 'vod', targetToken: (request.params as { targetToken: string }).targetToken, forwardRange: true }),
   );
+  // A proxied DASH manifest's segments (../proxy/mpd.ts): the path under a signed base folder. The
+  // player sends the manifest's credentials with each (components/player/engines/dash.ts).
+  app.get('/api/room/movie/proxy/:movieId/dash/:baseToken/*', (request, reply) => {
+    const params = request.params as { baseToken: string; '*': string };
+    return proxy(request, reply, { mode: 'vod', targetToken: params.baseToken, dashPath: params['*'], forwardRange: true });
+  });
   // Live (§4.5): HTTP-FLV passes through as a stream; HLS as its playlist, reloaded on every request,
   // with segments (and variant playlists) behind the public data route.
   app.get('/api/room/movie/live/flv/:movieId', (request, reply) =>
