@@ -13,6 +13,7 @@ import path from 'node:path';
 import { expect, test } from './fixtures';
 import { uniqueName } from './support/api';
 import { CinemaPage } from './pages/cinema-page';
+import { DefaultPermissions, Permission } from '../lib/contract/roles';
 
 const CLIP = path.resolve(__dirname, 'media', 'flv', 'clip.flv');
 
@@ -149,4 +150,123 @@ test('a broadcast in a codec browsers cannot play says which, and what to set in
     encoder.kill('SIGKILL');
   }
   expect(viewer.errors).toEqual([]);
+});
+
+/** The live movie's stream key route's answer: where an encoder pushes `movieId`. */
+async function pushUrl(app: { api: { request: (method: string, path: string, options: { token?: string; roomId?: string; json?: unknown }) => Promise<{ body: unknown }> } }, token: string, roomId: string, movieId: string): Promise<string> {
+  const key = await app.api.request('POST', '/api/room/movie/live/publishKey', { token, roomId, json: { id: movieId } });
+  const { host, app: room, token: streamKey } = (key.body as { data: { host: string; app: string; token: string } }).data;
+  return `rtmp://${host}/${room}/${streamKey}`;
+}
+
+test('a push that arrives while another movie is current plays for the room; one its maker may not play says who can', async ({ app, actors, media }) => {
+  test.setTimeout(120_000);
+  const host = await actors.user('host');
+  const viewer = await actors.user('viewer');
+  const roomId = await app.api.createRoom(host.token!, uniqueName('live-over'));
+  await app.api.joinRoom(viewer.token!, roomId);
+  const earlier = await app.api.pushMovie(host.token!, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'earlier film' });
+  await app.api.setCurrent(host.token!, roomId, earlier);
+  const hostHall = new CinemaPage(host.page, app.origin);
+  const viewerHall = new CinemaPage(viewer.page, app.origin);
+  for (const hall of [hostHall, viewerHall]) {
+    await hall.goto(roomId);
+    await hall.waitConnected();
+  }
+  await expect(viewerHall.currentMovieName).toHaveText('earlier film');
+
+  const encoders: ChildProcess[] = [];
+  try {
+    await test.step("the room's creator goes live: the room plays the broadcast, and the dialog says everyone sees it", async () => {
+      await hostHall.openPushForm();
+      await host.page.getByTestId('movie-push-mode-live').click();
+      await host.page.getByLabel('Name of the broadcast').fill('Friday stream');
+      await host.page.getByTestId('movie-push-submit').click();
+      const dialog = host.page.getByTestId('stream-info-dialog');
+      await expect(dialog).toBeVisible();
+      // A room that plays something keeps it until the push arrives.
+      await expect(viewerHall.currentMovieName).toHaveText('earlier film');
+      const server = await dialog.getByTestId('stream-info-server').inputValue();
+      await dialog.getByTestId('stream-info-show-key').click();
+      encoders.push(push(`${server}${await dialog.getByTestId('stream-info-key').inputValue()}`));
+      await expect(dialog.getByTestId('stream-info-status')).toHaveAttribute('data-receiving', 'true', { timeout: 15_000 });
+      await expect(dialog.getByTestId('stream-info-status')).toContainText('everyone in the room sees it');
+      await expect(viewerHall.currentMovieName).toHaveText('Friday stream');
+      await expect.poll(async () => (await viewerHall.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(1);
+      await host.page.keyboard.press('Escape');
+    });
+
+    await test.step('a member who may add movies but not play them goes live: told nobody sees it yet and who can play it; the creator plays it', async () => {
+      await app.api.setCurrent(host.token!, roomId, earlier);
+      await app.api.setMemberPermissions(host.token!, roomId, viewer.token!, DefaultPermissions | Permission.AddMovie);
+      await expect(viewerHall.currentMovieName).toHaveText('earlier film');
+      await viewerHall.openPushForm();
+      await viewer.page.getByTestId('movie-push-mode-live').click();
+      await viewer.page.getByLabel('Name of the broadcast').fill('from the sofa');
+      await viewer.page.getByTestId('movie-push-submit').click();
+      const dialog = viewer.page.getByTestId('stream-info-dialog');
+      const server = await dialog.getByTestId('stream-info-server').inputValue();
+      await dialog.getByTestId('stream-info-show-key').click();
+      encoders.push(push(`${server}${await dialog.getByTestId('stream-info-key').inputValue()}`));
+      await expect(dialog.getByTestId('stream-info-status')).toContainText('nobody sees it yet', { timeout: 15_000 });
+      await expect(dialog.getByTestId('stream-info-not-playing')).toContainText('ask the room’s creator');
+      await expect(hostHall.currentMovieName).toHaveText('earlier film');
+      await hostHall.playMovie('from the sofa');
+      await expect(dialog.getByTestId('stream-info-status')).toContainText('everyone in the room sees it');
+      await expect.poll(async () => (await hostHall.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(1);
+    });
+  } finally {
+    for (const encoder of encoders) encoder.kill('SIGKILL');
+  }
+  expect(host.errors).toEqual([]);
+  expect(viewer.errors).toEqual([]);
+});
+
+test('the end of a broadcast reads the same over HTTP-FLV and HLS, and both pick a new push up within 5 s', async ({ app, actors }) => {
+  test.setTimeout(120_000);
+  const host = await actors.user('host');
+  const flvViewer = await actors.user('flv');
+  const hlsViewer = await actors.user('hls');
+  const roomId = await app.api.createRoom(host.token!, uniqueName('live-end'));
+  for (const viewer of [flvViewer, hlsViewer]) await app.api.joinRoom(viewer.token!, roomId);
+  const movieId = await app.api.pushMovie(host.token!, roomId, { name: 'Stream', url: '', live: true, rtmpSource: true, type: 'flv' });
+  await app.api.setCurrent(host.token!, roomId, movieId);
+  const url = await pushUrl(app, host.token!, roomId, movieId);
+  const halls = [new CinemaPage(flvViewer.page, app.origin), new CinemaPage(hlsViewer.page, app.origin)];
+  for (const hall of halls) await hall.goto(roomId);
+  const offAir = (viewer: typeof host) => viewer.page.getByTestId('broadcast-off-air');
+  const onAir = async (hall: CinemaPage, viewer: typeof host) => {
+    await expect(offAir(viewer)).toHaveCount(0);
+    const at = (await hall.media()).currentTime;
+    await expect.poll(async () => (await hall.media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(at + 0.5);
+  };
+
+  let encoder = push(url);
+  try {
+    await expect.poll(async () => (await halls[0].media()).currentTime, { timeout: 20_000 }).toBeGreaterThan(1);
+    await hlsViewer.page.getByTestId('source-select').selectOption({ label: 'HLS' });
+    await expect.poll(() => halls[1].video.evaluate((video: HTMLVideoElement) => video.currentSrc), { timeout: 10_000 }).toMatch(/^blob:/);
+    await onAir(halls[1], hlsViewer);
+
+    await test.step('the encoder stops: both read that the broadcast ended', async () => {
+      encoder.kill('SIGKILL');
+      for (const viewer of [flvViewer, hlsViewer]) await expect(offAir(viewer)).toHaveAttribute('data-state', 'ended', { timeout: 20_000 });
+      // And stay so while they try again.
+      await flvViewer.page.waitForTimeout(4000);
+      for (const viewer of [flvViewer, hlsViewer]) await expect(offAir(viewer)).toContainText('The broadcast ended');
+    });
+
+    await test.step('the encoder starts again: both play within 5 s of the push arriving', async () => {
+      encoder = push(url);
+      const flv = `${app.origin}/api/room/movie/live/flv/${movieId}.flv?token=${host.token}&roomId=${roomId}`;
+      await expect.poll(async () => (await fetch(flv, { method: 'HEAD' })).status, { timeout: 15_000, intervals: [100] }).toBe(200);
+      for (const viewer of [flvViewer, hlsViewer]) await expect(offAir(viewer)).toHaveCount(0, { timeout: 5000 });
+      await onAir(halls[0], flvViewer);
+      await onAir(halls[1], hlsViewer);
+    });
+  } finally {
+    encoder.kill('SIGKILL');
+  }
+  expect(flvViewer.errors).toEqual([]);
+  expect(hlsViewer.errors).toEqual([]);
 });

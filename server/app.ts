@@ -4,6 +4,7 @@
  * server tests and the end-to-end fixtures run.
  */
 import { NO_ICE_CONFIG, type IceConfig } from './rules/webrtc';
+import { MessageType } from '@/lib/contract/message';
 import fs from 'node:fs';
 import path from 'node:path';
 import compress from '@fastify/compress';
@@ -40,7 +41,7 @@ import { ensureBuiltinUsers, ROOT_USERNAME } from './rules/users';
 import { HlsRemuxer } from './live/hls-remux';
 import { LiveHub } from './live/live-hub';
 import { serveRtmp, shareHttpPortWithRtmp } from './live/rtmp';
-import { isBroadcastable, pushTarget } from './rules/live';
+import { isBroadcastable, playArrivedBroadcast, pushTarget } from './rules/live';
 
 /** Options of `startServer`. */
 export interface StartServerOptions {
@@ -177,7 +178,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   // check them; else one bounded store each in this process.
   const secrets = () => (bus ? new RedisSecretStore(bus.client, bus.prefix) : new MemorySecretStore());
   const live =
-    options.rtmp === false ? null : new LiveHub((roomId, movieId) => isBroadcastable(store, roomId, movieId), () => context.hubs.liveChanged());
+    options.rtmp === false
+      ? null
+      : new LiveHub(
+          (roomId, movieId) => isBroadcastable(store, roomId, movieId),
+          () => context.hubs.liveChanged(),
+          // A push arrived: the room plays it when it plays nothing or the broadcaster may change the movie.
+          (roomId, movieId) =>
+            void playArrivedBroadcast(store, roomId, movieId, Date.now()).then(
+              (broadcaster) => broadcaster && context.hubs.notify(roomId, MessageType.CURRENT, { userId: broadcaster.id, username: broadcaster.username }),
+              (error: unknown) => app.log.warn({ err: error, roomId, movieId }, 'could not play an arrived broadcast'),
+            ),
+        );
   const context: ServerContext = {
     store,
     tokens: new TokenService(loadOrCreateSecret(dataDir)),

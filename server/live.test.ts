@@ -9,7 +9,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
-import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, TestSocket, type TestServer, type TestUser } from './test-support/harness';
+import { MessageType } from '@/lib/contract/message';
 import { DefaultPermissions, Permission } from '@/lib/contract/roles';
 
 jest.setTimeout(90_000);
@@ -287,6 +288,50 @@ describe('RTMP push on the HTTP port', () => {
     expect((await post(server, '/api/room/movie/delete', { ids: [movieId] }, { token: creator.token, roomId })).status).toBe(204);
     expect(await drained).toBe(true);
     expect(await third.exited).not.toBe(0);
+  });
+
+  it('plays an arriving push for a room that plays nothing or whose broadcaster may change the movie, and leaves any other room alone', async () => {
+    const pushOf = async (user: TestUser, roomId: string, movieId: string) => {
+      const { host, app, token } = (await post(server, KEY_ROUTE, { id: movieId }, { token: user.token, roomId })).body.data as { host: string; app: string; token: string };
+      const flv = `${server.url}/api/room/movie/live/flv/${movieId}.flv?token=${user.token}&roomId=${roomId}`;
+      const encoder = startPush(`rtmp://${host}/${app}/${token}`);
+      await until(async () => (await fetch(flv, { method: 'HEAD' })).status === 200, 'the push to go live');
+      return encoder;
+    };
+    const currentId = async (user: TestUser, roomId: string) => (await get(server, '/api/room/movie/current', { token: user.token, roomId })).body.data.movie.id as string;
+    const encoders: ChildProcess[] = [];
+    try {
+      // The room's creator, the room showing an earlier movie: the broadcast replaces it, for everyone.
+      const owner = await signUpUser(server, 'liveowner');
+      const { roomId } = await createRoom(server, owner);
+      const earlier = await post(server, '/api/room/movie/push', { name: 'earlier', url: 'https://example.com/a.mp4' }, { token: owner.token, roomId });
+      expect((await post(server, '/api/room/movie/current', { id: earlier.body.data.id }, { token: owner.token, roomId })).status).toBe(204);
+      const watcher = await TestSocket.open(server, roomId, owner.token);
+      const live = await pushLiveMovie(owner, roomId, 'Friday stream');
+      encoders.push((await pushOf(owner, roomId, live)).process);
+      const current = await watcher.next(MessageType.CURRENT, () => true, 10_000);
+      expect(current.sender?.username).toBe(owner.username);
+      expect(await currentId(owner, roomId)).toBe(live);
+      watcher.close();
+
+      // A member who may add movies but not change the current one: the room goes on with its movie…
+      const member = await signUpUser(server, 'livemember');
+      expect((await join(member, roomId)).status).toBe(200);
+      expect((await post(server, '/api/room/admin/members/member/permissions', { id: member.id, permissions: DefaultPermissions | Permission.AddMovie }, { token: owner.token, roomId })).status).toBe(204);
+      expect((await post(server, '/api/room/movie/current', { id: earlier.body.data.id }, { token: owner.token, roomId })).status).toBe(204);
+      const theirs = await pushLiveMovie(member, roomId, 'their stream');
+      encoders.push((await pushOf(member, roomId, theirs)).process);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await currentId(owner, roomId)).toBe(earlier.body.data.id);
+      // …but a room that plays nothing takes the broadcast, whoever pushes it.
+      expect((await post(server, '/api/room/movie/current', { id: '' }, { token: owner.token, roomId })).status).toBe(204);
+      encoders.pop()?.kill('SIGKILL');
+      await until(async () => (await fetch(`${server.url}/api/room/movie/live/flv/${theirs}.flv?token=${member.token}&roomId=${roomId}`, { method: 'HEAD' })).status === 404, 'the push to end');
+      encoders.push((await pushOf(member, roomId, theirs)).process);
+      await until(async () => (await currentId(owner, roomId)) === theirs, 'the broadcast to be played');
+    } finally {
+      for (const encoder of encoders) encoder.kill('SIGKILL');
+    }
   });
 
   it('is also HLS remuxed by ffmpeg: segments disguised as PNG while ts_disguised_as_png is on, plain TS when off; the playlist ends with the push', async () => {

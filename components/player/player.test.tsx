@@ -54,6 +54,7 @@ jest.mock('dashjs', () => ({
     () => ({
       create: () => ({
         on: () => undefined,
+        addRequestInterceptor: () => undefined,
         initialize: (_video: HTMLVideoElement, url: string, autoPlay: boolean) => mockCalls.push(`dash ${url} autoplay=${autoPlay}`),
         destroy: () => mockCalls.push('dash destroy'),
       }),

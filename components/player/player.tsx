@@ -159,7 +159,7 @@ function loadChrome() {
 const NO_SEEK_HOTKEYS = 'noarrowleft noarrowright noj nol';
 
 /** How often a player waiting for a broadcast tries again, ms. */
-export const BROADCAST_RETRY_MS = 3000;
+export const BROADCAST_RETRY_MS = 2000;
 
 export function Player({
   url,

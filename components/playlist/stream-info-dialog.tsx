@@ -3,7 +3,8 @@
  * The stream info of a live movie pushed over RTMP (docs/live.md; docs/reference-client.md
  * "直播推流信息"): the server (`rtmp://{host}/{app}/`) and the stream key (hidden until shown), each
  * with a copy button; a one-line OBS guide and an ffmpeg example; and whether the server receives
- * the push, checked every LIVE_STATUS_EVERY_MS while the dialog is open. Only the movie's creator
+ * the push, checked every LIVE_STATUS_EVERY_MS while the dialog is open, and whether the room plays
+ * it (with the button to play it, or who can). Only the movie's creator
  * gets the key (§4.5): anyone else sees the server's reason. Loaded when first opened.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -14,10 +15,12 @@ import { CopyRow } from '@/components/ui/copy-row';
 import { Modal } from '@/components/ui/drawer';
 import { Spinner } from '@/components/ui/spinner';
 import { Notice } from '@/components/common/notice';
-import { pushServerUrl, useLiveStatus, usePublishKey } from '@/hooks/data/movies';
+import { useAtomValue } from 'jotai';
+import { pushServerUrl, setCurrentMovie, useLiveStatus, usePublishKey } from '@/hooks/data/movies';
 import { useT } from '@/lib/i18n';
 import { describeError } from '@/lib/i18n/error-text';
-import { notifySuccess } from '@/lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { currentMovieAtom, roomAbilitiesAtom } from '@/lib/room/atoms';
 import '@/lib/i18n/messages/live';
 
 /** How often the open dialog asks whether the push arrives, ms. */
@@ -53,6 +56,19 @@ function StreamInfo({ roomId, movieId }: { roomId: string; movieId: string }) {
   const [shown, setShown] = useState(false);
   const [copied, setCopied] = useState<'server' | 'key' | null>(null);
   const [copyFailed, setCopyFailed] = useState<'server' | 'key' | null>(null);
+  const current = useAtomValue(currentMovieAtom);
+  const abilities = useAtomValue(roomAbilitiesAtom);
+  const [starting, setStarting] = useState(false);
+  const playForRoom = async () => {
+    setStarting(true);
+    try {
+      await setCurrentMovie(roomId, movieId);
+    } catch (error) {
+      notifyError(error);
+    } finally {
+      setStarting(false);
+    }
+  };
 
   useEffect(() => {
     if (!copied) return;
@@ -97,6 +113,9 @@ function StreamInfo({ roomId, movieId }: { roomId: string; movieId: string }) {
 
   const server = pushServerUrl(key.data);
   const receiving = status.data === true;
+  // The server plays an arriving push for the room when it may (docs/live.md "Going live"); when it
+  // did not, the broadcaster hears so, with the way to play it or who can.
+  const playing = current?.current.movie.id === movieId;
   const copyButton = (which: 'server' | 'key', text: string) => (
     <Button variant="outline" data-testid={`stream-info-copy-${which}`} onClick={() => void copy(which, text)}>
       {copied === which ? <Check className="h-4 w-4" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
@@ -108,8 +127,19 @@ function StreamInfo({ roomId, movieId }: { roomId: string; movieId: string }) {
     <div className="space-y-4">
       <p role="status" data-testid="stream-info-status" data-receiving={receiving} className="flex items-center gap-2 text-sm">
         <span aria-hidden className={clsx('h-2.5 w-2.5 shrink-0 rounded-full', receiving ? 'bg-green-500' : 'animate-pulse bg-amber-500')} />
-        {status.error && status.data === undefined ? t('live.statusUnknown') : receiving ? t('live.receiving') : t('live.waiting')}
+        {status.error && status.data === undefined ? t('live.statusUnknown') : receiving ? t(playing ? 'live.receiving' : 'live.receivingNotPlaying') : t('live.waiting')}
       </p>
+      {receiving && !playing && current ? (
+        <div className="flex flex-wrap items-center gap-2" data-testid="stream-info-not-playing">
+          {abilities.canSetCurrentMovie ? (
+            <Button size="sm" data-testid="stream-info-play" disabled={starting} onClick={() => void playForRoom()}>
+              {t('live.playForRoom')}
+            </Button>
+          ) : (
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('live.askToPlay')}</p>
+          )}
+        </div>
+      ) : null}
       {!receiving ? (
         <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="stream-info-not-arriving">
           {t('live.notArriving', { host: key.data.host })}

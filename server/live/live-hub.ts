@@ -121,11 +121,13 @@ export class LiveHub {
 
   /**
    * `onChange` runs after a broadcast starts or ends (the registry tells the other instances which
-   * movies this one broadcasts, ../hub/registry.ts).
+   * movies this one broadcasts, ../hub/registry.ts); `onStart` after a push of `movieId` starts (the
+   * room may play it: ../rules/live.ts `playArrivedBroadcast`).
    */
   constructor(
     private readonly isLive: (roomId: string, movieId: string) => Promise<boolean>,
     private readonly onChange: () => void = () => undefined,
+    private readonly onStart: (roomId: string, movieId: string) => void = () => undefined,
   ) {
     this.timer = setInterval(() => void this.sweep().catch(() => undefined), LIVE_CHECK_EVERY_MS);
     this.timer.unref();
@@ -143,14 +145,16 @@ export class LiveHub {
    */
   publish(roomId: string, movieId: string, publisher: LivePublisher): LivePublication {
     const stream = this.streamOf(roomId, movieId);
-    if (stream.publisher) {
-      const previous = stream.publisher;
+    const takeover = stream.publisher;
+    if (takeover) {
       stream.endBroadcast();
-      previous.close();
+      takeover.close();
     }
     stream.publisher = publisher;
     stream.startedAtMs = Date.now();
     this.onChange();
+    // An encoder taking over its own broadcast goes on with it; only a broadcast coming on the air may change the room.
+    if (!takeover) this.onStart(roomId, movieId);
     return {
       packet: (packet) => {
         if (stream.publisher === publisher) stream.packet(packet);

@@ -1,13 +1,15 @@
 /**
  * The room's rules for live streams pushed over RTMP (docs/contract.md §4.5 `publishKey`,
- * docs/live.md): who gets the publish key, which push the server takes, and when a broadcast ends.
+ * docs/live.md): who gets the publish key, which push the server takes, when a broadcast ends, and
+ * when an arriving push is played for the room.
  */
-import { RoomStatus } from '@/lib/contract/roles';
+import { Permission, RoomStatus } from '@/lib/contract/roles';
 import type { TokenService } from '../auth';
-import type { Store } from '../db';
+import type { Store, UserRecord } from '../db';
 import { badRequest, forbidden } from '../errors';
 import type { PushTarget } from '../live/rtmp';
-import type { RoomAccess } from './room-access';
+import { hasMemberPermission } from './permissions';
+import { resolveRoomAccess, subjectOf, type RoomAccess } from './room-access';
 
 /** `POST /api/room/movie/live/publishKey`'s answer (§4.5): push to `rtmp://{host}/{app}/` with `token` as the stream key. */
 export interface PublishKey {
@@ -64,4 +66,30 @@ export async function isBroadcastable(store: Store, roomId: string, movieId: str
   if (!room || room.status !== RoomStatus.Active) return false;
   const movie = await store.movies.find(roomId, movieId);
   return Boolean(movie && !movie.base.isFolder && movie.base.rtmpSource);
+}
+
+/**
+ * A push of `movieId` arrived (docs/live.md "Going live"): the broadcast becomes the room's current
+ * movie, playing, when the room plays nothing or when the broadcaster (the movie's creator, the only
+ * one with its key) may set the current movie (SetCurrentMovie, as `POST /api/room/movie/current`
+ * asks of them). Otherwise the room is left as it is, and the stream dialog says who can play it.
+ * Returns the broadcaster when the room changed (for the CURRENT frame's sender), else null.
+ */
+export async function playArrivedBroadcast(store: Store, roomId: string, movieId: string, nowMs: number): Promise<UserRecord | null> {
+  const current = await store.rooms.current(roomId);
+  if (current?.movieId === movieId) return null;
+  const movie = await store.movies.find(roomId, movieId);
+  const broadcaster = movie ? await store.users.findById(movie.creatorId) : null;
+  if (!movie || !broadcaster) return null;
+  let access: RoomAccess;
+  try {
+    access = await resolveRoomAccess(store, broadcaster, roomId);
+  } catch {
+    // No longer allowed in the room (banned, removed): the room is not theirs to change.
+    return null;
+  }
+  const mayChange = hasMemberPermission(subjectOf(access), access.settings, Permission.SetCurrentMovie);
+  if (current?.movieId && !mayChange) return null;
+  await store.rooms.saveCurrent(roomId, { movieId, subPath: '', isPlaying: true, currentTime: 0, playbackRate: 1, lastUpdateMs: nowMs });
+  return broadcaster;
 }

@@ -55,18 +55,20 @@ export interface EngineAdapter {
 /** Starts playing `source` on its element; returns at once, the library loading meanwhile. */
 export type AttachEngine = (source: EngineSource, hooks: EngineHooks) => EngineAdapter;
 
-/** Runs `start` once `load` resolves unless stopped before; `stop()` also stops what `start` returned. A failed load is a failure of the source. */
+/**
+ * Runs `start` once `load` resolves unless stopped before; `stop()` also stops what `start` returned.
+ * A failed load, or a library that throws while starting, is told as the engine's own words.
+ */
 export function loadThen<T>(load: Promise<T>, hooks: EngineHooks, start: (library: T) => EngineAdapter | void): EngineAdapter {
   let stopped = false;
   let running: EngineAdapter | void;
-  load.then(
-    (library) => {
+  load
+    .then((library) => {
       if (!stopped) running = start(library);
-    },
-    (error: unknown) => {
+    })
+    .catch((error: unknown) => {
       if (!stopped) hooks.report({ kind: 'unknown', detail: String(error) });
-    },
-  );
+    });
   return {
     stop() {
       stopped = true;
