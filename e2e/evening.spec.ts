@@ -230,3 +230,47 @@ test.describe('a file from a host without Range (python3 -m http.server)', () =>
     expect(guest.errors).toEqual([]);
   });
 });
+
+test("who paused, jumped, changed the speed or the movie is said by name, in the chat and over the picture, one line per person per 2 s", async ({ app, actors, media }) => {
+  test.setTimeout(120_000);
+  const { a, b, roomId, cinemaA, cinemaB } = await roomOfTwo(app, actors, 'who');
+  const first = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'first film' });
+  await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'second film' });
+  await app.api.setMemberPermissions(a.token!, roomId, b.token!, DefaultPermissions | Permission.SetCurrentStatus | Permission.SetCurrentMovie);
+  await app.api.setCurrent(a.token!, roomId, first);
+  for (const cinema of [cinemaA, cinemaB]) {
+    await cinema.goto(roomId);
+    await cinema.waitConnected();
+  }
+  await expectTogether(a.page, b.page);
+  const linesOfB = a.page.getByTestId('chat-system').filter({ hasText: b.username });
+  const notice = a.page.getByTestId('room-action-notice');
+
+  await test.step("B's pause: “B paused at 0:0x” for A", async () => {
+    await cinemaB.pressPlayButton();
+    await expect(linesOfB.last()).toHaveText(new RegExp(`${b.username} paused at 0:0\\d`));
+    await expect(notice).toHaveText(new RegExp(`${b.username} paused at 0:0\\d`));
+  });
+
+  await test.step('B jumps three times in a row: one line, saying where B ended up', async () => {
+    const before = await linesOfB.count();
+    await cinemaB.pressPlayButton();
+    for (const fraction of [0.3, 0.5, 0.7]) await cinemaB.clickSeekBar(fraction);
+    await expect(linesOfB.last()).toContainText(`${b.username} jumped to`);
+    await a.page.waitForTimeout(500);
+    expect(await linesOfB.count()).toBeLessThanOrEqual(before + 1);
+    await expect(linesOfB.last()).toHaveText(/jumped to 0:5\d/);
+  });
+
+  await test.step("B's speed, then B's movie", async () => {
+    await a.page.waitForTimeout(2100);
+    await cinemaB.pickSpeed('1.5x');
+    await expect(linesOfB.last()).toContainText(`${b.username} set the speed to 1.5×`);
+    await expect(notice).toHaveText(`${b.username} set the speed to 1.5×`);
+    await cinemaB.playMovie('second film');
+    await expect(linesOfB.last()).toContainText(`${b.username} started second film`);
+    await expect(notice).toHaveText(`${b.username} started second film`);
+  });
+  // B's own actions are not told to B.
+  await expect(b.page.getByTestId('chat-system').filter({ hasText: `${b.username} paused` })).toHaveCount(0);
+});

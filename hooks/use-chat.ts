@@ -17,6 +17,8 @@ export interface RoomChat {
   lines: ChatLine[];
   /** Adds a line of the hall's own (never sent), e.g. "playback stopped". */
   addSystemLine: (text: string) => void;
+  /** Adds (or, within 2 s of their last one, replaces) the line saying what `username` did (lib/room/session.ts `addActionLine`). */
+  addActionLine: (username: string, text: string) => void;
   /** Sends a line; false when the socket is not open. */
   send: (text: string) => boolean;
 }
@@ -24,6 +26,7 @@ export interface RoomChat {
 export function useChat(session: RoomSession | null): RoomChat {
   const lines = useAtomValue(chatLinesAtom);
   const addSystemLine = useCallback((text: string) => session?.addSystemLine(text), [session]);
+  const addActionLine = useCallback((username: string, text: string) => session?.addActionLine(username, text), [session]);
   const send = useCallback((text: string) => session?.sendChat(text) ?? false, [session]);
-  return { lines, addSystemLine, send };
+  return { lines, addSystemLine, addActionLine, send };
 }

@@ -5,8 +5,8 @@
  * name and what the room is doing (playing, paused, a speed other than 1×, live), the viewer count,
  * the sync indicator and button, theater mode; the source selector when the movie has
  * `moreSources`; the danmaku switch and its settings; what helps when the source cannot play; the
- * autoplay notices. The movie, the room's status, the viewer count and the socket state come from
- * the room atoms.
+ * autoplay notices; over the picture, who just did what. The movie, the room's status, the viewer
+ * count and the socket state come from the room atoms.
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { getDefaultStore, useAtomValue } from 'jotai';
@@ -28,6 +28,9 @@ import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, readDebugFlag, writeDanmakuSettings } from '@/lib/storage';
 import { Denied } from '@/components/room/denied';
 import { Player, WatchOnlyReason } from './player';
+import { RoomActionNotice, type ActionNotice } from './room-action-notice';
+
+const NO_NOTICE: ActionNotice = { id: 0, text: null };
 import { RoomPlaybackLabel } from '@/components/room/room-playback-label';
 import { SyncIndicator } from '@/components/room/sync-indicator';
 import type { PlaybackSync } from '@/hooks/use-playback-sync';
@@ -54,6 +57,8 @@ export interface PlayerPanelProps {
   onAddMovie: () => void;
   /** The movie list has something to pick from. */
   hasMovies: boolean;
+  /** What someone just did to the room, said over the picture for a moment. */
+  actionNotice?: ActionNotice;
 }
 
 /** One playable source of a movie: the main URL (index 0) or one of `moreSources`. */
@@ -104,7 +109,7 @@ function roomPositionSoon(): number {
   return status.currentTime + ((Date.now() - atMs) / 1000 + START_LEAD_SEC) * status.playbackRate;
 }
 
-export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, onSendChat, theater, onToggleTheater, onAddMovie, hasMovies }: PlayerPanelProps) {
+export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, onSendChat, theater, onToggleTheater, onAddMovie, hasMovies, actionNotice = NO_NOTICE }: PlayerPanelProps) {
   const t = useT();
   const loaded = useAtomValue(currentMovieAtom);
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
@@ -181,11 +186,14 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
             onSendDanmaku={onSendChat}
             startPosition={roomPositionSoon}
             overlay={
-              danmaku.enabled && hasFrame ? (
-                <Suspense fallback={null}>
-                  <DanmakuLayer video={video} settings={danmaku} lines={chatLines} fileUrl={movie.base.danmu ? playableUrl(movie.base.danmu) : ''} streamUrl={movie.base.streamDanmu ? playableUrl(movie.base.streamDanmu) : ''} />
-                </Suspense>
-              ) : null
+              <>
+                {danmaku.enabled && hasFrame ? (
+                  <Suspense fallback={null}>
+                    <DanmakuLayer video={video} settings={danmaku} lines={chatLines} fileUrl={movie.base.danmu ? playableUrl(movie.base.danmu) : ''} streamUrl={movie.base.streamDanmu ? playableUrl(movie.base.streamDanmu) : ''} />
+                  </Suspense>
+                ) : null}
+                <RoomActionNotice notice={actionNotice} />
+              </>
             }
           />
         ) : loading ? (

@@ -29,7 +29,8 @@ import { describeError } from '@/lib/i18n/error-text';
 import type { CurrentMovie, PushedMovie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError, notifyInfo, notifySuccess, notifyWarning } from '@/lib/notify';
-import { currentMovieAtom, roomAbilitiesAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
+import { currentMovieAtom, roomAbilitiesAtom, roomActionAtom, roomConnectionAtom, roomInfoAtom, roomMemberAtom } from '@/lib/room/atoms';
+import { formatPosition } from '@/lib/room/actions';
 import { readTheater, writeTheater } from '@/lib/storage';
 import { RoomAdminBar, RoomSetup } from '@/components/room-admin/room-admin-bar';
 import { ChatPanel } from '@/components/chat/chat-panel';
@@ -40,6 +41,7 @@ import { MovieList } from '@/components/playlist/movie-list';
 import { AddMovieCard } from '@/components/playlist/add-movie-card';
 import { preloadEngine } from '@/components/player/player';
 import { PlayerPanel } from '@/components/player/player-panel';
+import type { ActionNotice } from '@/components/player/room-action-notice';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/errors';
 
@@ -125,6 +127,9 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   // MOVIES frames, and reconnects that may have missed one.
   useEffect(() => session?.onMovies(refreshMovies), [session, refreshMovies]);
 
+  /** What someone just did, said over the picture for a moment (components/player/room-action-notice.tsx). */
+  const [actionNotice, setActionNotice] = useState<ActionNotice>({ id: 0, text: null });
+
   // "Now playing …" and "Playback stopped" in the chat when the current movie changes (not on entering).
   const shownMovie = useRef<string | null | undefined>(undefined);
   const { addSystemLine } = chat;
@@ -135,9 +140,22 @@ function CinemaHall({ roomId }: CinemaViewProps) {
     shownMovie.current = id;
     if (before === undefined || before === id) return;
     const by = loaded.changedBy ?? '';
-    if (movie) addSystemLine(by ? t('cinema.chat.nowPlayingBy', { name: movie.base.name, by }) : t('cinema.chat.nowPlaying', { name: movie.base.name }));
-    else addSystemLine(by ? t('cinema.chat.stoppedBy', { by }) : t('cinema.chat.stopped'));
+    const text = movie ? (by ? t('cinema.chat.nowPlayingBy', { name: movie.base.name, by }) : t('cinema.chat.nowPlaying', { name: movie.base.name })) : by ? t('cinema.chat.stoppedBy', { by }) : t('cinema.chat.stopped');
+    addSystemLine(text);
+    if (movie && by) setActionNotice((previous) => ({ id: previous.id + 1, text }));
   }, [loaded, movie, addSystemLine, t]);
+
+  // Who paused, played, jumped or changed the speed (lib/room/actions.ts): a chat line per person per
+  // 2 s, and a moment over the picture.
+  const roomAction = useAtomValue(roomActionAtom);
+  const { addActionLine } = chat;
+  useEffect(() => {
+    if (!roomAction) return;
+    const { username: by, action } = roomAction;
+    const text = action.kind === 'rate' ? t('cinema.action.rate', { by, rate: action.playbackRate }) : t(`cinema.action.${action.kind}`, { by, at: formatPosition(action.currentTime) });
+    addActionLine(by, text);
+    setActionNotice((previous) => ({ id: previous.id + 1, text }));
+  }, [roomAction, addActionLine, t]);
 
   // Add and play: a movie added to a room where nothing plays starts at once for whoever may change
   // the movie; whoever may not is told who can. Otherwise the movies are just added.
@@ -200,6 +218,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
               onToggleTheater={toggleTheater}
               onAddMovie={requestPushForm}
               hasMovies={(movies.data?.total ?? 0) > 0}
+              actionNotice={actionNotice}
             />
             {/* Beside the video the chat takes the height of the video and its info bar and never stretches them. */}
             <div className="hall-chat h-96 lg:relative lg:h-auto lg:min-h-96 landscape-short:relative landscape-short:h-auto landscape-short:min-h-0">

@@ -11,6 +11,7 @@ import type { CurrentMovie, RoomInfo, RoomMe, RoomSettings } from '@/lib/contrac
 import { userAtom } from '@/lib/session';
 import type { RoomSocketState } from '@/lib/ws/room-socket';
 import { roomAbilities } from './abilities';
+import type { RoomActionEvent } from './actions';
 import type { ChatLine } from './chat';
 import { roomIdAtom } from './room-id';
 
@@ -62,6 +63,12 @@ export interface RoomPlaybackStatus {
 
 export const playbackStatusAtom = atom<RoomPlaybackStatus | null>(null);
 
+/**
+ * The last thing another member did to the room's playback (a STATUS frame with its `sender`,
+ * ./actions.ts), or null: the hall says it in the chat and over the picture.
+ */
+export const roomActionAtom = atom<RoomActionEvent | null>(null);
+
 /** Distinct users with an open socket in the room (VIEWER_COUNT, §6.5), or null before the first count. */
 export const viewerCountAtom = atom<number | null>(null);
 
@@ -102,6 +109,7 @@ export function resetRoomAtoms(roomId: string | null = null, store: ReturnType<t
   store.set(roomSettingsAtom, null);
   store.set(currentMovieAtom, null);
   store.set(playbackStatusAtom, null);
+  store.set(roomActionAtom, null);
   store.set(viewerCountAtom, null);
   store.set(roomConnectionAtom, 'closed');
   store.set(roomLeavingAtom, false);

@@ -16,6 +16,7 @@ import {
   currentErrorAtom,
   currentMovieAtom,
   playbackStatusAtom,
+  roomActionAtom,
   roomConnectionAtom,
   roomInfoAtom,
   roomMemberAtom,
@@ -412,6 +413,40 @@ describe('going on after a movie is played again (the proxy turned on)', () => {
     socket.frame({ type: MessageType.CURRENT });
     await settle();
     expect(socket.sent.filter((sent) => sent === 'status')).toHaveLength(1);
+  });
+});
+
+describe('who did it', () => {
+  it("tells another member's pause, and nothing for my own from another tab", async () => {
+    const { store, socket } = await opened();
+    socket.open();
+    await settle();
+    const playing = { isPlaying: true, currentTime: 10, playbackRate: 1 };
+    store.set(playbackStatusAtom, { status: playing, atMs: Date.now() });
+    socket.frame({ type: MessageType.STATUS, sender: { userId: 'u2', username: 'bob' }, payload: { case: 'playbackStatus', value: { ...playing, isPlaying: false } } });
+    expect(store.get(roomActionAtom)).toMatchObject({ username: 'bob', action: { kind: 'pause' } });
+    const first = store.get(roomActionAtom);
+    socket.frame({ type: MessageType.STATUS, sender: { userId: ME.userId, username: 'me' }, payload: { case: 'playbackStatus', value: { ...playing, currentTime: 100 } } });
+    expect(store.get(roomActionAtom)).toBe(first);
+  });
+
+  it("writes one chat line per person within 2 s, the latest winning, and a new one after", async () => {
+    jest.useFakeTimers({ now: 1_700_000_000_000 });
+    try {
+      const { store, session } = setUp();
+      sessions.push(session);
+      session.addActionLine('bob', 'bob jumped to 1:00');
+      jest.advanceTimersByTime(500);
+      session.addActionLine('bob', 'bob jumped to 2:00');
+      session.addActionLine('ann', 'ann paused at 2:00');
+      expect(store.get(chatLinesAtom).map((line) => line.text)).toEqual(['bob jumped to 2:00', 'ann paused at 2:00']);
+      jest.advanceTimersByTime(2500);
+      session.addActionLine('bob', 'bob paused at 2:03');
+      expect(store.get(chatLinesAtom).map((line) => line.text)).toEqual(['bob jumped to 2:00', 'ann paused at 2:00', 'bob paused at 2:03']);
+      expect(store.get(chatLinesAtom).every((line) => line.system)).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 

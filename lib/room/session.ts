@@ -30,7 +30,8 @@
  *   are the companion server's replay of the room's recent chat (./chat.ts `mergeReplay`);
  * - MOVIES → the `movies` listeners (the movie list's cache);
  * - STATUS, CHECK_STATUS and SYNC → the attached sync engine (lib/sync/engine.ts), which follows them
- *   and reports the status it follows back (`followed`): that is the playback truth. With no engine
+ *   and reports the status it follows back (`followed`): that is the playback truth. A STATUS also
+ *   tells who did what (`roomActionAtom`, ./actions.ts). With no engine
  *   (no movie, or the player not mounted yet) the session keeps the truth from the frames itself.
  * - ERROR → a notice;
  * - WEBRTC_* → voice chat (`onVoice`, lib/voice/mesh.ts).
@@ -61,6 +62,7 @@ import {
   currentMovieAtom,
   playbackStatusAtom,
   resetRoomAtoms,
+  roomActionAtom,
   roomConnectionAtom,
   roomInfoAtom,
   roomLeavingAtom,
@@ -69,6 +71,7 @@ import {
   roomSettingsAtom,
   viewerCountAtom,
 } from './atoms';
+import { ACTION_LINE_GAP_MS, describeRoomAction } from './actions';
 import { appendLine, chatLineOf, lineId, mergeReplay, validLines, type ChatLine } from './chat';
 import { takeEarlyAnswer, type EarlyRead } from './early-start';
 
@@ -190,6 +193,9 @@ export class RoomSession {
   /** True until the socket first opens after a current movie read made before it (step 3). */
   private verifyCurrentOnOpen = false;
   private expiryId = 0n;
+  /** Each member's last action line in the chat (`addActionLine`): its id and when it was written (local ms). */
+  private readonly actionLines = new Map<string, { id: string; atMs: number }>();
+  private actionSeq = 0;
   /** Where the room goes on once a movie is played again (`continueAt`), or null. */
   private pendingContinue: { movieId: string; status: PlaybackState; atMs: number } | null = null;
 
@@ -286,6 +292,28 @@ export class RoomSession {
   /** Sends SYNC (the engine's transport); false when the socket is not open. */
   sendSync(): boolean {
     return this.socketInstance?.sendSync() ?? false;
+  }
+
+  /**
+   * Adds `text`, the hall's words for what `username` did (./actions.ts), to the chat as a line of
+   * its own; within ACTION_LINE_GAP_MS of that person's last such line it replaces it instead (the
+   * latest action wins), so one person scrubbing through a film adds one line, not twenty.
+   */
+  addActionLine(username: string, text: string): void {
+    const now = this.now();
+    const lines = this.store.get(chatLinesAtom);
+    const last = this.actionLines.get(username);
+    const index = last && now - last.atMs < ACTION_LINE_GAP_MS ? lines.findIndex((line) => line.id === last.id) : -1;
+    if (index >= 0) {
+      const next = lines.slice();
+      next[index] = { ...lines[index], text, atMs: now };
+      this.setChatLines(next);
+      this.actionLines.set(username, { id: lines[index].id, atMs: now });
+      return;
+    }
+    const id = lineId(now);
+    this.setChatLines(appendLine(lines, { id, username: '', text, atMs: now, system: true }));
+    this.actionLines.set(username, { id, atMs: now });
   }
 
   /** Adds a line of the hall's own to the chat (never sent), e.g. "playback stopped". */
@@ -426,7 +454,9 @@ export class RoomSession {
       case MessageType.STATUS:
       case MessageType.CHECK_STATUS:
       case MessageType.SYNC:
-        if (payload.case === 'playbackStatus') this.onPlayback(message.type, fromWireStatus(payload.value), timestampMs(message));
+        if (payload.case !== 'playbackStatus') break;
+        if (message.type === MessageType.STATUS) this.noteAction(message, fromWireStatus(payload.value));
+        this.onPlayback(message.type, fromWireStatus(payload.value), timestampMs(message));
         break;
       case MessageType.ERROR:
         this.options.onSocketError?.('server', payload.case === 'errorMessage' ? payload.value : '');
@@ -441,6 +471,18 @@ export class RoomSession {
       default:
         break;
     }
+  }
+
+  /**
+   * Another member's STATUS (before the engine takes it): what they did, compared with the status
+   * the room had, goes to `roomActionAtom` (./actions.ts). My own from another tab says nothing.
+   */
+  private noteAction(message: Message, status: PlaybackState): void {
+    const sender = message.sender;
+    if (!sender?.username || sender.userId === this.store.get(roomMemberAtom)?.userId) return;
+    const now = this.now();
+    const action = describeRoomAction(this.store.get(playbackStatusAtom), status, now);
+    if (action) this.store.set(roomActionAtom, { id: ++this.actionSeq, username: sender.username, action, atMs: now });
   }
 
   private onPlayback(type: MessageType, status: PlaybackState, serverTimeMs: number): void {

@@ -192,6 +192,23 @@ describe('publishing local user actions', () => {
     ]);
   });
 
+  it('keeps the room playing when the user scrubs right after pressing play (the element held still for the common start)', async () => {
+    const media = await readyMedia();
+    const transport = new RecordingTransport();
+    makeEngine(media, transport);
+    await media.play();
+    await elapse(50, media);
+    for (const to of [20, 40, 57]) {
+      media.currentTime = to;
+      await elapse(60, media);
+    }
+    await elapse(1000, media);
+    expect(transport.statuses.every((status) => status.isPlaying)).toBe(true);
+    expect(transport.statuses.at(-1)?.currentTime).toBeGreaterThan(56);
+    expect(media.paused).toBe(false);
+    expect(media.currentTime).toBeGreaterThan(57);
+  });
+
   it('sends a user rate change', async () => {
     const media = await readyMedia();
     const transport = new RecordingTransport();

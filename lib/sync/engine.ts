@@ -1250,8 +1250,10 @@ export class SyncEngine {
 
   /** A user's seek to `position` (s): the room follows it (published at once, or once a burst of seeks ends). */
   private onUserSeek(position: number): void {
-    // A seek while the element waits for a common start is a seek while playing (scrubbing on).
-    const playing = !this.media.paused || (this.scheduled !== null && this.target?.status.isPlaying === true);
+    // A seek while the element waits for a common start, or holds still between the seeks of a burst
+    // (scrubbing on), is a seek while playing: the room plays, and only the engine paused the element.
+    const enginePaused = this.scheduled !== null || this.seekPublishTimer !== null;
+    const playing = !this.media.paused || (enginePaused && this.target?.status.isPlaying === true);
     this.cancelScheduledStart();
     const now = this.now();
     const target = this.roomTarget();
