@@ -256,3 +256,27 @@ test('the video and its controls are on the screen of a phone held upright or si
     }
   }
 });
+
+test('a tap on the video of a phone shows its controls, also before they have loaded', async ({ app, media, browser }) => {
+  const token = await app.api.signup(longName('tap'), USER_PASSWORD);
+  const roomId = await app.api.createRoom(token, longName('taproom'));
+  const movieId = await app.api.pushMovie(token, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'clip' });
+  await app.api.setCurrent(token, roomId, movieId);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await applyLook(context, { theme: 'light', locale: 'en' });
+  await seedToken(context, token);
+  const page = await context.newPage();
+  try {
+    await page.goto(app.url(`/cinema/${roomId}`));
+    // Right after the first frame: the controls' code has not come down yet.
+    await expect.poll(() => page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => video.readyState)).toBeGreaterThanOrEqual(2);
+    await page.getByTestId('player-video').tap();
+    const shown = () => page.getByTestId('player-controls').evaluate((bar) => Number(getComputedStyle(bar).opacity)).catch(() => 0);
+    await expect.poll(shown, { timeout: 5000 }).toBeGreaterThan(0.9);
+    // And they stay for media-chrome's autohide time, not a blink.
+    await page.waitForTimeout(1000);
+    expect(await shown()).toBeGreaterThan(0.9);
+  } finally {
+    await context.close();
+  }
+});

@@ -36,6 +36,7 @@ describe('envelope and errors', () => {
       chatHistory: 100,
       userMaxRoomCount: 3,
       createRoomDisabled: false,
+      siteAddress: '',
       p2pZone: 'hk',
     });
   });

@@ -21,7 +21,9 @@ import { Switch } from '@/components/ui/switch';
 import { useSiteAdminActions, useSiteSettings } from '@/hooks/data/admin';
 import { describeError } from '@/lib/i18n/error-text';
 import { isOAuth2Provider, oauth2Label } from '@/lib/contract/oauth2';
-import { OAUTH2_GROUP_PREFIX, SETTING_GROUPS, type SettingValue } from '@/lib/contract/site-settings';
+import { isCompanionServer, OAUTH2_GROUP_PREFIX, SETTING_GROUPS, type SettingValue } from '@/lib/contract/site-settings';
+import { publicSettingsAtom } from '@/lib/session';
+import { useAtomValue } from 'jotai';
 import { useLocale, useT, type MessageKey } from '@/lib/i18n';
 import { notifyInfo, notifySuccess } from '@/lib/notify';
 import { ListState } from './list-state';
@@ -112,6 +114,7 @@ export function SettingsCard({ group, values, wide = false }: SettingsCardProps)
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const companion = isCompanionServer(useAtomValue(publicSettingsAtom));
   // A reload (after saving, or another admin's change) replaces the draft.
   useEffect(() => setDraft(stored), [stored]);
 
@@ -171,7 +174,10 @@ export function SettingsCard({ group, values, wide = false }: SettingsCardProps)
       return { label: t(`admin.setting.oauth2.${suffix}` as MessageKey, params), help: t(`admin.setting.oauth2.${suffix}.help` as MessageKey, params) };
     }
     const unit = field.spec.unit ? ` (${t(`admin.unit.${field.spec.unit}` as MessageKey)})` : '';
-    return { label: `${t(`admin.setting.${field.name}` as MessageKey)}${unit}`, help: t(`admin.setting.${field.name}.help` as MessageKey) };
+    const help = t(`admin.setting.${field.name}.help` as MessageKey);
+    // What only a SyncTV server uses is kept here, and says it changes nothing on this server.
+    const unused = field.spec.syncTvOnly && companion ? ` ${t('admin.settings.syncTvOnly')}` : '';
+    return { label: `${t(`admin.setting.${field.name}` as MessageKey)}${unit}`, help: `${help}${unused}` };
   };
 
   return (

@@ -227,6 +227,18 @@ export function Player({
   const startChrome = useCallback(() => {
     void loadChrome().then(() => setChromeReady(true), () => undefined);
   }, []);
+  // The viewer reached for the controls before they had loaded (a tap, a pointer, the keyboard):
+  // the controller comes up hiding them, so once it is there they are shown as media-chrome shows
+  // them on a pointer move (for its autohide time), not hidden under the viewer's finger.
+  const reached = useRef(false);
+  const reach = useCallback(() => {
+    reached.current = true;
+    startChrome();
+  }, [startChrome]);
+  useEffect(() => {
+    if (!chromeReady || !reached.current || typeof PointerEvent !== 'function') return;
+    controllerRef.current?.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', bubbles: true }));
+  }, [chromeReady]);
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
@@ -450,8 +462,9 @@ export function Player({
       hotkeys={canControl && !locked ? (cannotSeek ? `${HOTKEYS} ${NO_SEEK_HOTKEYS}` : HOTKEYS) : WATCH_ONLY_HOTKEYS}
       gesturesdisabled={controlDisabled || locked || undefined}
       defaultstreamtype={live ? 'live' : 'on-demand'}
-      onPointerEnter={startChrome}
-      onFocus={startChrome}
+      onPointerEnter={chromeReady ? undefined : reach}
+      onPointerDown={chromeReady ? undefined : reach}
+      onFocus={chromeReady ? undefined : reach}
       onKeyDown={onKeyDown}
     >
       <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" style={videoStyle(view)} playsInline preload="auto" tabIndex={-1} />

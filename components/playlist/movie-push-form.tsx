@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Plus } from 'lucide-react';
 import { clsx } from 'clsx';
+import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
@@ -157,6 +158,11 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
               inputMode="url"
               autoComplete="off"
               placeholder="https://example.com/video.m3u8"
+              hint={
+                <Link href="/help/hosting" target="_blank" rel="noopener" data-testid="movie-push-hosting-help" className="underline underline-offset-2">
+                  {t('moviePush.hostingHelp')}
+                </Link>
+              }
               {...register('url', { onChange: () => clearErrors('url') })}
             />
             <TextField

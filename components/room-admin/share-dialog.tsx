@@ -1,7 +1,8 @@
 'use client';
 /**
  * Sharing a room (docs/reference-client.md §1.5 "Share" and the room id's copy button): the join link
- * `<origin>/web/joinRoom/<id>/`, optionally with the password (`?pwd=`, checked first with `POST
+ * `<origin>/web/joinRoom/<id>/` on the site's address (lib/share-link.ts; a link that only works on
+ * this machine says so, with what to do), optionally with the password (`?pwd=`, checked first with `POST
  * /api/room/pwd/check`, §3.6), a copy button, the link as a QR code (qrcode.react) for phones, and
  * the room id with its own copy button (for the join screen's id field). Loaded when first opened.
  */
@@ -13,19 +14,19 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
 import { describeError } from '@/lib/i18n/error-text';
 import { checkRoomPassword } from '@/hooks/data/room-admin';
-import { BASE_PATH } from '@/lib/contract/export-layout';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { readRoomPassword, writeRoomPassword } from '@/lib/storage';
+import { onlyThisMachine, shareLink, shareOrigin } from '@/lib/share-link';
+import { publicSettingsAtom, userAtom } from '@/lib/session';
+import { Role } from '@/lib/contract/roles';
+import { Notice } from '@/components/common/notice';
+import { useAtomValue } from 'jotai';
+import Link from 'next/link';
 import { Modal } from '@/components/ui/drawer';
 import { CopyRow } from '@/components/ui/copy-row';
 import '@/lib/i18n/messages/room-admin';
 
-/** The join link of a room, with the password when given. */
-export function shareLink(origin: string, roomId: string, password = ''): string {
-  const link = `${origin}${BASE_PATH}/joinRoom/${roomId}/`;
-  return password ? `${link}?pwd=${encodeURIComponent(password)}` : link;
-}
 
 export interface ShareDialogProps {
   roomId: string;
@@ -57,7 +58,10 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
   };
 
   const included = withPassword && checked !== null && checked === password ? checked : '';
-  const link = shareLink(window.location.origin, roomId, included);
+  // The site's address as its admin set it leads; else the address this page was opened at (lib/share-link.ts).
+  const origin = shareOrigin(useAtomValue(publicSettingsAtom)?.siteAddress, window.location.origin);
+  const link = shareLink(origin, roomId, included);
+  const isAdmin = (useAtomValue(userAtom)?.role ?? 0) >= Role.Admin;
 
   const verify = async (): Promise<boolean> => {
     if (checked === password) return true;
@@ -82,7 +86,7 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
 
   const copy = async () => {
     if (withPassword && !(await verify())) return;
-    const text = shareLink(window.location.origin, roomId, withPassword ? password : '');
+    const text = shareLink(origin, roomId, withPassword ? password : '');
     try {
       await navigator.clipboard.writeText(text);
       setCopyFailed(false);
@@ -131,6 +135,23 @@ export function ShareDialog({ roomId, open, onOpenChange, needPassword }: ShareD
           </div>
         ) : null}
 
+        {onlyThisMachine(origin) ? (
+          <Notice tone="warning" testId="share-local-only">
+            <p>{t('roomAdmin.share.localOnly', { host: new URL(origin).host })}</p>
+            <p className="mt-1">
+              {isAdmin ? (
+                <>
+                  {t('roomAdmin.share.localOnlyAdmin')}{' '}
+                  <Link href="/admin" className="font-medium underline">
+                    {t('roomAdmin.share.openAdmin')}
+                  </Link>
+                </>
+              ) : (
+                t('roomAdmin.share.localOnlyUser')
+              )}
+            </p>
+          </Notice>
+        ) : null}
         <CopyRow id="share-link" label={t('roomAdmin.share.link')} value={link} failure={copyFailed ? t('roomAdmin.share.copyFailed') : null}>
           <Button data-testid="share-copy" loading={checking} onClick={() => void copy()}>
             <Copy className="h-4 w-4" aria-hidden />

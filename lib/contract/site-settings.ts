@@ -30,6 +30,11 @@ export interface SiteSettingSpec {
   readOnly?: boolean;
   /** Unit of an `int`, for the label's suffix. */
   unit?: 'hours' | 'rooms' | 'movies';
+  /**
+   * Kept and answered by the companion server but used only by a SyncTV server (RTMP playback, P2P,
+   * the proxy cache, reclaiming idle rooms from memory): the console says it changes nothing there.
+   */
+  syncTvOnly?: boolean;
 }
 
 /** The groups of §5.6 in the console's order; `oauth2_<p>` groups follow. */
@@ -70,13 +75,13 @@ export const SITE_SETTING_SPECS: readonly SiteSettingSpec[] = [
   bool('room', 'create_room_need_review'),
   bool('room', 'room_must_need_pwd'),
   bool('room', 'room_must_no_need_pwd'),
-  int('room', 'room_ttl', 1, MAX_INT, { unit: 'hours' }),
+  int('room', 'room_ttl', 1, MAX_INT, { unit: 'hours', syncTvOnly: true }),
   // A companion-server extension (v0.9.11 has no limit): movies and folders one room may hold.
   int('room', 'room_max_movie_count', 1, 1_000_000, { unit: 'movies' }),
   bool('proxy', 'movie_proxy'),
   bool('proxy', 'live_proxy'),
   bool('proxy', 'allow_proxy_to_local'),
-  bool('proxy', 'proxy_cache_enable'),
+  bool('proxy', 'proxy_cache_enable', { syncTvOnly: true }),
   bool('email', 'enable_email'),
   bool('email', 'email_disable_user_signup'),
   bool('email', 'email_signup_need_review'),
@@ -90,9 +95,9 @@ export const SITE_SETTING_SPECS: readonly SiteSettingSpec[] = [
   text('email', 'smtp_from'),
   int('email', 'smtp_pool_size', 1, 100),
   text('server', 'host', { url: true }),
-  text('server', 'p2p_zone'),
+  text('server', 'p2p_zone', { syncTvOnly: true }),
   text('server', 'version', { readOnly: true }),
-  bool('rtmp', 'rtmp_player'),
+  bool('rtmp', 'rtmp_player', { syncTvOnly: true }),
   text('rtmp', 'custom_publish_host'),
   bool('rtmp', 'ts_disguised_as_png'),
   text('database', 'database_version', { readOnly: true }),
@@ -181,3 +186,12 @@ export function settingProblemText(name: string, problem: SettingProblem): strin
 
 /** Settings that may not both be on (§5.6 group room). */
 export const EXCLUSIVE_SETTINGS = [['room_must_need_pwd', 'room_must_no_need_pwd']] as const;
+
+/**
+ * True when `publicSettings` come from the companion server: it answers `GET /api/public/settings`
+ * with its extensions (docs/compatibility.md "How the companion server differs"), a SyncTV server
+ * without them.
+ */
+export function isCompanionServer(publicSettings: { chatHistory?: number } | null | undefined): boolean {
+  return typeof publicSettings?.chatHistory === 'number';
+}

@@ -38,11 +38,14 @@ export interface PublicSettings {
   /**
    * Companion-server extensions, absent on a v0.9.11 server (docs/compatibility.md "How the
    * companion server differs"): how many recent chat lines a room replays to a socket that joins; the most rooms a
-   * user (not an admin) may create (`user_max_room_count`); whether users may create rooms at all.
+   * user (not an admin) may create (`user_max_room_count`); whether users may create rooms at all;
+   * the site's address as the admin set it (`host`, e.g. `https://watch.example.com`; "" when unset),
+   * which share links lead with.
    */
   chatHistory?: number;
   userMaxRoomCount?: number;
   createRoomDisabled?: boolean;
+  siteAddress?: string;
 }
 
 /** Token response of login, signup and password change (§3.1). Banned or pending users get `message` and no token. */

@@ -14,6 +14,7 @@ import type { auth } from './messages/auth';
 import type { cinema } from './messages/cinema';
 import { common } from './messages/common';
 import type { errors } from './messages/errors';
+import type { help } from './messages/help';
 import type { lists } from './messages/lists';
 import type { live } from './messages/live';
 import type { movieForm } from './messages/movie-form';
@@ -24,7 +25,7 @@ import type { rooms } from './messages/rooms';
 import type { user } from './messages/user';
 import type { voice } from './messages/voice';
 
-type AllTexts = typeof common.zh & typeof admin.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh & typeof lists.zh & typeof movieForm.zh & typeof voice.zh & typeof live.zh;
+type AllTexts = typeof common.zh & typeof admin.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh & typeof lists.zh & typeof movieForm.zh & typeof voice.zh & typeof live.zh & typeof help.zh;
 
 /** Every key of every namespace (type only: the texts themselves load with their feature). */
 export type MessageKey = keyof AllTexts;

@@ -11,6 +11,7 @@ import { auth } from './messages/auth';
 import { cinema } from './messages/cinema';
 import { common } from './messages/common';
 import { errors } from './messages/errors';
+import { help } from './messages/help';
 import { lists } from './messages/lists';
 import { live } from './messages/live';
 import { movieForm } from './messages/movie-form';
@@ -23,7 +24,7 @@ import { translate } from './messages';
 import './plural';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem, lists, live, 'movie-form': movieForm } as const;
+const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem, lists, live, 'movie-form': movieForm, help } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {

@@ -23,6 +23,7 @@ export function publicSettings(site: SiteSettings): PublicSettings {
     chatHistory: CHAT_HISTORY_SIZE,
     userMaxRoomCount: site.user_max_room_count,
     createRoomDisabled: site.disable_create_room,
+    siteAddress: site.host.trim(),
   };
 }
 

@@ -141,6 +141,7 @@ export const admin = {
     'admin.userRooms.close': '关闭',
     // Settings
     'admin.settings.groups': '设置分组',
+    'admin.settings.syncTvOnly': '（只有 SyncTV 服务器使用此项：在本服务器上更改它不起作用。）',
     'admin.settings.group.user': '用户',
     'admin.settings.group.room': '房间',
     'admin.settings.group.proxy': '代理',
@@ -399,6 +400,7 @@ export const admin = {
     'admin.userRooms.empty': 'This user has not created a room',
     'admin.userRooms.close': 'Close',
     'admin.settings.groups': 'Setting groups',
+    'admin.settings.syncTvOnly': '(Only a SyncTV server uses this: changing it does nothing on this server.)',
     'admin.settings.group.user': 'Users',
     'admin.settings.group.room': 'Rooms',
     'admin.settings.group.proxy': 'Proxy',
