@@ -26,7 +26,6 @@ export const routes: readonly RouteDef[] = [
   { name: 'rooms', path: '/rooms', title: 'route.rooms', minRole: Role.Visitor },
   { name: 'cinema', path: '/cinema/:roomId', title: 'route.cinema', minRole: Role.User },
   { name: 'search', path: '/search', title: 'route.search', minRole: Role.Visitor },
-  { name: 'hosting', path: '/help/hosting', title: 'route.hosting', minRole: Role.Visitor },
   { name: 'myself', path: '/user/me', title: 'route.myself', minRole: Role.User },
   { name: 'admin', path: '/admin', title: 'route.admin', minRole: Role.Admin },
   { name: '403', path: '/403', title: 'route.forbidden', minRole: Role.Visitor },

@@ -92,23 +92,26 @@ test("a guest's play button and seek bar look disabled, not just act it", async 
   expect(guest.errors).toEqual([]);
 });
 
-test('the add-movie form links to the hosting guide, which opens beside it in both languages', async ({ app, actors }) => {
+test('the add-movie form opens the hosting guide beside it, in both languages, and keeps what was typed', async ({ app, actors }) => {
   const owner = await actors.user('host');
   const roomId = await app.api.createRoom(owner.token!, uniqueName('guide'));
   const hall = new CinemaPage(owner.page, app.origin);
   await hall.goto(roomId);
   await hall.openPushForm();
   await owner.page.getByTestId('movie-push-url').fill('http://192.168.1.20:8000/film.mp4');
-  const [guide] = await Promise.all([owner.context.waitForEvent('page'), owner.page.getByTestId('movie-push-hosting-help').click()]);
-  await expect(guide.getByTestId('page-hosting')).toBeVisible();
-  await expect(guide.getByRole('heading', { level: 1 })).toHaveText('How to host a video');
+  await owner.page.getByTestId('movie-push-hosting-help').click();
+  const guide = owner.page.getByTestId('hosting-guide');
+  await expect(guide).toBeVisible();
+  await expect(guide.getByRole('heading', { name: 'How to host a video' })).toBeVisible();
   for (const section of ['What the host must offer', 'Common hosts', 'The proxy', 'What the hall says']) await expect(guide.getByRole('heading', { name: section })).toBeVisible();
-  await expect(guide.getByTestId('page-hosting')).toContainText('python3 -m http.server');
-  await guide.getByRole('button', { name: /切换到中文/ }).click();
-  await expect(guide.getByRole('heading', { level: 1 })).toHaveText('如何自己托管视频');
-  await guide.close();
-  // The form kept what was typed.
+  await expect(guide).toContainText('python3 -m http.server');
+  await hall.closePanel();
+  // The form kept what was typed, and the guide speaks the viewer's language.
   await expect(owner.page.getByTestId('movie-push-url')).toHaveValue('http://192.168.1.20:8000/film.mp4');
+  await owner.page.getByRole('button', { name: /切换到中文/ }).click();
+  await owner.page.getByTestId('movie-push-hosting-help').click();
+  await expect(owner.page.getByTestId('hosting-guide').getByRole('heading', { name: '如何自己托管视频' })).toBeVisible();
+  await expect(owner.page.getByTestId('hosting-guide')).toContainText('主机需要提供什么');
   expect(owner.errors).toEqual([]);
 });
 

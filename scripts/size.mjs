@@ -43,7 +43,11 @@ const VERBOSE = process.argv.includes('--verbose');
 /**
  * Budgets in KB of gzip JavaScript: home and the viewing hall (to its first frame), every
  * other screen OTHER_BUDGET. The hall's grew from 320 as features landed, each time by what it
- * measured (docs/benchmarks.md "Size budget"), last to 328.4 with the room socket's codec loaded
+ * measured (docs/benchmarks.md "Size budget"), last to 330.6 with the evening's fixes (measured 330.2,
+ * from 328.4 for the commit before on the same machine and hour: the sync engine's handling of a
+ * source that cannot seek, the room session's "who did it" and its going on after the proxy is turned
+ * on, the player's reasons for every engine and its source retries; the hosting guide and the notice
+ * of who did what load when first shown), before that to 328.4 with the room socket's codec loaded
  * when the socket opens (measured 328.1, from 327.9: the socket's code in three chunks instead of
  * one, which a LAN still fetches before the first frame; a phone fetches it after the hall's code,
  * and its first frame comes up to 0.5 s sooner), before that to 328.2 with the handling of input before
@@ -61,7 +65,7 @@ const VERBOSE = process.argv.includes('--verbose');
  * does with a menu tap and a form sent before it has hydrated, components/layout/early-input.ts,
  * which keeps a password out of the address).
  */
-const BUDGETS = { home: 152.2, cinema: 328.4 };
+const BUDGETS = { home: 152.2, cinema: 330.6 };
 const OTHER_BUDGET = 190;
 
 /**

@@ -28,7 +28,7 @@ import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, readDebugFlag, writeDanmakuSettings } from '@/lib/storage';
 import { Denied } from '@/components/room/denied';
 import { Player, WatchOnlyReason } from './player';
-import { RoomActionNotice, type ActionNotice } from './room-action-notice';
+import type { ActionNotice } from './room-action-notice';
 
 const NO_NOTICE: ActionNotice = { id: 0, text: null };
 import { RoomPlaybackLabel } from '@/components/room/room-playback-label';
@@ -84,6 +84,8 @@ const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 /** What an account adds and the ways to get one: downloaded for a visitor only. */
 const GuestBanner = lazy(() => import('@/components/room/guest-banner'));
 const SyncDebug = lazy(() => import('@/components/room/sync-debug'));
+/** Who just did what, over the picture: downloaded with the first such notice. */
+const RoomActionNotice = lazy(() => import('./room-action-notice').then((module) => ({ default: module.RoomActionNotice })));
 
 const prefersReducedMotion = () => typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
 
@@ -192,7 +194,11 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                     <DanmakuLayer video={video} settings={danmaku} lines={chatLines} fileUrl={movie.base.danmu ? playableUrl(movie.base.danmu) : ''} streamUrl={movie.base.streamDanmu ? playableUrl(movie.base.streamDanmu) : ''} />
                   </Suspense>
                 ) : null}
-                <RoomActionNotice notice={actionNotice} />
+                {actionNotice.text ? (
+                  <Suspense fallback={null}>
+                    <RoomActionNotice notice={actionNotice} />
+                  </Suspense>
+                ) : null}
               </>
             }
           />

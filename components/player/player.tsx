@@ -3,15 +3,14 @@
  * The media player: the page's own <video> inside media-chrome's controller (components/player/
  * chrome.ts: play/pause, seek bar with buffered ranges, volume, speed, quality, audio track,
  * subtitles, picture-in-picture, fullscreen, keyboard shortcuts). The controls' code is downloaded
- * 1.5 s after the movie's first frame (or as soon as the viewer points at or focuses the player), so
- * the picture and the first sync come first; until then the controller is an inert wrapper.
+ * 1.5 s after the movie's first frame (or as soon as the viewer points at, taps or focuses the
+ * player, and then shown), so the picture and the first sync come first; until then the controller
+ * is an inert wrapper. The layers over the picture stay in one box (docs/player.md "Overlays").
  *
- * Engines, each downloaded only for a movie that needs it: HLS (m3u8) through hls.js, first the light
- * build (`hls.js/light`) and the full build only when a playlist needs it (alternate audio,
- * subtitles, DRM, EXT-X-DEFINE, interstitials, HEVC/AC-3; see ./hls-build.ts), switched on the same
- * <video> before the first segment; Safari's native HLS where Media Source Extensions are missing;
- * FLV and MPEG-TS (live or not) through mpegts.js; DASH through dash.js; MP4, WebM and anything else
- * natively. Their qualities and audio tracks reach the menus through components/player/chrome.ts.
+ * Engines: one adapter per kind of source (./engines: the element itself, hls.js, mpegts.js,
+ * dash.js; docs/player.md), each library downloaded only for a movie that needs it. An adapter plays
+ * the source on the one <video>, tells why it cannot (the player then says it in words, probing the
+ * URL), and hands its qualities and audio tracks to the menus (components/player/chrome.ts).
  *
  * The parent keys this component by movie. A new URL for the same movie (an EXPIRED refresh, another
  * of its sources, the proxy turned on) swaps the source on the same element; the sync engine, bound

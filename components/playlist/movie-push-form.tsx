@@ -7,11 +7,10 @@
  * (docs/contract.md §4.5, §7.1). Everything is checked with the shared rules first, errors show at
  * their field (or line), and nothing typed is lost on error.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Plus } from 'lucide-react';
 import { clsx } from 'clsx';
-import Link from 'next/link';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
@@ -23,6 +22,9 @@ import { placeFormError } from '@/components/common/form-rules';
 import { Notice } from '@/components/common/notice';
 import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
 import StreamInfoDialog from './stream-info-dialog';
+
+/** The hosting guide (components/help/hosting-guide.tsx), downloaded when first opened. */
+const HostingGuide = lazy(() => import('@/components/help/hosting-guide'));
 import {
   bulkBases,
   movieBaseOf,
@@ -42,6 +44,7 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
   const [mode, setMode] = useState<'one' | 'many' | 'live'>('one');
   // The broadcast just created, whose stream info shows at once.
   const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
+  const [guideOpen, setGuideOpen] = useState(false);
   const {
     register,
     handleSubmit,
@@ -159,9 +162,9 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
               autoComplete="off"
               placeholder="https://example.com/video.m3u8"
               hint={
-                <Link href="/help/hosting" target="_blank" rel="noopener" data-testid="movie-push-hosting-help" className="underline underline-offset-2">
+                <button type="button" data-testid="movie-push-hosting-help" className="cursor-pointer text-left underline underline-offset-2" onClick={() => setGuideOpen(true)}>
                   {t('moviePush.hostingHelp')}
-                </Link>
+                </button>
               }
               {...register('url', { onChange: () => clearErrors('url') })}
             />
@@ -240,6 +243,11 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
         </Button>
       </form>
       <StreamInfoDialog roomId={roomId} movie={created} onClose={() => setCreated(null)} />
+      {guideOpen ? (
+        <Suspense fallback={null}>
+          <HostingGuide open onOpenChange={setGuideOpen} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -33,7 +33,6 @@ export const ROUTE_CASES: readonly RouteCase[] = [
   { name: 'rooms', audience: 'visitor', path: () => '/rooms' },
   { name: 'cinema', audience: 'user', path: ({ openRoomId }) => `/cinema/${openRoomId}` },
   { name: 'search', audience: 'visitor', path: () => '/search' },
-  { name: 'hosting', audience: 'visitor', path: () => '/help/hosting' },
   { name: 'myself', audience: 'user', path: () => '/user/me' },
   { name: 'admin', audience: 'root', path: () => '/admin' },
   { name: '403', audience: 'visitor', path: () => '/403' },

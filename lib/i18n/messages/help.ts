@@ -1,12 +1,14 @@
 import { registerMessages } from '../messages';
 
 /**
- * Texts of the hosting guide (`/help/hosting`, components/help/hosting-guide.tsx), which the
- * add-movie form links to: what a host must offer, the common hosts, the proxy, what the hall says.
+ * Texts of the hosting guide (components/help/hosting-guide.tsx), which the add-movie form opens
+ * beside itself: what a host must offer, the common hosts, the proxy, what the hall says.
  * The same guide in English for operators: docs/hosting.md.
  */
 export const help = {
   zh: {
+    'help.hosting.title': '如何自己托管视频',
+    'help.hosting.close': '关闭',
     'help.hosting.intro': '房间里的影片是一个地址，每位观众的浏览器都会自己去加载它。下面说明这个地址所在的服务器（“主机”）需要提供什么、缺了会怎样，以及服务器代理能帮上什么忙。',
     'help.hosting.needs': '主机需要提供什么',
     'help.hosting.range': 'HTTP Range（断点续传）',
@@ -46,6 +48,8 @@ export const help = {
     'help.hosting.codecHelp': '转码为 H.264 和 AAC',
   },
   en: {
+    'help.hosting.title': 'How to host a video',
+    'help.hosting.close': 'Close',
     'help.hosting.intro': 'A movie in a room is an address that every viewer’s browser loads by itself. What the server of that address (the host) must offer, what goes wrong without it, and how the server’s proxy helps.',
     'help.hosting.needs': 'What the host must offer',
     'help.hosting.range': 'HTTP Range',
