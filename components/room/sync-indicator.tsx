@@ -55,7 +55,7 @@ export function SyncIndicator({ read }: SyncIndicatorProps) {
     return () => clearTimeout(timer);
   }, [state]);
   const { tone, dot } = view[state];
-  const showDrift = driftMs !== null && state !== 'idle' && state !== 'live' && state !== 'ended';
+  const showDrift = driftMs !== null && state !== 'idle' && state !== 'live' && state !== 'ended' && state !== 'cannot-seek';
   return (
     <>
       <span
