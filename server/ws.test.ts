@@ -288,6 +288,10 @@ describe('playback', () => {
       [{ currentTime: Number.NaN }, 'invalid current time'],
       [{ currentTime: Number.POSITIVE_INFINITY }, 'invalid current time'],
       [{ currentTime: -1 }, 'invalid current time'],
+      // Finite, but no movie is that long: it would move everyone to nowhere.
+      [{ currentTime: 1e308 }, 'invalid current time'],
+      [{ currentTime: 1e15 }, 'invalid current time'],
+      [{ currentTime: 10_000_001 }, 'invalid current time'],
       [{ playbackRate: 0 }, 'invalid playback rate'],
       [{ playbackRate: -1 }, 'invalid playback rate'],
       [{ playbackRate: Number.NaN }, 'invalid playback rate'],

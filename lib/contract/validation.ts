@@ -83,17 +83,23 @@ export function validateChat(content: string): string | null {
   return null;
 }
 
+/**
+ * The largest position (s) a STATUS may carry: 10^7 s, about 115 days, longer than any movie or
+ * broadcast (a companion-server bound; v0.9.11 takes any finite number and broadcasts it).
+ */
+export const MAX_POSITION_SEC = 10_000_000;
+
 /** Playback rates browsers accept (Chromium's HTMLMediaElement range), the bounds of a STATUS's rate. */
 export const MIN_PLAYBACK_RATE = 0.0625;
 export const MAX_PLAYBACK_RATE = 16;
 
 /**
  * A STATUS's values (§6.4; a companion-server check, v0.9.11 stores what it gets): `currentTime`
- * (seconds) finite and >= 0, `playbackRate` finite within what browsers accept. Returns
+ * (seconds) finite, >= 0 and at most MAX_POSITION_SEC, `playbackRate` finite within what browsers accept. Returns
  * `invalid current time` / `invalid playback rate`, or null.
  */
 export function validatePlaybackStatus(status: { currentTime: number; playbackRate: number }): string | null {
-  if (!Number.isFinite(status.currentTime) || status.currentTime < 0) return 'invalid current time';
+  if (!Number.isFinite(status.currentTime) || status.currentTime < 0 || status.currentTime > MAX_POSITION_SEC) return 'invalid current time';
   if (!(status.playbackRate >= MIN_PLAYBACK_RATE && status.playbackRate <= MAX_PLAYBACK_RATE)) return 'invalid playback rate';
   return null;
 }
