@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   }
   const seconds = Number(option('seconds', '10'));
   const only = option('only', ATTACKS.join(',')).split(',');
-  const server = await launch({ rateLimitScale: 1, trustProxy: true });
+  const server = await launch({ rateLimitScale: 1, trustProxy: '127.0.0.1' });
   try {
     const stamp = Date.now() % 100000;
     const [watcherToken, speakerToken, attackerToken] = await Promise.all(['watcher', 'speaker', 'attacker'].map((who) => signUp(server, `abuse${stamp}${who}`)));

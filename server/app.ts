@@ -92,12 +92,12 @@ export interface StartServerOptions {
    */
   rateLimitScale?: number;
   /**
-   * Which proxies' `X-Forwarded-For` names the client (Fastify's `trustProxy`: true for any, or
-   * comma-separated addresses/CIDRs such as `127.0.0.1,10.0.0.0/8`). Default none: behind nginx or
-   * Caddy set it, or every visitor shares the proxy's address and its rate limits. main.ts reads
-   * `TRUST_PROXY`.
+   * Which proxies' `X-Forwarded-For` names the client: their comma-separated addresses or CIDR
+   * ranges, such as `127.0.0.1,10.0.0.0/8` (Fastify's `trustProxy`), never "any" (./trust-proxy.ts).
+   * Default none: behind nginx or Caddy set it, or every visitor shares the proxy's address and its
+   * rate limits. main.ts reads `TRUST_PROXY`.
    */
-  trustProxy?: boolean | string;
+  trustProxy?: false | string;
   /**
    * A response socket that takes nothing for this long is closed (ms, default 120000): a client that
    * stops reading cannot hold its response in memory. The room WebSocket is not affected.

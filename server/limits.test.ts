@@ -221,7 +221,7 @@ describe('rate limits', () => {
 
 describe('room sign-in limits', () => {
   it('limits room password attempts to 30 a minute per address and 60 per room (X-Forwarded-For trusted)', async () => {
-    const roomServer = await launch({ rateLimitScale: 1, trustProxy: true });
+    const roomServer = await launch({ rateLimitScale: 1, trustProxy: '127.0.0.1' });
     try {
       const owner = await signUpUser(roomServer, 'rowner');
       const guesser = await signUpUser(roomServer, 'rguess');
@@ -243,6 +243,24 @@ describe('room sign-in limits', () => {
       expect(elsewhere.status).toBe(200);
     } finally {
       await roomServer.stop();
+    }
+  });
+});
+
+describe('X-Forwarded-For', () => {
+  it('is believed only from the proxies named in TRUST_PROXY: a client that reaches the port directly is limited under its own address whatever it claims', async () => {
+    // The proxy is 127.0.0.2; this test's requests come from 127.0.0.1, as a client beside the proxy would.
+    const direct = await launch({ rateLimitScale: 1, trustProxy: '127.0.0.2' });
+    try {
+      const statuses: number[] = [];
+      for (let n = 0; n < 21; n++) {
+        const response = await post(direct, '/api/user/login', { username: `spoof${n}`, password: 'x' }, { headers: { 'X-Forwarded-For': `203.0.113.${n + 1}` } });
+        statuses.push(response.status);
+      }
+      expect(statuses.slice(0, 20).every((status) => status !== 429)).toBe(true);
+      expect(statuses[20]).toBe(429);
+    } finally {
+      await direct.stop();
     }
   });
 });

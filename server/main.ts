@@ -3,7 +3,7 @@
  * 0.0.0.0), DATA_DIR (default ./data), ROOT_PASSWORD (first start only), WEB_DIR (default ./out),
  * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug), PROXY_ALLOW_ADDRESSES
  * (comma-separated IP addresses the movie proxy may reach although they are private), TRUST_PROXY
- * (behind a reverse proxy: `true`, or the proxy's addresses/CIDRs, comma-separated; then
+ * (behind a reverse proxy: the proxies' addresses/CIDRs, comma-separated, never `true`; then
  * `X-Forwarded-For` names the client for the rate limits and the log), FRAME_ANCESTORS (who may frame
  * the app: CSP sources, default `'none'`), STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL (voice chat's
  * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
@@ -19,6 +19,7 @@ import { LOG_LEVELS, startServer, type LogLevel } from './app';
 import { DEFAULT_TURN_TTL_SEC, type IceConfig } from './rules/webrtc';
 import { SMTP_PROTOCOLS, type SiteSettings } from './db/settings';
 import { bcryptCost } from './passwords';
+import { trustProxyFromEnv } from './trust-proxy';
 
 /** The email settings given in the environment (first start). Throws on an invalid port or protocol. */
 function emailSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<SiteSettings> {
@@ -38,13 +39,6 @@ function emailSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<SiteSettings> {
     smtp_password: env.SMTP_PASSWORD ?? '',
     smtp_from: env.SMTP_FROM ?? '',
   };
-}
-
-/** TRUST_PROXY: unset/empty/`false` = none, `true` = any, else the addresses as given. */
-function trustProxyFromEnv(value: string | undefined): boolean | string {
-  const text = (value ?? '').trim();
-  if (!text || text.toLowerCase() === 'false') return false;
-  return text.toLowerCase() === 'true' ? true : text;
 }
 
 /** A comma-separated list, trimmed, empty entries dropped. */
