@@ -271,7 +271,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       if (!target) app.log.warn(`refused an RTMP push to room ${roomId.slice(0, 64)}: the stream key is not that of a live movie of this room`);
       return target;
     };
-    closeRtmpSockets = shareHttpPortWithRtmp(app.server, (socket) => serveRtmp(socket, live, authorize));
+    closeRtmpSockets = shareHttpPortWithRtmp(app.server, (socket) => serveRtmp(socket, live, authorize, (message) => app.log.warn(message)));
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);

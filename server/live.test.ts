@@ -441,6 +441,57 @@ describe('RTMP push on the HTTP port', () => {
     expect((await get(server, '/api/public/settings')).status).toBe(200);
   });
 
+  it('closes an RTMP connection that pours bytes before a push or has none accepted within 5 s (a byte now and then), and logs each with its address', async () => {
+    const watched = await launch({ logLevel: 'warn' });
+    try {
+      const port = Number(new URL(watched.url).port);
+      const zeros = Buffer.alloc(64 * 1024);
+      // The handshake's first byte, then zeros as fast as the socket takes them.
+      const flood = await new Promise<{ closedAfterMs: number; sentBytes: number }>((resolve) => {
+        const started = Date.now();
+        let sentBytes = 0;
+        let closed = false;
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(Buffer.from([3]));
+          const pump = () => {
+            while (!closed && sentBytes < 256 * 1024 * 1024 && socket.write(zeros)) sentBytes += zeros.length;
+          };
+          socket.on('drain', pump);
+          pump();
+        });
+        socket.on('error', () => undefined);
+        const timer = setTimeout(() => socket.destroy(), 15_000);
+        socket.on('close', () => {
+          closed = true;
+          clearTimeout(timer);
+          resolve({ closedAfterMs: Date.now() - started, sentBytes });
+        });
+      });
+      expect(flood.closedAfterMs).toBeLessThan(3000);
+      expect(flood.sentBytes).toBeLessThan(64 * 1024 * 1024);
+      // A valid first byte, then one byte a second: alive, but no encoder.
+      const trickleMs = await new Promise<number>((resolve) => {
+        const started = Date.now();
+        const socket = connect(port, '127.0.0.1', () => socket.write(Buffer.from([3])));
+        const drip = setInterval(() => socket.write(Buffer.from([0])), 1000);
+        socket.on('error', () => undefined);
+        const timer = setTimeout(() => socket.destroy(), 20_000);
+        socket.on('close', () => {
+          clearInterval(drip);
+          clearTimeout(timer);
+          resolve(Date.now() - started);
+        });
+      });
+      expect(trickleMs).toBeGreaterThanOrEqual(4500);
+      expect(trickleMs).toBeLessThan(8000);
+      await until(async () => /bytes before a push was accepted/.test(watched.output()) && /no push accepted within 5 s/.test(watched.output()), 'the warnings');
+      expect(watched.output()).toMatch(/closed an RTMP connection from (::ffff:)?127\.0\.0\.1/);
+      expect((await get(watched, '/api/public/settings')).status).toBe(200);
+    } finally {
+      await watched.stop();
+    }
+  });
+
   it('does not hold the server’s shutdown: a connection that never spoke and an RTMP one that never published close with it', async () => {
     const other = await launch();
     const port = Number(new URL(other.url).port);

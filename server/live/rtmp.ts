@@ -20,6 +20,18 @@ const RTMP_VERSION = 0x03;
 const FIRST_BYTE_TIMEOUT_MS = 30_000;
 /** An RTMP connection silent for this long is closed (an encoder sends many packets a second), ms. */
 const RTMP_IDLE_TIMEOUT_MS = 30_000;
+/**
+ * An RTMP connection must have its push accepted (handshake, connect, publish, the key checked)
+ * this long after its first byte, or it is closed: an encoder does all of it in well under a second,
+ * and nothing else may hold a connection by sending a byte now and then, ms.
+ */
+export const RTMP_PUBLISH_DEADLINE_MS = 5000;
+/**
+ * Bytes an RTMP connection may send before its push is accepted: the handshake (3 KB), the commands
+ * (a few hundred bytes) and what an encoder sends while the key is checked (a key frame); more is not
+ * an encoder (a stream of zeros kept a core busy without this bound).
+ */
+export const RTMP_PRE_PUBLISH_BYTES = 4 * 1024 * 1024;
 /** Largest RTMP message before a push is accepted (connect, createStream, publish are a few hundred bytes). */
 const MAX_COMMAND_BYTES = 64 * 1024;
 /** Largest RTMP message of an accepted push (a 4K key frame is a few MB). */
@@ -100,9 +112,16 @@ export function shareHttpPortWithRtmp(server: Server, onRtmp: (socket: Socket) =
 
 /**
  * Serves one RTMP connection: `authorize(app, streamName)` answers the push target, or null to refuse.
- * A protocol error, a refused push, a play request or silence closes this connection only.
+ * A protocol error, a refused push, a play request, silence, a push not accepted within
+ * RTMP_PUBLISH_DEADLINE_MS or more than RTMP_PRE_PUBLISH_BYTES before it closes this connection only;
+ * `warn` is told why, with the peer's address, for the last two.
  */
-export function serveRtmp(socket: Socket, hub: LiveHub, authorize: (app: string, streamName: string) => Promise<PushTarget | null>): void {
+export function serveRtmp(
+  socket: Socket,
+  hub: LiveHub,
+  authorize: (app: string, streamName: string) => Promise<PushTarget | null>,
+  warn: (message: string) => void = () => undefined,
+): void {
   const rtmp = new Rtmp();
   let target: PushTarget | null = null;
   let publication: LivePublication | null = null;
@@ -146,7 +165,24 @@ export function serveRtmp(socket: Socket, hub: LiveHub, authorize: (app: string,
     else if (waiting.push(packet) > MAX_WAITING_PACKETS) close();
   };
 
+  const address = socket.remoteAddress ?? '?';
+  let received = 0;
+  const deadline = setTimeout(() => {
+    if (publication) return;
+    warn(`closed an RTMP connection from ${address}: no push accepted within ${RTMP_PUBLISH_DEADLINE_MS / 1000} s of its first byte`);
+    close();
+  }, RTMP_PUBLISH_DEADLINE_MS);
+  socket.once('close', () => clearTimeout(deadline));
+
   socket.on('data', (data: Buffer) => {
+    if (!publication) {
+      received += data.length;
+      if (received > RTMP_PRE_PUBLISH_BYTES) {
+        warn(`closed an RTMP connection from ${address}: ${received} bytes before a push was accepted`);
+        close();
+        return;
+      }
+    }
     let problem: string | null;
     try {
       problem = rtmp.parserData(data);
