@@ -131,6 +131,26 @@ it('counts a rate limit over every instance', async () => {
   }
 });
 
+it('still counts a rate limit while Redis is down, each instance on its own', async () => {
+  const options = { dataDir, redisUrl: redis.url, hubTickMs: TICK_MS, rateLimitScale: 1 };
+  const c = await launch(options);
+  const port = redis.port;
+  try {
+    await redis.stop();
+    await until(async () => (await get(c, '/readyz')).status, 503);
+    // Ten sign-in attempts per account and minute (server/http/limits.ts), counted by the instance itself.
+    const attempt = () => post(c, '/api/user/login', { username: 'outage-victim', password: 'guess' });
+    for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(403);
+    const refused = await attempt();
+    expect([refused.status, refused.body.error]).toEqual([429, 'too many requests']);
+  } finally {
+    redis = await startRedis(port);
+    await c.stop();
+    // The shared instances find Redis, and each other, again before the next test.
+    await until(async () => [(await get(a, '/readyz')).status, (await get(b, '/readyz')).status], [200, 200], 15_000);
+  }
+});
+
 it('carries chat and STATUS across instances, in one order on both', async () => {
   const { owner, member, roomId } = await sharedRoom();
   const onA = await open(a, roomId, owner);

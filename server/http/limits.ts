@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { HttpError } from '../errors';
 import { requireRoom, roomIdOf, tokenOf, type ServerContext } from './guards';
+import { redisWithLocalFallback } from './rate-store';
 
 /** Body limit of every route not listed below, in bytes. Settings maps and room settings fit easily. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -124,7 +125,7 @@ export interface LimitOptions {
   rateLimitScale?: number;
   /**
    * Redis to count in, shared by every instance (docs/deployment.md "Running more than one
-   * instance"); default this process's memory. While Redis fails, requests are let through uncounted.
+   * instance"); default this process's memory. While Redis fails, each instance counts on its own.
    */
   redis?: Redis;
   /** Key prefix in Redis (`REDIS_PREFIX`). */
@@ -147,7 +148,8 @@ export async function installLimits(app: FastifyInstance, context: ServerContext
   await app.register(rateLimit, {
     global: false,
     hook: 'onRequest',
-    ...(options.redis ? { redis: options.redis, nameSpace: `${options.redisPrefix ?? 'synctv'}:rate:`, skipOnError: true } : {}),
+    // With Redis, counted there, and in this process while Redis does not answer (./rate-store.ts).
+    ...(options.redis ? { store: redisWithLocalFallback(options.redis, `${options.redisPrefix ?? 'synctv'}:rate:`) } : {}),
   });
 
   type Check = ReturnType<FastifyInstance['createRateLimit']>;
