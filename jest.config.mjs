@@ -3,6 +3,12 @@ import nextJest from 'next/jest.js';
 const createJestConfig = nextJest({ dir: './' });
 
 /**
+ * The unit tests that start a program npm does not install (redis-server, nginx, ffmpeg:
+ * scripts/prerequisites.mjs): left out of `npm run test:quick` (JEST_QUICK=1), run by `npm test`.
+ */
+const SERVICE_TESTS = ['/server/cluster\\.test\\.ts$', '/server/cluster-nginx\\.test\\.ts$', '/server/live\\.test\\.ts$'];
+
+/**
  * Unit tests sit next to the code (*.test.ts / *.test.tsx). Client tests run in jsdom; a server test
  * opts into Node with a `@jest-environment node` docblock.
  * @type {import('jest').Config}
@@ -13,7 +19,7 @@ const config = {
   // With TEST_DATABASE=postgres, one throwaway PostgreSQL for the server tests (`npm run test:pg`).
   globalSetup: '<rootDir>/server/test-support/jest-global-setup.ts',
   globalTeardown: '<rootDir>/server/test-support/jest-global-teardown.ts',
-  testPathIgnorePatterns: ['/node_modules/', '/e2e/', '/out/', '/.next/', '/bench/results/'],
+  testPathIgnorePatterns: ['/node_modules/', '/e2e/', '/out/', '/.next/', '/bench/results/', ...(process.env.JEST_QUICK === '1' ? SERVICE_TESTS : [])],
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/$1' },
   // Every core: Jest's default leaves one to its parent process, which on a 2-core machine means one
   // worker (147 s for the suite; 80 s on two).
