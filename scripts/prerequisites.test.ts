@@ -11,7 +11,7 @@ import path from 'node:path';
 it('names every missing program with its use, and the one apt-get command that installs them', () => {
   const emptyPath = mkdtempSync(path.join(os.tmpdir(), 'no-programs-'));
   const run = spawnSync(process.execPath, [path.join(__dirname, 'prerequisites.mjs'), '--no-install'], {
-    env: { PATH: emptyPath, CHROMIUM_PATH: path.join(emptyPath, 'chromium') },
+    env: { PATH: emptyPath, CHROMIUM_PATH: path.join(emptyPath, 'chromium') } as unknown as NodeJS.ProcessEnv,
     encoding: 'utf8',
   });
   expect(run.status).toBe(1);

@@ -336,8 +336,10 @@ it('is not ready while Redis is unreachable, keeps each instance’s rooms going
   await until(async () => [await ready(a), await ready(b)], [503, 503]);
   expect((await get(a, '/readyz')).body).toEqual({ status: 'unavailable' });
 
-  // The email flow needs Redis for its captchas: 500 rather than a captcha no other instance knows.
-  expect((await get(a, '/api/user/signup/email/captcha')).status).toBe(500);
+  // The email flow needs Redis for its captchas: 503 `service unavailable` rather than a captcha no
+  // other instance knows.
+  const captcha = await get(a, '/api/user/signup/email/captcha');
+  expect([captcha.status, captcha.body.error]).toEqual([503, 'service unavailable']);
   // Without Redis, A's own sockets still hear each other.
   onA.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'during the outage' } });
   expect(chatText(await onAOtherTab.next(MessageType.CHAT))).toBe('during the outage');

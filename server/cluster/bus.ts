@@ -44,6 +44,8 @@ export interface ClusterBus {
   onEvent(handler: (from: string, event: ClusterEvent) => void): void;
   /** Whether both Redis connections are up (/readyz). */
   ready(): boolean;
+  /** Resolves when Redis answers a PING (within REDIS_COMMAND_TIMEOUT_MS for Redis; at once in process), rejects otherwise (/readyz). */
+  ping(): Promise<void>;
   /** Unsubscribes and closes both connections. */
   close(): Promise<void>;
 }
@@ -58,6 +60,9 @@ export interface RedisBus extends ClusterBus {
 
 /** Channel name under `prefix`. */
 const channelOf = (prefix: string) => `${prefix}:room-events`;
+
+/** How long (ms) a Redis command may wait for its answer before it fails. */
+export const REDIS_COMMAND_TIMEOUT_MS = 2000;
 
 /** What one message on the channel carries. */
 interface Envelope {
@@ -102,7 +107,9 @@ export async function connectRedisBus(url: string, prefix = 'synctv'): Promise<R
   const channel = channelOf(prefix);
   // No offline queue: while Redis is down the registry fans out in process (../hub/registry.ts), and
   // a queue would grow without bound, then replay stale frames.
-  const options = { lazyConnect: true, enableOfflineQueue: false, connectionName: 'synctv-web' } as const;
+  // A command that Redis (frozen, overloaded) does not answer fails after REDIS_COMMAND_TIMEOUT_MS
+  // (docs/deployment.md "Deadlines"): the rate limits then count here, a request answers 503.
+  const options = { lazyConnect: true, enableOfflineQueue: false, connectionName: 'synctv-web', commandTimeout: REDIS_COMMAND_TIMEOUT_MS } as const;
   const publisher = new Redis(url, options);
   const subscriber = new Redis(url, options);
   // ioredis reconnects on its own; an error event without a listener would be thrown.
@@ -140,6 +147,9 @@ export async function connectRedisBus(url: string, prefix = 'synctv'): Promise<R
       handler = next;
     },
     ready: () => publisher.status === 'ready' && subscriber.status === 'ready',
+    async ping() {
+      await publisher.ping();
+    },
     async close() {
       await subscriber.unsubscribe(channel).catch(() => undefined);
       await Promise.all([publisher.quit().catch(() => undefined), subscriber.quit().catch(() => undefined)]);

@@ -171,16 +171,19 @@ export class PostgresSql implements Sql {
       run: (sql: string, params: readonly SqlValue[] = []) => runOn(client, sql, params),
       transaction: () => Promise.reject(new Error('nested transactions are not supported')),
     };
+    let failure: unknown = null;
     try {
       await client.query('BEGIN');
       const result = await work(tx);
       await client.query('COMMIT');
       return result;
     } catch (error) {
+      failure = error;
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      // A connection whose transaction failed may be the reason (a deadline, a lost server): the pool drops it.
+      client.release(failure !== null);
     }
   }
 }
@@ -227,14 +230,25 @@ export function limitOf(sql: Pick<Sql, 'dialect'>, limit: number): number | null
   return limit >= 0 ? limit : sql.dialect === 'postgres' ? null : -1;
 }
 
+/** How long (ms) a new PostgreSQL connection may take, and how long a query may wait for its answer. */
+export const DB_CONNECT_TIMEOUT_MS = 3000;
+export const DB_QUERY_TIMEOUT_MS = 5000;
+
 /**
  * A node-postgres pool on `url` (`postgres://…`) that reads 64-bit integers (COUNT, BIGINT columns:
- * times in ms, permission masks) as numbers, which they fit; `max` connections (10).
+ * times in ms, permission masks) as numbers, which they fit; `max` connections (10), each under the
+ * deadlines above.
  */
 export function postgresPool(url: string, max = 10): Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    // Deadlines (docs/deployment.md "Deadlines"): a PostgreSQL that is down or frozen fails a request
+    // within seconds instead of holding it; a connection whose query timed out is dropped.
+    connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+    query_timeout: DB_QUERY_TIMEOUT_MS,
+    statement_timeout: DB_QUERY_TIMEOUT_MS,
+    keepAlive: true,
     types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
   });
   // An idle client that loses its connection reports here; the next query opens a new one.

@@ -3,7 +3,7 @@
  * failure, `time` in Unix µs. Rules throw `HttpError` (../errors.ts); the error handler turns it into an envelope.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../errors';
+import { HttpError, isStoreUnavailable, SERVICE_UNAVAILABLE } from '../errors';
 
 const timeOriginUs = performance.timeOrigin * 1000;
 
@@ -50,6 +50,11 @@ export function handleError(error: FastifyError | HttpError | Error, request: Fa
     else if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'request body is too large';
     else if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'unsupported content type';
     return reply.code(status).type('application/json; charset=utf-8').send(errorEnvelope(message));
+  }
+  // A store that did not answer within its deadline: say so at once, rather than 500 or a hang.
+  if (isStoreUnavailable(error)) {
+    request.log.warn({ err: error }, 'a store did not answer');
+    return reply.code(503).header('retry-after', '5').type('application/json; charset=utf-8').send(errorEnvelope(SERVICE_UNAVAILABLE));
   }
   request.log.error({ err: error }, 'unhandled error');
   return reply.code(500).type('application/json; charset=utf-8').send(errorEnvelope('internal server error'));

@@ -27,6 +27,9 @@ class FakeRedis {
       },
       onEvent: (handler) => void this.handlers.push(handler),
       ready: () => this.up,
+      ping: async () => {
+        if (!this.up) throw new Error('down');
+      },
       close: async () => undefined,
     };
   }

@@ -31,6 +31,7 @@ export const errors = {
     'contract.user is not an administrator': '只有站点管理员可以这样做',
     'contract.user is not a root user': '只有超级管理员可以这样做',
     'contract.too many requests': '操作太频繁，请稍后再试',
+    'contract.service unavailable': '服务器暂时连不上它的数据库，请稍后再试',
     // Accounts (§4.2, §8)
     'contract.username is empty': '请输入用户名',
     'contract.username too long': '用户名太长（最多 32 字节，一个汉字占 3 字节）',
@@ -238,6 +239,7 @@ export const errors = {
     'contract.user is not an administrator': 'Only site administrators can do this',
     'contract.user is not a root user': 'Only the root user can do this',
     'contract.too many requests': 'Too many requests. Please wait a moment and try again.',
+    'contract.service unavailable': 'The server cannot reach its database right now. Please try again in a moment.',
     'contract.username is empty': 'Enter a username',
     'contract.username too long': 'Username is too long (max 32 bytes; a Chinese character counts as 3)',
     'contract.username has invalid char': 'Usernames may use printable ASCII characters and Chinese characters only',

@@ -1,0 +1,88 @@
+/** @jest-environment node */
+/**
+ * The server under its stores' faults (docs/deployment.md "Deadlines"), each on a throwaway
+ * PostgreSQL and Redis of its own: a store frozen (SIGSTOP: it accepts connections and never
+ * answers, as a stuck host does) makes the instance unready within 3 s and its requests fail with 503
+ * `service unavailable` within seconds instead of hanging; the rate limits still count meanwhile; once
+ * the store is back, everything works again without a restart.
+ */
+import { startPostgres, type TestPostgres } from './test-support/postgres';
+import { startRedis, type TestRedis } from './test-support/redis';
+import { freeze } from './test-support/freeze';
+import { get, launch, post, signUpUser, testsOnPostgres, type TestServer } from './test-support/harness';
+
+jest.setTimeout(90_000);
+
+// Its own stores in either run: the PostgreSQL run (`npm run test:pg`) would only repeat it.
+const describeOnce = testsOnPostgres() ? describe.skip : describe;
+
+describeOnce('a store that stops answering', () => {
+  let postgres: TestPostgres;
+  let redis: TestRedis;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+    server = await launch({ databaseUrl: postgres.url, redisUrl: redis.url, rateLimitScale: 1 });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await Promise.all([postgres?.stop(), redis?.stop()]);
+  });
+
+  /** The status of `request` and how long (ms) it took. */
+  async function timed(request: () => Promise<{ status: number; body: { error?: string } }>) {
+    const started = Date.now();
+    const response = await request();
+    return { status: response.status, error: response.body?.error, ms: Date.now() - started };
+  }
+
+  it('PostgreSQL frozen: unready within 3 s, requests 503 within seconds, all well again once it thaws', async () => {
+    const user = await signUpUser(server, 'frozenpg');
+    const signIn = () => post(server, '/api/user/login', { username: user.username, password: user.password });
+    expect((await get(server, '/readyz')).status).toBe(200);
+    const thaw = freeze(postgres.pid);
+    try {
+      const ready = await timed(() => get(server, '/readyz'));
+      expect([ready.status, ready.ms < 3000]).toEqual([503, true]);
+      const login = await timed(signIn);
+      expect([login.status, login.error, login.ms < 8000]).toEqual([503, 'service unavailable', true]);
+      const me = await timed(() => get(server, '/api/user/me', { token: user.token }));
+      expect([me.status, me.ms < 8000]).toEqual([503, true]);
+    } finally {
+      thaw();
+    }
+    await expectEventually(async () => (await get(server, '/readyz')).status === 200);
+    expect((await signIn()).status).toBe(200);
+  });
+
+  it('Redis frozen: unready within 3 s, sign-ins still answered and still limited, ready again once it thaws', async () => {
+    expect((await get(server, '/readyz')).status).toBe(200);
+    const thaw = freeze(redis.pid);
+    try {
+      const ready = await timed(() => get(server, '/readyz'));
+      expect([ready.status, ready.ms < 3000]).toEqual([503, true]);
+      // Ten attempts per account and minute, counted here while Redis does not answer.
+      const attempts: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const attempt = await timed(() => post(server, '/api/user/login', { username: 'frozen-redis-victim', password: 'guess' }));
+        expect(attempt.ms).toBeLessThan(5000);
+        attempts.push(attempt.status);
+      }
+      expect(attempts).toEqual([...Array(10).fill(403), 429]);
+    } finally {
+      thaw();
+    }
+    await expectEventually(async () => (await get(server, '/readyz')).status === 200);
+  });
+});
+
+/** Waits (up to 15 s) until `check` holds. */
+async function expectEventually(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('did not recover within 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
