@@ -37,6 +37,8 @@ import { CaptchaStore, EmailCodeStore } from './rules/verification';
 import type { SiteSettings } from './db';
 import { registerWebRoutes } from './routes/web';
 import { attachRoomSocket, registerRoomSocketFallback } from './routes/ws';
+import { DEFAULT_SOCKET_CAPS, FairUse, type SocketCaps } from './hub/fair-use';
+import { clientAddressOf } from './trust-proxy';
 import { ensureBuiltinUsers, ROOT_USERNAME } from './rules/users';
 import { HlsRemuxer } from './live/hls-remux';
 import { LiveHub } from './live/live-hub';
@@ -98,6 +100,12 @@ export interface StartServerOptions {
    * rate limits. main.ts reads `TRUST_PROXY`.
    */
   trustProxy?: false | string;
+  /**
+   * Most room sockets one user, and one address, may hold on this instance (../hub/fair-use.ts;
+   * default DEFAULT_SOCKET_CAPS, 20 and 100), multiplied by `rateLimitScale`; 0 = no cap. main.ts
+   * reads `MAX_SOCKETS_PER_USER` and `MAX_SOCKETS_PER_ADDRESS`.
+   */
+  socketCaps?: SocketCaps;
   /**
    * A response socket that takes nothing for this long is closed (ms, default 120000): a client that
    * stops reading cannot hold its response in memory. The room WebSocket is not affected.
@@ -222,6 +230,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     routerOptions: { maxParamLength: 16 * 1024 },
     forceCloseConnections: true,
   });
+  if (!options.trustProxy) {
+    // Behind a proxy without TRUST_PROXY every visitor shares the proxy's address, its rate limits
+    // and its socket cap (docs/deployment.md "Configuration"): said once, where the operator looks.
+    let warned = false;
+    app.addHook('onRequest', async (request) => {
+      if (warned || request.headers['x-forwarded-for'] === undefined) return;
+      warned = true;
+      request.log.warn(`requests arrive through a proxy (X-Forwarded-For from ${request.ip}) but TRUST_PROXY is not set: every visitor counts as ${request.ip} for the rate limits and the socket caps; set TRUST_PROXY=${request.ip}`);
+    });
+  }
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(`${request.method} ${redactUrl(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
   });
@@ -262,7 +280,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   }
 
-  const wss = attachRoomSocket(app.server, context, app.log);
+  const scale = options.rateLimitScale ?? 1;
+  const caps = options.socketCaps ?? DEFAULT_SOCKET_CAPS;
+  const wss = attachRoomSocket(app.server, context, app.log, {
+    // Scaled with the rate limits: off (0) in the end-to-end tests, whose browsers all come from 127.0.0.1.
+    fairUse: new FairUse({ perUser: Math.round(caps.perUser * scale), perAddress: Math.round(caps.perAddress * scale) }),
+    clientAddress: clientAddressOf(options.trustProxy ?? false),
+  });
   let closeRtmpSockets: (() => void) | null = null;
   if (live) {
     const authorize = async (roomId: string, key: string) => {

@@ -266,6 +266,79 @@ describe('X-Forwarded-For', () => {
 });
 
 describe('socket limits', () => {
+  it('counts the chat of all of one person’s sockets together: more sockets do not mean more lines', async () => {
+    const { owner, roomId } = await ownerAndRoom();
+    const listener = await TestSocket.open(server, roomId);
+    const flooders = await Promise.all(Array.from({ length: 4 }, () => TestSocket.open(server, roomId, owner.token)));
+    try {
+      await Promise.all([listener, ...flooders].map((socket) => socket.next(MessageType.VIEWER_COUNT)));
+      for (const [n, flooder] of flooders.entries()) {
+        for (let i = 0; i < 10; i++) flooder.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: `socket ${n} line ${i}` } });
+      }
+      await Promise.any(flooders.map((flooder) => flooder.next(MessageType.ERROR, (message) => message.payload.value === 'too many messages')));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const delivered = listener.received.filter((message) => message.type === MessageType.CHAT).length;
+      expect(delivered).toBeGreaterThanOrEqual(SOCKET_LIMITS.chat.capacity);
+      expect(delivered).toBeLessThan(SOCKET_LIMITS.chat.capacity + 3);
+      // Closing them all and opening new ones does not hand out a fresh burst.
+      for (const flooder of flooders) flooder.close();
+      const fresh = await TestSocket.open(server, roomId, owner.token);
+      flooders.push(fresh);
+      await fresh.next(MessageType.VIEWER_COUNT);
+      for (let i = 0; i < 10; i++) fresh.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: `fresh ${i}` } });
+      await fresh.next(MessageType.ERROR);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(listener.received.filter((message) => message.type === MessageType.CHAT).length - delivered).toBeLessThan(6);
+    } finally {
+      for (const socket of [listener, ...flooders]) socket.close();
+    }
+  });
+
+  it('lets one person hold MAX_SOCKETS_PER_USER sockets and one address MAX_SOCKETS_PER_ADDRESS, tells the next one why, and frees a place when one closes', async () => {
+    const capped = await launch({ rateLimitScale: 1, trustProxy: '127.0.0.1', socketCaps: { perUser: 3, perAddress: 5 } });
+    const sockets: TestSocket[] = [];
+    const from = (address: string) => ({ 'X-Forwarded-For': address });
+    const openAs = async (roomId: string, token: string | undefined, address: string) => {
+      const socket = await TestSocket.open(capped, roomId, token, 'subprotocol', from(address));
+      sockets.push(socket);
+      return socket;
+    };
+    try {
+      const owner = await signUpUser(capped, 'capped');
+      const other = await signUpUser(capped, 'capped');
+      const { roomId } = await createRoom(capped, owner);
+      await post(capped, '/api/room/login', { roomId, password: '' }, { token: other.token, headers: from('198.51.100.9') });
+      const first = await Promise.all([1, 2, 3].map((n) => openAs(roomId, owner.token, `198.51.100.${n}`)));
+      await Promise.all(first.map((socket) => socket.next(MessageType.VIEWER_COUNT)));
+      // The owner's fourth socket, from yet another address: told why, then closed.
+      const fourth = await openAs(roomId, owner.token, '198.51.100.4');
+      expect((await fourth.next(MessageType.ERROR)).payload).toEqual({ case: 'errorMessage', value: 'too many connections' });
+      expect(await within(3000, fourth.closed)).toEqual({ code: 1008, reason: 'too many connections' });
+      expect(fourth.received.some((message) => message.type === MessageType.VIEWER_COUNT)).toBe(false);
+      // Someone else is not affected; and once one of the owner's sockets closes, the owner may open one again.
+      await (await openAs(roomId, other.token, '198.51.100.9')).next(MessageType.VIEWER_COUNT);
+      first[0].close();
+      await first[0].closed;
+      await within(3000, (async () => {
+        for (;;) {
+          const again = await openAs(roomId, owner.token, '198.51.100.4');
+          const first = await Promise.race([again.next(MessageType.VIEWER_COUNT).then(() => 'open'), again.closed.then(() => 'closed')]);
+          if (first === 'open') return;
+        }
+      })());
+
+      // Guests are counted per address (they share one user id): five from 203.0.113.7, not a sixth; another address still may.
+      const guests = await Promise.all([1, 2, 3, 4, 5].map(() => openAs(roomId, undefined, '203.0.113.7')));
+      await Promise.all(guests.map((socket) => socket.next(MessageType.VIEWER_COUNT)));
+      const sixth = await openAs(roomId, undefined, '203.0.113.7');
+      expect(await within(3000, sixth.closed)).toEqual({ code: 1008, reason: 'too many connections' });
+      await (await openAs(roomId, undefined, '203.0.113.8')).next(MessageType.VIEWER_COUNT);
+    } finally {
+      for (const socket of sockets) socket.close();
+      await capped.stop();
+    }
+  });
+
   it('drops a chat flood with one ERROR a second, keeps the socket open and lets the others chat', async () => {
     const { owner, roomId } = await ownerAndRoom();
     const flooder = await TestSocket.open(server, roomId, owner.token);
@@ -310,15 +383,21 @@ describe('socket limits', () => {
 
   it('closes a socket that keeps flooding after its ERROR (1008 too many messages), and only that one', async () => {
     const { owner, roomId } = await ownerAndRoom();
+    const member = await signUpUser(server, 'limits');
+    await post(server, '/api/room/login', { roomId, password: '' }, { token: member.token });
     const flooder = await TestSocket.open(server, roomId, owner.token);
-    const other = await TestSocket.open(server, roomId, owner.token);
+    const ownerTab = await TestSocket.open(server, roomId, owner.token);
+    const other = await TestSocket.open(server, roomId, member.token);
     try {
       for (let i = 0; i < SOCKET_LIMITS.any.capacity + SOCKET_LIMITS.closeAfterRefused + 50; i++) flooder.send({ type: MessageType.SYNC });
       expect(await within(5000, flooder.closed)).toEqual({ code: 1008, reason: 'too many messages' });
       other.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'still fine' } });
       expect((await other.next(MessageType.CHAT)).payload.value).toBe('still fine');
+      // The flooder's other tab shares its budget but stays open.
+      expect(ownerTab.ws.readyState).toBe(ownerTab.ws.OPEN);
     } finally {
       flooder.close();
+      ownerTab.close();
       other.close();
     }
   });

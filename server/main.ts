@@ -4,7 +4,9 @@
  * LOG_LEVEL (silent, error, warn (default), info: one line per request, debug), PROXY_ALLOW_ADDRESSES
  * (comma-separated IP addresses the movie proxy may reach although they are private), TRUST_PROXY
  * (behind a reverse proxy: the proxies' addresses/CIDRs, comma-separated, never `true`; then
- * `X-Forwarded-For` names the client for the rate limits and the log), FRAME_ANCESTORS (who may frame
+ * `X-Forwarded-For` names the client for the rate limits and the log), MAX_SOCKETS_PER_USER and
+ * MAX_SOCKETS_PER_ADDRESS (room sockets per person and per address on one instance, default 20 and
+ * 100, 0 = no cap; docs/security.md "Room sockets"), FRAME_ANCESTORS (who may frame
  * the app: CSP sources, default `'none'`), STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL (voice chat's
  * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
  * docs/live.md), FFMPEG (the ffmpeg that remuxes pushes into HLS, default `ffmpeg` on the PATH; `off`
@@ -20,6 +22,7 @@ import { DEFAULT_TURN_TTL_SEC, type IceConfig } from './rules/webrtc';
 import { SMTP_PROTOCOLS, type SiteSettings } from './db/settings';
 import { bcryptCost } from './passwords';
 import { trustProxyFromEnv } from './trust-proxy';
+import { DEFAULT_SOCKET_CAPS } from './hub/fair-use';
 
 /** The email settings given in the environment (first start). Throws on an invalid port or protocol. */
 function emailSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<SiteSettings> {
@@ -71,6 +74,15 @@ function rtmpFromEnv(value: string | undefined): boolean {
   throw new Error(`RTMP must be on or off, got ${value}`);
 }
 
+/** A cap from the environment: a whole number ≥ 0 (0 = no cap), or `fallback` when unset. Throws otherwise. */
+function capFromEnv(name: string, fallback: number): number {
+  const text = process.env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, 0 for no limit, got ${text}`);
+  return value;
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0-65535, got ${process.env.PORT}`);
@@ -87,6 +99,10 @@ async function main(): Promise<void> {
     initialSettings: emailSettingsFromEnv(process.env),
     logLevel,
     trustProxy: trustProxyFromEnv(process.env.TRUST_PROXY),
+    socketCaps: {
+      perUser: capFromEnv('MAX_SOCKETS_PER_USER', DEFAULT_SOCKET_CAPS.perUser),
+      perAddress: capFromEnv('MAX_SOCKETS_PER_ADDRESS', DEFAULT_SOCKET_CAPS.perAddress),
+    },
     frameAncestors: process.env.FRAME_ANCESTORS || undefined,
     ice: iceConfigFromEnv(process.env),
     rtmp: rtmpFromEnv(process.env.RTMP),

@@ -5,6 +5,8 @@
  * them): `true`, which believes any `X-Forwarded-For`, would let a client that reaches the port
  * directly (RTMP needs it reachable) name any address it likes and so escape every limit.
  */
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from 'proxy-addr';
 
 /** The message for `TRUST_PROXY=true`, which says what to set instead. */
 export const TRUST_PROXY_TRUE_REFUSED =
@@ -24,4 +26,14 @@ export function trustProxyFromEnv(value: string | undefined): false | string {
     .map((entry) => entry.trim())
     .filter(Boolean)
     .join(',');
+}
+
+/**
+ * The client's address of a raw request (the room socket's upgrade, outside Fastify), as Fastify's
+ * `request.ip` reads it with the same `trustProxy` (false or the comma-separated list above): the
+ * peer's address, or the last one in `X-Forwarded-For` that a trusted proxy did not add.
+ */
+export function clientAddressOf(trustProxy: false | string): (request: IncomingMessage) => string {
+  const trusted = proxyAddr.compile(trustProxy ? trustProxy.split(',') : []);
+  return (request) => proxyAddr(request, trusted);
 }

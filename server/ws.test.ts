@@ -129,14 +129,28 @@ describe('chat', () => {
 });
 
 describe('chat history (a companion-server extension)', () => {
-  /** Sends `count` lines `<prefix> <n>` as the creator, one socket per 10 lines (each socket's burst), each seen by `observer` before the next. */
-  async function say(roomId: string, owner: TestUser, observer: TestSocket, count: number, prefix: string): Promise<void> {
+  /**
+   * Sends `count` lines `<prefix> <n>`, 10 lines (a person's burst) from each of `speakers` in turn,
+   * each seen by `observer` before the next.
+   */
+  async function say(roomId: string, speakers: TestUser[], observer: TestSocket, count: number, prefix: string): Promise<void> {
     let speaker: TestSocket | null = null;
     for (let index = 0; index < count; index += 1) {
-      if (index % 10 === 0) speaker = await open(roomId, owner);
+      if (index % 10 === 0) speaker = await open(roomId, speakers[(index / 10) % speakers.length]);
       speaker!.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: `${prefix} ${index}` } });
       await observer.next(MessageType.CHAT, (message) => message.payload.value === `${prefix} ${index}`);
     }
+  }
+
+  /** `n` more members of `roomId`. */
+  async function members(roomId: string, n: number): Promise<TestUser[]> {
+    const joined: TestUser[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const user = await signUpUser(server, 'wsspeaker');
+      await post(server, '/api/room/login', { roomId, password: '' }, { token: user.token });
+      joined.push(user);
+    }
+    return joined;
   }
 
   /** Opens a socket and returns the frames it got before its first VIEWER_COUNT: the replayed history. */
@@ -154,13 +168,15 @@ describe('chat history (a companion-server extension)', () => {
   it('replays the newest 100 lines, oldest first, to every socket that joins, before its VIEWER_COUNT', async () => {
     const { owner, member, roomId } = await roomWithMember();
     const observer = await open(roomId, member);
+    const speakers = [owner, ...(await members(roomId, 10))];
     const sentFrom = Date.now();
-    await say(roomId, owner, observer, 105, 'line');
+    await say(roomId, speakers, observer, 105, 'line');
     const history = await joinAndReadHistory(roomId, member);
     expect(history.every((message) => message.type === MessageType.CHAT)).toBe(true);
     expect(history.map((message) => message.payload.value)).toEqual(Array.from({ length: 100 }, (_, index) => `line ${index + 5}`));
-    for (const line of history) {
-      expect(line.sender).toMatchObject({ userId: owner.id, username: owner.username });
+    for (const [index, line] of history.entries()) {
+      const speaker = speakers[Math.floor((index + 5) / 10)];
+      expect(line.sender).toMatchObject({ userId: speaker.id, username: speaker.username });
       expect(Number(line.timestamp)).toBeGreaterThanOrEqual(sentFrom);
       expect(Number(line.timestamp)).toBeLessThanOrEqual(Date.now());
     }
@@ -176,13 +192,13 @@ describe('chat history (a companion-server extension)', () => {
   it('is cleared by a room admin with SetRoomSettings: later sockets get no replay', async () => {
     const { owner, member, roomId } = await roomWithMember();
     const observer = await open(roomId, member);
-    await say(roomId, owner, observer, 3, 'before');
+    await say(roomId, [owner], observer, 3, 'before');
     const refused = await post(server, '/api/room/admin/chat/clear', {}, { token: member.token, roomId });
     expect([refused.status, refused.body.error]).toEqual([403, 'user is not a room administrator']);
     expect(await joinAndReadHistory(roomId, member)).toHaveLength(3);
     expect((await post(server, '/api/room/admin/chat/clear', {}, { token: owner.token, roomId })).status).toBe(204);
     expect(await joinAndReadHistory(roomId, member)).toEqual([]);
-    await say(roomId, owner, observer, 1, 'after');
+    await say(roomId, [owner], observer, 1, 'after');
     expect((await joinAndReadHistory(roomId, member)).map((message) => message.payload.value)).toEqual(['after 0']);
   });
 });

@@ -12,6 +12,8 @@
  * - `login-storm`: 32 parallel wrong sign-ins from one address, and from rotating addresses
  *   (X-Forwarded-For; the bench's server trusts the proxy) against rotating real accounts.
  * - `chat-flood`: 4 member sockets in the canary's room sending 4 KB chat lines as fast as they can.
+ * - `socket-flood`: one account opening 300 sockets at once in its own room and sending 4 KB chat
+ *   lines from every one that opens, as fast as they can.
  * - `slow-readers`: 30 connections that ask for the largest movie list again and again and never read,
  *   and 30 room sockets in the canary's room that never read while the flood goes on.
  */
@@ -127,6 +129,20 @@ const attacks: Record<string, () => Promise<void>> = {
       ),
     );
   },
+  async 'socket-flood'() {
+    // One account opens as many sockets as it may in its own room and chats from every one at once.
+    const line = encodeMessage({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 's'.repeat(4000) } });
+    await Promise.all(
+      Array.from({ length: 300 }, () =>
+        floodSocket(job.roomId, (ws) => {
+          while (ws.bufferedAmount < 1 << 18) {
+            ws.send(line);
+            count('chat sent');
+          }
+        }),
+      ),
+    );
+  },
   async 'slow-readers'() {
     const url = new URL(job.url);
     const get = `GET /api/room/movie/movies?page=1&max=100 HTTP/1.1\r\nHost: ${url.host}\r\nX-Forwarded-For: 10.99.0.1\r\nAuthorization: ${job.token}\r\nX-Room-Id: ${job.roomId}\r\n\r\n`;
@@ -180,8 +196,8 @@ function floodSocket(roomId: string, tick: (ws: WebSocket) => void, paused = fal
       // An ERROR frame starts with field 1 (type) = 1.
       if (data[0] === 0x08 && data[1] === MessageType.ERROR) count('ERROR received');
     });
-    ws.on('close', (code) => {
-      count(`socket closed ${code}`);
+    ws.on('close', (code, reason) => {
+      count(`socket closed ${code}${reason.length ? ` ${reason.toString()}` : ''}`);
       finish();
     });
     ws.on('error', () => count('socket error'));

@@ -9,6 +9,13 @@ import type { Sql } from './sql';
 /** Lines kept per room: the newest 100. */
 export const CHAT_HISTORY_SIZE = 100;
 
+/**
+ * Most of a room's kept lines that one sender may hold: their newest 50. A flood from one account
+ * (docs/security.md "Room sockets") then leaves the other half of the history to everyone else;
+ * guests, who share one user id, share one half.
+ */
+export const CHAT_SHARE_PER_USER = CHAT_HISTORY_SIZE / 2;
+
 /** A room's old lines are dropped after every TRIM_EVERY lines an instance stores for it. */
 const TRIM_EVERY = 10;
 
@@ -45,7 +52,8 @@ export class ChatRepository {
 
   /**
    * Stores one line of `roomId`; after every TRIM_EVERY lines it stored for the room it also drops
-   * the room's lines beyond the newest CHAT_HISTORY_SIZE. No transaction, and mostly one statement:
+   * each sender's lines beyond their newest CHAT_SHARE_PER_USER, then the room's lines beyond the
+   * newest CHAT_HISTORY_SIZE. No transaction, and mostly one statement:
    * on PostgreSQL every query is a round trip on a path each chat line takes. The line is kept once
    * the insert succeeds; a room holds at most TRIM_EVERY lines per instance more than its history
    * (`recent` reads only the newest), until the next trim.
@@ -64,6 +72,11 @@ export class ChatRepository {
       return;
     }
     this.untrimmed.delete(roomId);
+    // Each sender's lines beyond their newest CHAT_SHARE_PER_USER (a window function: SQLite 3.25+, PostgreSQL).
+    await this.sql.run(
+      'DELETE FROM chat_messages WHERE id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY id DESC) AS n FROM chat_messages WHERE room_id = ?) ranked WHERE n > ?)',
+      [roomId, CHAT_SHARE_PER_USER],
+    );
     // Everything older than the room's newest CHAT_HISTORY_SIZE lines (the index walks them newest first).
     await this.sql.run('DELETE FROM chat_messages WHERE room_id = ? AND id <= (SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)', [
       roomId,

@@ -42,11 +42,13 @@ describe('the store on the test database', () => {
   let store: Store;
   const roomId = 'c'.repeat(32);
   const userId = 'u'.repeat(32);
+  const otherId = 'o'.repeat(32);
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-'));
     store = await openStore({ dataDir, databaseUrl: (await databaseFor(dataDir)) ?? undefined });
     await store.users.insert({ id: userId, username: 'chatty', hashedPassword: 'x', role: Role.User, createdAt: 1 });
+    await store.users.insert({ id: otherId, username: 'flood', hashedPassword: 'x', role: Role.User, createdAt: 1 });
     const creator = { roomId, userId, status: MemberStatus.Active, role: MemberRole.Creator, permissions: 0, adminPermissions: 0, joinAt: 1 };
     await store.rooms.insert({ id: roomId, name: 'chat room', creatorId: userId, hashedPassword: '', status: RoomStatus.Active, createdAt: 1 }, { ...DEFAULT_ROOM_SETTINGS }, emptyCurrent(1), creator);
   });
@@ -56,7 +58,8 @@ describe('the store on the test database', () => {
   });
 
   it('keeps a room’s newest 100 chat lines, and never many more', async () => {
-    const line = (n: number) => ({ userId, username: 'chatty', content: `line ${n}`, createdAt: n });
+    // Two people taking turns: neither holds more than their half (CHAT_SHARE_PER_USER).
+    const line = (n: number) => ({ userId: n % 2 ? userId : otherId, username: n % 2 ? 'chatty' : 'flood', content: `line ${n}`, createdAt: n });
     const db = await openServerDatabase(dataDir);
     const stored = async () => Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chat_messages WHERE room_id = ?', [roomId]))?.n);
     const counts: number[] = [];
@@ -75,6 +78,21 @@ describe('the store on the test database', () => {
     expect(counts).toContain(100);
     const recent = await store.chat.recent(roomId);
     expect(recent.map((r) => r.content)).toEqual(Array.from({ length: 100 }, (_, i) => `line ${i + 26}`));
+  });
+
+  it('keeps at most half of a room’s history per sender, so that one flooding account cannot wipe it', async () => {
+    const floodedRoomId = 'f'.repeat(32);
+    const creator = { roomId: floodedRoomId, userId, status: MemberStatus.Active, role: MemberRole.Creator, permissions: 0, adminPermissions: 0, joinAt: 1 };
+    await store.rooms.insert({ id: floodedRoomId, name: 'flooded room', creatorId: userId, hashedPassword: '', status: RoomStatus.Active, createdAt: 1 }, { ...DEFAULT_ROOM_SETTINGS }, emptyCurrent(1), creator);
+    for (let n = 1; n <= 30; n += 1) await store.chat.append(floodedRoomId, { userId, username: 'chatty', content: `hello ${n}`, createdAt: n });
+    for (let n = 1; n <= 200; n += 1) await store.chat.append(floodedRoomId, { userId: otherId, username: 'flood', content: `flood ${n}`, createdAt: 100 + n });
+    const recent = (await store.chat.recent(floodedRoomId)).map((r) => r.content);
+    expect(recent.filter((content) => content.startsWith('hello'))).toEqual(Array.from({ length: 30 }, (_, i) => `hello ${i + 1}`));
+    // The flood keeps its newest 50 lines (and at most the 9 it stored since the last trim).
+    const flood = recent.filter((content) => content.startsWith('flood'));
+    expect(flood.length).toBeGreaterThanOrEqual(50);
+    expect(flood.length).toBeLessThan(60);
+    expect(flood.at(-1)).toBe('flood 200');
   });
 
   it('reads a room with its creator’s role, its settings and one user’s membership in one call', async () => {

@@ -51,7 +51,8 @@ function reply(context: MessageContext, frame: Uint8Array): void {
   sendFrame(context.connection, frame);
 }
 
-function errorFrame(text: string): Uint8Array {
+/** An ERROR frame with `text` (§6.4). */
+export function errorFrame(text: string): Uint8Array {
   return encodeMessage({ type: MessageType.ERROR, payload: { case: 'errorMessage', value: text } });
 }
 

@@ -1,6 +1,7 @@
 /**
- * A token bucket: up to `capacity` messages at once, refilled at `perSecond`. Used per room socket
- * for chat, STATUS and all inbound messages, so that one member cannot flood a room while
+ * A token bucket: up to `capacity` messages at once, refilled at `perSecond`. Used per person (all
+ * of one user's room sockets on this instance share them, ./fair-use.ts) for chat, STATUS and all
+ * inbound messages, so that one member cannot flood a room while
  * a person typing or a player seeking never comes near the limit. Synchronous, so the order of a
  * socket's messages is kept (a promise-based limiter could let a later SYNC overtake a STATUS).
  */
@@ -29,7 +30,7 @@ export class TokenBucket {
   }
 }
 
-/** Limits of one room socket: `{capacity (burst), perSecond}` of each bucket. */
+/** Limits of one person's room sockets together: `{capacity (burst), perSecond}` of each bucket. */
 export const SOCKET_LIMITS = {
   /** Every inbound message (SYNC and CHECK_STATUS read the database too). */
   any: { capacity: 100, perSecond: 50 },
@@ -45,18 +46,22 @@ export const SOCKET_LIMITS = {
   closeAfterRefused: 1000,
 } as const;
 
-/** The buckets of one socket. */
-export interface SocketBuckets {
+/** The buckets one person's sockets share. */
+export interface SharedBuckets {
   any: TokenBucket;
   chat: TokenBucket;
   status: TokenBucket;
+}
+
+/** The buckets of one socket: its person's shared ones, and its own refusal count. */
+export interface SocketBuckets extends SharedBuckets {
   /** When the last `too many messages` ERROR went out (ms): at most one a second. */
   lastRefusalMs: number;
   /** Messages refused since that ERROR. */
   refused: number;
 }
 
-/** Fresh buckets for a socket opened at `nowMs`. */
+/** Fresh buckets at `nowMs` (ms), full, for a socket (or a person, ./fair-use.ts) of its own. */
 export function socketBuckets(nowMs: number): SocketBuckets {
   const bucket = (limits: { capacity: number; perSecond: number }) => new TokenBucket(limits.capacity, limits.perSecond, nowMs);
   return { any: bucket(SOCKET_LIMITS.any), chat: bucket(SOCKET_LIMITS.chat), status: bucket(SOCKET_LIMITS.status), lastRefusalMs: -Infinity, refused: 0 };

@@ -15,10 +15,11 @@ import { authenticateToken, readCredentials } from '../auth';
 import { errorEnvelope } from '../http/envelope';
 import { badRequest, HttpError } from '../errors';
 import { requireRoom, type ServerContext } from '../http/guards';
-import { chatFrame, handleClientMessage, leaveWebRtc } from '../hub/messages';
+import { chatFrame, errorFrame, handleClientMessage, leaveWebRtc } from '../hub/messages';
 import type { Connection } from '../hub/room-hub';
-import { socketBuckets } from '../hub/token-bucket';
+import { admitted, personKey, TOO_MANY_CONNECTIONS, type Admission, type FairUse } from '../hub/fair-use';
 import { resolveRoomAccess, type RoomAccess } from '../rules/room-access';
+import { GUEST_USER_ID } from '../rules/users';
 
 /** Path of the room socket. */
 export const ROOM_SOCKET_PATH = '/api/room/ws';
@@ -27,6 +28,7 @@ const MAX_FRAME_BYTES = 64 * 1024;
 
 /** Close codes used for bad frames (RFC 6455). */
 const CLOSE_UNSUPPORTED_DATA = 1003;
+const CLOSE_POLICY_VIOLATION = 1008;
 const CLOSE_INVALID_PAYLOAD = 1007;
 const CLOSE_INTERNAL_ERROR = 1011;
 
@@ -46,11 +48,19 @@ function refuse(socket: Duplex, status: number, body: string, contentType: strin
   );
 }
 
+/** Who may hold how many sockets (../hub/fair-use.ts), and the client's address of a request. */
+export interface SocketFairUse {
+  fairUse: FairUse;
+  /** The client's address: the peer's, or the one a trusted proxy names (../trust-proxy.ts). */
+  clientAddress(request: IncomingMessage): string;
+}
+
 /**
  * Serves the room socket on `server`. Returns the WebSocketServer so the caller can close it.
- * Every other upgrade path gets `404 page not found`.
+ * Every other upgrade path gets `404 page not found`. A socket beyond its person's or address's cap
+ * (`fair`) is opened only to get ERROR `too many connections` and a 1008 close with that reason.
  */
-export function attachRoomSocket(server: Server, context: ServerContext, log: FastifyBaseLogger): WebSocketServer {
+export function attachRoomSocket(server: Server, context: ServerContext, log: FastifyBaseLogger, fair: SocketFairUse): WebSocketServer {
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_FRAME_BYTES,
@@ -91,6 +101,19 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     if (socket.destroyed) return;
     const protocol = request.headers['sec-websocket-protocol'];
     if (typeof protocol === 'string' && protocol) offeredProtocol.set(request, protocol);
+    const address = fair.clientAddress(request);
+    const admission = fair.fairUse.admit(personKey(access.user.id, access.user.id === GUEST_USER_ID, address), address, Date.now());
+    if (!admitted(admission)) {
+      log.warn({ address, userId: access.user.id, over: admission.over }, 'room socket refused: too many connections');
+      // Opened to be told why: a browser cannot read the status of a refused upgrade.
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        ws.send(errorFrame(TOO_MANY_CONNECTIONS), { binary: true });
+        ws.close(CLOSE_POLICY_VIOLATION, TOO_MANY_CONNECTIONS);
+      });
+      return;
+    }
+    // The TCP socket's end ends the admission, whether the WebSocket opened or not.
+    socket.once('close', () => fair.fairUse.release(admission, Date.now()));
     // The room's recent chat, read before the upgrade so that the socket is registered (and its
     // first frames handled) as soon as it opens; unread when the hub's cached frames are current.
     const version = await context.store.chat.latestId(access.room.id);
@@ -101,21 +124,21 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
       // call each: a rolling restart brings hundreds of sockets at once (docs/benchmarks.md).
       socket.cork();
       try {
-        onConnection(ws, access, { version, frames: history });
+        onConnection(ws, access, admission, { version, frames: history });
       } finally {
         socket.uncork();
       }
     });
   }
 
-  function onConnection(socket: WebSocket, access: RoomAccess, history: { version: number; frames: Uint8Array[] }): void {
+  function onConnection(socket: WebSocket, access: RoomAccess, admission: Admission, history: { version: number; frames: Uint8Array[] }): void {
     const hub = context.hubs.getOrCreate(access.room.id);
     const connection: Connection = {
       id: crypto.randomUUID(),
       userId: access.user.id,
       socket,
       rtcJoined: false,
-      buckets: socketBuckets(Date.now()),
+      buckets: admission.buckets,
     };
     // ws reports protocol violations (bad opcode, oversized frame) here and then closes the socket.
     socket.on('error', (error) => log.debug({ err: error }, 'room socket error'));

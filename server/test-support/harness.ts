@@ -257,15 +257,15 @@ export class TestSocket {
   }
 
   /**
-   * Connects to `roomId`; resolves when open. Rejects with `{status, body}` when the upgrade is
-   * refused with an HTTP response.
+   * Connects to `roomId`, with `extraHeaders` (e.g. X-Forwarded-For) on the handshake; resolves
+   * when open. Rejects with `{status, body}` when the upgrade is refused with an HTTP response.
    */
-  static open(server: TestServer, roomId: string, token?: string, via: TokenVia = 'subprotocol'): Promise<TestSocket> {
+  static open(server: TestServer, roomId: string, token?: string, via: TokenVia = 'subprotocol', extraHeaders: Record<string, string> = {}): Promise<TestSocket> {
     const url = new URL(`${server.url.replace('http', 'ws')}/api/room/ws`);
     url.searchParams.set('roomId', roomId);
     if (token && via === 'query') url.searchParams.set('token', token);
     const protocols = token && via === 'subprotocol' ? [token] : [];
-    const headers = token && via === 'header' ? { Authorization: token } : undefined;
+    const headers = { ...(token && via === 'header' ? { Authorization: token } : {}), ...extraHeaders };
     const ws = new WebSocket(url, protocols, { headers });
     const socket = new TestSocket(ws);
     return new Promise((resolve, reject) => {
