@@ -6,7 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { databaseFor, get, launch, post, signUpUser, type TestServer } from './test-support/harness';
+import crypto from 'node:crypto';
+import { databaseFor, get, launch, openServerDatabase, post, signUpUser, type TestServer } from './test-support/harness';
 
 jest.setTimeout(60_000);
 
@@ -54,6 +55,38 @@ describe('npm run admin -- reset-password', () => {
     expect(short.stderr).toContain('the new password does not fit');
     expect((await post(server, '/api/user/login', { username: user.username, password: 'chosen-pass-1' })).status).toBe(200);
     const usage = await admin();
-    expect([usage.status, usage.stderr.trim()]).toEqual([1, 'usage: npm run admin -- reset-password <username> [<new password>]']);
+    expect([usage.status, usage.stderr.trim()]).toEqual([1, 'usage: npm run admin -- reset-password <username> [<new password>] | rotate-secret']);
+  });
+});
+
+/** Whether the HS256 token's signature is `secret`'s. */
+function signedWith(token: string, secret: string): boolean {
+  const [header, payload, signature] = token.split('.');
+  return crypto.createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url') === signature;
+}
+
+describe('npm run admin -- rotate-secret', () => {
+  it('signs new sessions with a new secret within 10 s, and keeps the sessions signed with the old one', async () => {
+    const before = await signUpUser(server, 'rotated');
+    const rotated = await admin('rotate-secret');
+    expect(rotated.status).toBe(0);
+    expect(rotated.stdout).toMatch(/the signing secret is rotated \(new fingerprint [\w-]{22}\)/);
+    expect(rotated.stdout).toContain('stay valid for 48 h');
+    const db = await openServerDatabase(server.dataDir);
+    const stored = await db.all<{ slot: string; secret: string }>('SELECT slot, secret FROM signing_secrets ORDER BY slot');
+    await db.close();
+    const [current, previous] = stored.map((row) => row.secret);
+    expect(stored.map((row) => row.slot)).toEqual(['current', 'previous']);
+    expect(signedWith(before.token, previous)).toBe(true);
+    // The running server takes the new secret within 10 s; the session from before still works.
+    const started = Date.now();
+    let token = '';
+    while (!signedWith(token, current)) {
+      expect(Date.now() - started).toBeLessThan(12_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      token = (await post(server, '/api/user/login', { username: before.username, password: before.password })).body.data.token as string;
+    }
+    expect((await get(server, '/api/user/me', { token })).status).toBe(200);
+    expect((await get(server, '/api/user/me', { token: before.token })).status).toBe(200);
   });
 });

@@ -10,7 +10,8 @@ import path from 'node:path';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { LogController } from 'fastify';
-import { loadOrCreateSecret, TokenService } from './auth';
+import { TokenService } from './auth';
+import { KEYS_REFRESH_MS, SigningKeys } from './signing-keys';
 import { openStore } from './db';
 import { installJsonParser } from './http/body';
 import { DEFAULT_BODY_LIMIT, installLimits } from './http/limits';
@@ -124,10 +125,17 @@ export interface StartServerOptions {
   redisUrl?: string;
   /**
    * The PostgreSQL database to keep users, rooms, movies, settings and chat in (`postgres://…`,
-   * docs/deployment.md "Storage"); default none: the SQLite file `<dataDir>/synctv.db`. The data
-   * directory still holds the JWT secret. main.ts reads `DATABASE_URL`.
+   * docs/deployment.md "Storage"); default none: the SQLite file `<dataDir>/synctv.db`. main.ts
+   * reads `DATABASE_URL`.
    */
   databaseUrl?: string;
+  /**
+   * The signing secret of every instance (at least 32 characters; ./signing-keys.ts); default none:
+   * the database keeps one. main.ts reads `JWT_SECRET`.
+   */
+  jwtSecret?: string;
+  /** During a rotation of `jwtSecret`: the secret it replaces, still accepted for 48 h. main.ts reads `JWT_PREVIOUS_SECRET`. */
+  jwtPreviousSecret?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
   redisPrefix?: string;
   /**
@@ -170,9 +178,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const webDir = path.resolve(options.webDir ?? './out');
   const host = options.host ?? '127.0.0.1';
   const frameAncestors = options.frameAncestors?.trim() || DEFAULT_FRAME_ANCESTORS;
-  // Readable by the owner only: the JWT secret, and the SQLite file when there is one.
+  // Readable by the owner only: the SQLite file when there is one.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = await openStore({ dataDir, databaseUrl: options.databaseUrl }, options.initialSettings);
+  let keys: SigningKeys;
+  try {
+    keys = await SigningKeys.open(store, { dataDir, jwtSecret: options.jwtSecret, jwtPreviousSecret: options.jwtPreviousSecret });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   let bus: RedisBus | null = null;
   try {
     bus = options.redisUrl ? await connectRedisBus(options.redisUrl, options.redisPrefix) : null;
@@ -200,7 +215,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         );
   const context: ServerContext = {
     store,
-    tokens: new TokenService(loadOrCreateSecret(dataDir)),
+    tokens: new TokenService(keys),
     hubs: new HubRegistry(options.hubTickMs ?? HUB_TICK_MS, bus),
     proxyAllowAddresses: options.proxyAllowAddresses ?? [],
     ice: options.ice ?? NO_ICE_CONFIG,
@@ -259,7 +274,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await app.register(compress, { global: true });
     await installSecurityHeaders(app, frameAncestors);
 
-    registerHealthRoutes(app, { store, bus, stopping: () => stopping });
+    registerHealthRoutes(app, { store, bus, stopping: () => stopping, misconfigured: () => keys.problem });
     registerPublicRoutes(app, context);
     registerUserRoutes(app, context, tokenResponse);
     registerOAuth2Routes(app, context, tokenResponse);
@@ -280,6 +295,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   }
 
+  // The signing secret: a disagreement with the other instances keeps this one unready, said in the
+  // log (whatever the log level) when found and when it ends; a rotation is picked up within seconds.
+  const reportKeys = (problem: string | null) =>
+    problem ? console.error(`not ready: ${problem} (docs/deployment.md "The signing secret")`) : console.error('the signing secret agrees with the other instances again: ready');
+  if (keys.problem) reportKeys(keys.problem);
+  keys.onProblem(reportKeys);
+  const keysTimer = setInterval(() => void keys.refresh().catch(() => undefined), KEYS_REFRESH_MS);
+  keysTimer.unref();
   const scale = options.rateLimitScale ?? 1;
   const caps = options.socketCaps ?? DEFAULT_SOCKET_CAPS;
   const wss = attachRoomSocket(app.server, context, app.log, {
@@ -316,6 +339,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         // that have not answered it within a second are dropped. Fastify's close then stops
         // accepting connections and waits for the requests under way; the store closes last.
         stopping = true;
+        clearInterval(keysTimer);
         context.hubs.closeAll(SHUTDOWN_CLOSE);
         context.hls?.close();
         context.live?.close();

@@ -5,8 +5,6 @@
  * turn a token into a user. Password hashing lives in ./passwords.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { jwtVerify, SignJWT } from 'jose';
 import { Role } from '@/lib/contract/roles';
@@ -16,30 +14,26 @@ import { GUEST_USER_ID } from './rules/users';
 
 /** Token lifetime in seconds (`jwt.expire` default 48 h). */
 export const TOKEN_LIFETIME_SEC = 48 * 60 * 60;
-/** File in the data directory that keeps the JWT secret across restarts. */
-export const JWT_SECRET_FILE = 'jwt-secret';
 
 /** The "user version" claim: CRC32-IEEE of the bcrypt hash, as uint32 (§3.1). */
 export function userVersion(hashedPassword: string): number {
   return zlib.crc32(hashedPassword) >>> 0;
 }
 
-/** Reads `<dataDir>/jwt-secret`, creating it (random, mode 0600) on first start; an existing one is made 0600 too. */
-export function loadOrCreateSecret(dataDir: string): Uint8Array {
-  const file = path.join(dataDir, JWT_SECRET_FILE);
-  let secret = '';
-  try {
-    secret = fs.readFileSync(file, 'utf8').trim();
-    fs.chmodSync(file, 0o600);
-  } catch {
-    // First start: no secret yet.
-  }
-  if (!secret) {
-    secret = crypto.randomBytes(32).toString('base64url');
-    fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  }
-  return new TextEncoder().encode(secret);
+/**
+ * The secrets a TokenService signs and verifies with (./signing-keys.ts SigningKeys): `current`
+ * signs; a token verifies under any of `accepted` (the current one first); `refreshIfStale`
+ * re-reads them after a failure, true when they changed.
+ */
+export interface KeyRing {
+  readonly current: Uint8Array;
+  readonly accepted: readonly Uint8Array[];
+  refreshIfStale(): Promise<boolean>;
+}
+
+/** A ring of one fixed secret (tests, tools). */
+export function fixedKeyRing(secret: Uint8Array): KeyRing {
+  return { current: secret, accepted: [secret], refreshIfStale: async () => false };
 }
 
 /** What a proxy target token names: a URL inside a proxied movie of a room. */
@@ -52,12 +46,28 @@ export interface ProxyTarget {
   base?: boolean;
 }
 
-/** Signs and checks user tokens (and the movie proxy's target tokens) with one HS256 secret. */
+/**
+ * Signs and checks user tokens, the movie proxy's target tokens and RTMP publish keys with HS256
+ * under the site's signing secret (`keys`: the current one signs; during a rotation's grace period
+ * the previous one still verifies).
+ */
 export class TokenService {
-  private readonly secret: Uint8Array;
+  constructor(private readonly keys: KeyRing) {}
 
-  constructor(secret: Uint8Array) {
-    this.secret = secret;
+  /** `check` under each accepted secret in turn, then once more after re-reading them; the first answer, or the last failure. */
+  private async verifyWith<T>(check: (secret: Uint8Array) => Promise<T>): Promise<T> {
+    let failure: unknown = new Error('no signing secret');
+    for (let round = 0; round < 2; round++) {
+      for (const secret of this.keys.accepted) {
+        try {
+          return await check(secret);
+        } catch (error) {
+          failure = error;
+        }
+      }
+      if (round === 0 && !(await this.keys.refreshIfStale())) break;
+    }
+    throw failure;
   }
 
   /** A token for `user`: `{u, uv, nbf: now, exp: now + 48 h}` (§3.1). */
@@ -67,7 +77,7 @@ export class TokenService {
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setNotBefore(nowSec)
       .setExpirationTime(nowSec + TOKEN_LIFETIME_SEC)
-      .sign(this.secret);
+      .sign(this.keys.current);
   }
 
   /**
@@ -78,35 +88,36 @@ export class TokenService {
   signProxyTarget(claims: ProxyTarget): Promise<string> {
     return new SignJWT({ r: claims.roomId, m: claims.movieId, t: claims.url, f: claims.playlist, ...(claims.base ? { b: true } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .sign(this.secret);
+      .sign(this.keys.current);
   }
 
   /**
    * The RTMP publish key of a live movie (§4.5 `publishKey`, docs/live.md): the movie id and an
    * HMAC-SHA256 (same secret, its own label) of room and movie, base64url; no expiry, so an encoder
-   * keeps its settings. Checked synchronously, as RTMP packets follow the publish at once.
+   * keeps its settings (until the secret is rotated and its grace period ends). Checked
+   * synchronously, as RTMP packets follow the publish at once.
    */
   signPublishKey(roomId: string, movieId: string): string {
-    return `${movieId}.${this.publishSignature(roomId, movieId)}`;
+    return `${movieId}.${publishSignature(this.keys.current, roomId, movieId)}`;
   }
 
   /** The movie id a publish key for `roomId` names, or null when it does not verify. */
   verifyPublishKey(roomId: string, key: string): string | null {
     const [movieId, signature, ...rest] = key.split('.');
     if (!movieId || !signature || rest.length > 0) return null;
-    const expected = Buffer.from(this.publishSignature(roomId, movieId));
     const given = Buffer.from(signature);
-    return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? movieId : null;
-  }
-
-  private publishSignature(roomId: string, movieId: string): string {
-    return crypto.createHmac('sha256', this.secret).update(`rtmp-publish\u0000${roomId}\u0000${movieId}`).digest('base64url');
+    return this.keys.accepted.some((secret) => {
+      const expected = Buffer.from(publishSignature(secret, roomId, movieId));
+      return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+    })
+      ? movieId
+      : null;
   }
 
   /** The claims of a proxy target token; throws 400 `invalid proxy target` when it does not verify. */
   async verifyProxyTarget(token: string): Promise<ProxyTarget> {
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      const { payload } = await this.verifyWith((secret) => jwtVerify(token, secret, { algorithms: ['HS256'] }));
       if (typeof payload.r !== 'string' || typeof payload.m !== 'string' || typeof payload.t !== 'string') throw new Error('claims');
       return { roomId: payload.r, movieId: payload.m, url: payload.t, playlist: payload.f === true, base: payload.b === true };
     } catch {
@@ -120,13 +131,17 @@ export class TokenService {
    */
   async verify(token: string): Promise<{ userId: string; version: number }> {
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      const { payload } = await this.verifyWith((secret) => jwtVerify(token, secret, { algorithms: ['HS256'] }));
       if (typeof payload.u !== 'string' || typeof payload.uv !== 'number') throw new Error('claims');
       return { userId: payload.u, version: payload.uv };
     } catch {
       throw unauthorized('authentication failed');
     }
   }
+}
+
+function publishSignature(secret: Uint8Array, roomId: string, movieId: string): string {
+  return crypto.createHmac('sha256', secret).update(`rtmp-publish\u0000${roomId}\u0000${movieId}`).digest('base64url');
 }
 
 /**

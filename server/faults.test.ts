@@ -4,12 +4,15 @@
  * PostgreSQL and Redis of its own: a store frozen (SIGSTOP: it accepts connections and never
  * answers, as a stuck host does) makes the instance unready within 3 s and its requests fail with 503
  * `service unavailable` within seconds instead of hanging; the rate limits still count meanwhile; once
- * the store is back, everything works again without a restart.
+ * the store is back, everything works again without a restart. And instances on different hosts
+ * over one PostgreSQL share the signing secret; one with another `JWT_SECRET` stays unready and says
+ * why (docs/deployment.md "The signing secret").
  */
+import fs from 'node:fs';
 import { startPostgres, type TestPostgres } from './test-support/postgres';
 import { startRedis, type TestRedis } from './test-support/redis';
 import { freeze } from './test-support/freeze';
-import { get, launch, post, signUpUser, testsOnPostgres, type TestServer } from './test-support/harness';
+import { get, launch, post, signUpUser, tempDir, testsOnPostgres, type TestServer } from './test-support/harness';
 
 jest.setTimeout(90_000);
 
@@ -75,6 +78,45 @@ describeOnce('a store that stops answering', () => {
       thaw();
     }
     await expectEventually(async () => (await get(server, '/readyz')).status === 200);
+  });
+});
+
+describeOnce('instances on different hosts, one PostgreSQL', () => {
+  let postgres: TestPostgres;
+  const servers: TestServer[] = [];
+  const dataDirs: string[] = [];
+  /** An instance with a data directory of its own, as on another host. */
+  const instance = async (options: Parameters<typeof launch>[0] = {}) => {
+    const dataDir = tempDir();
+    dataDirs.push(dataDir);
+    const server = await launch({ databaseUrl: postgres.url, dataDir, logLevel: 'warn', ...options });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await postgres?.stop();
+    for (const dataDir of dataDirs) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('share the signing secret through the database: a session from one works on the other', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const user = await signUpUser(a, 'twohosts');
+    expect((await get(b, '/api/user/me', { token: user.token })).status).toBe(200);
+    expect([(await get(a, '/readyz')).status, (await get(b, '/readyz')).status]).toEqual([200, 200]);
+  });
+
+  it('an instance with another JWT_SECRET does not become ready, and its log says why', async () => {
+    const stray = await instance({ jwtSecret: 'a-secret-nobody-else-has-0123456789' });
+    const ready = await get(stray, '/readyz');
+    expect([ready.status, ready.body]).toEqual([503, { status: 'misconfigured' }]);
+    expect(stray.output()).toMatch(/not ready: JWT_SECRET \(fingerprint [\w-]{22}\) differs from the secret the other instances sign with/);
+    expect(stray.output()).not.toContain('a-secret-nobody-else-has');
   });
 });
 

@@ -11,7 +11,9 @@
  * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
  * docs/live.md), FFMPEG (the ffmpeg that remuxes pushes into HLS, default `ffmpeg` on the PATH; `off`
  * for HTTP-FLV only), DATABASE_URL (`postgres://…`: PostgreSQL instead of the SQLite file,
- * docs/deployment.md "Storage"), REDIS_URL, REDIS_PREFIX and INSTANCE_URL (more than one instance over one data
+ * docs/deployment.md "Storage"), JWT_SECRET and JWT_PREVIOUS_SECRET (the signing secret of every
+ * instance, and the one it replaces during a rotation; default: the database keeps one,
+ * docs/deployment.md "The signing secret"), REDIS_URL, REDIS_PREFIX and INSTANCE_URL (more than one instance over one data
  * directory: room broadcasts through Redis pub/sub, docs/deployment.md "Running more than one instance").
  * First start only (they seed the email settings of docs/contract.md §5.6; later changes go to the
  * settings table): SMTP_HOST (also turns `enable_email` on), SMTP_PORT (587), SMTP_PROTOCOL (TLS, SSL
@@ -109,6 +111,8 @@ async function main(): Promise<void> {
     // FFMPEG=off: pushes play as HTTP-FLV only; otherwise the ffmpeg that remuxes them into HLS.
     ffmpeg: process.env.FFMPEG?.trim().toLowerCase() === 'off' ? false : process.env.FFMPEG?.trim() || 'ffmpeg',
     databaseUrl: process.env.DATABASE_URL?.trim() || undefined,
+    jwtSecret: process.env.JWT_SECRET?.trim() || undefined,
+    jwtPreviousSecret: process.env.JWT_PREVIOUS_SECRET?.trim() || undefined,
     redisUrl: process.env.REDIS_URL?.trim() || undefined,
     redisPrefix: process.env.REDIS_PREFIX?.trim() || undefined,
     instanceUrl: process.env.INSTANCE_URL?.trim() || undefined,

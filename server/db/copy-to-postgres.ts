@@ -9,7 +9,7 @@ import { migratePostgres } from './migrations-postgres';
 import { PostgresSql, postgresPool, type SqlValue } from './sql';
 
 /** The tables in an order their foreign keys accept (a room after its creator, a member after both). */
-export const COPIED_TABLES = ['users', 'user_providers', 'settings', 'rooms', 'room_settings', 'room_members', 'movies', 'chat_messages'] as const;
+export const COPIED_TABLES = ['users', 'user_providers', 'settings', 'signing_secrets', 'rooms', 'room_settings', 'room_members', 'movies', 'chat_messages'] as const;
 
 /** Rows per INSERT: a few hundred rows of at most a dozen columns stay far below PostgreSQL's 65535 parameters. */
 const ROWS_PER_INSERT = 200;
@@ -29,8 +29,10 @@ export async function copyToPostgres(dataDir: string, databaseUrl: string): Prom
       if (Number((await tx.get<{ n: number }>('SELECT COUNT(*) AS n FROM users'))?.n) > 0) {
         throw new Error('the PostgreSQL database already has users: copy into a new, empty database');
       }
-      // A first start may have written the default settings already; the copied ones replace them.
+      // A first start may have written the default settings and a signing secret already; the copied
+      // ones replace them (the copied secret keeps everyone's sessions).
       await tx.run('DELETE FROM settings');
+      await tx.run('DELETE FROM signing_secrets');
       const copied = {} as Record<(typeof COPIED_TABLES)[number], number>;
       for (const table of COPIED_TABLES) {
         const source = sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, SqlValue>[];

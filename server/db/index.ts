@@ -11,6 +11,7 @@ import { MovieRepository } from './movies';
 import { ProviderRepository } from './providers';
 import { RoomRepository } from './rooms';
 import { SettingsRepository, type SiteSettings } from './settings';
+import { SigningSecretRepository } from './signing-secrets';
 import { UserRepository } from './users';
 
 export type { UserRecord } from './users';
@@ -20,6 +21,7 @@ export type { MovieRecord, MovieListRow } from './movies';
 export type { SiteSettings } from './settings';
 export type { ProviderLink } from './providers';
 export type { ChatRecord } from './chat';
+export type { StoredSecret } from './signing-secrets';
 
 /** All repositories over one database. `close()` ends the connection (SQLite checkpoints its file). */
 export interface Store {
@@ -33,6 +35,8 @@ export interface Store {
   providers: ProviderRepository;
   /** The rooms' recent chat (./chat.ts). */
   chat: ChatRepository;
+  /** The JWT signing secret the instances share (./signing-secrets.ts). */
+  signingSecrets: SigningSecretRepository;
   /** Asks the database a trivial question; rejects when it cannot answer (closed, unreachable, unreadable). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -120,6 +124,7 @@ async function storeOver(connection: Connection, initial: Partial<SiteSettings>)
     settings,
     providers: new ProviderRepository(sql),
     chat: new ChatRepository(sql),
+    signingSecrets: new SigningSecretRepository(sql),
     ping: connection.ping,
     close: connection.close,
   };

@@ -122,6 +122,17 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX chat_messages_room ON chat_messages(room_id, id);
     `,
   },
+  {
+    name: '0004-signing-secrets',
+    sql: `
+      CREATE TABLE signing_secrets (
+        slot TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        secret TEXT,
+        since BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The database's schema version: the row of `schema_version`, 0 before the first start. */

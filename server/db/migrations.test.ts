@@ -29,7 +29,7 @@ describe('schema migrations', () => {
     await migrate(db);
     expect(version(db)).toBe(SCHEMA_VERSION);
     const created = tables(db);
-    expect(created).toEqual(['chat_messages', 'movies', 'room_members', 'room_settings', 'rooms', 'settings', 'user_providers', 'users']);
+    expect(created).toEqual(['chat_messages', 'movies', 'room_members', 'room_settings', 'rooms', 'settings', 'signing_secrets', 'user_providers', 'users']);
     await migrate(db);
     expect(version(db)).toBe(SCHEMA_VERSION);
     expect(tables(db)).toEqual(created);

@@ -124,6 +124,20 @@ const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX chat_messages_room ON chat_messages(room_id, id);
       `),
   },
+  {
+    name: '0004-signing-secrets',
+    up: (db) =>
+      db.exec(`
+        -- The JWT signing secret every instance shares (server/signing-keys.ts): slot 'current', and
+        -- 'previous' during a rotation's grace period. secret is NULL when it comes from JWT_SECRET.
+        CREATE TABLE signing_secrets (
+          slot TEXT PRIMARY KEY,
+          fingerprint TEXT NOT NULL,
+          secret TEXT,
+          since INTEGER NOT NULL
+        );
+      `),
+  },
 ];
 
 /** The version a database has once every migration ran: the number of migrations. */

@@ -6,7 +6,9 @@
  *   down; 503 `{"status":"stopping"}` from the moment a shutdown begins (a balancer sends no new
  *   viewers), 503 `{"status":"unavailable"}` when the database does not answer within
  *   READY_DEADLINE_MS (down, or frozen) or, with more than one instance, Redis is unreachable or does
- *   not answer within it (the instance would miss the other instances' broadcasts).
+ *   not answer within it (the instance would miss the other instances' broadcasts); 503
+ *   `{"status":"misconfigured"}` while its signing secret disagrees with the other instances' (the
+ *   log says why; ../signing-keys.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ClusterBus } from '../cluster/bus';
@@ -18,6 +20,8 @@ export interface HealthOptions {
   bus?: Pick<ClusterBus, 'ready' | 'ping'> | null;
   /** True once the server has begun shutting down (StartedServer `close()`). */
   stopping: () => boolean;
+  /** Why this instance must not take users (its signing secret disagrees with the others', ../signing-keys.ts), or null. */
+  misconfigured?: () => string | null;
 }
 
 const answer = (reply: FastifyReply, code: number, status: string) => reply.code(code).header('cache-control', 'no-store').send({ status });
@@ -38,10 +42,11 @@ function withinDeadline(work: Promise<unknown>): Promise<unknown> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-export function registerHealthRoutes(app: FastifyInstance, { store, bus, stopping }: HealthOptions): void {
+export function registerHealthRoutes(app: FastifyInstance, { store, bus, stopping, misconfigured }: HealthOptions): void {
   app.get('/healthz', async (_request, reply) => answer(reply, 200, 'ok'));
   app.get('/readyz', async (_request, reply) => {
     if (stopping()) return answer(reply, 503, 'stopping');
+    if (misconfigured?.()) return answer(reply, 503, 'misconfigured');
     try {
       if (bus && !bus.ready()) throw new Error('redis unreachable');
       await withinDeadline(Promise.all([store.ping(), bus?.ping()]));
