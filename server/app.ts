@@ -41,6 +41,7 @@ import { attachRoomSocket, registerRoomSocketFallback } from './routes/ws';
 import { DEFAULT_SOCKET_CAPS, FairUse, type SocketCaps } from './hub/fair-use';
 import { clientAddressOf } from './trust-proxy';
 import { ensureBuiltinUsers, ROOT_USERNAME } from './rules/users';
+import { mayStay } from './rules/room-access';
 import { HlsRemuxer } from './live/hls-remux';
 import { LiveHub } from './live/live-hub';
 import { serveRtmp, shareHttpPortWithRtmp } from './live/rtmp';
@@ -227,6 +228,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     states: new OAuth2States(secrets()),
     endpoints: options.oauth2Endpoints ?? {},
   };
+  // After the instances could not tell each other (Redis down, events lost), each re-checks its
+  // sockets against the database (docs/deployment.md "Running more than one instance").
+  context.hubs.setAccessCheck((roomId, userId, userVersion) => mayStay(store, roomId, userId, userVersion));
   const tokenResponse = tokenResponder(context.tokens);
 
   const logLevel = options.logLevel ?? 'silent';

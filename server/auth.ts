@@ -5,20 +5,17 @@
  * turn a token into a user. Password hashing lives in ./passwords.
  */
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
 import { jwtVerify, SignJWT } from 'jose';
 import { Role } from '@/lib/contract/roles';
 import type { Store, UserRecord } from './db';
 import { badRequest, unauthorized } from './errors';
 import { GUEST_USER_ID } from './rules/users';
+import { userVersion } from './passwords';
 
 /** Token lifetime in seconds (`jwt.expire` default 48 h). */
 export const TOKEN_LIFETIME_SEC = 48 * 60 * 60;
 
-/** The "user version" claim: CRC32-IEEE of the bcrypt hash, as uint32 (§3.1). */
-export function userVersion(hashedPassword: string): number {
-  return zlib.crc32(hashedPassword) >>> 0;
-}
+export { userVersion };
 
 /**
  * The secrets a TokenService signs and verifies with (./signing-keys.ts SigningKeys): `current`

@@ -325,6 +325,31 @@ it('loses nothing when an instance is killed or stopped: the others count its vi
   }
 });
 
+it('enforces a ban made while Redis is down on the other instance from the database, and has every client resync once it is back', async () => {
+  const { owner, member, roomId } = await sharedRoom();
+  const bystander = await signUpUser(b, 'cl-bystander');
+  expect((await post(b, '/api/room/login', { roomId, password: '' }, { token: bystander.token })).status).toBe(200);
+  const memberOnB = await open(b, roomId, member);
+  const bystanderOnB = await open(b, roomId, bystander);
+  const port = redis.port;
+  await redis.stop();
+  await until(async () => (await get(a, '/readyz')).status, 503);
+  // A bans the member; B hears nothing of it, but finds it in the database within a few ticks.
+  expect((await post(a, '/api/room/admin/members/ban', { id: member.id }, { token: owner.token, roomId })).status).toBe(204);
+  const banned = Date.now();
+  expect(await memberOnB.closed).toEqual({ code: 1000, reason: 'removed from room' });
+  expect(Date.now() - banned).toBeLessThan(5000);
+  expect(bystanderOnB.isOpen()).toBe(true);
+  // A changes the movie meanwhile: B's clients learn of it once Redis is back (resync: CURRENT, MOVIES, MY_STATUS).
+  const movie = await post(a, '/api/room/movie/push', { url: 'https://example.com/outage.mp4', name: 'outage' }, { token: owner.token, roomId });
+  expect((await post(a, '/api/room/movie/current', { id: movie.body.data.id }, { token: owner.token, roomId })).status).toBe(204);
+  expect(await bystanderOnB.none(MessageType.CURRENT, 300)).toBe(true);
+  redis = await startRedis(port);
+  const back = Date.now();
+  for (const type of [MessageType.CURRENT, MessageType.MOVIES, MessageType.MY_STATUS]) await bystanderOnB.next(type, () => true, 10_000);
+  expect(Date.now() - back).toBeLessThan(8000);
+});
+
 it('is not ready while Redis is unreachable, keeps each instance’s rooms going meanwhile, and rejoins when it is back', async () => {
   const { owner, member, roomId } = await sharedRoom();
   const ready = async (server: TestServer) => (await get(server, '/readyz')).status;

@@ -7,6 +7,7 @@
  * leaves a core to the event loop instead of filling every core with bcrypt rounds.
  * Kept apart from the token code so that rules using it load without jose.
  */
+import zlib from 'node:zlib';
 import os from 'node:os';
 import bcrypt from 'bcrypt';
 import pLimit from 'p-limit';
@@ -47,4 +48,9 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
   } catch {
     return false;
   }
+}
+
+/** The "user version" claim of a token (./auth.ts): CRC32-IEEE of the bcrypt hash, as uint32 (§3.1); a new password changes it. */
+export function userVersion(hashedPassword: string): number {
+  return zlib.crc32(hashedPassword) >>> 0;
 }

@@ -34,6 +34,16 @@ export type ClusterEvent =
   | { kind: 'hello' }
   | { kind: 'bye' };
 
+/**
+ * What went wrong on the bus, or right again (../hub/registry.ts re-checks its sockets and tells its
+ * clients to resync):
+ * - `down`: a connection to Redis closed, or a publish failed (this instance's events may not
+ *   have reached the others, and theirs may not reach it);
+ * - `up`: both connections are back after being down;
+ * - `missed`: an instance's events arrived with a gap in their sequence (lost on the way).
+ */
+export type BusTrouble = 'down' | 'up' | 'missed';
+
 /** A bus between instances. `from` is the publishing instance's `instanceId`. */
 export interface ClusterBus {
   /** This instance's id (a random UUID per process). */
@@ -42,6 +52,8 @@ export interface ClusterBus {
   publish(event: ClusterEvent): void;
   /** Sets the one handler of incoming events (each instance's own events come back too). */
   onEvent(handler: (from: string, event: ClusterEvent) => void): void;
+  /** Sets the one handler of BusTrouble. */
+  onTrouble(handler: (trouble: BusTrouble) => void): void;
   /** Whether both Redis connections are up (/readyz). */
   ready(): boolean;
   /** Resolves when Redis answers a PING (within REDIS_COMMAND_TIMEOUT_MS for Redis; at once in process), rejects otherwise (/readyz). */
@@ -64,10 +76,32 @@ const channelOf = (prefix: string) => `${prefix}:room-events`;
 /** How long (ms) a Redis command may wait for its answer before it fails. */
 export const REDIS_COMMAND_TIMEOUT_MS = 2000;
 
-/** What one message on the channel carries. */
+/** What one message on the channel carries: the publisher, its sequence number (1, 2, 3, … per process), the event. */
 interface Envelope {
   from: string;
+  seq?: number;
   event: ClusterEvent;
+}
+
+/**
+ * The last sequence number heard from each instance, to notice lost events: one that does not
+ * follow the last one heard from its instance means something in between was lost (a publish that
+ * failed, a subscriber that was reconnecting). The first event heard from an instance starts it.
+ */
+export class SequenceWatch {
+  private readonly last = new Map<string, number>();
+
+  /** Records `seq` from `from`; true when events of `from` were missed before it. */
+  see(from: string, seq: number): boolean {
+    const last = this.last.get(from);
+    this.last.set(from, seq);
+    return last !== undefined && seq !== last + 1;
+  }
+
+  /** Forgets an instance that left. */
+  forget(from: string): void {
+    this.last.delete(from);
+  }
 }
 
 const EVENT_KINDS = new Set(['frame', 'kick', 'close-room', 'presence', 'room-presence', 'live', 'hello', 'bye']);
@@ -81,9 +115,9 @@ export function parseEnvelope(text: string): Envelope | null {
     return null;
   }
   if (!value || typeof value !== 'object') return null;
-  const { from, event } = value as Partial<Envelope>;
+  const { from, seq, event } = value as Partial<Envelope>;
   if (typeof from !== 'string' || !event || typeof event !== 'object' || !EVENT_KINDS.has((event as { kind?: string }).kind ?? '')) return null;
-  return { from, event };
+  return Number.isSafeInteger(seq) ? { from, seq, event } : { from, event };
 }
 
 /** `url` without its credentials, for messages (`redis://:secret@h:6379/0` → `redis://h:6379/0`). */
@@ -126,11 +160,38 @@ export async function connectRedisBus(url: string, prefix = 'synctv'): Promise<R
   }
   const instanceId = crypto.randomUUID();
   let handler: (from: string, event: ClusterEvent) => void = () => undefined;
+  let troubleHandler: (trouble: BusTrouble) => void = () => undefined;
+  const sequences = new SequenceWatch();
+  let seq = 0;
+  const ready = () => publisher.status === 'ready' && subscriber.status === 'ready';
+  let wasReady = true;
+  const troubled = (trouble: BusTrouble) => {
+    if (trouble === 'down') wasReady = false;
+    try {
+      troubleHandler(trouble);
+    } catch {
+      // the registry's own failure: the bus goes on
+    }
+  };
+  for (const connection of [publisher, subscriber]) {
+    connection.on('close', () => {
+      if (wasReady) troubled('down');
+    });
+    connection.on('ready', () => {
+      if (!wasReady && ready()) {
+        wasReady = true;
+        troubled('up');
+      }
+    });
+  }
   subscriber.on('message', (name: string, text: string) => {
     if (name !== channel) return;
     const envelope = parseEnvelope(text);
+    if (!envelope) return;
+    if (envelope.event.kind === 'bye') sequences.forget(envelope.from);
+    else if (envelope.seq !== undefined && sequences.see(envelope.from, envelope.seq)) troubled('missed');
     try {
-      if (envelope) handler(envelope.from, envelope.event);
+      handler(envelope.from, envelope.event);
     } catch {
       // An event of ours that does not have the fields its kind needs: dropped, like one that is not ours.
     }
@@ -140,13 +201,26 @@ export async function connectRedisBus(url: string, prefix = 'synctv'): Promise<R
     client: publisher,
     prefix,
     publish(event) {
-      const envelope: Envelope = { from: instanceId, event };
-      publisher.publish(channel, JSON.stringify(envelope)).catch(() => undefined);
+      const envelope: Envelope = { from: instanceId, seq: ++seq, event };
+      // A publish that fails (Redis frozen or gone) leaves a gap every instance notices: `missed`.
+      publisher.publish(channel, JSON.stringify(envelope)).then(
+        () => {
+          // Redis answers again after a publish failed while the connections stayed up (it was frozen).
+          if (!wasReady && ready()) {
+            wasReady = true;
+            troubled('up');
+          }
+        },
+        () => troubled('down'),
+      );
     },
     onEvent(next) {
       handler = next;
     },
-    ready: () => publisher.status === 'ready' && subscriber.status === 'ready',
+    onTrouble(next) {
+      troubleHandler = next;
+    },
+    ready,
     async ping() {
       await publisher.ping();
     },

@@ -6,7 +6,7 @@
  */
 import { WebSocket } from 'ws';
 import { decodeMessage, encodeMessage, MessageType } from '@/lib/contract/message';
-import { parseEnvelope, redisAddress, type ClusterBus, type ClusterEvent } from '../cluster/bus';
+import { parseEnvelope, redisAddress, SequenceWatch, type BusTrouble, type ClusterBus, type ClusterEvent } from '../cluster/bus';
 import { HubRegistry } from './registry';
 import type { Connection } from './room-hub';
 import { socketBuckets } from './token-bucket';
@@ -18,6 +18,13 @@ class FakeRedis {
   up = true;
   private readonly queue: Array<{ from: string; event: ClusterEvent }> = [];
   private readonly handlers: Array<(from: string, event: ClusterEvent) => void> = [];
+  private readonly troubleHandlers: Array<(trouble: BusTrouble) => void> = [];
+
+  /** Tells every bus of `trouble`, as the Redis bus does when its connections drop or come back. */
+  trouble(trouble: BusTrouble): void {
+    this.up = trouble !== 'down';
+    for (const handler of this.troubleHandlers) handler(trouble);
+  }
 
   bus(instanceId: string): ClusterBus {
     return {
@@ -26,6 +33,7 @@ class FakeRedis {
         if (this.up) this.queue.push({ from: instanceId, event: JSON.parse(JSON.stringify(event)) as ClusterEvent });
       },
       onEvent: (handler) => void this.handlers.push(handler),
+      onTrouble: (handler) => void this.troubleHandlers.push(handler),
       ready: () => this.up,
       ping: async () => {
         if (!this.up) throw new Error('down');
@@ -51,7 +59,7 @@ function connection(userId: string, id = `${userId}-${Math.random().toString(36)
     terminate: () => (closed = 1006),
     ping: () => undefined,
   } as unknown as WebSocket;
-  const value: Connection = { id, userId, socket, rtcJoined: false, buckets: socketBuckets(0) };
+  const value: Connection = { id, userId, userVersion: null, socket, rtcJoined: false, buckets: socketBuckets(0) };
   return { connection: value, frames, closedWith: () => closed };
 }
 
@@ -146,12 +154,74 @@ it('fans out in process while the bus is down, and through it again once it is b
   expect(two.frames).toEqual([MessageType.CHAT, MessageType.CHAT]);
 });
 
+describe('after the bus was interrupted', () => {
+  /** Lets pending promises (the access checks) settle under fake timers. */
+  const drain = async () => {
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+  };
+
+  it('re-checks its sockets against the database every tick while the bus is down, closing those that lost access', async () => {
+    const banned = connection('banned');
+    const kept = connection('kept');
+    const unsure = connection('unsure');
+    for (const viewer of [banned, kept, unsure]) b.getOrCreate('room').register(viewer.connection);
+    const checked: string[] = [];
+    b.setAccessCheck(async (roomId, userId) => {
+      checked.push(`${roomId}/${userId}`);
+      if (userId === 'unsure') throw new Error('database did not answer');
+      return userId !== 'banned';
+    });
+    // Nothing is re-checked while the bus works: kicks arrive through it.
+    jest.advanceTimersByTime(TICK_MS);
+    await drain();
+    expect(checked).toEqual([]);
+    redis.trouble('down');
+    await drain();
+    expect([banned.closedWith(), kept.closedWith(), unsure.closedWith()]).toEqual([1000, null, null]);
+    checked.length = 0;
+    jest.advanceTimersByTime(TICK_MS);
+    await drain();
+    expect(checked.sort()).toEqual(['room/banned', 'room/kept', 'room/unsure']);
+  });
+
+  it('tells every socket to resync once the bus is back, or when events were lost, spread over a second', async () => {
+    const viewer = connection('viewer');
+    a.getOrCreate('room').register(viewer.connection);
+    a.setAccessCheck(async () => true);
+    viewer.frames.length = 0;
+    redis.trouble('down');
+    redis.trouble('up');
+    const resyncs = () => viewer.frames.filter((type) => type !== MessageType.VIEWER_COUNT);
+    jest.advanceTimersByTime(1000);
+    expect(resyncs()).toEqual([MessageType.CURRENT, MessageType.MOVIES, MessageType.MY_STATUS]);
+    viewer.frames.length = 0;
+    redis.trouble('missed');
+    jest.advanceTimersByTime(1000);
+    expect(resyncs()).toEqual([MessageType.CURRENT, MessageType.MOVIES, MessageType.MY_STATUS]);
+    // Back to normal: the ticks re-check nothing.
+    let checks = 0;
+    a.setAccessCheck(async () => (checks++, true));
+    jest.advanceTimersByTime(3 * TICK_MS);
+    await drain();
+    expect(checks).toBe(0);
+  });
+
+  it('notices a gap in an instance’s sequence of events', () => {
+    const watch = new SequenceWatch();
+    expect([watch.see('a', 7), watch.see('a', 8), watch.see('b', 1), watch.see('a', 10), watch.see('a', 11)]).toEqual([false, false, false, true, false]);
+    watch.forget('a');
+    expect(watch.see('a', 1)).toBe(false);
+  });
+});
+
 describe('the channel', () => {
   it('drops a message that is not an envelope of ours', () => {
     expect(parseEnvelope('not json')).toBeNull();
     expect(parseEnvelope('{"from":"a","event":{"kind":"reboot"}}')).toBeNull();
     expect(parseEnvelope('{"event":{"kind":"bye"}}')).toBeNull();
     expect(parseEnvelope('{"from":"a","event":{"kind":"bye"}}')).toEqual({ from: 'a', event: { kind: 'bye' } });
+    expect(parseEnvelope('{"from":"a","seq":3,"event":{"kind":"bye"}}')).toEqual({ from: 'a', seq: 3, event: { kind: 'bye' } });
+    expect(parseEnvelope('{"from":"a","seq":"x","event":{"kind":"bye"}}')).toEqual({ from: 'a', event: { kind: 'bye' } });
   });
 
   it('never names the password of a Redis URL', () => {

@@ -11,7 +11,7 @@
  * (docs/deployment.md "Running more than one instance").
  */
 import { encodeMessage, MessageType } from '@/lib/contract/message';
-import type { ClusterBus, ClusterEvent, PresenceEntry } from '../cluster/bus';
+import type { BusTrouble, ClusterBus, ClusterEvent, PresenceEntry } from '../cluster/bus';
 import { EVERYONE, HUB_TICK_MS, RoomHub, type Audience, type HubRouting } from './room-hub';
 
 /** What this instance knows of another one. */
@@ -28,6 +28,17 @@ interface RemoteInstance {
 const STALE_AFTER_TICKS = 3;
 /** Room presence changes are gathered for this long (ms) and published together. */
 const PRESENCE_DEBOUNCE_MS = 50;
+/** The resync frames after an interruption reach a room's sockets spread over this long (ms). */
+const RESYNC_SPREAD_MS = 1000;
+
+/**
+ * Whether a socket of `userId` that opened with `userVersion` may stay in `roomId`, from the
+ * database (../rules/room-access.ts `mayStay`). Rejects when the database does not answer.
+ */
+export type AccessCheck = (roomId: string, userId: string, userVersion: number | null) => Promise<boolean>;
+
+/** What every client is sent when its room's fan-out was interrupted: re-read the current movie, the list, and its membership. */
+const RESYNC_FRAMES = [MessageType.CURRENT, MessageType.MOVIES, MessageType.MY_STATUS].map((type) => encodeMessage({ type }));
 
 export class HubRegistry {
   private readonly hubs = new Map<string, RoomHub>();
@@ -40,6 +51,12 @@ export class HubRegistry {
   private readonly routing: HubRouting;
   /** This instance's live streams, for the others: set by `shareLive`. */
   private liveSource: { url: string; movies: () => string[] } | null = null;
+  /** Set by `setAccessCheck`. */
+  private accessCheck: AccessCheck | null = null;
+  /** True while the bus is down, or since a publish failed, until it is back. */
+  private interrupted = false;
+  /** The re-check under way, if any. */
+  private rechecking: Promise<void> | null = null;
 
   /** `bus`: the cluster's (null: this process alone, as `npm start` runs by default). */
   constructor(tickMs = HUB_TICK_MS, bus: ClusterBus | null = null) {
@@ -57,10 +74,19 @@ export class HubRegistry {
     };
     if (bus) {
       bus.onEvent((from, event) => this.apply(from, event));
+      bus.onTrouble((trouble) => this.troubled(trouble));
       bus.publish({ kind: 'hello' });
       this.heartbeat = setInterval(() => this.publishPresence(), tickMs);
       this.heartbeat.unref();
     }
+  }
+
+  /**
+   * How to re-check a socket against the database after the instances could not tell each other
+   * of bans, kicks and deletions (a Redis outage, a lost event). Without it nothing is re-checked.
+   */
+  setAccessCheck(check: AccessCheck): void {
+    this.accessCheck = check;
   }
 
   /** The room's hub, created on first use. */
@@ -216,8 +242,51 @@ export class HubRegistry {
     this.bus?.publish({ kind: 'live', url: this.liveSource.url, movies: this.liveSource.movies() });
   }
 
+  /**
+   * After BusTrouble (docs/deployment.md "Running more than one instance"): while the bus is down,
+   * this instance re-checks its sockets against the database every tick (a ban made on another
+   * instance closes the banned user's socket here within a tick); once it is back, or when events
+   * were lost, it re-checks at once and tells every client to resync (CURRENT, MOVIES and MY_STATUS,
+   * spread over a second): what the others broadcast meanwhile never arrived.
+   */
+  private troubled(trouble: BusTrouble): void {
+    if (trouble === 'down') {
+      this.interrupted = true;
+      void this.recheckLocal();
+      return;
+    }
+    if (trouble === 'up') this.interrupted = false;
+    void this.recheckLocal();
+    for (const hub of this.hubs.values()) hub.resync(RESYNC_FRAMES, RESYNC_SPREAD_MS);
+  }
+
+  /**
+   * Closes this instance's sockets whose users may no longer be in their room (`accessCheck`); a
+   * socket whose check fails (the database does not answer) stays. One re-check at a time.
+   */
+  private recheckLocal(): Promise<void> {
+    const check = this.accessCheck;
+    if (!check) return Promise.resolve();
+    this.rechecking ??= (async () => {
+      for (const hub of [...this.hubs.values()]) {
+        for (const { userId, userVersion } of hub.localUsers()) {
+          try {
+            if (!(await check(hub.roomId, userId, userVersion))) hub.kickOpenedAs(userId, userVersion);
+          } catch {
+            // The database did not answer: the next tick tries again.
+          }
+        }
+      }
+    })().finally(() => {
+      this.rechecking = null;
+    });
+    return this.rechecking;
+  }
+
   /** The heartbeat: this instance's presence and pushes, and forgetting instances long gone. */
   private publishPresence(): void {
+    if (!this.clustered()) this.interrupted = true;
+    if (this.interrupted) void this.recheckLocal();
     const forgotten = Date.now() - 10 * STALE_AFTER_TICKS * this.tickMs;
     for (const [id, remote] of this.remotes) if (remote.seenAt < forgotten) this.remotes.delete(id);
     this.publishLive();

@@ -11,6 +11,8 @@ import type { SocketBuckets } from './token-bucket';
 export interface Connection {
   id: string;
   userId: string;
+  /** The user version (../auth.ts `userVersion`) of the token the socket opened with; null for a guest. */
+  userVersion: number | null;
   socket: WebSocket;
   /** Joined the WebRTC mesh (WEBRTC_JOIN). */
   rtcJoined: boolean;
@@ -178,6 +180,34 @@ export class RoomHub {
   kickUser(userId: string): void {
     for (const connection of this.connections) {
       if (connection.userId === userId) connection.socket.close(1000, 'removed from room');
+    }
+  }
+
+  /** The distinct `(userId, userVersion)` pairs of this instance's sockets (../rules/room-access.ts `mayStay`). */
+  localUsers(): Array<{ userId: string; userVersion: number | null }> {
+    const seen = new Map<string, { userId: string; userVersion: number | null }>();
+    for (const { userId, userVersion } of this.connections) seen.set(`${userId}:${userVersion}`, { userId, userVersion });
+    return [...seen.values()];
+  }
+
+  /** Closes this instance's sockets of `userId` that opened with `userVersion`, as `kickUser` does. */
+  kickOpenedAs(userId: string, userVersion: number | null): void {
+    for (const connection of this.connections) {
+      if (connection.userId === userId && connection.userVersion === userVersion) connection.socket.close(1000, 'removed from room');
+    }
+  }
+
+  /**
+   * Sends `frames` to each of this instance's sockets after a random delay of up to `spreadMs`, so
+   * that the requests they prompt (CURRENT, MOVIES and MY_STATUS each make a client re-read) do not
+   * all arrive at once.
+   */
+  resync(frames: readonly Uint8Array[], spreadMs: number): void {
+    for (const connection of this.connections) {
+      const timer = setTimeout(() => {
+        for (const frame of frames) sendFrame(connection, frame);
+      }, Math.random() * spreadMs);
+      timer.unref();
     }
   }
 

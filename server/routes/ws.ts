@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { decodeMessage, type Message } from '@/lib/contract/message';
-import { authenticateToken, readCredentials } from '../auth';
+import { authenticateToken, readCredentials, userVersion } from '../auth';
 import { errorEnvelope } from '../http/envelope';
 import { badRequest, HttpError } from '../errors';
 import { requireRoom, type ServerContext } from '../http/guards';
@@ -136,6 +136,7 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     const connection: Connection = {
       id: crypto.randomUUID(),
       userId: access.user.id,
+      userVersion: access.isGuest ? null : userVersion(access.user.hashedPassword),
       socket,
       rtcJoined: false,
       buckets: admission.buckets,

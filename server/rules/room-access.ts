@@ -7,6 +7,7 @@ import type { RoomSettings } from '@/lib/contract/types';
 import { MemberRole, MemberStatus, Role, RoomStatus } from '@/lib/contract/roles';
 import type { MemberRecord, RoomRecord, Store, UserRecord } from '../db';
 import { forbidden, unauthorized } from '../errors';
+import { userVersion } from '../passwords';
 import type { PermissionSubject } from './permissions';
 import { GUEST_USER_ID, GUEST_USERNAME } from './users';
 
@@ -126,4 +127,30 @@ export function subjectOf(access: RoomAccess): PermissionSubject {
     permissions: access.isGuest ? access.settings.guest_permissions : access.member.permissions,
     adminPermissions: access.member.adminPermissions,
   };
+}
+
+/**
+ * Whether an open room socket of `userId` (`GUEST_USER_ID` for a guest) may stay in `roomId`,
+ * read from the database alone: what the room middleware checked when it opened, without creating
+ * anything. `version` is the user version (../auth.ts `userVersion`) of the token it opened with,
+ * null for a guest. False when the room is gone, banned or waiting for approval, its creator is
+ * banned or waiting, the user is gone, banned or waiting, changed their password, or is no longer
+ * an active member (kicked, banned from the room); for a guest, also when guests are no longer let
+ * in. Used to re-check sockets after the instances could not tell each other (../hub/registry.ts).
+ * Rejects when the database does not answer.
+ */
+export async function mayStay(store: Store, roomId: string, userId: string, version: number | null): Promise<boolean> {
+  const found = await store.rooms.findWithMember(roomId, userId);
+  if (!found) return false;
+  const { room, settings, member, creatorRole } = found;
+  if (room.status !== RoomStatus.Active || creatorRole === Role.Banned || creatorRole === Role.Pending) return false;
+  if (userId === GUEST_USER_ID) {
+    if (!(await store.settings.get()).enable_guest || settings.disable_guest || room.hashedPassword) return false;
+    return member === null || member.status === MemberStatus.Active;
+  }
+  const user = await store.users.findById(userId);
+  if (!user || user.role === Role.Banned || user.role === Role.Pending) return false;
+  if (version !== null && userVersion(user.hashedPassword) !== version) return false;
+  if (!member) return userId === room.creatorId;
+  return member.status === MemberStatus.Active;
 }
