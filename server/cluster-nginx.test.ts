@@ -90,3 +90,33 @@ it('serves a room through nginx across both instances, and a rolling restart los
     for (const socket of sockets) socket.close();
   }
 });
+
+it('answers every request through nginx after an instance is killed (kill -9), also right after the other came back from a restart; its sockets reconnect to the survivor and find the chat', async () => {
+  const owner = await signUpUser(front, 'ng-killed');
+  const viewer = await signUpUser(front, 'ng-viewer');
+  const { roomId } = await createRoom(front, owner);
+  const sockets = await Promise.all([0, 1, 2, 3].map(() => TestSocket.open(front, roomId, owner.token)));
+  try {
+    sockets[0].send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'before the crash' } });
+    await Promise.all(sockets.map((socket) => socket.next(MessageType.CHAT)));
+    // The previous test restarted instances[0] a moment ago; now the other one dies without a word.
+    const port = instances[1].port;
+    await instances[1].kill();
+    const cut = (await Promise.all(sockets.map((socket) => Promise.race([socket.closed, new Promise((resolve) => setTimeout(() => resolve(null), 500))])))).filter(Boolean);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.every((close) => (close as { code: number }).code === 1006)).toBe(true);
+    // Every request from now on is answered (the refused connects go to the survivor), sockets included.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await get(front, '/api/room/movie/current', { token: owner.token, roomId })).status);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const again = await Promise.all([0, 1, 2, 3].map(() => TestSocket.open(front, roomId, viewer.token)));
+    sockets.push(...again);
+    for (const socket of again) expect(chatText(await socket.next(MessageType.CHAT))).toBe('before the crash');
+    // The dead instance's viewers are counted out within three ticks: only the survivor's sockets count.
+    const viewers = new Set([owner.id, viewer.id]).size;
+    await again[0].next(MessageType.VIEWER_COUNT, (message) => message.payload.case === 'viewerCount' && Number(message.payload.value) === viewers, 5000);
+    instances[1] = await launch({ dataDir, redisUrl: redis.url, hubTickMs: 200, port });
+  } finally {
+    for (const socket of sockets) socket.close();
+  }
+});

@@ -11,7 +11,8 @@ import { startServer, type StartServerOptions } from '../app';
 
 async function run(): Promise<void> {
   const options = JSON.parse(process.env.SERVE_OPTIONS ?? '{}') as StartServerOptions;
-  const server = await startServer({ ...options, port: 0, host: '127.0.0.1' });
+  // A given port (a restart behind a balancer that knows the old one), else any free one.
+  const server = await startServer({ ...options, port: options.port ?? 0, host: '127.0.0.1' });
   process.stdout.write(`READY ${JSON.stringify({ url: server.url, port: server.port })}\n`);
   process.on('SIGTERM', () => {
     server.close().then(
