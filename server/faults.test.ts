@@ -60,6 +60,21 @@ describeOnce('a store that stops answering', () => {
     expect((await signIn()).status).toBe(200);
   });
 
+  it('PostgreSQL down: unready within 3 s, requests 503 within seconds, all well again once it is back, without a restart', async () => {
+    const user = await signUpUser(server, 'downpg');
+    const signIn = () => post(server, '/api/user/login', { username: user.username, password: user.password });
+    await postgres.downWhile(async () => {
+      const ready = await timed(() => get(server, '/readyz'));
+      expect([ready.status, ready.ms < 3000]).toEqual([503, true]);
+      const login = await timed(signIn);
+      expect([login.status, login.error, login.ms < 5000]).toEqual([503, 'service unavailable', true]);
+      const me = await timed(() => get(server, '/api/user/me', { token: user.token }));
+      expect([me.status, me.ms < 5000]).toEqual([503, true]);
+    });
+    await expectEventually(async () => (await get(server, '/readyz')).status === 200);
+    expect((await signIn()).status).toBe(200);
+  });
+
   it('Redis frozen: unready within 3 s, sign-ins still answered and still limited, ready again once it thaws', async () => {
     expect((await get(server, '/readyz')).status).toBe(200);
     const thaw = freeze(redis.pid);

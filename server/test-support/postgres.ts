@@ -20,6 +20,12 @@ export interface TestPostgres {
   pid: number;
   /** The URL of database `name` of this cluster (see `createDatabase`). */
   urlOf(name: string): string;
+  /**
+   * Stops the server (a fast shutdown) keeping its data, runs `whileDown`, then starts it again on
+   * the same port and data; resolves once it accepts connections again (also when `whileDown` rejects,
+   * which it then passes on).
+   */
+  downWhile(whileDown: () => Promise<void>): Promise<void>;
   /** Stops the server (a fast shutdown: open connections are ended) and removes its folder. */
   stop(): Promise<void>;
 }
@@ -67,6 +73,33 @@ export async function startPostgres(): Promise<TestPostgres> {
     stdio: 'pipe',
   });
   const port = await freePort();
+  const start = () => spawnPostgres(bin, data, dir, port, as);
+  let server = await start();
+  const urlOf = (name: string) => `postgres://synctv@127.0.0.1:${port}/${name}`;
+  return {
+    url: urlOf('postgres'),
+    port,
+    get pid() {
+      return server.pid;
+    },
+    urlOf,
+    async downWhile(whileDown) {
+      await server.stop();
+      try {
+        await whileDown();
+      } finally {
+        server = await start();
+      }
+    },
+    async stop() {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `postgres` on the cluster in `data`; resolves once it accepts connections, with its pid and how to stop it (fast shutdown). */
+async function spawnPostgres(bin: string, data: string, dir: string, port: number, as: SpawnOptions): Promise<{ pid: number; stop(): Promise<void> }> {
   const child = spawn(
     path.join(bin, 'postgres'),
     ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
@@ -90,17 +123,12 @@ export async function startPostgres(): Promise<TestPostgres> {
       reject(new Error(`postgres exited before it was ready:\n${output}`));
     });
   });
-  const urlOf = (name: string) => `postgres://synctv@127.0.0.1:${port}/${name}`;
   return {
-    url: urlOf('postgres'),
-    port,
     pid: child.pid ?? -1,
-    urlOf,
     async stop() {
       // SIGINT is PostgreSQL's fast shutdown; SIGTERM would wait for every client to leave.
       if (!watched.exited()) child.kill('SIGINT');
       await watched.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
