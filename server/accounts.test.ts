@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { DATABASE_FILE, openDatabase } from './db/database';
-import { call, get, launch, post, signUpUser, tempDir, openServerDatabase, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
+import { call, get, launch, post, signUpUser, tempDir, openServerDatabase, testDatabase, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
 import { codeIn, startMailSink, type MailSink } from './test-support/mail-sink';
 
 jest.setTimeout(30_000);
@@ -321,16 +321,16 @@ describe('data directories from before accounts', () => {
       old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?, ?)').run('a'.repeat(32), 'old-user', 'hash', 3, 1, 1);
       old.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?, ?)').run('b'.repeat(32), 'old-user-2', 'hash', 3, 1, 1);
       old.close();
-      const migrated = await openDatabase(dir);
+      const migrated = testDatabase(await openDatabase(dir));
       try {
-        expect(migrated.prepare('SELECT username, email FROM users ORDER BY username').all()).toEqual([
+        expect(await migrated.all('SELECT username, email FROM users ORDER BY username')).toEqual([
           { username: 'old-user', email: null },
           { username: 'old-user-2', email: null },
         ]);
-        migrated.prepare('UPDATE users SET email = ? WHERE id = ?').run('x@example.com', 'a'.repeat(32));
-        expect(() => migrated.prepare('UPDATE users SET email = ? WHERE id = ?').run('x@example.com', 'b'.repeat(32))).toThrow(/UNIQUE/);
+        await migrated.run('UPDATE users SET email = ? WHERE id = ?', ['x@example.com', 'a'.repeat(32)]);
+        await expect(migrated.run('UPDATE users SET email = ? WHERE id = ?', ['x@example.com', 'b'.repeat(32)])).rejects.toThrow(/UNIQUE/);
       } finally {
-        migrated.close();
+        await migrated.close();
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@
  * sender's name is kept as it was when they wrote (a rename later does not rewrite history), and a
  * room's lines go with the room (ON DELETE CASCADE). `createdAt` is the server's Unix ms.
  */
-import type { Sql } from './sql';
+import type { Db } from './schema';
+import { asNumber } from './sql';
 
 /** Lines kept per room: the newest 100. */
 export const CHAT_HISTORY_SIZE = 100;
@@ -27,19 +28,12 @@ export interface ChatRecord {
   createdAt: number;
 }
 
-interface ChatRow {
-  user_id: string;
-  username: string;
-  content: string;
-  created_at: number;
-}
-
 /** The `chat_messages` table. */
 export class ChatRepository {
   /** Lines stored per room since its last trim, below TRIM_EVERY (rooms with none are absent). */
   private readonly untrimmed = new Map<string, number>();
 
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly db: Db) {}
 
   /**
    * The id of the room's newest kept line, 0 when it has none. Ids only grow (AUTOINCREMENT, an
@@ -47,7 +41,8 @@ export class ChatRepository {
    * clear. Cheap (one index lookup).
    */
   async latestId(roomId: string): Promise<number> {
-    return (await this.sql.get<{ id: number }>('SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1', [roomId]))?.id ?? 0;
+    const row = await this.db.selectFrom('chat_messages').select('id').where('room_id', '=', roomId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return asNumber(row?.id);
   }
 
   /**
@@ -59,13 +54,10 @@ export class ChatRepository {
    * (`recent` reads only the newest), until the next trim.
    */
   async append(roomId: string, line: ChatRecord): Promise<void> {
-    await this.sql.run('INSERT INTO chat_messages (room_id, user_id, username, content, created_at) VALUES (?, ?, ?, ?, ?)', [
-      roomId,
-      line.userId,
-      line.username,
-      line.content,
-      line.createdAt,
-    ]);
+    await this.db
+      .insertInto('chat_messages')
+      .values({ room_id: roomId, user_id: line.userId, username: line.username, content: line.content, created_at: line.createdAt })
+      .execute();
     const untrimmed = (this.untrimmed.get(roomId) ?? 0) + 1;
     if (untrimmed < TRIM_EVERY) {
       this.untrimmed.set(roomId, untrimmed);
@@ -73,30 +65,42 @@ export class ChatRepository {
     }
     this.untrimmed.delete(roomId);
     // Each sender's lines beyond their newest CHAT_SHARE_PER_USER (a window function: SQLite 3.25+, PostgreSQL).
-    await this.sql.run(
-      'DELETE FROM chat_messages WHERE id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY id DESC) AS n FROM chat_messages WHERE room_id = ?) ranked WHERE n > ?)',
-      [roomId, CHAT_SHARE_PER_USER],
-    );
+    await this.db
+      .deleteFrom('chat_messages')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom((inner) =>
+            inner
+              .selectFrom('chat_messages')
+              .select((row) => ['id', row.fn.agg<number>('row_number').over((over) => over.partitionBy('user_id').orderBy('id', 'desc')).as('n')])
+              .where('room_id', '=', roomId)
+              .as('ranked'),
+          )
+          .select('ranked.id')
+          .where('ranked.n', '>', CHAT_SHARE_PER_USER),
+      )
+      .execute();
     // Everything older than the room's newest CHAT_HISTORY_SIZE lines (the index walks them newest first).
-    await this.sql.run('DELETE FROM chat_messages WHERE room_id = ? AND id <= (SELECT id FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)', [
-      roomId,
-      roomId,
-      CHAT_HISTORY_SIZE,
-    ]);
+    await this.db
+      .deleteFrom('chat_messages')
+      .where('room_id', '=', roomId)
+      .where('id', '<=', (eb) => eb.selectFrom('chat_messages').select('id').where('room_id', '=', roomId).orderBy('id', 'desc').limit(1).offset(CHAT_HISTORY_SIZE))
+      .execute();
   }
 
   /** The room's kept lines, oldest first (at most CHAT_HISTORY_SIZE). */
   async recent(roomId: string): Promise<ChatRecord[]> {
-    const rows = await this.sql.all<ChatRow>(
-      'SELECT user_id, username, content, created_at FROM (SELECT * FROM chat_messages WHERE room_id = ? ORDER BY id DESC LIMIT ?) newest ORDER BY id',
-      [roomId, CHAT_HISTORY_SIZE],
-    );
-    return rows.map((row) => ({ userId: row.user_id, username: row.username, content: row.content, createdAt: row.created_at }));
+    const rows = await this.db
+      .selectFrom((eb) => eb.selectFrom('chat_messages').selectAll().where('room_id', '=', roomId).orderBy('id', 'desc').limit(CHAT_HISTORY_SIZE).as('newest'))
+      .select(['user_id', 'username', 'content', 'created_at'])
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({ userId: row.user_id, username: row.username, content: row.content, createdAt: Number(row.created_at) }));
   }
 
   /** Forgets every kept line of the room. Returns how many were removed. */
   async clear(roomId: string): Promise<number> {
     this.untrimmed.delete(roomId);
-    return (await this.sql.run('DELETE FROM chat_messages WHERE room_id = ?', [roomId])).changes;
+    return Number((await this.db.deleteFrom('chat_messages').where('room_id', '=', roomId).executeTakeFirst()).numDeletedRows);
   }
 }

@@ -1,13 +1,12 @@
 /**
  * Opens the companion server's SQLite database: one file `<dataDir>/synctv.db` in WAL mode, brought
- * to the current schema by the numbered migrations of ./migrations.ts. Column names follow SyncTV's
- * own tables where the contract exposes them (room settings are the snake_case keys of
- * docs/contract.md §5.5).
+ * to the current schema by the numbered migrations of ./migrations.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations';
+import { sqliteConnection, type Connection } from './sql';
 
 /** The better-sqlite3 handle type used by the repositories. */
 export type Sqlite = Database.Database;
@@ -20,7 +19,7 @@ export const DATABASE_FILE = 'synctv.db';
  * Creates `dataDir` (mode 0700) when missing. Rejects when the directory cannot be created, the file
  * is not a SQLite database, or a migration fails (the file is closed then).
  */
-export async function openDatabase(dataDir: string): Promise<Sqlite> {
+export async function openDatabase(dataDir: string): Promise<Connection> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, DATABASE_FILE);
   // Readable by the owner only (hashes, emails, settings with SMTP and OAuth2 secrets): created so,
@@ -32,11 +31,12 @@ export async function openDatabase(dataDir: string): Promise<Sqlite> {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  const connection = sqliteConnection(db);
   try {
-    await migrate(db);
+    await migrate(connection.db, 'sqlite');
   } catch (error) {
-    db.close();
+    await connection.close();
     throw error;
   }
-  return db;
+  return connection;
 }

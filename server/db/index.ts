@@ -1,11 +1,12 @@
 /**
  * The data layer of the companion server: typed repositories over one database, the SQLite file
- * `<dataDir>/synctv.db` (the default) or a PostgreSQL database (`DATABASE_URL`), through ./sql.ts.
+ * `<dataDir>/synctv.db` (the default) or a PostgreSQL database (`DATABASE_URL`), through Kysely
+ * (./sql.ts) on one schema (./schema.ts, ./migrations.ts).
  */
 import { ChatRepository } from './chat';
 import { openDatabase } from './database';
-import { migratePostgres } from './migrations-postgres';
-import { postgresPool, PostgresSql, SqliteSql, type Sql, type SqlDialect } from './sql';
+import { migrate } from './migrations';
+import { postgresConnection, postgresPool, type Connection, type SqlDialect } from './sql';
 import { MemberRepository } from './members';
 import { MovieRepository } from './movies';
 import { ProviderRepository } from './providers';
@@ -73,42 +74,24 @@ export async function openStore(location: StoreLocation, initial: Partial<SiteSe
     // A typo ("postgress://", "mysql://") must not quietly become a fresh SQLite file beside the real data.
     throw new Error(`DATABASE_URL must start with postgres:// or postgresql:// (got "${schemeOf(location.databaseUrl)}"); leave it unset for the SQLite file`);
   }
-  const db = await openDatabase(location.dataDir);
-  return storeOver(
-    {
-      sql: new SqliteSql(db),
-      ping: async () => void db.prepare('SELECT 1').get(),
-      close: async () => void db.close(),
-    },
-    initial,
-  );
-}
-
-interface Connection {
-  sql: Sql;
-  ping(): Promise<void>;
-  close(): Promise<void>;
+  return storeOver(await openDatabase(location.dataDir), initial);
 }
 
 /** A pool on `url`, migrated. 64-bit integers (COUNT, BIGINT columns) are read as numbers. */
 async function openPostgres(url: string): Promise<Connection> {
-  const pool = postgresPool(url);
+  const connection = postgresConnection(postgresPool(url));
   try {
-    await migratePostgres(pool);
+    await migrate(connection.db, 'postgres');
   } catch (error) {
-    await pool.end();
+    await connection.close();
     throw error;
   }
-  return {
-    sql: new PostgresSql(pool),
-    ping: async () => void (await pool.query('SELECT 1')),
-    close: () => pool.end(),
-  };
+  return connection;
 }
 
 async function storeOver(connection: Connection, initial: Partial<SiteSettings>): Promise<Store> {
-  const { sql } = connection;
-  const settings = new SettingsRepository(sql);
+  const { db, dialect } = connection;
+  const settings = new SettingsRepository(db);
   try {
     await settings.seedDefaults(initial);
   } catch (error) {
@@ -116,15 +99,15 @@ async function storeOver(connection: Connection, initial: Partial<SiteSettings>)
     throw error;
   }
   return {
-    dialect: sql.dialect,
-    users: new UserRepository(sql),
-    rooms: new RoomRepository(sql),
-    members: new MemberRepository(sql),
-    movies: new MovieRepository(sql),
+    dialect,
+    users: new UserRepository(db, dialect),
+    rooms: new RoomRepository(db, dialect),
+    members: new MemberRepository(db, dialect),
+    movies: new MovieRepository(db, dialect),
     settings,
-    providers: new ProviderRepository(sql),
-    chat: new ChatRepository(sql),
-    signingSecrets: new SigningSecretRepository(sql),
+    providers: new ProviderRepository(db),
+    chat: new ChatRepository(db),
+    signingSecrets: new SigningSecretRepository(db),
     ping: connection.ping,
     close: connection.close,
   };

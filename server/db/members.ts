@@ -2,8 +2,8 @@
  * Room memberships (docs/contract.md §5.3). A row exists only for joined users; NotJoined is
  * reported, never stored. `joinAt` is Unix ms; permissions are uint32 masks (§5.4).
  */
-import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
-import { likePattern } from './users';
+import type { Db, MemberRow, SqlDialect } from './schema';
+import { asNumber, contains, paged } from './sql';
 
 /** A stored membership. */
 export interface MemberRecord {
@@ -36,52 +36,50 @@ export interface MemberListFilter {
   offset: number;
 }
 
-interface MemberRow {
-  room_id: string;
-  user_id: string;
-  status: number;
-  role: number;
-  permissions: number;
-  admin_permissions: number;
-  join_at: number;
-  username?: string;
-}
-
 function toRecord(row: MemberRow): MemberRecord {
   return {
     roomId: row.room_id,
     userId: row.user_id,
     status: row.status,
     role: row.role,
-    permissions: row.permissions >>> 0,
-    adminPermissions: row.admin_permissions >>> 0,
-    joinAt: row.join_at,
+    permissions: Number(row.permissions) >>> 0,
+    adminPermissions: Number(row.admin_permissions) >>> 0,
+    joinAt: Number(row.join_at),
   };
 }
 
 /**
- * Writes one membership row through `sql` (the store, or a transaction of another repository);
+ * Writes one membership row through `db` (the store's, or a transaction of another repository);
  * `ifMissing` leaves an existing row as it is instead of rejecting with a UNIQUE violation.
  */
-export async function insertMember(sql: Pick<Sql, 'run'>, member: MemberRecord, ifMissing = false): Promise<void> {
-  await sql.run(
-    `INSERT INTO room_members (room_id, user_id, status, role, permissions, admin_permissions, join_at) VALUES (?, ?, ?, ?, ?, ?, ?)${ifMissing ? ' ON CONFLICT DO NOTHING' : ''}`,
-    [member.roomId, member.userId, member.status, member.role, member.permissions >>> 0, member.adminPermissions >>> 0, member.joinAt],
-  );
+export async function insertMember(db: Db, member: MemberRecord, ifMissing = false): Promise<void> {
+  const insert = db.insertInto('room_members').values({
+    room_id: member.roomId,
+    user_id: member.userId,
+    status: member.status,
+    role: member.role,
+    permissions: member.permissions >>> 0,
+    admin_permissions: member.adminPermissions >>> 0,
+    join_at: member.joinAt,
+  });
+  await (ifMissing ? insert.onConflict((conflict) => conflict.doNothing()) : insert).execute();
 }
 
 /** The `room_members` table. */
 export class MemberRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async find(roomId: string, userId: string): Promise<MemberRecord | null> {
-    const row = await this.sql.get<MemberRow>('SELECT * FROM room_members WHERE room_id = ? AND user_id = ?', [roomId, userId]);
+    const row = await this.db.selectFrom('room_members').selectAll().where('room_id', '=', roomId).where('user_id', '=', userId).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
   /** Inserts a membership unless one exists, and returns the stored row (load or create). */
   async insertIfMissing(member: MemberRecord): Promise<MemberRecord> {
-    await insertMember(this.sql, member, true);
+    await insertMember(this.db, member, true);
     return (await this.find(member.roomId, member.userId)) ?? member;
   }
 
@@ -93,56 +91,45 @@ export class MemberRepository {
     const current = await this.find(roomId, userId);
     if (!current) return null;
     const next = { ...current, ...changes };
-    await this.sql.run('UPDATE room_members SET status = ?, role = ?, permissions = ?, admin_permissions = ? WHERE room_id = ? AND user_id = ?', [
-      next.status,
-      next.role,
-      next.permissions >>> 0,
-      next.adminPermissions >>> 0,
-      roomId,
-      userId,
-    ]);
+    await this.db
+      .updateTable('room_members')
+      .set({ status: next.status, role: next.role, permissions: next.permissions >>> 0, admin_permissions: next.adminPermissions >>> 0 })
+      .where('room_id', '=', roomId)
+      .where('user_id', '=', userId)
+      .execute();
     return next;
   }
 
   /** Removes a membership; returns whether a row existed. */
   async delete(roomId: string, userId: string): Promise<boolean> {
-    return (await this.sql.run('DELETE FROM room_members WHERE room_id = ? AND user_id = ?', [roomId, userId])).changes > 0;
+    const result = await this.db.deleteFrom('room_members').where('room_id', '=', roomId).where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** One page of a room's members (any status) with usernames, plus the total count. */
   async list(filter: MemberListFilter): Promise<{ total: number; rows: MemberListRow[] }> {
-    const where = ['m.room_id = ?'];
-    const params: SqlValue[] = [filter.roomId];
-    if (filter.role !== undefined) {
-      where.push('m.role = ?');
-      params.push(filter.role);
+    const { dialect } = this;
+    let query = this.db.selectFrom('room_members as m').innerJoin('users as u', 'u.id', 'm.user_id').where('m.room_id', '=', filter.roomId);
+    if (filter.role !== undefined) query = query.where('m.role', '=', filter.role);
+    if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
+    const { keyword } = filter;
+    if (keyword) {
+      query = query.where((eb) => {
+        const byName = contains(dialect, eb.ref('u.username'), keyword);
+        const byId = contains(dialect, eb.ref('u.id'), keyword);
+        return filter.search === 'name' ? byName : filter.search === 'id' ? byId : eb.or([byName, byId]);
+      });
     }
-    if (filter.status !== undefined) {
-      where.push('m.status = ?');
-      params.push(filter.status);
-    }
-    if (filter.keyword) {
-      const like = likePattern(filter.keyword);
-      const op = likeOperator(this.sql);
-      if (filter.search === 'name') {
-        where.push(`u.username ${op} ? ESCAPE '\\'`);
-        params.push(like);
-      } else if (filter.search === 'id') {
-        where.push(`u.id ${op} ? ESCAPE '\\'`);
-        params.push(like);
-      } else {
-        where.push(`(u.username ${op} ? ESCAPE '\\' OR u.id ${op} ? ESCAPE '\\')`);
-        params.push(like, like);
-      }
-    }
-    const from = ` FROM room_members m JOIN users u ON u.id = m.user_id WHERE ${where.join(' AND ')}`;
-    const order = `${filter.sort === 'join' ? 'u.created_at' : 'u.username'} ${filter.desc ? 'DESC' : 'ASC'}, u.id`;
-    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n${from}`, params))?.n ?? 0;
-    const rows = await this.sql.all<MemberRow>(`SELECT m.*, u.username AS username${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-      ...params,
-      limitOf(this.sql, filter.limit),
+    const total = asNumber((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
+    const rows = await paged(
+      query
+        .selectAll('m')
+        .select('u.username')
+        .orderBy(filter.sort === 'join' ? 'u.created_at' : 'u.username', filter.desc ? 'desc' : 'asc')
+        .orderBy('u.id'),
+      filter.limit,
       filter.offset,
-    ]);
+    ).execute();
     return { total, rows: rows.map((row) => ({ ...toRecord(row), username: row.username ?? '' })) };
   }
 }

@@ -3,7 +3,7 @@
  * §4.7): one row per (provider, provider user id), at most one account per provider and user.
  * `createdAt` is Unix ms.
  */
-import type { Sql } from './sql';
+import type { Db } from './schema';
 
 /** One bound provider account. */
 export interface ProviderLink {
@@ -13,47 +13,41 @@ export interface ProviderLink {
   createdAt: number;
 }
 
-interface LinkRow {
-  provider: string;
-  provider_user_id: string;
-  user_id: string;
-  created_at: number;
-}
-
-const toLink = (row: LinkRow): ProviderLink => ({
+const toLink = (row: { provider: string; provider_user_id: string; user_id: string; created_at: number }): ProviderLink => ({
   provider: row.provider,
   providerUserId: row.provider_user_id,
   userId: row.user_id,
-  createdAt: row.created_at,
+  createdAt: Number(row.created_at),
 });
 
-/** Writes one provider link through `sql` (the store, or a transaction of another repository). */
-export async function insertProviderLink(sql: Pick<Sql, 'run'>, link: ProviderLink): Promise<void> {
-  await sql.run('INSERT INTO user_providers (provider, provider_user_id, user_id, created_at) VALUES (?, ?, ?, ?)', [link.provider, link.providerUserId, link.userId, link.createdAt]);
+/** Writes one provider link through `db` (the store's, or a transaction of another repository). */
+export async function insertProviderLink(db: Db, link: ProviderLink): Promise<void> {
+  await db.insertInto('user_providers').values({ provider: link.provider, provider_user_id: link.providerUserId, user_id: link.userId, created_at: link.createdAt }).execute();
 }
 
 /** The `user_providers` table. */
 export class ProviderRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly db: Db) {}
 
   /** The link of a provider account, or null. */
   async find(provider: string, providerUserId: string): Promise<ProviderLink | null> {
-    const row = await this.sql.get<LinkRow>('SELECT * FROM user_providers WHERE provider = ? AND provider_user_id = ?', [provider, providerUserId]);
+    const row = await this.db.selectFrom('user_providers').selectAll().where('provider', '=', provider).where('provider_user_id', '=', providerUserId).executeTakeFirst();
     return row ? toLink(row) : null;
   }
 
   /** Every provider bound to `userId`. */
   async ofUser(userId: string): Promise<ProviderLink[]> {
-    return (await this.sql.all<LinkRow>('SELECT * FROM user_providers WHERE user_id = ?', [userId])).map(toLink);
+    return (await this.db.selectFrom('user_providers').selectAll().where('user_id', '=', userId).execute()).map(toLink);
   }
 
   /** Binds a provider account. Rejects with a UNIQUE violation when it or the user's slot is taken. */
   async insert(link: ProviderLink): Promise<void> {
-    await insertProviderLink(this.sql, link);
+    await insertProviderLink(this.db, link);
   }
 
   /** Unbinds `provider` from `userId`; false when it was not bound. */
   async delete(userId: string, provider: string): Promise<boolean> {
-    return (await this.sql.run('DELETE FROM user_providers WHERE user_id = ? AND provider = ?', [userId, provider])).changes > 0;
+    const result = await this.db.deleteFrom('user_providers').where('user_id', '=', userId).where('provider', '=', provider).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -5,9 +5,9 @@
 import type { RoomPlayback } from '@/lib/contract/playback';
 import type { RoomSettings } from '@/lib/contract/types';
 import { DEFAULT_ROOM_SETTINGS } from '@/lib/contract/room-settings';
-import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
 import { insertMember, type MemberRecord } from './members';
-import { likePattern } from './users';
+import type { Db, RoomRow, SqlDialect } from './schema';
+import { asNumber, contains, paged } from './sql';
 
 /** A stored room. `hashedPassword` is a bcrypt hash or "" (no password); `createdAt` is Unix ms. */
 export interface RoomRecord {
@@ -66,54 +66,34 @@ export interface RoomListRow extends RoomRecord {
   memberRole?: number;
 }
 
-interface RoomRow {
-  id: string;
-  name: string;
-  creator_id: string;
-  creator: string | null;
-  hashed_password: string;
-  status: number;
-  created_at: number;
-  current: string;
-  hidden?: number;
-  member_status?: number;
-  member_role?: number;
-}
-
 export { DEFAULT_ROOM_SETTINGS };
 
 /** The keys of the settings object, which are also the columns of `room_settings` (§5.5). */
 export const SETTING_KEYS = Object.keys(DEFAULT_ROOM_SETTINGS) as (keyof RoomSettings)[];
 
-/** Settings from a `room_settings` row whose columns carry `prefix`; defaults for a missing row (all null). */
-function settingsOf(row: Record<string, unknown>, prefix = ''): RoomSettings {
+/** Settings from a `room_settings` row (its columns as they are); defaults for a missing row (all null). */
+function settingsOf(row: Record<string, unknown>): RoomSettings {
   const settings = { ...DEFAULT_ROOM_SETTINGS } as Record<string, number | boolean>;
-  if (row[`${prefix}room_id`] == null) return settings as unknown as RoomSettings;
+  if (row.room_id == null) return settings as unknown as RoomSettings;
   for (const key of SETTING_KEYS) {
     const fallback = DEFAULT_ROOM_SETTINGS[key];
-    const value = Number(row[`${prefix}${key}`]);
+    const value = Number(row[key]);
     settings[key] = typeof fallback === 'boolean' ? Boolean(value) : value >>> 0;
   }
   return settings as unknown as RoomSettings;
 }
 
-/** The columns of `findWithMember`: the room and its creator, then settings as `s_*` and the membership as `m_*`. */
-const ROOM_WITH_MEMBER_SELECT = `SELECT r.*, u.username AS creator, u.role AS creator_role, s.room_id AS s_room_id,
-  ${SETTING_KEYS.map((key) => `s.${key} AS s_${key}`).join(', ')},
-  m.status AS m_status, m.role AS m_role, m.permissions AS m_permissions, m.admin_permissions AS m_admin_permissions, m.join_at AS m_join_at
-  FROM rooms r LEFT JOIN users u ON u.id = r.creator_id LEFT JOIN room_settings s ON s.room_id = r.id
-  LEFT JOIN room_members m ON m.room_id = r.id AND m.user_id = ?`;
-
-interface RoomWithMemberRow extends RoomRow {
-  creator_role: number | null;
-  m_status: number | null;
-  m_role: number;
-  m_permissions: number;
-  m_admin_permissions: number;
-  m_join_at: number;
+/** A settings object as the columns of `room_settings` (flags as 0/1). */
+function settingColumns(settings: Partial<RoomSettings>): Record<string, number> {
+  const columns: Record<string, number> = {};
+  for (const key of SETTING_KEYS) {
+    const value = settings[key];
+    if (value !== undefined) columns[key] = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  }
+  return columns;
 }
 
-function toRecord(row: RoomRow): RoomRecord {
+function toRecord(row: RoomRow & { creator: string | null }): RoomRecord {
   return {
     id: row.id,
     name: row.name,
@@ -121,18 +101,24 @@ function toRecord(row: RoomRow): RoomRecord {
     creator: row.creator ?? '',
     hashedPassword: row.hashed_password,
     status: row.status,
-    createdAt: row.created_at,
+    createdAt: Number(row.created_at),
   };
 }
 
-const ROOM_SELECT = 'SELECT r.*, u.username AS creator FROM rooms r LEFT JOIN users u ON u.id = r.creator_id';
-
 /** The `rooms` and `room_settings` tables. */
 export class RoomRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: SqlDialect,
+  ) {}
+
+  /** Rooms with their creator's username. */
+  private withCreator() {
+    return this.db.selectFrom('rooms as r').leftJoin('users as u', 'u.id', 'r.creator_id').selectAll('r').select('u.username as creator');
+  }
 
   async findById(id: string): Promise<RoomRecord | null> {
-    const row = await this.sql.get<RoomRow>(`${ROOM_SELECT} WHERE r.id = ?`, [id]);
+    const row = await this.withCreator().where('r.id', '=', id).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
@@ -142,7 +128,13 @@ export class RoomRepository {
    * round trip). Null when the room does not exist.
    */
   async findWithMember(id: string, userId: string): Promise<RoomWithMember | null> {
-    const row = await this.sql.get<RoomWithMemberRow>(`${ROOM_WITH_MEMBER_SELECT} WHERE r.id = ?`, [userId, id]);
+    const row = await this.withCreator()
+      .leftJoin('room_settings as s', 's.room_id', 'r.id')
+      .leftJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.user_id', '=', userId))
+      .selectAll('s')
+      .select(['u.role as creator_role', 'm.status as m_status', 'm.role as m_role', 'm.permissions as m_permissions', 'm.admin_permissions as m_admin_permissions', 'm.join_at as m_join_at'])
+      .where('r.id', '=', id)
+      .executeTakeFirst();
     if (!row) return null;
     const member: MemberRecord | null =
       row.m_status == null
@@ -151,16 +143,16 @@ export class RoomRepository {
             roomId: row.id,
             userId,
             status: row.m_status,
-            role: row.m_role,
-            permissions: row.m_permissions >>> 0,
-            adminPermissions: row.m_admin_permissions >>> 0,
-            joinAt: row.m_join_at,
+            role: Number(row.m_role),
+            permissions: Number(row.m_permissions) >>> 0,
+            adminPermissions: Number(row.m_admin_permissions) >>> 0,
+            joinAt: Number(row.m_join_at),
           };
-    return { room: toRecord(row), creatorRole: row.creator_role ?? null, settings: settingsOf(row as unknown as Record<string, unknown>, 's_'), member };
+    return { room: toRecord(row), creatorRole: row.creator_role ?? null, settings: settingsOf(row), member };
   }
 
   async findByName(name: string): Promise<RoomRecord | null> {
-    const row = await this.sql.get<RoomRow>(`${ROOM_SELECT} WHERE r.name = ?`, [name]);
+    const row = await this.withCreator().where('r.name', '=', name).executeTakeFirst();
     return row ? toRecord(row) : null;
   }
 
@@ -170,41 +162,44 @@ export class RoomRepository {
    * nothing is written).
    */
   async insert(room: Omit<RoomRecord, 'creator'>, settings: RoomSettings, current: StoredCurrent, creator: MemberRecord): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      await tx.run('INSERT INTO rooms (id, name, creator_id, hashed_password, status, created_at, updated_at, current) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-        room.id,
-        room.name,
-        room.creatorId,
-        room.hashedPassword,
-        room.status,
-        room.createdAt,
-        room.createdAt,
-        JSON.stringify(current),
-      ]);
-      await tx.run(`INSERT INTO room_settings (room_id, ${SETTING_KEYS.join(', ')}) VALUES (?, ${SETTING_KEYS.map(() => '?').join(', ')})`, [
-        room.id,
-        ...SETTING_KEYS.map((key) => toSql(settings[key])),
-      ]);
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('rooms')
+        .values({
+          id: room.id,
+          name: room.name,
+          creator_id: room.creatorId,
+          hashed_password: room.hashedPassword,
+          status: room.status,
+          created_at: room.createdAt,
+          updated_at: room.createdAt,
+          current: JSON.stringify(current),
+        })
+        .execute();
+      await tx
+        .insertInto('room_settings')
+        .values({ room_id: room.id, ...settingColumns(settings) })
+        .execute();
       await insertMember(tx, creator);
     });
   }
 
   /** Deletes a room; settings, members and movies go with it (ON DELETE CASCADE). */
   async delete(id: string): Promise<void> {
-    await this.sql.run('DELETE FROM rooms WHERE id = ?', [id]);
+    await this.db.deleteFrom('rooms').where('id', '=', id).execute();
   }
 
   async countByCreator(creatorId: string): Promise<number> {
-    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM rooms WHERE creator_id = ?', [creatorId]))?.n ?? 0;
+    return asNumber((await this.db.selectFrom('rooms').select((eb) => eb.fn.countAll().as('n')).where('creator_id', '=', creatorId).executeTakeFirst())?.n);
   }
 
   async updatePassword(id: string, hashedPassword: string): Promise<void> {
-    await this.sql.run('UPDATE rooms SET hashed_password = ?, updated_at = ? WHERE id = ?', [hashedPassword, Date.now(), id]);
+    await this.db.updateTable('rooms').set({ hashed_password: hashedPassword, updated_at: Date.now() }).where('id', '=', id).execute();
   }
 
   /** Sets the room's status (§5.2). */
   async updateStatus(id: string, status: number): Promise<void> {
-    await this.sql.run('UPDATE rooms SET status = ?, updated_at = ? WHERE id = ?', [status, Date.now(), id]);
+    await this.db.updateTable('rooms').set({ status, updated_at: Date.now() }).where('id', '=', id).execute();
   }
 
   /**
@@ -212,23 +207,20 @@ export class RoomRepository {
    * values of the right type (checked by the caller).
    */
   async updateSettings(roomId: string, changes: Partial<RoomSettings>): Promise<void> {
-    const keys = SETTING_KEYS.filter((key) => changes[key] !== undefined);
-    if (keys.length === 0) return;
-    await this.sql.run(`UPDATE room_settings SET ${keys.map((key) => `${key} = ?`).join(', ')} WHERE room_id = ?`, [
-      ...keys.map((key) => toSql(changes[key] as number | boolean)),
-      roomId,
-    ]);
+    const columns = settingColumns(changes);
+    if (Object.keys(columns).length === 0) return;
+    await this.db.updateTable('room_settings').set(columns).where('room_id', '=', roomId).execute();
   }
 
   /** The room's settings (§5.5), defaults for any missing row. */
   async settings(roomId: string): Promise<RoomSettings> {
-    const row = await this.sql.get<Record<string, unknown>>('SELECT * FROM room_settings WHERE room_id = ?', [roomId]);
+    const row = await this.db.selectFrom('room_settings').selectAll().where('room_id', '=', roomId).executeTakeFirst();
     return row ? settingsOf(row) : { ...DEFAULT_ROOM_SETTINGS };
   }
 
   /** The persisted current movie and status, or null when the room does not exist. */
   async current(roomId: string): Promise<StoredCurrent | null> {
-    const row = await this.sql.get<{ current: string }>('SELECT current FROM rooms WHERE id = ?', [roomId]);
+    const row = await this.db.selectFrom('rooms').select('current').where('id', '=', roomId).executeTakeFirst();
     if (!row) return null;
     try {
       return { ...emptyCurrent(0), ...(JSON.parse(row.current) as Partial<StoredCurrent>) };
@@ -238,67 +230,56 @@ export class RoomRepository {
   }
 
   async saveCurrent(roomId: string, current: StoredCurrent): Promise<void> {
-    await this.sql.run('UPDATE rooms SET current = ? WHERE id = ?', [JSON.stringify(current), roomId]);
+    await this.db.updateTable('rooms').set({ current: JSON.stringify(current) }).where('id', '=', roomId).execute();
   }
 
   /** One page of rooms matching `filter`, plus the total count of matches. */
   async list(filter: RoomListFilter): Promise<{ total: number; rows: RoomListRow[] }> {
-    const where: string[] = [];
-    const params: SqlValue[] = [];
-    let join = ' JOIN room_settings s ON s.room_id = r.id';
-    let select = 'SELECT r.*, u.username AS creator, s.hidden AS hidden';
-    if (filter.joinedBy) {
-      join += ' JOIN room_members m ON m.room_id = r.id AND m.user_id = ?';
-      params.push(filter.joinedBy);
-      select += ', m.status AS member_status, m.role AS member_role';
-      where.push('r.creator_id != ?');
-      params.push(filter.joinedBy);
+    const { dialect } = this;
+    const { keyword, joinedBy } = filter;
+    let query = this.db
+      .selectFrom('rooms as r')
+      .leftJoin('users as u', 'u.id', 'r.creator_id')
+      .innerJoin('room_settings as s', 's.room_id', 'r.id')
+      // The membership of `joinedBy` (none is looked for without it).
+      .leftJoin('room_members as m', (join) => join.onRef('m.room_id', '=', 'r.id').on('m.user_id', '=', joinedBy ?? ''));
+    if (joinedBy) query = query.where('m.user_id', 'is not', null).where('r.creator_id', '!=', joinedBy);
+    if (filter.status !== undefined) query = query.where('r.status', '=', filter.status);
+    if (filter.visibleOnly) query = query.where('s.hidden', '=', 0);
+    if (filter.creatorId) query = query.where('r.creator_id', '=', filter.creatorId);
+    if (keyword) {
+      query = query.where((eb) => {
+        switch (filter.search ?? 'all') {
+          case 'name':
+            return contains(dialect, eb.ref('r.name'), keyword);
+          case 'creator':
+            return contains(dialect, eb.ref('u.username'), keyword);
+          case 'id':
+            return contains(dialect, eb.ref('r.id'), keyword);
+          case 'creatorId':
+            return eb('r.creator_id', '=', keyword);
+          default:
+            return eb.or([contains(dialect, eb.ref('r.name'), keyword), contains(dialect, eb.ref('u.username'), keyword), contains(dialect, eb.ref('r.id'), keyword)]);
+        }
+      });
     }
-    if (filter.status !== undefined) {
-      where.push('r.status = ?');
-      params.push(filter.status);
-    }
-    if (filter.visibleOnly) where.push('s.hidden = 0');
-    if (filter.creatorId) {
-      where.push('r.creator_id = ?');
-      params.push(filter.creatorId);
-    }
-    if (filter.keyword) {
-      const like = likePattern(filter.keyword);
-      const op = likeOperator(this.sql);
-      switch (filter.search ?? 'all') {
-        case 'name':
-          where.push(`r.name ${op} ? ESCAPE '\\'`);
-          params.push(like);
-          break;
-        case 'creator':
-          where.push(`u.username ${op} ? ESCAPE '\\'`);
-          params.push(like);
-          break;
-        case 'id':
-          where.push(`r.id ${op} ? ESCAPE '\\'`);
-          params.push(like);
-          break;
-        case 'creatorId':
-          where.push('r.creator_id = ?');
-          params.push(filter.keyword);
-          break;
-        default:
-          where.push(`(r.name ${op} ? ESCAPE '\\' OR u.username ${op} ? ESCAPE '\\' OR r.id ${op} ? ESCAPE '\\')`);
-          params.push(like, like, like);
-      }
-    }
-    const from = ` FROM rooms r LEFT JOIN users u ON u.id = r.creator_id${join}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
-    const order = `${filter.sort === 'createdAt' ? 'r.created_at' : 'r.name'} ${filter.desc ? 'DESC' : 'ASC'}, r.id`;
-    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n${from}`, params))?.n ?? 0;
-    const rows = await this.sql.all<RoomRow>(`${select}${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, limitOf(this.sql, filter.limit), filter.offset]);
+    const total = asNumber((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
+    const rows = await paged(
+      query
+        .selectAll('r')
+        .select(['u.username as creator', 's.hidden as hidden', 'm.status as member_status', 'm.role as member_role'])
+        .orderBy(filter.sort === 'createdAt' ? 'r.created_at' : 'r.name', filter.desc ? 'desc' : 'asc')
+        .orderBy('r.id'),
+      filter.limit,
+      filter.offset,
+    ).execute();
     return {
       total,
       rows: rows.map((row) => ({
         ...toRecord(row),
         hidden: Boolean(row.hidden),
-        memberStatus: row.member_status,
-        memberRole: row.member_role,
+        memberStatus: joinedBy ? (row.member_status ?? undefined) : undefined,
+        memberRole: joinedBy ? (row.member_role ?? undefined) : undefined,
       })),
     };
   }
@@ -307,10 +288,7 @@ export class RoomRepository {
   async findManyWithVisibility(ids: string[]): Promise<RoomListRow[]> {
     const rows: RoomListRow[] = [];
     for (const id of ids) {
-      const row = await this.sql.get<RoomRow>(
-        'SELECT r.*, u.username AS creator, s.hidden AS hidden FROM rooms r LEFT JOIN users u ON u.id = r.creator_id JOIN room_settings s ON s.room_id = r.id WHERE r.id = ?',
-        [id],
-      );
+      const row = await this.withCreator().innerJoin('room_settings as s', 's.room_id', 'r.id').select('s.hidden as hidden').where('r.id', '=', id).executeTakeFirst();
       if (row) rows.push({ ...toRecord(row), hidden: Boolean(row.hidden) });
     }
     return rows;
@@ -320,8 +298,4 @@ export class RoomRepository {
 /** The status of a room with no current movie: paused at 0 s, rate 1 (§6.7). */
 export function emptyCurrent(nowMs: number): StoredCurrent {
   return { movieId: '', subPath: '', isPlaying: false, currentTime: 0, playbackRate: 1, lastUpdateMs: nowMs };
-}
-
-function toSql(value: number | boolean): number {
-  return typeof value === 'boolean' ? (value ? 1 : 0) : value;
 }

@@ -4,7 +4,7 @@
  * effective configuration. The companion server defaults `enable_password_signup` to true (§11 f).
  */
 import { OAUTH2_PROVIDERS, type OAuth2Provider } from '@/lib/contract/oauth2';
-import type { Sql } from './sql';
+import type { Db } from './schema';
 
 /** Per-provider OAuth2 settings (§5.6 group `oauth2_<provider>`). */
 export type OAuth2Settings = {
@@ -137,21 +137,23 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   ...OAUTH2_DEFAULTS,
 };
 
-const UPSERT = 'INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value';
-
 /** Reads and writes site settings. Values of the wrong type in the table fall back to the default. */
 export class SettingsRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly db: Db) {}
 
   /**
    * Writes every setting that has no row yet (first start, or a setting added later): the value of
    * `initial` when given (first-start configuration), else the default. Existing rows are kept.
    */
   async seedDefaults(initial: Partial<SiteSettings> = {}): Promise<void> {
-    await this.sql.transaction(async (tx) => {
+    await this.db.transaction().execute(async (tx) => {
       for (const [name, value] of Object.entries({ ...DEFAULT_SITE_SETTINGS, ...initial })) {
         if (!(name in DEFAULT_SITE_SETTINGS) || value === undefined) continue;
-        await tx.run('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING', [name, JSON.stringify(value)]);
+        await tx
+          .insertInto('settings')
+          .values({ name, value: JSON.stringify(value) })
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
       }
     });
   }
@@ -159,7 +161,7 @@ export class SettingsRepository {
   /** The effective settings: stored values over the defaults. */
   async get(): Promise<SiteSettings> {
     const settings: Record<string, unknown> = { ...DEFAULT_SITE_SETTINGS };
-    for (const row of await this.sql.all<{ name: string; value: string }>('SELECT name, value FROM settings')) {
+    for (const row of await this.db.selectFrom('settings').select(['name', 'value']).execute()) {
       if (!(row.name in DEFAULT_SITE_SETTINGS)) continue;
       try {
         const value: unknown = JSON.parse(row.value);
@@ -173,13 +175,23 @@ export class SettingsRepository {
 
   /** Stores one setting. */
   async set<K extends keyof SiteSettings>(name: K, value: SiteSettings[K]): Promise<void> {
-    await this.sql.run(UPSERT, [name, JSON.stringify(value)]);
+    await upsert(this.db, name, value);
   }
 
   /** Stores several settings in one transaction. */
   async setMany(changes: Partial<SiteSettings>): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      for (const [name, value] of Object.entries(changes)) await tx.run(UPSERT, [name, JSON.stringify(value)]);
+    await this.db.transaction().execute(async (tx) => {
+      for (const [name, value] of Object.entries(changes)) await upsert(tx, name, value);
     });
   }
+}
+
+/** Writes one setting's row through `db`, replacing its value. */
+async function upsert(db: Db, name: string, value: unknown): Promise<void> {
+  const json = JSON.stringify(value);
+  await db
+    .insertInto('settings')
+    .values({ name, value: json })
+    .onConflict((conflict) => conflict.column('name').doUpdateSet({ value: json }))
+    .execute();
 }

@@ -5,7 +5,7 @@
  * it, or null when it comes from the instances' `JWT_SECRET` (the row then holds only its
  * fingerprint, so that an instance with another one can tell). `since` is Unix ms.
  */
-import type { Sql } from './sql';
+import type { Db } from './schema';
 
 /** Which secret a row holds. */
 export type SecretSlot = 'current' | 'previous';
@@ -19,23 +19,22 @@ export interface StoredSecret {
   since: number;
 }
 
-interface SecretRow {
-  slot: SecretSlot;
-  fingerprint: string;
-  secret: string | null;
-  since: number;
-}
+const toStored = (row: { fingerprint: string; secret: string | null; since: number }): StoredSecret => ({
+  fingerprint: row.fingerprint,
+  secret: row.secret,
+  since: Number(row.since),
+});
 
 /** The `signing_secrets` table. */
 export class SigningSecretRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly db: Db) {}
 
   /** Both slots (absent ones are null). */
   async read(): Promise<{ current: StoredSecret | null; previous: StoredSecret | null }> {
-    const rows = await this.sql.all<SecretRow>('SELECT slot, fingerprint, secret, since FROM signing_secrets');
+    const rows = await this.db.selectFrom('signing_secrets').select(['slot', 'fingerprint', 'secret', 'since']).execute();
     const of = (slot: SecretSlot) => {
       const row = rows.find((candidate) => candidate.slot === slot);
-      return row ? { fingerprint: row.fingerprint, secret: row.secret, since: Number(row.since) } : null;
+      return row ? toStored(row) : null;
     };
     return { current: of('current'), previous: of('previous') };
   }
@@ -46,12 +45,11 @@ export class SigningSecretRepository {
    * one reads the same row.
    */
   async createCurrent(secret: StoredSecret): Promise<StoredSecret> {
-    await this.sql.run('INSERT INTO signing_secrets (slot, fingerprint, secret, since) VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO NOTHING', [
-      'current',
-      secret.fingerprint,
-      secret.secret,
-      secret.since,
-    ]);
+    await this.db
+      .insertInto('signing_secrets')
+      .values({ slot: 'current', fingerprint: secret.fingerprint, secret: secret.secret, since: secret.since })
+      .onConflict((conflict) => conflict.column('slot').doNothing())
+      .execute();
     const { current } = await this.read();
     if (!current) throw new Error('the signing secret could not be stored');
     return current;
@@ -64,12 +62,12 @@ export class SigningSecretRepository {
    * `expectedCurrent`).
    */
   async rotate(expectedCurrent: string, next: StoredSecret): Promise<boolean> {
-    return this.sql.transaction(async (tx) => {
-      const current = await tx.get<SecretRow>("SELECT slot, fingerprint, secret, since FROM signing_secrets WHERE slot = 'current'");
+    return this.db.transaction().execute(async (tx) => {
+      const current = await tx.selectFrom('signing_secrets').select('fingerprint').where('slot', '=', 'current').executeTakeFirst();
       if (current?.fingerprint !== expectedCurrent) return false;
-      await tx.run("DELETE FROM signing_secrets WHERE slot = 'previous'");
-      await tx.run("UPDATE signing_secrets SET slot = 'previous', since = ? WHERE slot = 'current'", [next.since]);
-      await tx.run("INSERT INTO signing_secrets (slot, fingerprint, secret, since) VALUES ('current', ?, ?, ?)", [next.fingerprint, next.secret, next.since]);
+      await tx.deleteFrom('signing_secrets').where('slot', '=', 'previous').execute();
+      await tx.updateTable('signing_secrets').set({ slot: 'previous', since: next.since }).where('slot', '=', 'current').execute();
+      await tx.insertInto('signing_secrets').values({ slot: 'current', fingerprint: next.fingerprint, secret: next.secret, since: next.since }).execute();
       return true;
     });
   }

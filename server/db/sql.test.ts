@@ -1,29 +1,22 @@
 /**
  * @jest-environment node
  *
- * The store's SQL layer (./sql.ts) on SQLite, and on PostgreSQL too when the run has one
- * (`npm run test:pg`): the same statements answer the same way on both, a transaction is all or
- * nothing, and on SQLite nothing from outside slips into a transaction under way.
+ * The store's database layer (./sql.ts) on SQLite, and on PostgreSQL too when the run has one
+ * (`npm run test:pg`): the same typed queries answer the same way on both (a case-insensitive
+ * search, 64-bit numbers, paging), a transaction is all or nothing, on SQLite nothing from outside
+ * slips into a transaction under way, and a duplicate key is recognised on both.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { isUniqueViolation, likeOperator, limitOf, numberPlaceholders, postgresPool, PostgresSql, SqliteSql, type Sql } from './sql';
-
-describe('numberPlaceholders', () => {
-  it("numbers each ? in order and leaves string literals alone", () => {
-    expect(numberPlaceholders("SELECT * FROM t WHERE a = ? AND b LIKE ? ESCAPE '\\' AND c = '?' AND d = ?")).toBe(
-      "SELECT * FROM t WHERE a = $1 AND b LIKE $2 ESCAPE '\\' AND c = '?' AND d = $3",
-    );
-    expect(numberPlaceholders("SELECT 'it''s ?' , ?")).toBe("SELECT 'it''s ?' , $1");
-  });
-});
+import { migrate } from './migrations';
+import { asNumber, contains, isUniqueViolation, paged, postgresConnection, postgresPool, sqliteConnection, type Connection } from './sql';
 
 interface Backend {
   name: string;
-  open(): Promise<{ sql: Sql; close(): Promise<void> }>;
+  open(): Promise<Connection>;
 }
 
 const backends: Backend[] = [
@@ -31,11 +24,11 @@ const backends: Backend[] = [
     name: 'SQLite',
     async open() {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sql-test-'));
-      const db = new Database(path.join(dir, 'test.db'));
+      const connection = sqliteConnection(new Database(path.join(dir, 'test.db')));
       return {
-        sql: new SqliteSql(db),
+        ...connection,
         close: async () => {
-          db.close();
+          await connection.close();
           fs.rmSync(dir, { recursive: true, force: true });
         },
       };
@@ -53,67 +46,86 @@ if (process.env.TEST_DATABASE_URL) {
       await admin.end();
       const url = new URL(process.env.TEST_DATABASE_URL!);
       url.pathname = `/${name}`;
-      const pool = postgresPool(url.toString());
-      return { sql: new PostgresSql(pool), close: () => pool.end() };
+      return postgresConnection(postgresPool(url.toString()));
     },
   });
 }
 
-describe.each(backends)('on $name', (backend) => {
-  let sql: Sql;
-  let close: () => Promise<void>;
-  beforeEach(async () => {
-    ({ sql, close } = await backend.open());
-    await sql.run('CREATE TABLE items (id TEXT PRIMARY KEY, name TEXT NOT NULL, at BIGINT NOT NULL)');
-  });
-  afterEach(() => close());
+const user = (id: string, username: string, createdAt: number) => ({ id, username, hashed_password: '', role: 3, created_at: createdAt, updated_at: createdAt, email: null });
 
-  it('reads what it wrote, counts changes, and reads 64-bit integers as numbers', async () => {
+describe.each(backends)('on $name', (backend) => {
+  let connection: Connection;
+  beforeEach(async () => {
+    connection = await backend.open();
+    await migrate(connection.db, connection.dialect);
+  });
+  afterEach(() => connection.close());
+
+  it('reads what it wrote, counts, pages, searches ignoring case, and reads 64-bit integers as numbers', async () => {
+    const { db, dialect } = connection;
     const now = Date.now();
-    expect(await sql.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['a', 'Alpha', now])).toEqual({ changes: 1 });
-    await sql.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['b', 'beta', now + 1]);
-    expect(await sql.get('SELECT id, at FROM items WHERE id = ?', ['a'])).toEqual({ id: 'a', at: now });
-    expect(await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM items')).toEqual({ n: 2 });
-    expect(await sql.get('SELECT id FROM items WHERE id = ?', ['none'])).toBeUndefined();
-    // Case-insensitive keyword search on both.
-    expect(await sql.all(`SELECT id FROM items WHERE name ${likeOperator(sql)} ? ORDER BY id`, ['%A%'])).toEqual([{ id: 'a' }, { id: 'b' }]);
-    expect(await sql.all('SELECT id FROM items ORDER BY id LIMIT ? OFFSET ?', [limitOf(sql, -1), 1])).toEqual([{ id: 'b' }]);
-    expect(await sql.run('UPDATE items SET name = ? WHERE id IN (?, ?)', ['x', 'a', 'b'])).toEqual({ changes: 2 });
+    await db.insertInto('users').values([user('a', 'Alpha_1', now), user('b', 'beta', now + 1), user('c', 'gamma', now + 2)]).execute();
+    expect(await db.selectFrom('users').select(['id', 'created_at']).where('id', '=', 'a').executeTakeFirst()).toEqual({ id: 'a', created_at: now });
+    expect(asNumber((await db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n)).toBe(3);
+    expect(await db.selectFrom('users').select('id').where('id', '=', 'none').executeTakeFirst()).toBeUndefined();
+    const search = (keyword: string) =>
+      db
+        .selectFrom('users')
+        .select('id')
+        .where((eb) => contains(dialect, eb.ref('username'), keyword))
+        .orderBy('id')
+        .execute();
+    expect(await search('A')).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+    // LIKE's wildcards in the keyword are plain characters.
+    expect(await search('_')).toEqual([{ id: 'a' }]);
+    expect(await search('%')).toEqual([]);
+    const page = (limit: number, offset: number) => paged(db.selectFrom('users').select('id').orderBy('id'), limit, offset).execute();
+    expect(await page(-1, 1)).toEqual([{ id: 'b' }, { id: 'c' }]);
+    expect(await page(1, 1)).toEqual([{ id: 'b' }]);
+    expect(await page(-1, 0)).toHaveLength(3);
+    const updated = await db.updateTable('users').set({ role: 1 }).where('id', 'in', ['a', 'b']).executeTakeFirst();
+    expect(Number(updated.numUpdatedRows)).toBe(2);
   });
 
   it('rejects a duplicate key with an error isUniqueViolation recognises', async () => {
-    await sql.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['a', 'one', 1]);
-    const error = await sql.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['a', 'two', 2]).catch((caught: unknown) => caught);
+    await connection.db.insertInto('users').values(user('a', 'one', 1)).execute();
+    const error = await connection.db
+      .insertInto('users')
+      .values(user('a', 'two', 2))
+      .execute()
+      .catch((caught: unknown) => caught);
     expect(isUniqueViolation(error)).toBe(true);
     expect(isUniqueViolation(new Error('other'))).toBe(false);
   });
 
   it('commits a transaction whole, or rolls it back whole when its work rejects', async () => {
-    await sql.transaction(async (tx) => {
-      await tx.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['a', 'one', 1]);
-      await tx.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['b', 'two', 2]);
+    const { db } = connection;
+    await db.transaction().execute(async (tx) => {
+      await tx.insertInto('users').values(user('a', 'one', 1)).execute();
+      await tx.insertInto('users').values(user('b', 'two', 2)).execute();
     });
-    const failed = sql.transaction(async (tx) => {
-      await tx.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['c', 'three', 3]);
-      await tx.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['a', 'again', 4]);
+    const failed = db.transaction().execute(async (tx) => {
+      await tx.insertInto('users').values(user('c', 'three', 3)).execute();
+      await tx.insertInto('users').values(user('a', 'again', 4)).execute();
     });
     expect(isUniqueViolation(await failed.catch((caught: unknown) => caught))).toBe(true);
-    expect(await sql.all('SELECT id FROM items ORDER BY id')).toEqual([{ id: 'a' }, { id: 'b' }]);
+    expect(await db.selectFrom('users').select('id').orderBy('id').execute()).toEqual([{ id: 'a' }, { id: 'b' }]);
   });
 
   it('keeps what others write out of a transaction under way, and lets them through after', async () => {
+    const { db } = connection;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const failed = sql.transaction(async (tx) => {
-      await tx.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['a', 'in the transaction', 1]);
+    const failed = db.transaction().execute(async (tx) => {
+      await tx.insertInto('users').values(user('a', 'in the transaction', 1)).execute();
       await held;
       throw new Error('rolled back');
     });
     // Written by someone else while the transaction waits: it must survive the rollback.
-    const outside = sql.run('INSERT INTO items (id, name, at) VALUES (?, ?, ?)', ['b', 'outside', 2]);
+    const outside = db.insertInto('users').values(user('b', 'outside', 2)).execute();
     release();
     await expect(failed).rejects.toThrow('rolled back');
     await outside;
-    expect(await sql.all('SELECT id FROM items ORDER BY id')).toEqual([{ id: 'b' }]);
+    expect(await db.selectFrom('users').select('id').orderBy('id').execute()).toEqual([{ id: 'b' }]);
   });
 });

@@ -3,7 +3,8 @@
  * Times are Unix ms.
  */
 import { insertProviderLink } from './providers';
-import { likeOperator, limitOf, type Sql, type SqlValue } from './sql';
+import type { Db, SqlDialect, UserRow } from './schema';
+import { asNumber, contains, paged } from './sql';
 
 /** A stored user. `role` is the site role (§5.1); `createdAt` is Unix ms. */
 export interface UserRecord {
@@ -31,15 +32,6 @@ export interface UserListFilter {
   offset: number;
 }
 
-interface UserRow {
-  id: string;
-  username: string;
-  hashed_password: string;
-  role: number;
-  created_at: number;
-  email: string | null;
-}
-
 function toRecord(row: UserRow | undefined): UserRecord | null {
   if (!row) return null;
   return {
@@ -47,26 +39,29 @@ function toRecord(row: UserRow | undefined): UserRecord | null {
     username: row.username,
     hashedPassword: row.hashed_password,
     role: row.role,
-    createdAt: row.created_at,
+    createdAt: Number(row.created_at),
     email: row.email ?? '',
   };
 }
 
 /** The `users` table. */
 export class UserRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: SqlDialect,
+  ) {}
 
   async findById(id: string): Promise<UserRecord | null> {
-    return toRecord(await this.sql.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]));
+    return toRecord(await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst());
   }
 
   async findByUsername(username: string): Promise<UserRecord | null> {
-    return toRecord(await this.sql.get<UserRow>('SELECT * FROM users WHERE username = ?', [username]));
+    return toRecord(await this.db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst());
   }
 
   /** The user with this bound email, or null. */
   async findByEmail(email: string): Promise<UserRecord | null> {
-    return email ? toRecord(await this.sql.get<UserRow>('SELECT * FROM users WHERE email = ?', [email])) : null;
+    return email ? toRecord(await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()) : null;
   }
 
   /**
@@ -75,86 +70,86 @@ export class UserRepository {
    * email or the provider account is taken (then nothing is written).
    */
   async insert(user: Omit<UserRecord, 'email'> & { email?: string }, provider?: { provider: string; providerUserId: string }): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      await tx.run('INSERT INTO users (id, username, hashed_password, role, created_at, updated_at, email) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        user.id,
-        user.username,
-        user.hashedPassword,
-        user.role,
-        user.createdAt,
-        user.createdAt,
-        user.email || null,
-      ]);
+    await this.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto('users')
+        .values({
+          id: user.id,
+          username: user.username,
+          hashed_password: user.hashedPassword,
+          role: user.role,
+          created_at: user.createdAt,
+          updated_at: user.createdAt,
+          email: user.email || null,
+        })
+        .execute();
       if (provider) await insertProviderLink(tx, { ...provider, userId: user.id, createdAt: user.createdAt });
     });
   }
 
   /** Binds `email` ("" unbinds). Rejects with a UNIQUE violation when another user has it. */
   async updateEmail(id: string, email: string): Promise<void> {
-    await this.sql.run('UPDATE users SET email = ?, updated_at = ? WHERE id = ?', [email || null, Date.now(), id]);
+    await this.db.updateTable('users').set({ email: email || null, updated_at: Date.now() }).where('id', '=', id).execute();
   }
 
   /** Renames a user. Rejects with a UNIQUE violation when the name is taken. */
   async updateUsername(id: string, username: string): Promise<void> {
-    await this.sql.run('UPDATE users SET username = ?, updated_at = ? WHERE id = ?', [username, Date.now(), id]);
+    await this.db.updateTable('users').set({ username, updated_at: Date.now() }).where('id', '=', id).execute();
   }
 
   async updatePassword(id: string, hashedPassword: string): Promise<void> {
-    await this.sql.run('UPDATE users SET hashed_password = ?, updated_at = ? WHERE id = ?', [hashedPassword, Date.now(), id]);
+    await this.db.updateTable('users').set({ hashed_password: hashedPassword, updated_at: Date.now() }).where('id', '=', id).execute();
   }
 
   /** Deletes a user; rooms they created and their memberships go with them (ON DELETE CASCADE). */
   async delete(id: string): Promise<void> {
-    await this.sql.run('DELETE FROM users WHERE id = ?', [id]);
+    await this.db.deleteFrom('users').where('id', '=', id).execute();
   }
 
   /** Sets the site role (§5.1). */
   async updateRole(id: string, role: number): Promise<void> {
-    await this.sql.run('UPDATE users SET role = ?, updated_at = ? WHERE id = ?', [role, Date.now(), id]);
+    await this.db.updateTable('users').set({ role, updated_at: Date.now() }).where('id', '=', id).execute();
   }
 
   /** One page of users matching `filter`, plus the total count of matches. */
   async list(filter: UserListFilter): Promise<{ total: number; rows: UserRecord[] }> {
-    const where: string[] = [];
-    const params: SqlValue[] = [];
-    if (filter.role !== undefined) {
-      where.push('role = ?');
-      params.push(filter.role);
+    const { dialect } = this;
+    let query = this.db.selectFrom('users');
+    if (filter.role !== undefined) query = query.where('role', '=', filter.role);
+    if (filter.excludeId) query = query.where('id', '!=', filter.excludeId);
+    const { keyword } = filter;
+    if (keyword) {
+      query = query.where((eb) => {
+        const byName = contains(dialect, eb.ref('username'), keyword);
+        const byId = contains(dialect, eb.ref('id'), keyword);
+        return filter.search === 'name' ? byName : filter.search === 'id' ? byId : eb.or([byName, byId]);
+      });
     }
-    if (filter.excludeId) {
-      where.push('id != ?');
-      params.push(filter.excludeId);
-    }
-    if (filter.keyword) {
-      const like = likePattern(filter.keyword);
-      const op = likeOperator(this.sql);
-      if (filter.search === 'name') where.push(`username ${op} ? ESCAPE '\\'`);
-      else if (filter.search === 'id') where.push(`id ${op} ? ESCAPE '\\'`);
-      else where.push(`(username ${op} ? ESCAPE '\\' OR id ${op} ? ESCAPE '\\')`);
-      params.push(like);
-      if (filter.search !== 'name' && filter.search !== 'id') params.push(like);
-    }
-    const from = ` FROM users${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
-    const order = `${filter.sort === 'createdAt' ? 'created_at' : 'username'} ${filter.desc ? 'DESC' : 'ASC'}, id`;
-    const total = (await this.sql.get<{ n: number }>(`SELECT COUNT(*) AS n${from}`, params))?.n ?? 0;
-    const rows = await this.sql.all<UserRow>(`SELECT *${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, limitOf(this.sql, filter.limit), filter.offset]);
+    const total = asNumber((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
+    const rows = await paged(
+      query
+        .selectAll()
+        .orderBy(filter.sort === 'createdAt' ? 'created_at' : 'username', filter.desc ? 'desc' : 'asc')
+        .orderBy('id'),
+      filter.limit,
+      filter.offset,
+    ).execute();
     return { total, rows: rows.map((row) => toRecord(row)!) };
   }
 
   async countWithRole(role: number): Promise<number> {
-    return (await this.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE role = ?', [role]))?.n ?? 0;
+    return asNumber((await this.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).where('role', '=', role).executeTakeFirst())?.n);
   }
 
   /** Ids of users whose name contains `keyword` (case-insensitive). */
   async idsWithUsernameLike(keyword: string): Promise<string[]> {
-    const rows = await this.sql.all<{ id: string }>(`SELECT id FROM users WHERE username ${likeOperator(this.sql)} ? ESCAPE '\\'`, [likePattern(keyword)]);
+    const rows = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where((eb) => contains(this.dialect, eb.ref('username'), keyword))
+      .execute();
     return rows.map((row) => row.id);
   }
 }
 
-/** `%keyword%` with LIKE wildcards in the keyword escaped (escape char `\`). */
-export function likePattern(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-export { isUniqueViolation } from './sql';
+export { isUniqueViolation, likePattern } from './sql';

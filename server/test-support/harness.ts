@@ -14,7 +14,8 @@ import { watchChild } from './child';
 import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
 import type { StartServerOptions } from '../app';
 import { DATABASE_FILE } from '../db/database';
-import { postgresPool, PostgresSql, SqliteSql, type Sql } from '../db/sql';
+import { CompiledQuery } from 'kysely';
+import { postgresConnection, postgresPool, sqliteConnection, type Connection } from '../db/sql';
 
 const ROOT = path.resolve(__dirname, '../..');
 const SERVE = path.join(__dirname, 'serve.ts');
@@ -73,9 +74,37 @@ export function testsOnPostgres(): boolean {
   return Boolean(process.env.TEST_DATABASE_URL);
 }
 
-/** Direct access to a test server's database, for a test's arrangements (`?` placeholders on both). */
-export interface TestDatabase extends Sql {
+/** A value bound to a `?` of a test's SQL. */
+export type TestSqlValue = string | number | null;
+
+/**
+ * Plain SQL on a server's database, for arranging what the API cannot: `?` placeholders (numbered
+ * `$1…$n` for PostgreSQL), rows as plain objects, `changes` as the rows written.
+ */
+export interface TestDatabase {
+  all<T>(text: string, params?: readonly TestSqlValue[]): Promise<T[]>;
+  get<T>(text: string, params?: readonly TestSqlValue[]): Promise<T | undefined>;
+  run(text: string, params?: readonly TestSqlValue[]): Promise<{ changes: number }>;
   close(): Promise<void>;
+}
+
+/** `text` with its `?` placeholders numbered as PostgreSQL's `$1…$n` (none sits inside a string literal in the tests). */
+export function numberPlaceholders(text: string): string {
+  let n = 0;
+  return text.replace(/'(?:[^']|'')*'|\?/g, (match) => (match === '?' ? `$${++n}` : match));
+}
+
+/** A TestDatabase over one of the store's connections (../db/sql.ts). */
+export function testDatabase(connection: Connection): TestDatabase {
+  const compiled = (text: string, params: readonly TestSqlValue[] = []) =>
+    CompiledQuery.raw(connection.dialect === 'postgres' ? numberPlaceholders(text) : text, [...params]);
+  const all = async <T>(text: string, params?: readonly TestSqlValue[]) => (await connection.db.executeQuery<T>(compiled(text, params))).rows as T[];
+  return {
+    all,
+    get: async <T>(text: string, params?: readonly TestSqlValue[]) => (await all<T>(text, params))[0],
+    run: async (text, params) => ({ changes: Number((await connection.db.executeQuery(compiled(text, params))).numAffectedRows ?? 0) }),
+    close: () => connection.close(),
+  };
 }
 
 /**
@@ -85,12 +114,8 @@ export interface TestDatabase extends Sql {
  */
 export async function openServerDatabase(dataDir: string): Promise<TestDatabase> {
   const url = await databaseFor(dataDir);
-  if (url) {
-    const pool = postgresPool(url, 1);
-    return Object.assign(new PostgresSql(pool), { close: () => pool.end() });
-  }
-  const db = new Database(path.join(dataDir, DATABASE_FILE));
-  return Object.assign(new SqliteSql(db), { close: async () => void db.close() });
+  if (url) return testDatabase(postgresConnection(postgresPool(url, 1)));
+  return testDatabase(sqliteConnection(new Database(path.join(dataDir, DATABASE_FILE))));
 }
 
 /**
