@@ -11,51 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion, type Migration } from './migrations';
-import { postgresConnection, postgresPool, sqliteConnection, type Connection } from './sql';
+import { testBackends } from '../test-support/harness';
+import { sqliteConnection, type Connection } from './sql';
 
 const TABLES = ['chat_messages', 'movies', 'room_members', 'room_settings', 'rooms', 'settings', 'signing_secrets', 'user_providers', 'users'];
 
-interface Backend {
-  name: string;
-  open(): Promise<Connection & { raw(text: string): Promise<void> }>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'SQLite',
-    async open() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-      const db = new Database(path.join(dir, 'test.db'));
-      const connection = sqliteConnection(db);
-      return {
-        ...connection,
-        raw: async (text) => void db.exec(text),
-        close: async () => {
-          await connection.close();
-          fs.rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-];
-if (process.env.TEST_DATABASE_URL) {
-  backends.push({
-    name: 'PostgreSQL',
-    async open() {
-      const name = `migrations_test_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${name}`;
-      const pool = postgresPool(url.toString(), 2);
-      return { ...postgresConnection(pool), raw: async (text) => void (await pool.query(text)) };
-    },
-  });
-}
+const backends = testBackends('migrations_test');
 
 /** The user tables of the database, sorted. */
 async function tables(connection: Connection): Promise<string[]> {
@@ -67,7 +29,7 @@ async function tables(connection: Connection): Promise<string[]> {
 }
 
 describe.each(backends)('schema migrations on $name', (backend) => {
-  let connection: Awaited<ReturnType<Backend['open']>>;
+  let connection: Connection;
   beforeEach(async () => {
     connection = await backend.open();
   });

@@ -6,50 +6,11 @@
  * search, 64-bit numbers, paging), a transaction is all or nothing, on SQLite nothing from outside
  * slips into a transaction under way, and a duplicate key is recognised on both.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
+import { testBackends } from '../test-support/harness';
 import { migrate } from './migrations';
-import { asNumber, contains, isUniqueViolation, paged, postgresConnection, postgresPool, sqliteConnection, type Connection } from './sql';
+import { asNumber, contains, isUniqueViolation, paged, type Connection } from './sql';
 
-interface Backend {
-  name: string;
-  open(): Promise<Connection>;
-}
-
-const backends: Backend[] = [
-  {
-    name: 'SQLite',
-    async open() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sql-test-'));
-      const connection = sqliteConnection(new Database(path.join(dir, 'test.db')));
-      return {
-        ...connection,
-        close: async () => {
-          await connection.close();
-          fs.rmSync(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-];
-if (process.env.TEST_DATABASE_URL) {
-  backends.push({
-    name: 'PostgreSQL',
-    async open() {
-      const name = `sql_test_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${name}`;
-      return postgresConnection(postgresPool(url.toString()));
-    },
-  });
-}
+const backends = testBackends('sql_test');
 
 const user = (id: string, username: string, createdAt: number) => ({ id, username, hashed_password: '', role: 3, created_at: createdAt, updated_at: createdAt, email: null });
 

@@ -352,3 +352,50 @@ export class TestSocket {
     this.ws.terminate();
   }
 }
+
+/** A way to open a fresh, empty database of one kind, for tests of the data layer itself. */
+export interface TestBackend {
+  name: 'SQLite' | 'PostgreSQL';
+  /** A new empty database (a SQLite file in a temporary folder, or a new database of the test cluster); `close` removes the file. */
+  open(): Promise<Connection>;
+}
+
+/**
+ * SQLite, and PostgreSQL too when the run has one (`npm run test:pg`, TEST_DATABASE_URL): the
+ * backends a data-layer test runs on with `describe.each`. `prefix` names the PostgreSQL databases.
+ */
+export function testBackends(prefix: string): TestBackend[] {
+  const backends: TestBackend[] = [
+    {
+      name: 'SQLite',
+      async open() {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+        const connection = sqliteConnection(new Database(path.join(dir, 'test.db')));
+        return {
+          ...connection,
+          close: async () => {
+            await connection.close();
+            fs.rmSync(dir, { recursive: true, force: true });
+          },
+        };
+      },
+    },
+  ];
+  const maintenance = process.env.TEST_DATABASE_URL;
+  if (maintenance) {
+    backends.push({
+      name: 'PostgreSQL',
+      async open() {
+        const name = `${prefix.replace(/\W/g, '_')}_${process.pid}_${Date.now()}`;
+        const admin = new pg.Client({ connectionString: maintenance });
+        await admin.connect();
+        await admin.query(`CREATE DATABASE ${name}`);
+        await admin.end();
+        const url = new URL(maintenance);
+        url.pathname = `/${name}`;
+        return postgresConnection(postgresPool(url.toString(), 2));
+      },
+    });
+  }
+  return backends;
+}
