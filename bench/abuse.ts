@@ -92,13 +92,16 @@ async function main(): Promise<void> {
   const server = await launch({ rateLimitScale: 1, trustProxy: '127.0.0.1' });
   try {
     const stamp = Date.now() % 100000;
-    const [watcherToken, speakerToken, attackerToken] = await Promise.all(['watcher', 'speaker', 'attacker'].map((who) => signUp(server, `abuse${stamp}${who}`)));
+    const [watcherToken, speakerToken, attackerToken, flooderToken] = await Promise.all(['watcher', 'speaker', 'attacker', 'flooder'].map((who) => signUp(server, `abuse${stamp}${who}`)));
     const stormUsers = Array.from({ length: 40 }, (_, n) => `abuse${stamp}storm${n}`);
     await inParallel(stormUsers, 4, (name) => signUp(server, name));
     const canaryRoomId = (await postAs(server, '/api/room/create', { roomName: `canary ${stamp}`, password: '', settings: { hidden: true } }, speakerToken)).roomId as string;
     for (const token of [watcherToken, attackerToken]) await postAs(server, '/api/room/login', { roomId: canaryRoomId, password: '' }, token);
     const attackRoomId = (await postAs(server, '/api/room/create', { roomName: `attacker ${stamp}`, password: '', settings: { hidden: true } }, attackerToken)).roomId as string;
-    const job = { token: attackerToken, roomId: attackRoomId, canaryRoomId, stormUsers };
+    // The socket flood's account of its own, with a room of its own: the attacker's sockets were closed
+    // for flooding by then, and a person closed for flooding may open none for 10 s.
+    const flooderRoomId = (await postAs(server, '/api/room/create', { roomName: `flooder ${stamp}`, password: '', settings: { hidden: true } }, flooderToken)).roomId as string;
+    const job = { token: attackerToken, roomId: attackRoomId, canaryRoomId, stormUsers, flooderToken, flooderRoomId };
 
     const watcher = new Viewer(server, canaryRoomId, watcherToken);
     const speaker = new Viewer(server, canaryRoomId, speakerToken);

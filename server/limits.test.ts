@@ -393,8 +393,10 @@ describe('socket limits', () => {
       expect(await within(5000, flooder.closed)).toEqual({ code: 1008, reason: 'too many messages' });
       other.send({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'still fine' } });
       expect((await other.next(MessageType.CHAT)).payload.value).toBe('still fine');
-      // The flooder's other tab shares its budget but stays open.
+      // The flooder's other tab shares its budget but stays open; a new socket of the flooder is refused for a while.
       expect(ownerTab.ws.readyState).toBe(ownerTab.ws.OPEN);
+      const again = await TestSocket.open(server, roomId, owner.token);
+      expect(await within(3000, again.closed)).toEqual({ code: 1008, reason: 'too many connections' });
     } finally {
       flooder.close();
       ownerTab.close();

@@ -12,8 +12,8 @@
  * - `login-storm`: 32 parallel wrong sign-ins from one address, and from rotating addresses
  *   (X-Forwarded-For; the bench's server trusts the proxy) against rotating real accounts.
  * - `chat-flood`: 4 member sockets in the canary's room sending 4 KB chat lines as fast as they can.
- * - `socket-flood`: one account opening 300 sockets at once in its own room and sending 4 KB chat
- *   lines from every one that opens, as fast as they can.
+ * - `socket-flood`: one account of its own opening 300 sockets at once in its own room and sending
+ *   4 KB chat lines from every one that opens, as fast as they can.
  * - `slow-readers`: 30 connections that ask for the largest movie list again and again and never read,
  *   and 30 room sockets in the canary's room that never read while the flood goes on.
  */
@@ -32,6 +32,9 @@ interface Job {
   canaryRoomId: string;
   /** Names of real accounts for the rotating login storm. */
   stormUsers: string[];
+  /** The socket flood's own account, and its own room. */
+  flooderToken: string;
+  flooderRoomId: string;
 }
 
 const job = JSON.parse(process.env.ATTACK ?? '{}') as Job;
@@ -134,7 +137,7 @@ const attacks: Record<string, () => Promise<void>> = {
     const line = encodeMessage({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 's'.repeat(4000) } });
     await Promise.all(
       Array.from({ length: 300 }, () =>
-        floodSocket(job.roomId, (ws) => {
+        floodSocket(job.flooderRoomId, (ws) => {
           while (ws.bufferedAmount < 1 << 18) {
             ws.send(line);
             count('chat sent');
@@ -177,11 +180,11 @@ const attacks: Record<string, () => Promise<void>> = {
  * Opens a room socket and calls `tick` every `everyMs` until the deadline. `paused` stops reading
  * from the socket at once (a slow reader). Counts ERROR messages and the close.
  */
-function floodSocket(roomId: string, tick: (ws: WebSocket) => void, paused = false, everyMs = 5): Promise<void> {
+function floodSocket(roomId: string, tick: (ws: WebSocket) => void, paused = false, everyMs = 5, token = roomId === job.flooderRoomId ? job.flooderToken : job.token): Promise<void> {
   return new Promise((resolve) => {
     const wsUrl = new URL(`${job.url.replace('http', 'ws')}/api/room/ws`);
     wsUrl.searchParams.set('roomId', roomId);
-    const ws = new WebSocket(wsUrl, [job.token]);
+    const ws = new WebSocket(wsUrl, [token]);
     let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       clearInterval(timer);

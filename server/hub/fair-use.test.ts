@@ -1,5 +1,5 @@
 /** @jest-environment node */
-import { admitted, FairUse, personKey, type Admission } from './fair-use';
+import { admitted, FairUse, FLOOD_PENALTY_MS, personKey, type Admission } from './fair-use';
 import { SOCKET_LIMITS } from './token-bucket';
 
 describe('FairUse', () => {
@@ -39,5 +39,17 @@ describe('FairUse', () => {
     const later = fair.admit(key, '10.0.0.1', 20_001) as Admission;
     expect(later.buckets.chat).not.toBe(reopened.buckets.chat);
     expect(fair.count(key, '10.0.0.1')).toEqual({ person: 1, address: 1 });
+  });
+
+  it('refuses every socket of a person closed for flooding for FLOOD_PENALTY_MS, and only theirs', () => {
+    const fair = new FairUse({ perUser: 20, perAddress: 100 });
+    const flooder = personKey('f'.repeat(32), false, '10.0.0.1');
+    const socket = fair.admit(flooder, '10.0.0.1', 0) as Admission;
+    fair.penalize(flooder, 0);
+    fair.release(socket, 0);
+    expect(fair.admit(flooder, '10.0.0.1', 1)).toEqual({ over: 'user' });
+    expect(admitted(fair.admit('g'.repeat(32), '10.0.0.1', 1))).toBe(true);
+    expect(fair.admit(flooder, '10.0.0.1', FLOOD_PENALTY_MS - 1)).toEqual({ over: 'user' });
+    expect(admitted(fair.admit(flooder, '10.0.0.1', FLOOD_PENALTY_MS))).toBe(true);
   });
 });

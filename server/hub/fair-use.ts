@@ -33,11 +33,19 @@ export const TOO_MANY_CONNECTIONS = 'too many connections';
  */
 const KEEP_IDLE_MS = 10_000;
 
+/**
+ * How long (ms) a person whose socket was closed for flooding (1008 `too many messages`) may open
+ * no socket: a client that floods, is closed and reconnects at once gets nothing from reconnecting.
+ */
+export const FLOOD_PENALTY_MS = 10_000;
+
 interface Person {
   sockets: number;
   buckets: SharedBuckets;
   /** When the last socket closed (ms), or null while one is open. */
   idleSinceMs: number | null;
+  /** Until when (ms) the person may open no socket (`penalize`). */
+  blockedUntilMs: number;
 }
 
 /** A socket that was let in: its buckets, and what `release` needs. */
@@ -72,16 +80,29 @@ export class FairUse {
    */
   admit(key: string, address: string, nowMs: number): Admission | { over: 'user' | 'address' } {
     this.sweep(nowMs);
+    const over = this.over(key, address, nowMs);
+    if (over) return { over };
     const person = this.people.get(key);
-    if (this.caps.perUser > 0 && !key.startsWith(GUEST_PREFIX) && (person?.sockets ?? 0) >= this.caps.perUser) return { over: 'user' };
-    if (this.caps.perAddress > 0 && (this.addresses.get(address) ?? 0) >= this.caps.perAddress) return { over: 'address' };
     const { any, chat, status } = socketBuckets(nowMs);
-    const admitted = person ?? { sockets: 0, buckets: { any, chat, status }, idleSinceMs: null };
+    const admitted = person ?? { sockets: 0, buckets: { any, chat, status }, idleSinceMs: null, blockedUntilMs: 0 };
     admitted.sockets++;
     admitted.idleSinceMs = null;
     this.people.set(key, admitted);
     this.addresses.set(address, (this.addresses.get(address) ?? 0) + 1);
     return { personKey: key, address, buckets: { ...admitted.buckets, lastRefusalMs: -Infinity, refused: 0 }, released: false };
+  }
+
+  /**
+   * Which cap one more socket of `key` from `address` would be over at `nowMs`, or null; changes
+   * nothing. Asked before the costlier checks of an upgrade (the database), so that a flood of
+   * sockets is refused cheaply; `admit` asks again.
+   */
+  over(key: string, address: string, nowMs: number): 'user' | 'address' | null {
+    const person = this.people.get(key);
+    if (person && nowMs < person.blockedUntilMs) return 'user';
+    if (this.caps.perUser > 0 && !key.startsWith(GUEST_PREFIX) && (person?.sockets ?? 0) >= this.caps.perUser) return 'user';
+    if (this.caps.perAddress > 0 && (this.addresses.get(address) ?? 0) >= this.caps.perAddress) return 'address';
+    return null;
   }
 
   /** Ends an admission (the socket closed) at `nowMs`. */
@@ -98,6 +119,12 @@ export class FairUse {
     else this.addresses.delete(admission.address);
   }
 
+  /** Lets `key` open no socket for FLOOD_PENALTY_MS from `nowMs` (one of its sockets was closed for flooding). */
+  penalize(key: string, nowMs: number): void {
+    const person = this.people.get(key);
+    if (person) person.blockedUntilMs = nowMs + FLOOD_PENALTY_MS;
+  }
+
   /** Sockets this instance holds for `key`, and for `address` (tests and logs). */
   count(key: string, address: string): { person: number; address: number } {
     return { person: this.people.get(key)?.sockets ?? 0, address: this.addresses.get(address) ?? 0 };
@@ -108,7 +135,7 @@ export class FairUse {
     if (nowMs - this.lastSweepMs < KEEP_IDLE_MS) return;
     this.lastSweepMs = nowMs;
     for (const [key, person] of this.people) {
-      if (person.idleSinceMs !== null && nowMs - person.idleSinceMs >= KEEP_IDLE_MS) this.people.delete(key);
+      if (person.idleSinceMs !== null && nowMs - person.idleSinceMs >= KEEP_IDLE_MS && nowMs >= person.blockedUntilMs) this.people.delete(key);
     }
   }
 }

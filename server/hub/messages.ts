@@ -85,29 +85,42 @@ export const TOO_MANY_MESSAGES = 'too many messages';
 export const CLOSE_POLICY_VIOLATION = 1008;
 
 /**
- * Whether the socket's limits let `message` through (every message, then CHAT and STATUS each);
- * a refused one gets one ERROR `too many messages` a second at most, and the socket stays open,
- * unless more than `SOCKET_LIMITS.closeAfterRefused` are refused within that second: then it is
- * closed with 1008 `too many messages`.
+ * A refused message (./token-bucket.ts): one ERROR `too many messages` a second at most, and the
+ * socket stays open, unless more than `SOCKET_LIMITS.closeAfterRefused` are refused within that
+ * second: then it is closed with 1008 `too many messages`.
  */
-function withinLimits(context: MessageContext, message: Message): boolean {
-  const { buckets } = context.connection;
-  const bucket = message.type === MessageType.CHAT ? buckets.chat : message.type === MessageType.STATUS ? buckets.status : null;
-  if (buckets.any.take(context.nowMs) && (!bucket || bucket.take(context.nowMs))) return true;
-  if (context.nowMs - buckets.lastRefusalMs >= 1000) {
-    buckets.lastRefusalMs = context.nowMs;
+function refuse(connection: Connection, nowMs: number): false {
+  const { buckets } = connection;
+  if (nowMs - buckets.lastRefusalMs >= 1000) {
+    buckets.lastRefusalMs = nowMs;
     buckets.refused = 1;
-    reply(context, errorFrame(TOO_MANY_MESSAGES));
+    sendFrame(connection, errorFrame(TOO_MANY_MESSAGES));
   } else if (++buckets.refused > SOCKET_LIMITS.closeAfterRefused) {
-    context.connection.socket.close(CLOSE_POLICY_VIOLATION, TOO_MANY_MESSAGES);
+    connection.socket.close(CLOSE_POLICY_VIOLATION, TOO_MANY_MESSAGES);
   }
   return false;
 }
 
 /**
- * Handles one decoded inbound message (§6.4). Never throws for bad input: the sender gets an ERROR.
- * Beyond the socket's limits (a companion-server extension) the message is dropped with ERROR
- * `too many messages`.
+ * Whether the person's budget of messages of any kind lets one more frame of `connection` in at
+ * `nowMs` (ms). Asked as a frame arrives, before it is decoded or queued, so that a flood costs
+ * little more than reading it; a refused frame is dropped (`refuse`).
+ */
+export function admitFrame(connection: Connection, nowMs: number): boolean {
+  return connection.buckets.any.take(nowMs) || refuse(connection, nowMs);
+}
+
+/** Whether the person's CHAT and STATUS budgets let `message` through (`admitFrame` took the rest). */
+function withinLimits(context: MessageContext, message: Message): boolean {
+  const { buckets } = context.connection;
+  const bucket = message.type === MessageType.CHAT ? buckets.chat : message.type === MessageType.STATUS ? buckets.status : null;
+  return !bucket || bucket.take(context.nowMs) || refuse(context.connection, context.nowMs);
+}
+
+/**
+ * Handles one decoded inbound message (§6.4), which `admitFrame` let in. Never throws for bad
+ * input: the sender gets an ERROR. Beyond the person's CHAT and STATUS budgets (a companion-server
+ * extension) the message is dropped with ERROR `too many messages`.
  */
 export async function handleClientMessage(context: MessageContext, message: Message): Promise<void> {
   const { store, hub, connection, nowMs } = context;

@@ -40,10 +40,10 @@ export const SOCKET_LIMITS = {
   status: { capacity: 30, perSecond: 10 },
   /**
    * Refused messages between two `too many messages` ERRORs (one a second) beyond which the socket is
-   * closed (1008): a client that ignores the ERROR and keeps sending at thousands a second. A person,
+   * closed (1008): a client that ignores the ERROR and keeps sending at hundreds a second. A person,
    * or a player, is refused a few messages at most.
    */
-  closeAfterRefused: 1000,
+  closeAfterRefused: 200,
 } as const;
 
 /** The buckets one person's sockets share. */

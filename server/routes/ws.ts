@@ -15,7 +15,7 @@ import { authenticateToken, readCredentials, userVersion } from '../auth';
 import { errorEnvelope } from '../http/envelope';
 import { badRequest, HttpError } from '../errors';
 import { requireRoom, type ServerContext } from '../http/guards';
-import { chatFrame, errorFrame, handleClientMessage, leaveWebRtc } from '../hub/messages';
+import { admitFrame, chatFrame, errorFrame, handleClientMessage, leaveWebRtc, TOO_MANY_MESSAGES } from '../hub/messages';
 import type { Connection } from '../hub/room-hub';
 import { admitted, personKey, TOO_MANY_CONNECTIONS, type Admission, type FairUse } from '../hub/fair-use';
 import { resolveRoomAccess, type RoomAccess } from '../rules/room-access';
@@ -88,6 +88,18 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     const credentials = readCredentials(request.headers, url.searchParams.get('token') ?? undefined, true);
     const header = request.headers['x-room-id'];
     const roomId = (Array.isArray(header) ? header[0] : header) || url.searchParams.get('roomId') || '';
+    const protocol = request.headers['sec-websocket-protocol'];
+    if (typeof protocol === 'string' && protocol) offeredProtocol.set(request, protocol);
+    const address = fair.clientAddress(request);
+    // Over a cap already? Then refused before the database is asked (the signature alone names the person).
+    const claimed = credentials.token ? await context.tokens.verify(credentials.token).then((claims) => claims.userId, () => null) : GUEST_USER_ID;
+    if (claimed !== null) {
+      const over = fair.fairUse.over(personKey(claimed, claimed === GUEST_USER_ID, address), address, Date.now());
+      if (over) {
+        tooManyConnections(request, socket, head, address, claimed, over);
+        return;
+      }
+    }
     let access: RoomAccess;
     try {
       const user = credentials.token ? await authenticateToken(context.store, context.tokens, credentials.token) : null;
@@ -99,17 +111,9 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
       return;
     }
     if (socket.destroyed) return;
-    const protocol = request.headers['sec-websocket-protocol'];
-    if (typeof protocol === 'string' && protocol) offeredProtocol.set(request, protocol);
-    const address = fair.clientAddress(request);
     const admission = fair.fairUse.admit(personKey(access.user.id, access.user.id === GUEST_USER_ID, address), address, Date.now());
     if (!admitted(admission)) {
-      log.warn({ address, userId: access.user.id, over: admission.over }, 'room socket refused: too many connections');
-      // Opened to be told why: a browser cannot read the status of a refused upgrade.
-      wss.handleUpgrade(request, socket, head, (ws) => {
-        ws.send(errorFrame(TOO_MANY_CONNECTIONS), { binary: true });
-        ws.close(CLOSE_POLICY_VIOLATION, TOO_MANY_CONNECTIONS);
-      });
+      tooManyConnections(request, socket, head, address, access.user.id, admission.over);
       return;
     }
     // The TCP socket's end ends the admission, whether the WebSocket opened or not.
@@ -131,6 +135,15 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     });
   }
 
+  /** A socket beyond a cap, logged and opened only to be told why: a browser cannot read the status of a refused upgrade. */
+  function tooManyConnections(request: IncomingMessage, socket: Duplex, head: Buffer, address: string, userId: string, over: 'user' | 'address'): void {
+    log.warn({ address, userId, over }, 'room socket refused: too many connections');
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      ws.send(errorFrame(TOO_MANY_CONNECTIONS), { binary: true });
+      ws.close(CLOSE_POLICY_VIOLATION, TOO_MANY_CONNECTIONS);
+    });
+  }
+
   function onConnection(socket: WebSocket, access: RoomAccess, admission: Admission, history: { version: number; frames: Uint8Array[] }): void {
     const hub = context.hubs.getOrCreate(access.room.id);
     const connection: Connection = {
@@ -143,7 +156,9 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     };
     // ws reports protocol violations (bad opcode, oversized frame) here and then closes the socket.
     socket.on('error', (error) => log.debug({ err: error }, 'room socket error'));
-    socket.on('close', () => {
+    socket.on('close', (code: number, reason: Buffer) => {
+      // Closed for flooding: its person opens no socket for a while (../hub/fair-use.ts).
+      if (code === CLOSE_POLICY_VIOLATION && reason.toString() === TOO_MANY_MESSAGES) fair.fairUse.penalize(admission.personKey, Date.now());
       if (!connection.rtcJoined) {
         hub.unregister(connection);
         return;
@@ -160,6 +175,8 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     let handled = Promise.resolve();
     socket.on('message', (data: RawData, isBinary: boolean) => {
       const nowMs = Date.now();
+      // Beyond the person's budget a frame is dropped here, unread and unqueued: a flood costs little.
+      if (socket.readyState !== socket.OPEN || !admitFrame(connection, nowMs)) return;
       handled = handled.then(() => handle(data, isBinary, nowMs));
     });
     const handle = async (data: RawData, isBinary: boolean, nowMs: number): Promise<void> => {
