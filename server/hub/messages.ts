@@ -97,6 +97,7 @@ function refuse(connection: Connection, nowMs: number): false {
     sendFrame(connection, errorFrame(TOO_MANY_MESSAGES));
   } else if (++buckets.refused > SOCKET_LIMITS.closeAfterRefused) {
     connection.socket.close(CLOSE_POLICY_VIOLATION, TOO_MANY_MESSAGES);
+    buckets.onFlood?.();
   }
   return false;
 }

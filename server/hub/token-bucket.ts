@@ -59,6 +59,8 @@ export interface SocketBuckets extends SharedBuckets {
   lastRefusalMs: number;
   /** Messages refused since that ERROR. */
   refused: number;
+  /** Called when the socket is closed for flooding (1008 `too many messages`), at once, whatever its client answers. */
+  onFlood?: () => void;
 }
 
 /** Fresh buckets at `nowMs` (ms), full, for a socket (or a person, ./fair-use.ts) of its own. */

@@ -15,7 +15,7 @@ import { authenticateToken, readCredentials, userVersion } from '../auth';
 import { errorEnvelope } from '../http/envelope';
 import { badRequest, HttpError } from '../errors';
 import { requireRoom, type ServerContext } from '../http/guards';
-import { admitFrame, chatFrame, errorFrame, handleClientMessage, leaveWebRtc, TOO_MANY_MESSAGES } from '../hub/messages';
+import { admitFrame, chatFrame, errorFrame, handleClientMessage, leaveWebRtc } from '../hub/messages';
 import type { Connection } from '../hub/room-hub';
 import { admitted, personKey, TOO_MANY_CONNECTIONS, type Admission, type FairUse } from '../hub/fair-use';
 import { resolveRoomAccess, type RoomAccess } from '../rules/room-access';
@@ -156,9 +156,9 @@ export function attachRoomSocket(server: Server, context: ServerContext, log: Fa
     };
     // ws reports protocol violations (bad opcode, oversized frame) here and then closes the socket.
     socket.on('error', (error) => log.debug({ err: error }, 'room socket error'));
-    socket.on('close', (code: number, reason: Buffer) => {
-      // Closed for flooding: its person opens no socket for a while (../hub/fair-use.ts).
-      if (code === CLOSE_POLICY_VIOLATION && reason.toString() === TOO_MANY_MESSAGES) fair.fairUse.penalize(admission.personKey, Date.now());
+    // Closed for flooding: its person opens no socket for a while (../hub/fair-use.ts).
+    connection.buckets.onFlood = () => fair.fairUse.penalize(admission.personKey, Date.now());
+    socket.on('close', () => {
       if (!connection.rtcJoined) {
         hub.unregister(connection);
         return;
