@@ -27,7 +27,8 @@ import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnection
 import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, readDebugFlag, writeDanmakuSettings } from '@/lib/storage';
 import { Denied } from '@/components/room/denied';
-import { Player, WatchOnlyReason } from './player';
+import { Player } from './player';
+import { WatchOnlyReason } from './watch-only-reason';
 import type { ActionNotice } from './room-action-notice';
 
 const NO_NOTICE: ActionNotice = { id: 0, text: null };

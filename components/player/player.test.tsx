@@ -8,7 +8,8 @@ import { translate } from '@/lib/i18n/messages';
 import '@/lib/i18n/messages/player-problem';
 import { isHlsSource, sourceKind } from '@/lib/media/source-kind';
 import { SOURCE_RETRY_MS } from './engines/hls';
-import { Player, WatchOnlyReason } from './player';
+import { Player } from './player';
+import { WatchOnlyReason } from './watch-only-reason';
 
 // jotai (behind useT) ships ESM only, which this jest setup does not transform; the catalogue itself is real.
 jest.mock('@/lib/i18n', () => {

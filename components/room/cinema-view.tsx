@@ -39,7 +39,7 @@ import { ConnectionBadge } from './connection-badge';
 import { Denied } from './denied';
 import { MovieList } from '@/components/playlist/movie-list';
 import { AddMovieCard } from '@/components/playlist/add-movie-card';
-import { preloadEngine } from '@/components/player/player';
+import { preloadEngine } from '@/components/player/engines';
 import { PlayerPanel } from '@/components/player/player-panel';
 import type { ActionNotice } from '@/components/player/room-action-notice';
 import '@/lib/i18n/messages/cinema';
@@ -81,7 +81,7 @@ function useTheater(): [boolean, () => void] {
   return [theater, toggle];
 }
 
-/** Starts downloading the current movie's player engine while the hall renders (components/player/player.tsx `preloadEngine`). */
+/** Starts downloading the current movie's player engine while the hall renders (components/player/engines `preloadEngine`). */
 const preloadCurrentEngine = (current: CurrentMovie) => preloadEngine(current.movie.base.url, current.movie.base.type);
 
 function CinemaHall({ roomId }: CinemaViewProps) {
