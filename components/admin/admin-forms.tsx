@@ -6,10 +6,10 @@
  * once, and keep the submit disabled while it runs.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { contractName, contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { contractName, contractString, formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { Field, TextField } from '@/components/ui/field';
@@ -37,7 +37,6 @@ export interface AddUserFormProps {
 /** Username, password (shown as typed: the admin hands it over) and role, User by default. */
 export function AddUserForm({ asRoot, onSubmit, onCancel }: AddUserFormProps) {
   const t = useT();
-  const [failure, setFailure] = useState<string | null>(null);
   const roles = asRoot ? [Role.User, Role.Pending, Role.Banned, Role.Admin, Role.Root] : [Role.User, Role.Pending, Role.Banned];
   const {
     register,
@@ -45,14 +44,12 @@ export function AddUserForm({ asRoot, onSubmit, onCancel }: AddUserFormProps) {
     setError,
     formState: { errors, isSubmitting },
   } = useForm({ resolver: zodResolver(addUserSchema), defaultValues: { username: '', password: '', role: Role.User } });
-  const submit = handleSubmit(async ({ username, password, role }) => {
-    setFailure(null);
-    try {
+  const { failure, run } = useFormAction(setError, { username: 'username', password: 'password' });
+  const submit = handleSubmit(({ username, password, role }) =>
+    run(async () => {
       await onSubmit(username, password, role);
-    } catch (error) {
-      setFailure(placeFormError(error, { username: 'username', password: 'password' }, setError));
-    }
-  });
+    }),
+  );
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="add-user-form">
       <TextField id="add-username" label={t('admin.form.username')} autoComplete="off" data-autofocus error={formErrorText(t, errors.username?.message)} {...register('username')} />
@@ -90,21 +87,18 @@ export interface ValueFormProps {
 /** One value: a new username, a user's password, a room's password. */
 export function ValueForm({ id, label, hint, kind, initial = '', validate, errorField, onSubmit, onCancel }: ValueFormProps) {
   const t = useT();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
   } = useForm({ resolver: zodResolver(z.object({ value: contractString(validate) })), defaultValues: { value: initial } });
-  const submit = handleSubmit(async ({ value }) => {
-    setFailure(null);
-    try {
+  const { failure, run } = useFormAction(setError, { [errorField]: 'value' });
+  const submit = handleSubmit(({ value }) =>
+    run(async () => {
       await onSubmit(value);
-    } catch (error) {
-      setFailure(placeFormError(error, { [errorField]: 'value' }, setError));
-    }
-  });
+    }),
+  );
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid={`${id}-form`}>
       <TextField

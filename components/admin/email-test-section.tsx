@@ -6,10 +6,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useAtomValue } from 'jotai';
 import { Send } from 'lucide-react';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { formErrorText, placeFormError } from '@/components/common/form-rules';
+import { formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -35,22 +35,19 @@ export function EmailTestSection({ onOpenSettings }: { onOpenSettings: () => voi
   const t = useT();
   const me = useAtomValue(userAtom);
   const { sendTestMail } = useSiteAdminActions();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
   } = useForm({ resolver: zodResolver(schema), defaultValues: { email: '' } });
-  const submit = handleSubmit(async ({ email }) => {
-    setFailure(null);
-    try {
+  const { failure, run } = useFormAction(setError, { email: 'email' });
+  const submit = handleSubmit(({ email }) =>
+    run(async () => {
       await sendTestMail(email);
       notifySuccess(email ? t('admin.email.sent', { email }) : t('admin.email.sentBound'));
-    } catch (error) {
-      setFailure(placeFormError(error, { email: 'email' }, setError));
-    }
-  });
+    }),
+  );
   return (
     <section aria-labelledby="admin-email-title" data-testid="admin-email" className="space-y-4">
       <h2 id="admin-email-title" className="text-lg font-semibold">

@@ -2,7 +2,7 @@
 import { RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState, type ComponentProps } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import { placeFormError } from '@/components/common/form-rules';
+import type { ErrorFields, FormAction } from '@/components/common/use-form-action';
 import { getCaptcha, sendEmailCode, type Captcha, type EmailFlow } from '@/hooks/data/account';
 import { validateCaptchaAnswer } from '@/lib/contract/validation';
 import { useT } from '@/lib/i18n';
@@ -38,12 +38,13 @@ interface CodeRequestFields extends FieldValues {
  * their fields and asks the person to confirm the address (`confirming`, shown by SendCodeConfirm,
  * as the reference client does: a code mailed to a mistyped address is lost); `confirmSend` then
  * posts `POST /api/user/{flow}/email/captcha`, and on any outcome clears the answer and loads a new
- * captcha (the server spent the old one). `setFailure` receives an error that belongs to no field.
+ * captcha (the server spent the old one). Its failures go through the form's `action`
+ * (components/common/use-form-action.ts): at the address or the answer, or as the form's message.
  */
 export function useEmailCodeSender<F extends CodeRequestFields>(
   flow: EmailFlow,
   form: UseFormReturn<F>,
-  setFailure: (failure: string | null) => void,
+  action: Pick<FormAction<F>, 'setFailure' | 'run'>,
   initialSentTo: string | null = null,
 ) {
   const captcha = useCaptcha(flow);
@@ -54,7 +55,7 @@ export function useEmailCodeSender<F extends CodeRequestFields>(
   const fields = form as unknown as UseFormReturn<CodeRequestFields>;
 
   const send = async () => {
-    setFailure(null);
+    action.setFailure(null);
     const answerError = validateCaptchaAnswer(fields.getValues('answer'));
     if (answerError) fields.setError('answer', { type: 'required', message: answerError });
     if (!(await fields.trigger('email')) || answerError || !captcha.captcha) return;
@@ -65,17 +66,18 @@ export function useEmailCodeSender<F extends CodeRequestFields>(
     setConfirming(null);
     if (!captcha.captcha) return;
     const { email, answer } = fields.getValues();
+    const { captchaId } = captcha.captcha;
     setSending(true);
-    try {
-      await sendEmailCode(flow, { email, captchaId: captcha.captcha.captchaId, answer });
-      setSentTo(email);
-    } catch (error) {
-      setFailure(placeFormError(error, { email: 'email', captcha: 'answer' }, fields.setError));
-    } finally {
-      setSending(false);
-      fields.setValue('answer', '');
-      captcha.reload();
-    }
+    await action.run(
+      async () => {
+        await sendEmailCode(flow, { email, captchaId, answer });
+        setSentTo(email);
+      },
+      { email: 'email', captcha: 'answer' } as ErrorFields<F>,
+    );
+    setSending(false);
+    fields.setValue('answer', '');
+    captcha.reload();
   };
   return { captcha, sentTo, sending, send, confirming, confirmSend, cancelSend: () => setConfirming(null) };
 }

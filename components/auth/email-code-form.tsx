@@ -1,10 +1,10 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
 import { publicSettingsAtom } from '@/lib/session';
 import { useForm } from 'react-hook-form';
-import { formErrorText, placeFormError } from '@/components/common/form-rules';
+import { formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -33,7 +33,6 @@ export interface EmailCodeFormProps {
  */
 export function EmailCodeForm({ flow, initial, submitLabel, testId, onSubmit }: EmailCodeFormProps) {
   const t = useT();
-  const [failure, setFailure] = useState<string | null>(null);
   const settings = useAtomValue(publicSettingsAtom);
   // Sign-up only accepts the whitelisted domains (§4.1); say which before the server refuses.
   const whitelist = flow === 'signup' && settings?.emailWhitelistEnabled ? settings.emailWhitelist.join(', ') : '';
@@ -47,18 +46,17 @@ export function EmailCodeForm({ flow, initial, submitLabel, testId, onSubmit }: 
     setError,
     formState: { errors, isSubmitting },
   } = form;
-  const sender = useEmailCodeSender(flow, form, setFailure, initial?.code ? initial.email : null);
+  const action = useFormAction(setError, { email: 'email', captcha: 'code', password: 'password' });
+  const { failure, setFailure, run } = action;
+  const sender = useEmailCodeSender(flow, form, action, initial?.code ? initial.email : null);
   const { captcha, sentTo, sending, send } = sender;
 
-  const submit = handleSubmit(async ({ email, code, password }) => {
-    setFailure(null);
-    try {
+  const submit = handleSubmit(({ email, code, password }) =>
+    run(async () => {
       const refusal = await onSubmit({ email, code, password });
       if (refusal) setFailure(refusal);
-    } catch (error) {
-      setFailure(placeFormError(error, { email: 'email', captcha: 'code', password: 'password' }, setError));
-    }
-  });
+    }),
+  );
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5" data-testid={testId}>

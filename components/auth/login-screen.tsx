@@ -7,7 +7,8 @@ import { useRouter } from 'next/navigation';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormCard } from '@/components/common/form-card';
-import { formErrorText, placeFormError } from '@/components/common/form-rules';
+import { formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { describeError } from '@/lib/i18n/error-text';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
@@ -40,7 +41,6 @@ export function LoginScreen() {
   const router = useRouter();
   const settings = useAtomValue(publicSettingsAtom);
   const completeSignIn = useCompleteSignIn();
-  const [failure, setFailure] = useState<string | null>(null);
   const [redirect, setRedirect] = useState('/');
   const [mode, setMode] = useState<LoginMode>('username');
   // Kept signed in on this device (the default), or in this tab only; the username is then remembered too.
@@ -64,16 +64,32 @@ export function LoginScreen() {
     const username = readRememberedUsername();
     if (username) setValue('username', username);
   }, [setValue]);
+  const { failure, setFailure, run } = useFormAction(setError, { username: 'username', email: 'email', password: 'password' });
   const switchMode = (next: LoginMode) => {
     setMode(next);
     setFailure(null);
     clearErrors();
   };
 
-  const onSubmit = handleSubmit(async ({ username, email, password }) => {
-    setFailure(null);
+  /** Signs in with the name or address and the password; null when those were wrong (said at the password). */
+  const logIn = async (credentials: { username: string } | { email: string }, password: string) => {
     try {
-      const answer = mode === 'email' ? await login({ email, password }) : await login({ username, password });
+      return await login({ ...credentials, password });
+    } catch (error) {
+      // Neither server says which of the two was wrong in a way worth showing at one field: the
+      // companion server answers an unknown name as a wrong password, v0.9.11 tells them apart.
+      const text = describeError(error).text;
+      if (text !== 'password incorrect' && text !== 'user not found') throw error;
+      const message = t(mode === 'email' ? 'login.wrongEmailCredentials' : 'login.wrongCredentials');
+      setError('password', { type: 'server', message }, { shouldFocus: true });
+      return null;
+    }
+  };
+
+  const onSubmit = handleSubmit(({ username, email, password }) =>
+    run(async () => {
+      const answer = await logIn(mode === 'email' ? { email } : { username }, password);
+      if (!answer) return;
       const refusal = await completeSignIn(answer, remember);
       if (refusal) {
         setFailure(refusal);
@@ -82,18 +98,8 @@ export function LoginScreen() {
       if (mode === 'username') writeRememberedUsername(remember ? username : '');
       notifySuccess(t('login.success'));
       router.replace(safeRedirect(new URLSearchParams(window.location.search).get('redirect')));
-    } catch (error) {
-      // Neither server says which of the two was wrong in a way worth showing at one field: the
-      // companion server answers an unknown name as a wrong password, v0.9.11 tells them apart.
-      const text = describeError(error).text;
-      if (text === 'password incorrect' || text === 'user not found') {
-        const message = t(mode === 'email' ? 'login.wrongEmailCredentials' : 'login.wrongCredentials');
-        setError('password', { type: 'server', message }, { shouldFocus: true });
-        return;
-      }
-      setFailure(placeFormError(error, { username: 'username', email: 'email', password: 'password' }, setError));
-    }
-  });
+    }),
+  );
 
   return (
     <FormCard

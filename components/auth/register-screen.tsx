@@ -11,7 +11,8 @@ import { Role } from '@/lib/contract/roles';
 import type { PublicSettings, TokenResponse } from '@/lib/contract/types';
 import { useForm } from 'react-hook-form';
 import { FormCard } from '@/components/common/form-card';
-import { formErrorText, placeFormError } from '@/components/common/form-rules';
+import { formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { Notice } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -51,7 +52,6 @@ export function RegisterScreen() {
   const router = useRouter();
   const settings = useAtomValue(publicSettingsAtom);
   const completeSignIn = useCompleteSignIn();
-  const [failure, setFailure] = useState<string | null>(null);
   const [picked, setPicked] = useState<SignupMethod | null>(null);
   const [pending, setPending] = useState(false);
   // Where to go once signed up (`?redirect=`, same-site paths only); read after mount, as on the login screen.
@@ -85,14 +85,8 @@ export function RegisterScreen() {
     defaultValues: { username: '', password: '', passwordConfirm: '' },
   });
 
-  const onSubmit = handleSubmit(async ({ username, password }) => {
-    setFailure(null);
-    try {
-      setFailure(await finish(await signup({ username, password })));
-    } catch (error) {
-      setFailure(placeFormError(error, { username: 'username', password: 'password' }, setError));
-    }
-  });
+  const { failure, setFailure, run } = useFormAction(setError, { username: 'username', password: 'password' });
+  const onSubmit = handleSubmit(({ username, password }) => run(async () => setFailure(await finish(await signup({ username, password })))));
 
   const footer = (
     <>

@@ -19,7 +19,7 @@ import type { Movie, MovieBase } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { inputClasses } from '@/components/ui/input';
-import { placeFormError } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { MOVIE_TYPES, movieBaseOf } from './movie-push';
 import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
 import '@/lib/i18n/messages/cinema';
@@ -98,7 +98,6 @@ export function editedBase(base: MovieBase, fields: MovieFormValues): MovieBase 
 /** A movie's name, address, type, live and proxy switches, and its headers, subtitles and other sources. */
 function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; onClose: () => void }) {
   const t = useT();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
@@ -109,18 +108,16 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
   const currentType = movie.base.type ?? '';
   const types: readonly string[] = (MOVIE_TYPES as readonly string[]).includes(currentType) ? MOVIE_TYPES : [...MOVIE_TYPES, currentType];
 
-  const submit = handleSubmit(async (fields) => {
-    setFailure(null);
-    const base = editedBase(movie.base, fields);
-    if (markMovieProblems(base, fields, setError, t)) return;
-    try {
+  const { failure, run } = useFormAction(setError, { url: 'url', name: 'name' });
+  const submit = handleSubmit((fields) =>
+    run(async () => {
+      const base = editedBase(movie.base, fields);
+      if (markMovieProblems(base, fields, setError, t)) return;
       await editMovie(roomId, movie.id, base);
       notifySuccess(t('movieEdit.saved', { name: base.name }));
       onClose();
-    } catch (error) {
-      setFailure(placeFormError(error, { url: 'url', name: 'name' }, setError));
-    }
-  });
+    }),
+  );
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" data-testid="movie-edit-form">

@@ -18,7 +18,7 @@ import { inputClasses } from '@/components/ui/input';
 import { pushMovie, pushMovies } from '@/hooks/data/movies';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
-import { placeFormError } from '@/components/common/form-rules';
+import { useFormAction, type ErrorFields } from '@/components/common/use-form-action';
 import { Notice } from '@/components/common/notice';
 import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
 import StreamInfoDialog from './stream-info-dialog';
@@ -38,6 +38,13 @@ import '@/lib/i18n/messages/movie-form';
 type FormValues = MovieFormValues;
 
 const EMPTY: FormValues = { url: '', name: '', live: false, type: '', proxy: false, headers: [], subtitles: [], moreSources: [], bulk: '' };
+
+/** Where the server's field errors go in each mode: a bulk list's are about its text. */
+const ERROR_FIELDS: Record<'one' | 'many' | 'live', ErrorFields<FormValues>> = {
+  one: { url: 'url', name: 'name' },
+  many: { url: 'bulk', name: 'bulk' },
+  live: { name: 'name' },
+};
 
 export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps) {
   const t = useT();
@@ -60,19 +67,15 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
   const defaultName = nameFromUrl(watch('url'));
 
   // A failure that belongs to no field (a permission, the server), shown above the button.
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, setFailure, run } = useFormAction(setError, {});
 
   const pushOne = async (fields: FormValues) => {
     const base = { ...movieBaseOf({ ...fields, name: fields.name.trim() || nameFromUrl(fields.url) }), parentId };
     if (markMovieProblems(base, fields, setError, t)) return;
-    try {
-      const pushed = await pushMovie(roomId, base);
-      reset({ ...getValues(), url: '', name: '', headers: [], subtitles: [], moreSources: [] });
-      if (onPushed) await onPushed([pushed]);
-      else notifySuccess(t('cinema.push.added', { name: base.name }));
-    } catch (error) {
-      setFailure(placeFormError(error, { url: 'url', name: 'name' }, setError));
-    }
+    const pushed = await pushMovie(roomId, base);
+    reset({ ...getValues(), url: '', name: '', headers: [], subtitles: [], moreSources: [] });
+    if (onPushed) await onPushed([pushed]);
+    else notifySuccess(t('cinema.push.added', { name: base.name }));
   };
 
   const pushMany = async (fields: FormValues) => {
@@ -82,17 +85,13 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
       setError('bulk', { message: result.line ? t('moviePush.bulkLine', { line: result.line, problem }) : problem }, { shouldFocus: true });
       return;
     }
-    try {
-      const pushed = await pushMovies(
-        roomId,
-        result.bases.map((base) => ({ ...base, parentId })),
-      );
-      reset({ ...getValues(), bulk: '' });
-      if (onPushed) await onPushed(pushed);
-      else notifySuccess(t('cinema.push.bulkAdded', { count: result.bases.length }));
-    } catch (error) {
-      setFailure(placeFormError(error, { url: 'bulk', name: 'bulk' }, setError));
-    }
+    const pushed = await pushMovies(
+      roomId,
+      result.bases.map((base) => ({ ...base, parentId })),
+    );
+    reset({ ...getValues(), bulk: '' });
+    if (onPushed) await onPushed(pushed);
+    else notifySuccess(t('cinema.push.bulkAdded', { count: result.bases.length }));
   };
 
   /** "Go live": a movie whose source is an RTMP push (docs/live.md), as the reference client's "创建直播" sends it. */
@@ -102,20 +101,14 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
       setError('name', { message: t('moviePush.nameRequired') }, { shouldFocus: true });
       return;
     }
-    try {
-      const pushed = await pushMovie(roomId, { name, url: '', live: true, rtmpSource: true, proxy: false, type: 'flv', parentId });
-      reset({ ...getValues(), name: '' });
-      setCreated({ id: pushed.id, name });
-      if (onPushed) await onPushed([pushed]);
-    } catch (error) {
-      setFailure(placeFormError(error, { name: 'name' }, setError));
-    }
+    const pushed = await pushMovie(roomId, { name, url: '', live: true, rtmpSource: true, proxy: false, type: 'flv', parentId });
+    reset({ ...getValues(), name: '' });
+    setCreated({ id: pushed.id, name });
+    if (onPushed) await onPushed([pushed]);
   };
 
-  const onSubmit = async (fields: FormValues) => {
-    setFailure(null);
-    await (mode === 'one' ? pushOne(fields) : mode === 'many' ? pushMany(fields) : pushLive(fields));
-  };
+  const push = { one: pushOne, many: pushMany, live: pushLive }[mode];
+  const onSubmit = (fields: FormValues) => run(() => push(fields), ERROR_FIELDS[mode]);
 
   return (
     <>

@@ -8,7 +8,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormCard } from '@/components/common/form-card';
-import { contractName, contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { contractName, contractString, formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -60,10 +61,24 @@ export function CreateRoomScreen() {
     formState: { errors, isSubmitting },
   } = useForm<CreateRoomForm>({ resolver: zodResolver(schema), defaultValues: { roomName: '', password: '', hidden: false } });
 
-  const onSubmit = handleSubmit(async ({ roomName, password, hidden }) => {
-    setNotice(null);
+  const { failure, run } = useFormAction(setError, { roomName: 'roomName', roomPassword: 'password', password: 'password' });
+  const shown = failure === null ? notice : { tone: 'error' as const, text: failure };
+  /** Creates the room; null when this user has as many rooms as they may (the screen then says so). */
+  const create = async (request: Parameters<typeof createRoom>[0]) => {
     try {
-      const created = await createRoom({ roomName, password, settings: { hidden } });
+      return await createRoom(request);
+    } catch (error) {
+      if (describeError(error).text !== 'room count exceeds limit') throw error;
+      setLimitReached(true);
+      return null;
+    }
+  };
+
+  const onSubmit = handleSubmit(({ roomName, password, hidden }) =>
+    run(async () => {
+      setNotice(null);
+      const created = await create({ roomName, password, settings: { hidden } });
+      if (created === null) return;
       if (created?.status === RoomStatus.Active) {
         writeRoomPassword(created.roomId, password);
         // The viewing hall offers the room presets (who controls playback) once.
@@ -78,15 +93,8 @@ export function CreateRoomScreen() {
       }
       const reason: MessageKey = created?.status === RoomStatus.Banned ? 'createRoom.banned' : 'createRoom.unknown';
       setNotice({ tone: 'error', text: `${t('createRoom.failed')}: ${t(reason)}` });
-    } catch (error) {
-      if (describeError(error).text === 'room count exceeds limit') {
-        setLimitReached(true);
-        return;
-      }
-      const text = placeFormError(error, { roomName: 'roomName', roomPassword: 'password', password: 'password' }, setError);
-      setNotice(text === null ? null : { tone: 'error', text });
-    }
-  });
+    }),
+  );
 
   if (closed || full) {
     return (
@@ -139,7 +147,7 @@ export function CreateRoomScreen() {
           hint={t('createRoom.hiddenHint')}
           {...register('hidden')}
         />
-        {notice ? <Notice tone={notice.tone}>{notice.text}</Notice> : null}
+        {shown ? <Notice tone={shown.tone}>{shown.text}</Notice> : null}
         <Button type="submit" data-testid="create-room-submit" className="w-full" size="lg" loading={isSubmitting}>
           {t('createRoom.submit')}
         </Button>

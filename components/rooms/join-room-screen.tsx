@@ -7,7 +7,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormCard } from '@/components/common/form-card';
-import { contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { contractString, formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { Notice, type NoticeTone } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -69,11 +70,13 @@ export function JoinRoomScreen() {
     formState: { errors, isSubmitting },
   } = useForm<JoinRoomForm>({ resolver: zodResolver(schema), defaultValues: { roomId: '', password: '' } });
 
+  const { failure, run } = useFormAction(setError, { roomId: 'roomId', roomPassword: 'password', password: 'password' });
+  const shown = failure === null ? notice : { tone: 'error' as const, text: failure };
   const join = useCallback(
-    async ({ roomId, password }: JoinRoomForm) => {
-      setNotice(null);
-      setWaitingFor(null);
-      try {
+    ({ roomId, password }: JoinRoomForm) =>
+      run(async () => {
+        setNotice(null);
+        setWaitingFor(null);
         const result = await runJoinFlow({ roomId, password, user });
         setRoom(result.room);
         const { outcome } = result;
@@ -100,12 +103,8 @@ export function JoinRoomScreen() {
             return;
           }
         }
-      } catch (error) {
-        const text = placeFormError(error, { roomId: 'roomId', roomPassword: 'password', password: 'password' }, setError);
-        setNotice(text === null ? null : { tone: 'error', text });
-      }
-    },
-    [user, router, setError, t],
+      }),
+    [user, router, run, t],
   );
   const onSubmit = handleSubmit(join);
   useEffect(() => {
@@ -170,7 +169,7 @@ export function JoinRoomScreen() {
   const visitorShutOut = !user && (!guestEnable || needsLogin || (room !== null && !room.enabledGuest));
   const showForm = !visitorShutOut;
   // The link's room may not exist (its error is about the id): then the id field shows, to fix it.
-  const showIdField = !fromLink || Boolean(errors.roomId) || (notice !== null && room === null);
+  const showIdField = !fromLink || Boolean(errors.roomId) || (shown !== null && room === null);
   const showPassword = !fromLink || Boolean(room?.needPassword) || Boolean(errors.password);
   const here = mounted ? normalizePath(pathname) + window.location.search : '/joinRoom';
 
@@ -235,9 +234,9 @@ export function JoinRoomScreen() {
               <p className="mt-1">{t('joinRoom.waitingBody')}</p>
             </Notice>
           ) : null}
-          {notice ? (
-            <Notice tone={notice.tone} testId="join-room-message">
-              {notice.text}
+          {shown ? (
+            <Notice tone={shown.tone} testId="join-room-message">
+              {shown.text}
             </Notice>
           ) : null}
           <Button type="submit" data-testid="join-room-submit" className="w-full" size="lg" loading={isSubmitting}>

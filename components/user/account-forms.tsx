@@ -1,9 +1,9 @@
 'use client';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { contractName, contractString, formErrorText, placeFormError } from '@/components/common/form-rules';
+import { contractName, contractString, formErrorText } from '@/components/common/form-rules';
+import { useFormAction } from '@/components/common/use-form-action';
 import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -27,23 +27,20 @@ const renameSchema = z.object({ username: contractName(validateUsername) });
 export function RenameForm({ onDone, current }: InlineFormProps & { current: string }) {
   const t = useT();
   const actions = useAccountActions();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
   } = useForm({ resolver: zodResolver(renameSchema), defaultValues: { username: current } });
-  const submit = handleSubmit(async ({ username }) => {
-    setFailure(null);
-    try {
+  const { failure, run } = useFormAction(setError, { username: 'username' });
+  const submit = handleSubmit(({ username }) =>
+    run(async () => {
       await actions.rename(username);
       notifySuccess(t('profile.renamed'));
       onDone();
-    } catch (error) {
-      setFailure(placeFormError(error, { username: 'username' }, setError));
-    }
-  });
+    }),
+  );
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="rename-form">
       <TextField id="rename-username" label={t('profile.newUsername')} autoFocus error={formErrorText(t, errors.username?.message)} {...register('username')} />
@@ -61,23 +58,20 @@ const passwordSchema = z
 export function PasswordForm({ onDone }: InlineFormProps) {
   const t = useT();
   const actions = useAccountActions();
-  const [failure, setFailure] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
   } = useForm({ resolver: zodResolver(passwordSchema), defaultValues: { password: '', passwordConfirm: '' } });
-  const submit = handleSubmit(async ({ password }) => {
-    setFailure(null);
-    try {
+  const { failure, run } = useFormAction(setError, { password: 'password' });
+  const submit = handleSubmit(({ password }) =>
+    run(async () => {
       await actions.changePassword(password);
       notifySuccess(t('profile.passwordChanged'));
       onDone();
-    } catch (error) {
-      setFailure(placeFormError(error, { password: 'password' }, setError));
-    }
-  });
+    }),
+  );
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="password-form">
       <TextField
@@ -117,7 +111,6 @@ const bindSchema = z.object({
 export function BindEmailForm({ onDone }: InlineFormProps) {
   const t = useT();
   const actions = useAccountActions();
-  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm({ resolver: zodResolver(bindSchema), defaultValues: { email: '', answer: '', code: '' } });
   const {
     register,
@@ -125,18 +118,16 @@ export function BindEmailForm({ onDone }: InlineFormProps) {
     setError,
     formState: { errors, isSubmitting },
   } = form;
-  const sender = useEmailCodeSender('bind', form, setFailure);
+  const { failure, setFailure, run } = useFormAction(setError, { email: 'email', captcha: 'code' });
+  const sender = useEmailCodeSender('bind', form, { setFailure, run });
   const { captcha, sentTo, sending, send } = sender;
-  const submit = handleSubmit(async ({ email, code }) => {
-    setFailure(null);
-    try {
+  const submit = handleSubmit(({ email, code }) =>
+    run(async () => {
       await actions.bindEmail(email, code);
       notifySuccess(t('profile.emailBound'));
       onDone();
-    } catch (error) {
-      setFailure(placeFormError(error, { email: 'email', captcha: 'code' }, setError));
-    }
-  });
+    }),
+  );
 
   return (
     <form onSubmit={submit} noValidate className="space-y-3" data-testid="bind-email-form">
