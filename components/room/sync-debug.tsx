@@ -1,8 +1,8 @@
 'use client';
 /**
  * The sync debug overlay (`?debug=sync` in the hall's address; docs/sync.md "Debugging"): the
- * engine's phase, the drift, the element's and the room's rate, the server clock offset and round
- * trip, the learned latencies and the last decisions, read from the engine four times a second. For
+ * engine's phase and its data, the drift, the element's and the room's rate, the server clock offset and round
+ * trip, the learned latencies and the last decisions with the events that led to them, read from the engine four times a second. For
  * developers and bug reports, so it is not translated; a lazy chunk that nobody else downloads.
  */
 import { useEffect, useState } from 'react';
@@ -21,7 +21,7 @@ export default function SyncDebug({ read }: SyncDebugProps) {
     return () => clearInterval(timer);
   }, [read]);
   if (!debug) return <div data-testid="sync-debug" className="font-mono text-xs">sync: no engine</div>;
-  const { phase, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;
+  const { phase, state, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;
   const start = decisions[0]?.atMs ?? 0;
   return (
     <section
@@ -31,7 +31,8 @@ export default function SyncDebug({ read }: SyncDebugProps) {
       className="max-h-64 overflow-auto rounded-lg bg-zinc-950/90 p-2 font-mono text-[11px] leading-4 text-zinc-100"
     >
       <p>
-        phase <strong data-testid="sync-debug-phase">{phase}</strong> · drift {driftMs ?? '–'} ms · rate {playbackRate.toFixed(3)} (room {roomRate}) · clock{' '}
+        phase <strong data-testid="sync-debug-phase">{phase}</strong>
+        {state ? ` (${state})` : ''} · drift {driftMs ?? '–'} ms · rate {playbackRate.toFixed(3)} (room {roomRate}) · clock{' '}
         {clockOffsetMs >= 0 ? '+' : ''}
         {clockOffsetMs} ms, rtt {rttMs ?? '–'} ms{invalidTransitions ? ` · ${invalidTransitions} invalid transitions` : ''}
       </p>
@@ -48,6 +49,7 @@ export default function SyncDebug({ read }: SyncDebugProps) {
           .map((decision) => (
             <li key={`${decision.atMs}-${decision.kind}-${decision.detail}`}>
               +{((decision.atMs - start) / 1000).toFixed(2)} s {decision.phase} · {decision.kind} {decision.detail}
+              {decision.event ? ` ← ${decision.event}` : ''}
             </li>
           ))}
       </ol>

@@ -1,7 +1,7 @@
 /**
  * Pure sync decisions: where the room is at a given server time, and what to do to the local
  * media element to match it: nothing, a temporary playbackRate nudge, or a hard seek. No timers, no
- * DOM: the engine (./engine.ts) reads the element, calls these and executes the result.
+ * DOM: the sync machine (./machine.ts) calls these and its shell (./engine.ts) executes the result.
  *
  * Units: positions and drifts in seconds of media, times in Unix ms, rates as factors.
  * Drift is always local − room: positive means the local element is ahead.
@@ -37,7 +37,7 @@ export interface RoomTarget {
  * - acquireThresholdSec 0.1: right after a remote action (play, pause, seek, rate change, joining,
  *   reconnecting, the end of a stall) the user expects a jump anyway, so one seek is allowed from
  *   0.1 s: the nudge would need more than the 1.5 s the issue allows to close that. (The engine
- *   allows one more when its scheduled start itself missed by that much: engine.ts `retryStart`.)
+ *   allows one more when its scheduled start itself missed by that much: machine.ts `Allowance.retry`.)
  * - pausedToleranceSec 0.005: a paused element is re-seeked to the room's exact position (a seek while
  *   paused costs nothing visible), so paused viewers show the same frame; the 5 ms only absorbs rounding.
  */

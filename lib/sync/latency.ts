@@ -74,6 +74,14 @@ export class Latencies {
     return Math.min(FAR_LEAD_MAX_SEC, Math.max(minSec, 2 * this.get('readyFar') + this.get('start')));
   }
 
+  /** An independent copy (the sync machine's state is copied, never changed in place: ./machine.ts). */
+  clone(): Latencies {
+    const copy = new Latencies(this.changeSec);
+    Object.assign(copy.lagSec, this.lagSec);
+    for (const kind of this.learned) copy.learned.add(kind);
+    return copy;
+  }
+
   /** All estimates (s), for the debug overlay. */
   snapshot(): Record<LagKind, number> {
     return { ...this.lagSec };

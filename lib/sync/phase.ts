@@ -1,11 +1,15 @@
 /**
  * The sync engine's phases (docs/sync.md "Phases"): what the engine of one media element is doing,
- * the transitions it may make, and the log of its last decisions that the `?debug=sync` overlay shows.
+ * the transitions it may make, and the log of its last decisions that the `?debug=sync` overlay
+ * shows. Each phase's own data is in ./machine.ts (`Phase`).
  *
  * - `idle`: nothing to follow yet (no status, or the element has no metadata);
  * - `paused`: the room is paused; the element holds the room's position;
  * - `scheduled`: a scheduled start: the element waits, paused at a position just ahead of the room,
- *   and starts when the room arrives there (after a play, a remote seek, a join, or a catch-up);
+ *   and starts when the room arrives there (after a play, a remote seek, a join);
+ * - `catching-up`: a late start runs faster than the room until it is level;
+ * - `switching-rate`: a playing room changed its rate; the element keeps the old one until the
+ *   instant the old and the new status meet;
  * - `acquiring`: the element was just started or moved: its clock is not steady yet, or a remote
  *   action's position waits for its confirming SYNC reply; one more correction seek is allowed;
  * - `tracking`: steady play measured every tick, corrected by nudging the rate (or, past the seek
@@ -18,25 +22,30 @@
  *   waits, paused, and never moves the room (the hall says why and offers the proxy).
  */
 
-export type SyncPhase = 'idle' | 'paused' | 'scheduled' | 'acquiring' | 'tracking' | 'recovering' | 'ended' | 'live' | 'unreachable';
+export type SyncPhase = 'idle' | 'paused' | 'scheduled' | 'catching-up' | 'switching-rate' | 'acquiring' | 'tracking' | 'recovering' | 'ended' | 'live' | 'unreachable';
+
+/** Where every phase may go (a new movie, a paused room, a live one, the end). */
+const ANYWHERE: readonly SyncPhase[] = ['idle', 'paused', 'ended', 'live'];
 
 /**
- * The transitions the engine makes (from → allowed to). Every phase may return to `idle` (a new
- * movie), go `live`, `paused` (the room paused) or `ended`; the rest is the playing path:
- * scheduled → acquiring (its start) → tracking, with recovering and a new scheduled start as the
- * ways back. A start always passes through `acquiring`: nothing goes from waiting to tracking
- * without a steady element in between.
+ * The transitions one step of the machine may make (from → allowed to). Every phase may return to
+ * `idle` (a new movie), go `live`, `paused` (the room paused) or `ended`; the rest is the playing
+ * path: scheduled or catching-up → acquiring (its start) → tracking, with recovering, a rate switch
+ * and a new scheduled start as the ways back. Nothing goes from waiting (idle, paused, scheduled,
+ * unreachable) to tracking without a start in between.
  */
 export const PHASE_TRANSITIONS: Readonly<Record<SyncPhase, readonly SyncPhase[]>> = {
-  idle: ['paused', 'scheduled', 'acquiring', 'ended', 'live', 'unreachable'],
-  paused: ['idle', 'scheduled', 'acquiring', 'ended', 'live', 'unreachable'],
-  scheduled: ['idle', 'paused', 'acquiring', 'ended', 'live', 'scheduled', 'unreachable'],
-  acquiring: ['idle', 'paused', 'scheduled', 'tracking', 'recovering', 'ended', 'live', 'unreachable'],
-  tracking: ['idle', 'paused', 'scheduled', 'acquiring', 'recovering', 'ended', 'live', 'unreachable'],
-  recovering: ['idle', 'paused', 'scheduled', 'acquiring', 'tracking', 'ended', 'live', 'unreachable'],
-  ended: ['idle', 'paused', 'scheduled', 'acquiring', 'live'],
-  live: ['idle', 'paused', 'scheduled', 'acquiring', 'ended'],
-  unreachable: ['idle', 'paused', 'scheduled', 'acquiring', 'ended', 'live'],
+  idle: [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring', 'unreachable'],
+  paused: [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring', 'unreachable'],
+  scheduled: [...ANYWHERE, 'catching-up', 'acquiring', 'unreachable'],
+  'catching-up': [...ANYWHERE, 'scheduled', 'switching-rate', 'acquiring', 'unreachable'],
+  'switching-rate': [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring', 'tracking', 'unreachable'],
+  acquiring: [...ANYWHERE, 'scheduled', 'catching-up', 'switching-rate', 'tracking', 'recovering', 'unreachable'],
+  tracking: [...ANYWHERE, 'scheduled', 'catching-up', 'switching-rate', 'acquiring', 'recovering', 'unreachable'],
+  recovering: [...ANYWHERE, 'scheduled', 'catching-up', 'switching-rate', 'acquiring', 'tracking', 'unreachable'],
+  ended: [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring'],
+  live: [...ANYWHERE, 'scheduled', 'acquiring'],
+  unreachable: [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring'],
 };
 
 /** True when the engine may go from `from` to `to` (staying in a phase is always allowed). */
@@ -67,11 +76,15 @@ export interface SyncDecision {
   kind: SyncDecisionKind;
   phase: SyncPhase;
   detail: string;
+  /** The machine's event that led to it (./machine.ts `SyncEvent` type, e.g. `remote-status`, `tick`). */
+  event?: string;
 }
 
 /** What the `?debug=sync` overlay shows (SyncEngine `debug()`). Drift in ms, clock offset and RTT in ms. */
 export interface SyncDebug {
   phase: SyncPhase;
+  /** The phase's own data in words (./machine.ts `describePhase`), e.g. a scheduled start's position and due time. */
+  state: string;
   /** Local − room position (ms), or null with nothing to compare. */
   driftMs: number | null;
   /** The element's playbackRate and the room's. */

@@ -1,7 +1,7 @@
 /**
  * A rate change of a playing room takes effect for everyone at one instant (docs/sync.md "Rate
  * changes"): the element keeps the old rate until the statuses with the old and the new rate give
- * the same position, then takes the new one. The engine (./engine.ts) times the switch with these.
+ * the same position, then takes the new one. The sync machine (./machine.ts) times the switch with these.
  */
 import { positionAt, type RoomTarget } from './correction';
 

@@ -12,6 +12,14 @@ export class StruggleGuard {
   /** Until when (ms) the page only nudges. */
   private untilMs = -Infinity;
 
+  /** An independent copy (the sync machine's state is copied, never changed in place: ./machine.ts). */
+  clone(): StruggleGuard {
+    const copy = new StruggleGuard();
+    copy.seeksAtMs = [...this.seeksAtMs];
+    copy.untilMs = this.untilMs;
+    return copy;
+  }
+
   /** True while the page only nudges (until STRUGGLE_MS after the seek that gave up). */
   active(nowMs: number): boolean {
     return nowMs < this.untilMs;

@@ -1,5 +1,5 @@
 /**
- * The sync engine's tuning (./engine.ts): thresholds, windows and leads, in the units their names
+ * The sync engine's tuning (./machine.ts): thresholds, windows and leads, in the units their names
  * say (SEC: seconds of media or wall time as documented, MS: milliseconds of wall time). The
  * correction loop's own dead band and nudge limits are in ./correction.ts (DEFAULT_TUNING); what the
  * engine learns per element is in ./latency.ts. Why each value is what it is: docs/sync.md.
@@ -65,7 +65,7 @@ export const CATCH_UP_MAX_NUDGE = 1;
 export const CATCH_UP_BUFFER_SEC = 1;
 /**
  * Lead (s) of a common start: a user's play, or seek while playing, starts the room this long after
- * the action, everyone included (./engine.ts, module comment). It covers a member up to ~150 ms away
+ * the action, everyone included (./machine.ts `publish`). It covers a member up to ~150 ms away
  * (the STATUS reaches them in one one-way delay; a farther one waits ahead of the room and starts when
  * it arrives there) and keeps the user's own wait under 250 ms.
  */
