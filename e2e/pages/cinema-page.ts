@@ -130,8 +130,13 @@ export class CinemaPage {
     await this.page.mouse.click(box.x + box.width * fraction, box.y + box.height / 2);
   }
 
-  /** Picks a speed (e.g. `1.5x`) in the settings menu's Speed submenu, as a person does. */
+  /**
+   * Picks a speed (e.g. `1.5x`) in the settings menu's Speed submenu, as a person does: with the
+   * player in view first (the menu opens upwards, and a page scrolled down to the playlist would put
+   * it under the sticky header, where a person scrolls up before they choose).
+   */
   async pickSpeed(label: string): Promise<void> {
+    await this.page.getByTestId('player').evaluate((player) => player.scrollIntoView({ block: 'start' }));
     await this.page.getByTestId('player-settings').click();
     await this.page.getByRole('menuitem', { name: 'Speed' }).click();
     await this.page.getByRole('menuitemradio', { name: label, exact: true }).click();
