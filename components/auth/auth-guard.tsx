@@ -26,7 +26,9 @@ export function AuthGuard({ children }: { children: ReactNode }) {
   const open = matchRoute(pathname).minRole <= Role.Visitor;
   const [decided, setDecided] = useState<{ pathname: string; decision: GuardDecision } | null>(null);
   const latest = useRef({ user, settings });
-  latest.current = { user, settings };
+  useEffect(() => {
+    latest.current = { user, settings };
+  });
 
   useEffect(() => {
     if (open || !ready) return;

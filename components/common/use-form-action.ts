@@ -2,7 +2,7 @@
  * The submit of a form whose failure is shown once, where it belongs (docs/errors.md): on the field
  * it is about, focused, or as the form's own message (`placeFormError`).
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import type { ErrorField } from '@/lib/i18n/error-text';
 import { placeFormError } from './form-rules';
@@ -26,7 +26,9 @@ export interface FormAction<F extends FieldValues> {
 export function useFormAction<F extends FieldValues>(setError: UseFormSetError<F>, fields: ErrorFields<F>): FormAction<F> {
   const [failure, setFailure] = useState<string | null>(null);
   const defaults = useRef(fields);
-  defaults.current = fields;
+  useEffect(() => {
+    defaults.current = fields;
+  });
   const run = useCallback(
     async (action: () => Promise<void>, placed?: ErrorFields<F>) => {
       setFailure(null);

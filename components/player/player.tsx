@@ -27,6 +27,7 @@ import type { SourceProblem } from '@/components/player/source-problems';
 import { DEFAULT_VIEW, videoStyle, type PlayerView } from '@/components/player/view';
 import { controllerHotkeys, PlayerControls } from './player-controls';
 import { useChrome } from './use-chrome';
+import { useElement } from './use-element';
 import { useMovieSubtitles } from './use-movie-subtitles';
 import { useSource } from './use-source';
 import { useTrackMenus } from './use-track-menus';
@@ -83,12 +84,13 @@ const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 export function Player({ url, type, headers, live = false, broadcast = false, subtitles, onVideo, canControl = true, onProblem, onChatShortcut, overlay, onSubtitleProblem, onToggleTheater, onSendDanmaku, startPosition }: PlayerProps) {
   const t = useT();
   const [locale] = useLocale();
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const controllerRef = useRef<HTMLElement>(null);
+  const video = useElement<HTMLVideoElement>();
+  const controller = useElement<HTMLElement>();
+  const videoRef = video.ref;
   const [view, setView] = useState<PlayerView>(DEFAULT_VIEW);
   const changeView = useCallback((patch: Partial<PlayerView>) => setView((current) => ({ ...current, ...patch })), []);
   const menuId = `player-settings-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
-  const chrome = useChrome(videoRef, controllerRef);
+  const chrome = useChrome(videoRef, controller.ref);
   const { problem, offAir, engine } = useSource(videoRef, {
     url,
     type,
@@ -113,7 +115,7 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
   useEffect(() => {
     onVideo(videoRef.current);
     return () => onVideo(null);
-  }, [onVideo]);
+  }, [onVideo, videoRef]);
   // A broadcast off the air shows its notice in the control layer's centre: load it now.
   const loadChrome = chrome.load;
   useEffect(() => {
@@ -148,7 +150,7 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
     // The controller is plain markup until components/player/chrome.ts defines its elements. It is a
     // size container, so that a forced aspect ratio can size the picture in its units (./view.ts).
     <media-controller
-      ref={controllerRef}
+      ref={controller.attach}
       class={clsx(
         'relative mx-auto block aspect-video w-full max-w-[calc(var(--hall-video-max-h,100dvh)*16/9)] max-h-[var(--hall-video-max-h,100dvh)] overflow-hidden bg-black [container-type:size] sm:rounded-lg',
         view.webFullscreen && 'player-web-fullscreen',
@@ -163,7 +165,7 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
       onFocus={reach}
       onKeyDown={onKeyDown}
     >
-      <video ref={videoRef} slot="media" data-testid="player-video" className="h-full w-full" style={videoStyle(view)} playsInline preload="auto" tabIndex={-1} />
+      <video ref={video.attach} slot="media" data-testid="player-video" className="h-full w-full" style={videoStyle(view)} playsInline preload="auto" tabIndex={-1} />
       {/*
         The layers over the picture, under the controls (media-chrome's media layer), in a box that
         stays as long as the player: media-chrome takes the removal of any `slot="media"` element
@@ -178,8 +180,8 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
           {...{ menuId, canControl, live, cannotSeek, menuCounts, view, onSendDanmaku }}
           onView={changeView}
           hasSubtitles={(subtitles?.length ?? 0) > 0}
-          video={videoRef.current}
-          controller={controllerRef.current}
+          video={video.element}
+          controller={controller.element}
         />
       ) : null}
       {broadcast && offAir && !problem ? (

@@ -74,7 +74,9 @@ export function AddMovieCard({ roomId, parentId = '', openRequest = 0, onPushed 
   // Asked to open from elsewhere in the hall.
   const handledRequest = useRef(openRequest);
   const loadFieldsRef = useRef(loadFields);
-  loadFieldsRef.current = loadFields;
+  useEffect(() => {
+    loadFieldsRef.current = loadFields;
+  });
   useEffect(() => {
     if (openRequest === handledRequest.current) return;
     handledRequest.current = openRequest;

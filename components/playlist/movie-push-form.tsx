@@ -8,7 +8,7 @@
  * their field (or line), and nothing typed is lost on error.
  */
 import { lazy, Suspense, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Plus } from 'lucide-react';
 import { clsx } from 'clsx';
 import { Button } from '@/components/ui/button';
@@ -60,11 +60,10 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
     clearErrors,
     control,
     getValues,
-    watch,
     formState: { errors, isSubmitting },
   } = useForm<FormValues>({ defaultValues: EMPTY });
   // The name a movie gets when its field is left empty: the file's name, or the page's host.
-  const defaultName = nameFromUrl(watch('url'));
+  const defaultName = nameFromUrl(useWatch({ control, name: 'url' }));
 
   // A failure that belongs to no field (a permission, the server), shown above the button.
   const { failure, setFailure, run } = useFormAction(setError, {});
