@@ -41,6 +41,25 @@ export function headScriptsFirst(html) {
   return html.slice(0, headStart) + moved + html.slice(headEnd);
 }
 
+/**
+ * What this step relies on Next writing, checked on the export's home document (`html`) after the
+ * step: a <head> with the app's inline scripts and Next's stylesheet link, the scripts first. Returns
+ * the problem in words (naming what Next changed), or null. A Next upgrade that writes its head
+ * another way fails the build here instead of silently leaving the early start behind the stylesheet.
+ */
+export function headShapeProblem(html) {
+  const headStart = html.indexOf('<head>');
+  const headEnd = html.indexOf('</head>');
+  if (headStart < 0 || headEnd < headStart) return 'the home document has no <head>…</head> as this step expects';
+  const head = html.slice(headStart, headEnd);
+  const script = head.search(INLINE_SCRIPT);
+  const stylesheet = head.search(STYLESHEET);
+  if (script < 0) return 'the home document\'s <head> has no inline <script> (the route boot and theme scripts): React or Next writes them differently now';
+  if (stylesheet < 0) return 'the home document\'s <head> has no <link rel="stylesheet" …>: Next writes its stylesheet differently now';
+  if (script > stylesheet) return 'the home document\'s inline scripts still follow its stylesheet';
+  return null;
+}
+
 async function main() {
   const exportDir = path.resolve(root, process.argv[2] ?? process.env.NEXT_EXPORT_DIR ?? 'out');
   try {
@@ -59,6 +78,11 @@ async function main() {
     if (next === html) continue;
     await writeFile(file, next);
     changed += 1;
+  }
+  const problem = headShapeProblem(await readFile(path.join(exportDir, 'index.html'), 'utf8'));
+  if (problem) {
+    console.error(`head-scripts-first: ${problem} (scripts/head-scripts-first.mjs)`);
+    process.exit(1);
   }
   console.log(`head scripts first: ${changed} documents`);
 }

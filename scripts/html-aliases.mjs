@@ -53,5 +53,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(1);
   }
   const written = await writeHtmlAliases(exportDir);
+  // What the step relies on: `trailingSlash` exports each route as `<route>/index.html`. None of
+  // them (no alias written now or before) means Next lays the export out another way.
+  if (!(await exists(path.join(exportDir, 'rooms.html')))) {
+    console.error(`html aliases: ${path.relative(root, exportDir) || '.'} has no rooms/index.html to alias: Next lays the export out differently now (scripts/html-aliases.mjs)`);
+    process.exit(1);
+  }
   console.log(`html aliases: ${written} route pages also written as <route>.html in ${path.relative(root, exportDir) || '.'}`);
 }

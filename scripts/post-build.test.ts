@@ -41,6 +41,41 @@ describe('head-scripts-first', () => {
   });
 });
 
+/** Runs a post-build script on `dir`; its exit status and what it printed on stderr. */
+function runStep(name: string): { status: number; stderr: string } {
+  try {
+    execFileSync(process.execPath, [script(name), dir], { stdio: 'pipe' });
+    return { status: 0, stderr: '' };
+  } catch (error) {
+    const failed = error as { status: number; stderr: Buffer };
+    return { status: failed.status, stderr: failed.stderr.toString() };
+  }
+}
+
+describe('what the steps rely on Next writing (a Next upgrade that changes it fails the build, saying what)', () => {
+  it('head-scripts-first: a head without the stylesheet link, or without inline scripts', () => {
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html><head><script>boot()</script><style>a{}</style></head><body></body></html>');
+    expect(runStep('head-scripts-first.mjs')).toEqual({ status: 1, stderr: expect.stringContaining('no <link rel="stylesheet" …>: Next writes its stylesheet differently now') });
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html><head><link rel="stylesheet" href="a.css"/><script nonce="x">boot()</script></head><body></body></html>');
+    expect(runStep('head-scripts-first.mjs')).toEqual({ status: 1, stderr: expect.stringContaining('has no inline <script>') });
+  });
+
+  it('csp: documents without inline scripts, or a hall whose early start names no engine chunk', () => {
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html><head><script type="module" src="/web/a.js"></script></head></html>');
+    expect(runStep('csp.mjs')).toEqual({ status: 1, stderr: expect.stringContaining('Next writes its documents differently now') });
+  });
+
+  it('html-aliases: an export without a folder per route', () => {
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html></html>');
+    fs.writeFileSync(path.join(dir, 'rooms'), 'not a folder');
+    expect(runStep('html-aliases.mjs')).toEqual({ status: 1, stderr: expect.stringContaining('no rooms/index.html to alias: Next lays the export out differently now') });
+    fs.rmSync(path.join(dir, 'rooms'));
+    fs.mkdirSync(path.join(dir, 'rooms'));
+    fs.writeFileSync(path.join(dir, 'rooms', 'index.html'), '<html></html>');
+    expect(runStep('html-aliases.mjs').status).toBe(0);
+  });
+});
+
 describe('engine-chunks', () => {
   it('writes the URLs the build listed into every document and payload holding a placeholder', async () => {
     const { writeEngineChunks } = await import('./engine-chunks.mjs');
