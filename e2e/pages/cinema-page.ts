@@ -131,15 +131,18 @@ export class CinemaPage {
   }
 
   /**
-   * Picks a speed (e.g. `1.5x`) in the settings menu's Speed submenu, as a person does: with the
-   * player in view first (the menu opens upwards, and a page scrolled down to the playlist would put
-   * it under the sticky header, where a person scrolls up before they choose).
+   * Picks a speed (e.g. `1.5x`) in the settings menu's Speed submenu, as a keyboard user does: the
+   * menu opens upwards from the bar, where a toast or (with the page scrolled down to the playlist)
+   * the sticky header can lie over its items for a while, so they are reached by focus and Enter
+   * rather than by a pointer that something else would catch.
    */
   async pickSpeed(label: string): Promise<void> {
     await this.page.getByTestId('player').evaluate((player) => player.scrollIntoView({ block: 'start' }));
     await this.page.getByTestId('player-settings').click();
-    await this.page.getByRole('menuitem', { name: 'Speed' }).click();
-    await this.page.getByRole('menuitemradio', { name: label, exact: true }).click();
+    await this.page.getByRole('menuitem', { name: 'Speed' }).focus();
+    await this.page.keyboard.press('Enter');
+    await this.page.getByRole('menuitemradio', { name: label, exact: true }).focus();
+    await this.page.keyboard.press('Enter');
     await this.page.keyboard.press('Escape');
   }
 
