@@ -7,8 +7,31 @@
  */
 import { useEffect, useState } from 'react';
 import type { SyncDebug as Debug } from '@/lib/sync/engine';
+import type { Phase } from '@/lib/sync/machine';
 
 const POLL_MS = 250;
+
+/** The phase's own data in words, for the `?debug=sync` overlay (times relative to `nowMs`). */
+function describePhase(phase: Phase, nowMs: number): string {
+  const inMs = (atMs: number | null) => (atMs === null ? 'not timed' : `in ${Math.round(atMs - nowMs)} ms`);
+  switch (phase.name) {
+    case 'scheduled':
+      return `wait at ${phase.seekTo.toFixed(2)} s (${phase.far ? 'far' : 'near'}${phase.ready ? ', ready' : ''}), start ${inMs(phase.startAtMs)}`;
+    case 'catching-up':
+      return `rate +${(phase.nudge * 100).toFixed(1)} %, ends ${inMs(phase.endAtMs)}`;
+    case 'switching-rate':
+      return `× ${phase.from.status.playbackRate} → × ${phase.rate} ${inMs(phase.atMs)}`;
+    case 'acquiring':
+    case 'tracking':
+    case 'recovering':
+      return `nudge ${phase.nudge >= 0 ? '+' : ''}${(phase.nudge * 100).toFixed(1)} %`;
+    case 'unreachable':
+      return `checked ${Math.round(nowMs - phase.checkedAtMs)} ms ago`;
+    default:
+      return '';
+  }
+}
+
 
 export interface SyncDebugProps {
   read: () => Debug | null;
@@ -21,7 +44,7 @@ export default function SyncDebug({ read }: SyncDebugProps) {
     return () => clearInterval(timer);
   }, [read]);
   if (!debug) return <div data-testid="sync-debug" className="font-mono text-xs">sync: no engine</div>;
-  const { phase, state, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;
+  const { phase, phaseData, nowMs, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;
   const start = decisions[0]?.atMs ?? 0;
   return (
     <section
@@ -32,7 +55,7 @@ export default function SyncDebug({ read }: SyncDebugProps) {
     >
       <p>
         phase <strong data-testid="sync-debug-phase">{phase}</strong>
-        {state ? ` (${state})` : ''} · drift {driftMs ?? '–'} ms · rate {playbackRate.toFixed(3)} (room {roomRate}) · clock{' '}
+        {describePhase(phaseData, nowMs) ? ` (${describePhase(phaseData, nowMs)})` : ''} · drift {driftMs ?? '–'} ms · rate {playbackRate.toFixed(3)} (room {roomRate}) · clock{' '}
         {clockOffsetMs >= 0 ? '+' : ''}
         {clockOffsetMs} ms, rtt {rttMs ?? '–'} ms{invalidTransitions ? ` · ${invalidTransitions} invalid transitions` : ''}
       </p>

@@ -11,7 +11,7 @@ import type { PlaybackState } from '@/lib/contract/playback';
 import { DEFAULT_SYNC_SCHEDULE, nextSyncDelayMs, ServerClock, type SyncSchedule } from './clock';
 import { DEFAULT_TUNING, type RoomTarget, type SyncIndicator, type SyncTuning } from './correction';
 import { ExpectedEvents } from './expected-events';
-import { describePhase, indicatorOf, initialState, phaseTimerAt, step, targetOnServerClock, type MachineState, type StepContext, type SyncEffect, type SyncEvent } from './machine';
+import { indicatorOf, initialState, phaseTimerAt, step, targetOnServerClock, type MachineState, type StepContext, type SyncEffect, type SyncEvent } from './machine';
 import type { MediaLike } from './media';
 import type { HttpStatus, SyncEngineOptions } from './engine-options';
 import { canTransition, DecisionLog, type SyncDebug } from './phase';
@@ -155,7 +155,8 @@ export class SyncEngine {
   debug(): SyncDebug {
     return {
       phase: this.state.phase.name,
-      state: describePhase(this.state.phase, this.now()),
+      phaseData: this.state.phase,
+      nowMs: this.now(),
       driftMs: this.indicator().driftMs,
       playbackRate: this.media.playbackRate,
       roomRate: this.state.roomRate,

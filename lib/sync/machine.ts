@@ -238,27 +238,6 @@ export function phaseTimerAt(phase: Phase): number | null {
   return null;
 }
 
-/** The phase's own data in words, for the `?debug=sync` overlay (times relative to `nowMs`). */
-export function describePhase(phase: Phase, nowMs: number): string {
-  const inMs = (atMs: number | null) => (atMs === null ? 'not timed' : `in ${Math.round(atMs - nowMs)} ms`);
-  switch (phase.name) {
-    case 'scheduled':
-      return `wait at ${phase.seekTo.toFixed(2)} s (${phase.far ? 'far' : 'near'}${phase.ready ? ', ready' : ''}), start ${inMs(phase.startAtMs)}`;
-    case 'catching-up':
-      return `rate +${(phase.nudge * 100).toFixed(1)} %, ends ${inMs(phase.endAtMs)}`;
-    case 'switching-rate':
-      return `× ${phase.from.status.playbackRate} → × ${phase.rate} ${inMs(phase.atMs)}`;
-    case 'acquiring':
-    case 'tracking':
-    case 'recovering':
-      return `nudge ${phase.nudge >= 0 ? '+' : ''}${(phase.nudge * 100).toFixed(1)} %`;
-    case 'unreachable':
-      return `checked ${Math.round(nowMs - phase.checkedAtMs)} ms ago`;
-    default:
-      return '';
-  }
-}
-
 // ─── step ───────────────────────────────────────────────────────────────────────────────────────
 
 /**

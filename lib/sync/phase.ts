@@ -22,6 +22,8 @@
  *   waits, paused, and never moves the room (the hall says why and offers the proxy).
  */
 
+import type { Phase } from './machine';
+
 export type SyncPhase = 'idle' | 'paused' | 'scheduled' | 'catching-up' | 'switching-rate' | 'acquiring' | 'tracking' | 'recovering' | 'ended' | 'live' | 'unreachable';
 
 /** Where every phase may go (a new movie, a paused room, a live one, the end). */
@@ -83,8 +85,9 @@ export interface SyncDecision {
 /** What the `?debug=sync` overlay shows (SyncEngine `debug()`). Drift in ms, clock offset and RTT in ms. */
 export interface SyncDebug {
   phase: SyncPhase;
-  /** The phase's own data in words (./machine.ts `describePhase`), e.g. a scheduled start's position and due time. */
-  state: string;
+  /** The phase with its own data (./machine.ts `Phase`), e.g. a scheduled start's position and due time, and the local time (ms) it was read at. */
+  phaseData: Phase;
+  nowMs: number;
   /** Local − room position (ms), or null with nothing to compare. */
   driftMs: number | null;
   /** The element's playbackRate and the room's. */
