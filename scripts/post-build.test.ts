@@ -63,6 +63,11 @@ describe('what the steps rely on Next writing (a Next upgrade that changes it fa
   it('csp: documents without inline scripts, or a hall whose early start names no engine chunk', () => {
     fs.writeFileSync(path.join(dir, 'index.html'), '<html><head><script type="module" src="/web/a.js"></script></head></html>');
     expect(runStep('csp.mjs')).toEqual({ status: 1, stderr: expect.stringContaining('Next writes its documents differently now') });
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html><head><script>boot()</script></head></html>');
+    expect(runStep('csp.mjs').status).toBe(0);
+    fs.mkdirSync(path.join(dir, 'cinema', '_'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'cinema', '_', 'index.html'), '<html><head><script>early()</script></head></html>');
+    expect(runStep('csp.mjs')).toEqual({ status: 1, stderr: expect.stringContaining('0 engine chunks named by an early start') });
   });
 
   it('html-aliases: an export without a folder per route', () => {
