@@ -44,7 +44,8 @@ describeOnce('a store that stops answering', () => {
   it('PostgreSQL frozen: unready within 3 s, requests 503 within seconds, all well again once it thaws', async () => {
     const user = await signUpUser(server, 'frozenpg');
     const signIn = () => post(server, '/api/user/login', { username: user.username, password: user.password });
-    expect((await get(server, '/readyz')).status).toBe(200);
+    // Ready first (on a loaded machine, a moment after the last test's store came back).
+    await expectEventually(async () => (await get(server, '/readyz')).status === 200);
     const thaw = freeze(postgres.pid);
     try {
       const ready = await timed(() => get(server, '/readyz'));
@@ -76,7 +77,8 @@ describeOnce('a store that stops answering', () => {
   });
 
   it('Redis frozen: unready within 3 s, sign-ins still answered and still limited, ready again once it thaws', async () => {
-    expect((await get(server, '/readyz')).status).toBe(200);
+    // Ready first (on a loaded machine, a moment after the last test's store came back).
+    await expectEventually(async () => (await get(server, '/readyz')).status === 200);
     const thaw = freeze(redis.pid);
     try {
       const ready = await timed(() => get(server, '/readyz'));
@@ -123,7 +125,7 @@ describeOnce('instances on different hosts, one PostgreSQL', () => {
     const [a, b] = [await instance(), await instance()];
     const user = await signUpUser(a, 'twohosts');
     expect((await get(b, '/api/user/me', { token: user.token })).status).toBe(200);
-    expect([(await get(a, '/readyz')).status, (await get(b, '/readyz')).status]).toEqual([200, 200]);
+    await expectEventually(async () => (await get(a, '/readyz')).status === 200 && (await get(b, '/readyz')).status === 200);
   });
 
   it('an instance with another JWT_SECRET does not become ready, and its log says why', async () => {
