@@ -64,7 +64,8 @@ export class CinemaPage {
   /** Opens a listed movie's row menu (its items are then `movie-play`, `movie-delete`, … on the page). */
   async openMovieActions(name: string): Promise<void> {
     await this.movieItem(name).getByTestId('movie-actions').click();
-    await expect(this.page.getByRole('menu')).toBeVisible();
+    // The row's menu (Radix), not the player's settings menu, which is a menu too.
+    await expect(this.page.locator('[data-radix-menu-content][role="menu"]')).toBeVisible();
   }
 
   /** Chooses "play this" in a listed movie's menu and waits for it to become the current movie. */
@@ -143,6 +144,8 @@ export class CinemaPage {
     await this.page.getByRole('menuitem', { name: 'Speed' }).click();
     await this.page.getByRole('menuitemradio', { name: label, exact: true }).click();
     await this.page.keyboard.press('Escape');
+    // Closed before anything else is done (it fades out: a menu opened meanwhile would meet it).
+    await expect(this.page.locator('media-settings-menu')).toBeHidden();
   }
 
   /** The control bar's time display (`0:12 / 0:40`). */
