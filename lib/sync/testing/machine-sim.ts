@@ -72,6 +72,14 @@ export class MachineWorld {
   private queue: Queued[] = [];
   private nextTickAtMs = this.now + DEFAULT_TICK_MS;
   private pendingReplies = 0;
+  /**
+   * Who set the element's rate and position last. An event reads the element when it is dispatched,
+   * so when a person changes the rate or seeks while the engine's own `ratechange` or `seeking` is
+   * still queued, that event already carries the person's rate or position: it is theirs, whichever
+   * call queued it (as in a browser, where both events fire and both read the person's value).
+   */
+  private rateSetByPerson = false;
+  private seekSetByPerson = false;
 
   constructor(readonly canControl = true) {}
 
@@ -93,6 +101,7 @@ export class MachineWorld {
   }
   personRate(rate: number): void {
     this.element.playbackRate = rate;
+    this.rateSetByPerson = true;
     this.enqueue('ratechange', 0, true);
   }
 
@@ -159,16 +168,18 @@ export class MachineWorld {
       case 'pause':
         return this.dispatch({ type: queued.type, own: this.expected.consume(queued.type) }, queued.person);
       case 'seeking':
-        return this.dispatch({ type: 'seeking', expected: this.expected.pending('seeked', position) }, queued.person);
+        return this.dispatch({ type: 'seeking', expected: this.expected.pending('seeked', position) }, this.seekSetByPerson);
       case 'seeked':
         el.seeking = false;
-        return this.dispatch({ type: 'seeked', expected: this.expected.consume('seeked', position) }, queued.person);
+        return this.dispatch({ type: 'seeked', expected: this.expected.consume('seeked', position) }, this.seekSetByPerson);
       case 'playing':
         el.readyState = 4;
         return this.dispatch({ type: 'playing' }, false);
       case 'loadedmetadata':
         el.readyState = 4;
         return this.dispatch({ type: 'loadedmetadata' }, false);
+      case 'ratechange':
+        return this.dispatch({ type: 'ratechange' }, this.rateSetByPerson);
       default:
         return this.dispatch({ type: queued.type }, queued.person);
     }
@@ -206,6 +217,7 @@ export class MachineWorld {
         return this.seek(effect.to, false);
       case 'set-rate':
         this.element.playbackRate = effect.rate;
+        this.rateSetByPerson = false;
         return this.enqueue('ratechange', 0, false);
       case 'send-status':
         this.room = { status: effect.status, atMs: this.now };
@@ -247,6 +259,7 @@ export class MachineWorld {
     const el = this.element;
     el.currentTime = Math.max(0, Math.min(el.duration, to));
     el.seeking = true;
+    this.seekSetByPerson = person;
     // A new seek aborts the pending one: only the last fires `seeked`.
     this.queue = this.queue.filter((queued) => queued.type !== 'seeked' && queued.type !== 'canplay');
     this.enqueue('seeking', 0, person);
