@@ -1,7 +1,7 @@
 /**
  * What a person does on a page before React has hydrated it. The prerendered page is on the screen
  * before its script has run (seconds on a slow phone), and React only replays the input that comes
- * once it has begun to hydrate. An inline <head> script (`EARLY_INPUT_SCRIPT`) takes care of two
+ * once it has begun to hydrate. An inline <head> script (`EARLY_INPUT_SCRIPT`, its code in ./early-input-run.ts) takes care of two
  * things until then:
  * - a tap on the menu button is remembered, and the header opens the menu once it has mounted
  *   (`takeEarlyMenuTap`);
@@ -15,35 +15,16 @@
  *   hydrated (`takeEarlySubmit`, EarlyInputReplay); one that React took while hydrating is not, so
  *   it is never sent twice.
  */
+import { EARLY_INPUT_STATE_KEY, type EarlyInputState } from './early-input-run';
+import { EARLY_INPUT_CODE } from './early-input.generated';
 
-/** The attribute that marks the menu button for the inline script. */
-export const EARLY_MENU_ATTRIBUTE = 'data-early-menu';
+export { EARLY_MENU_ATTRIBUTE } from './early-input-run';
 
-const STATE_KEY = '__synctvEarlyInput';
-
-interface EarlyInputState {
-  /** The menu button was tapped; null once the header has taken it (and the click listener is gone). */
-  tapped: boolean | null;
-  /** The last form sent before hydration; null once taken, and nothing is noted after that. */
-  form: HTMLFormElement | null | undefined;
-  stopTap: () => void;
-}
-
-/**
- * The inline <head> script. Plain string literals: with a template expression in the middle,
- * Next's minifier dropped the text after it.
- */
-export const EARLY_INPUT_SCRIPT =
-  '(function(){var s={tapped:false,form:undefined};function h(e){var t=e.target;' +
-  "if(t&&t.closest&&t.closest('[data-early-menu]'))s.tapped=true;}" +
-  "s.stopTap=function(){document.removeEventListener('click',h,true);};" +
-  "document.addEventListener('click',h,true);window.__synctvEarlyInput=s;" +
-  "window.addEventListener('submit',function(e){var f=e.target;" +
-  "if(e.defaultPrevented||!f||f.tagName!=='FORM'||f.hasAttribute('action'))return;" +
-  'e.preventDefault();if(s.form!==null)s.form=f;});})();';
+/** The inline <head> script: ./early-input-run.ts as compiled by scripts/inline-scripts.mjs. */
+export const EARLY_INPUT_SCRIPT = `(function(){${EARLY_INPUT_CODE}})();`;
 
 function earlyInputState(): EarlyInputState | undefined {
-  return (window as unknown as Record<string, EarlyInputState | undefined>)[STATE_KEY];
+  return (window as unknown as Record<string, EarlyInputState | undefined>)[EARLY_INPUT_STATE_KEY];
 }
 
 /**

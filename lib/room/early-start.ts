@@ -5,7 +5,8 @@
  * phone the hall's script takes seconds to arrive and run; without this, nothing of the room or the
  * media starts before it has (docs/benchmarks.md "First-frame benchmark").
  *
- * When the browser parses the document, the script (`earlyStartScript`) sends the app's start-up reads
+ * When the browser parses the document, the script (`earlyStartScript`, its code in
+ * ./early-start-run.ts, compiled by scripts/inline-scripts.mjs) sends the app's start-up reads
  * (`GET /api/user/me` with a stored token, `/api/public/settings`: hooks/data/session.ts) and the
  * three the room session opens with (`GET /api/room/me`, `/api/room/info`, `/api/room/movie/current`,
  * with the room in `X-Room-Id`), the stored token in `Authorization`, as the API client sends them
@@ -39,8 +40,9 @@
  * Not on a soft navigation: React does not run an inline script it renders, so a hall opened from
  * another screen asks through the API client as before (its script is already loaded by then).
  */
-import { EXTENSION_KINDS, TYPE_KINDS, type SourceKind } from '@/lib/media/source-kind';
+import type { SourceKind } from '@/lib/media/source-kind';
 import { STORAGE_KEYS } from '@/lib/storage';
+import { EARLY_START_CODE } from './early-start.generated';
 
 /** How old (ms since its request) an early answer may be and still be used. */
 export const EARLY_ANSWER_MAX_AGE_MS = 30_000;
@@ -76,8 +78,6 @@ export interface EarlyStartConfig {
   placeholder: string;
   roomReads: Record<keyof typeof EARLY_ROOM_READS, string>;
   startupReads: Record<keyof typeof EARLY_STARTUP_READS, string>;
-  typeKinds: Record<string, SourceKind>;
-  extensionKinds: [string, SourceKind][];
   /** Each engine's chunk URLs, space-separated, or its placeholder until scripts/engine-chunks.mjs has run (then it is skipped). */
   engineChunks: Partial<Record<SourceKind, string>>;
 }
@@ -162,176 +162,6 @@ export interface EarlyStartHost {
   __synctvEarlyStart?: EarlyStart;
 }
 
-/**
- * Starts the reads for the room in `host.location` and keeps them in `host.__synctvEarlyStart`;
- * does nothing outside a room. Runs inline in the browser through `Function.prototype.toString`, so
- * it is self-contained ES5 with no imports and no helpers. Never throws.
- */
-/* eslint-disable no-var -- ES5 on purpose (see above) */
-export function earlyStart(cfg: EarlyStartConfig, host: EarlyStartHost): void {
-  try {
-    var match = /^\/cinema\/([^/]+)\/?$/.exec(host.location.pathname.slice(cfg.base.length));
-    if (!match || match[1] === cfg.placeholder) return;
-    var roomId = decodeURIComponent(match[1]);
-    var token = host.localStorage.getItem(cfg.tokenKey) || host.sessionStorage.getItem(cfg.tokenKey) || '';
-    var origin = cfg.apiOrigin || host.location.origin;
-    var early: EarlyStart = { roomId: roomId, token: token, startedAtMs: Date.now(), answers: {} };
-    var read = function (path: string, inRoom: boolean): Promise<EarlyAnswer> {
-      var requestedAtMs = Date.now();
-      var headers: Record<string, string> = {};
-      if (token) headers.Authorization = token;
-      if (inRoom) headers['X-Room-Id'] = roomId;
-      return host.fetch(origin + path, { headers: headers, credentials: 'same-origin' }).then(
-        function (response) {
-          var receivedAtMs = Date.now();
-          return response.text().then(function (text) {
-            return { status: response.status, text: text, requestedAtMs: requestedAtMs, receivedAtMs: receivedAtMs };
-          });
-        },
-        function () {
-          return { status: 0, text: '', requestedAtMs: requestedAtMs, receivedAtMs: Date.now() };
-        },
-      );
-    };
-    if (token) early.answers.user = read(cfg.startupReads.user, false);
-    early.answers.settings = read(cfg.startupReads.settings, false);
-    early.answers.me = read(cfg.roomReads.me, true);
-    early.answers.info = read(cfg.roomReads.info, true);
-    early.answers.current = read(cfg.roomReads.current, true);
-    early.engine = early.answers.current.then(function (answer): Promise<void> | void {
-      try {
-        var data = JSON.parse(answer.text).data;
-        var base = data.movie.base;
-        var url = String(base.url || '');
-        var kind = kindOf(url, String(base.type || ''));
-        if (kind === 'hls' && !base.live && !base.rtmpSource && !hasKeys(base.headers)) {
-          // lib/api/movie.ts `playableUrl`: a server-relative URL is the API's.
-          var status = data.status || {};
-          preloadHls(url.charAt(0) === '/' && url.charAt(1) !== '/' ? origin + url : url, status.isPlaying ? -1 : Number(status.currentTime) || 0);
-        }
-        var chunks = cfg.engineChunks[kind];
-        if (!chunks || chunks.indexOf('__') === 0) return;
-        var urls = chunks.split(' ');
-        var packed = servedUncompressed();
-        var loads: Promise<void>[] = [];
-        for (var i = 0; i < urls.length; i++) {
-          if (packed) loads.push(runPacked(urls[i]));
-          else preload(urls[i]);
-        }
-        return Promise.all(loads).then(function () {});
-      } catch (e) {
-        /* no current movie, or not an envelope: nothing to preload */
-      }
-    });
-    host.__synctvEarlyStart = early;
-  } catch (e) {
-    /* no storage, no fetch: the session asks through the API client */
-  }
-
-  // The movie's playlist and, for a paused room, the segment at its position (see EarlyMedia).
-  function preloadHls(playlistUrl: string, position: number): void {
-    var media: Record<string, EarlyMediaEntry> = (early.media = {});
-    var get = function (url: string, binary: boolean): Promise<EarlyMedia | null> {
-      var requestedAt = host.performance.now();
-      var promise = host.fetch(url, { headers: {}, credentials: 'same-origin' }).then(
-        function (response) {
-          var firstByteAt = host.performance.now();
-          if (response.status < 200 || response.status >= 300) return null;
-          return (binary ? response.arrayBuffer() : response.text()).then(function (body: string | ArrayBuffer) {
-            return { url: response.url || url, data: body, requestedAt: requestedAt, firstByteAt: firstByteAt, receivedAt: host.performance.now() };
-          });
-        },
-        function () {
-          return null;
-        },
-      );
-      media[url] = { binary: binary, promise: promise };
-      return promise;
-    };
-    get(playlistUrl, false).then(function (playlist) {
-      if (!playlist || position < 0) return;
-      var text = String(playlist.data);
-      // A multivariant playlist (hls.js picks the variant), byte ranges, keys, init segments or a
-      // live playlist (hls.js starts at its edge): hls.js asks for the rest itself.
-      if (/#EXT-X-STREAM-INF|#EXT-X-BYTERANGE|#EXT-X-MAP|#EXT-X-KEY:(?!METHOD=NONE)/.test(text) || !/#EXT-X-ENDLIST/.test(text)) return;
-      var lines = text.split(/\r?\n/);
-      var start = 0;
-      var duration = -1;
-      for (var i = 0; i < lines.length; i++) {
-        var line = lines[i].replace(/^\s+|\s+$/g, '');
-        var extinf = /^#EXTINF:([\d.]+)/.exec(line);
-        if (extinf) duration = parseFloat(extinf[1]);
-        else if (line && line.charAt(0) !== '#' && duration >= 0) {
-          if (position < start + duration) {
-            // Relative to where the playlist came from after any redirect, as hls.js resolves it.
-            get(new host.URL(line, playlist.url).href, true);
-            return;
-          }
-          start += duration;
-          duration = -1;
-        }
-      }
-    });
-  }
-
-  // Whether the document came as it is on disk: then the server compresses nothing (see above).
-  function servedUncompressed(): boolean {
-    if (typeof host.DecompressionStream !== 'function' || typeof host.Response !== 'function' || !host.performance.getEntriesByType) return false;
-    var navigation = host.performance.getEntriesByType('navigation')[0];
-    return !!navigation && navigation.decodedBodySize > 0 && navigation.encodedBodySize === navigation.decodedBodySize;
-  }
-
-  function preload(url: string): void {
-    var link = host.document.createElement('link');
-    link.rel = 'preload';
-    link.as = 'script';
-    // Low, as the hall's own async scripts: the engine comes down beside them, not before them.
-    link.fetchPriority = 'low';
-    link.href = url;
-    host.document.head.appendChild(link);
-  }
-
-  // The chunk's gzip copy, unpacked and run; the chunk itself when that fails. Never rejects.
-  function runPacked(url: string): Promise<void> {
-    return host
-      .fetch(url + '.gz', { headers: {}, credentials: 'same-origin', priority: 'low' })
-      .then(function (response) {
-        // Not there (a 404; SyncTV answers an unknown path with the home page and 200, which does
-        // not unpack below).
-        if (response.status !== 200 || !response.body) throw new Error('no gzip copy');
-        return new host.Response!(response.body.pipeThrough(new host.DecompressionStream!('gzip'))).text();
-      })
-      .then(function (code) {
-        var script = host.document.createElement('script');
-        script.text = code;
-        host.document.head.appendChild(script);
-        host.document.head.removeChild(script);
-      })
-      .catch(function () {
-        preload(url);
-      });
-  }
-
-  function hasKeys(object: unknown): boolean {
-    if (!object || typeof object !== 'object') return false;
-    for (var key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true;
-    return false;
-  }
-
-  // lib/media/source-kind.ts `sourceKind`, from the same tables.
-  function kindOf(url: string, type: string): SourceKind {
-    var kind = type.replace(/^\s+|\s+$/g, '').toLowerCase();
-    if (kind) return cfg.typeKinds[kind] || 'native';
-    var path = url.split(/[?#]/)[0].toLowerCase();
-    for (var i = 0; i < cfg.extensionKinds.length; i++) {
-      var extension = cfg.extensionKinds[i][0];
-      if (path.slice(-extension.length) === extension) return cfg.extensionKinds[i][1];
-    }
-    return 'native';
-  }
-}
-/* eslint-enable no-var */
-
 /** The build-time facts: `base` and `apiOrigin` as the export is built, the engines as placeholders. */
 export function earlyStartConfig(base: string, apiOrigin: string): EarlyStartConfig {
   const engineChunks: Partial<Record<SourceKind, string>> = {};
@@ -343,16 +173,17 @@ export function earlyStartConfig(base: string, apiOrigin: string): EarlyStartCon
     placeholder: '_',
     roomReads: { ...EARLY_ROOM_READS },
     startupReads: { ...EARLY_STARTUP_READS },
-    typeKinds: TYPE_KINDS,
-    extensionKinds: EXTENSION_KINDS,
     engineChunks,
   };
 }
 
-/** The inline script for the hall's document. */
+/**
+ * The inline script for the hall's document: ./early-start-run.ts as compiled by
+ * scripts/inline-scripts.mjs, given `config`.
+ */
 export function earlyStartScript(config: EarlyStartConfig): string {
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
-  return `(${earlyStart.toString()})(${json},window);`;
+  return `(function(__synctvEarlyStartConfig){${EARLY_START_CODE}})(${json});`;
 }
 
 /**
