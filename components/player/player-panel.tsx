@@ -19,7 +19,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { danmakuSettingsOf, type DanmakuSettings } from '@/components/player/danmaku-source';
 import type { SourceProblem } from '@/components/player/source-problems';
 import type { ChatLine } from '@/hooks/use-chat';
-import { describeError } from '@/lib/i18n/error-text';
+import { useErrorDescription } from '@/hooks/use-error-description';
 import { hasCurrentMovie, playableUrl } from '@/hooks/data/movies';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
@@ -114,6 +114,8 @@ function roomPositionSoon(): number {
 
 export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, onSendChat, theater, onToggleTheater, onAddMovie, hasMovies, actionNotice = NO_NOTICE }: PlayerPanelProps) {
   const t = useT();
+  // The error catalogue comes down with the first error (hooks/use-error-description.ts).
+  const loadErrorText = useErrorDescription(loadError)?.message;
   const loaded = useAtomValue(currentMovieAtom);
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
   const viewerCount = useAtomValue(viewerCountAtom);
@@ -310,10 +312,10 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
           ) : null}
           {movie && !liveOrControl ? <WatchOnlyReason /> : null}
 
-          {loadError ? (
+          {loadError && loadErrorText !== undefined ? (
             <Notice tone="error">
               <div className="flex flex-wrap items-center gap-2">
-                <span className="flex-1">{t('cinema.currentFailed', { error: describeError(loadError).message })}</span>
+                <span className="flex-1">{t('cinema.currentFailed', { error: loadErrorText })}</span>
                 <Button size="sm" variant="outline" onClick={onRetryLoad}>
                   <RotateCw className="h-3.5 w-3.5" aria-hidden />
                   {t('cinema.error.retry')}

@@ -18,7 +18,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
-import { describeError } from '@/lib/i18n/error-text';
+import { useErrorDescription } from '@/hooks/use-error-description';
 import { hasCurrentMovie, MOVIE_PAGE_SIZE, pageOfMovies, type MovieListView } from '@/hooks/data/movies';
 import type { Movie, MovieList as MovieListData } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
@@ -27,7 +27,6 @@ import { MovieFolderBar, MovieListTitleBar, MovieSelectionBar, type ToolbarActio
 import { MovieRow, type MovieRowActions } from './movie-row';
 import { useMovieActions } from './use-movie-actions';
 import '@/lib/i18n/messages/cinema';
-import '@/lib/i18n/messages/errors';
 
 const MovieEditDialog = lazy(() => import('./movie-dialogs').then((m) => ({ default: m.MovieEditDialog })));
 const NewFolderDialog = lazy(() => import('./movie-dialogs').then((m) => ({ default: m.NewFolderDialog })));
@@ -56,6 +55,8 @@ type Dialog = { kind: 'edit'; movie: Movie } | { kind: 'folder' } | { kind: 'str
 /** The list of the open room; what the member may do and which movie plays come from the room atoms. */
 export function MovieList({ roomId, view, onViewChange, data, error, isLoading, refresh, onAddMovie, onCleared }: MovieListProps) {
   const t = useT();
+  // The error catalogue comes down with the first error (hooks/use-error-description.ts).
+  const errorText = useErrorDescription(error)?.message;
   const abilities = useAtomValue(roomAbilitiesAtom);
   const { page, folderId, keyword } = view;
   const onPageChange = (next: number) => onViewChange({ ...view, page: next });
@@ -130,7 +131,7 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
         <MovieSelectionBar count={selected.length} onClear={() => setSelected([])} onDelete={() => actions.ask({ kind: 'deleteMany', ids: selected })} />
         {error && !data ? (
           <p role="alert" className="px-4 py-6 text-sm text-red-600 dark:text-red-400">
-            {t('cinema.movies.loadFailed', { error: describeError(error).message })}
+            {t('cinema.movies.loadFailed', { error: errorText ?? '…' })}
           </p>
         ) : isLoading && !data ? (
           <div className="space-y-2 p-4" aria-busy="true">

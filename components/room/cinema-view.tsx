@@ -25,6 +25,7 @@ import { useChat } from '@/hooks/use-chat';
 import { hasCurrentMovie, setCurrentMovie, useMovieList, useRefreshMovieLists, type MovieListView } from '@/hooks/data/movies';
 import { usePlaybackSync } from '@/hooks/use-playback-sync';
 import { useRoom } from '@/hooks/use-room';
+import { useErrorDescription } from '@/hooks/use-error-description';
 import { describeError } from '@/lib/i18n/error-text';
 import type { CurrentMovie, PushedMovie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
@@ -43,7 +44,6 @@ import { preloadEngine } from '@/components/player/engines';
 import { PlayerPanel } from '@/components/player/player-panel';
 import type { ActionNotice } from '@/components/player/room-action-notice';
 import '@/lib/i18n/messages/cinema';
-import '@/lib/i18n/messages/errors';
 
 /** Each mount gets its own cache; focus and network revalidation are replaced by socket events. */
 const swrConfig: SWRConfiguration = {
@@ -287,6 +287,8 @@ interface RoomErrorProps {
 
 function RoomError({ roomId, error, redirecting, onRetry }: RoomErrorProps) {
   const t = useT();
+  // The error catalogue comes down with the first error (hooks/use-error-description.ts); the status needs none.
+  const text = useErrorDescription(error)?.message ?? '…';
   // A 401 is handled by the client's 401 rules (navigation to /joinRoom or sign-out), already under way.
   const unauthorized = describeError(error).status === 401;
   return (
@@ -294,7 +296,7 @@ function RoomError({ roomId, error, redirecting, onRetry }: RoomErrorProps) {
       <EmptyState
         icon={<CircleExclamationPoint className="text-red-500" />}
         title={t('cinema.error.title')}
-        description={<span className="break-words">{unauthorized || redirecting ? t('cinema.error.redirecting') : describeError(error).message}</span>}
+        description={<span className="break-words">{unauthorized || redirecting ? t('cinema.error.redirecting') : text}</span>}
         action={
           <div className="flex flex-wrap justify-center gap-2">
             <Button variant="outline" onClick={onRetry}>
