@@ -2,7 +2,7 @@
  * The message types without the protobuf runtime (./message-type.ts): the same numbers as the
  * generated enum. (That no browser module takes the codec in statically: lib/ws/room-socket.test.ts.)
  */
-import { MessageType as ProtoMessageType } from '@/lib/proto/message_pb';
+import { MessageType as ProtoMessageType } from '@/lib/proto/message';
 import { MessageType } from './message-type';
 
 describe('MessageType', () => {

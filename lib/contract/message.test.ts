@@ -90,4 +90,31 @@ describe('room message round trip', () => {
     const bytes = encodeMessage({ type: MessageType.CHAT, payload: { case: 'chatContent', value: 'hello world' } });
     expect(() => decodeMessage(bytes.slice(0, bytes.length - 3))).toThrow();
   });
+
+  it('throws on a zero tag or an end-group tag with bytes after it, which the generated loop would stop at quietly', () => {
+    expect(() => decodeMessage(new Uint8Array([8, 2, 0, 42, 1, 65]))).toThrow(/invalid wire data/);
+    expect(() => decodeMessage(new Uint8Array([8, 2, 12, 42, 1, 65]))).toThrow(/invalid wire data/);
+  });
+});
+
+describe('the wire bytes', () => {
+  // Each frame as protobuf-es (this codec before ts-proto) encoded it, byte for byte: the encoding
+  // SyncTV's Go server and its web client read and write (proto3, no field at its default value).
+  it.each<[string, Init, string]>([
+    ['a chat line with its sender', { type: MessageType.CHAT, timestamp: 1_700_000_000_123n, sender: { userId: 'u1', username: '小明' }, payload: { case: 'chatContent', value: 'hi 🎬' } }, '0802117b68e5cf8b0100001a0c0a0275311206e5b08fe6988e2a07686920f09f8eac'],
+    ['a status with a negative timestamp', { type: MessageType.STATUS, timestamp: -5n, payload: { case: 'playbackStatus', value: { isPlaying: true, currentTime: 12.5, playbackRate: 1.25 } } }, '080311fbffffffffffffff3214080111000000000000294019000000000000f43f'],
+    ['a paused status at 0 s (defaults left out)', { type: MessageType.CHECK_STATUS, payload: { case: 'playbackStatus', value: { isPlaying: false, currentTime: 0, playbackRate: 1 } } }, '0804320919000000000000f03f'],
+    ['the largest expiration id', { type: MessageType.EXPIRED, payload: { case: 'expirationId', value: 18_446_744_073_709_551_615n } }, '080539ffffffffffffffff'],
+    ['a viewer count', { type: MessageType.VIEWER_COUNT, payload: { case: 'viewerCount', value: 42n } }, '0808402a'],
+    ['an error', { type: MessageType.ERROR, payload: { case: 'errorMessage', value: 'playback status is nil' } }, '08012216706c61796261636b20737461747573206973206e696c'],
+    ['an offer', { type: MessageType.WEBRTC_OFFER, payload: { case: 'webrtcData', value: { data: '{"sdp":1}', to: 'a:1', from: 'b:2' } } }, '080b4a150a097b22736470223a317d1203613a311a03623a32'],
+    ['a join with only its sender id', { type: MessageType.WEBRTC_JOIN, payload: { case: 'webrtcData', value: { from: 'b:2' } } }, '080e4a051a03623a32'],
+    ['a bare SYNC', { type: MessageType.SYNC }, '0809'],
+    ['an empty chat line (a oneof member is written even at its default)', { type: MessageType.CHAT, payload: { case: 'chatContent', value: '' } }, '08022a00'],
+  ])('%s', (_name, init, hex) => {
+    expect(Buffer.from(encodeMessage(init)).toString('hex')).toBe(hex);
+    const decoded = decodeMessage(Buffer.from(hex, 'hex'));
+    expect(decoded.type).toBe(init.type);
+    expect(decoded.payload.case).toBe(init.payload?.case);
+  });
 });

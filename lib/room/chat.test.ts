@@ -1,16 +1,16 @@
-import { create } from '@bufbuild/protobuf';
-import { MessageType } from '@/lib/contract/message';
-import { MessageSchema } from '@/lib/proto/message_pb';
+import { decodeMessage, encodeMessage, MessageType, type Message } from '@/lib/contract/message';
 import { appendLine, chatLineOf, mergeReplay, validLines, type ChatLine } from './chat';
 
 /** A CHAT frame as the server sends it: sender, server time (Unix ms) and text. */
-function chat(username: string, text: string, serverMs: number) {
-  return create(MessageSchema, {
-    type: MessageType.CHAT,
-    timestamp: BigInt(serverMs),
-    sender: { userId: `${username}-id`, username },
-    payload: { case: 'chatContent', value: text },
-  });
+function chat(username: string, text: string, serverMs: number): Message {
+  return decodeMessage(
+    encodeMessage({
+      type: MessageType.CHAT,
+      timestamp: BigInt(serverMs),
+      sender: { userId: `${username}-id`, username },
+      payload: { case: 'chatContent', value: text },
+    }),
+  );
 }
 
 describe('chat lines', () => {
@@ -21,7 +21,7 @@ describe('chat lines', () => {
     // The server's clock is 500 ms ahead of ours.
     const replayed = chatLineOf(chat('bob', 'earlier', 1_000_000), 2_000_000, true, (serverMs) => serverMs - 500);
     expect(replayed).toMatchObject({ atMs: 999_500, earlier: true });
-    expect(chatLineOf(create(MessageSchema, { type: MessageType.VIEWER_COUNT }), 1)).toBeNull();
+    expect(chatLineOf(decodeMessage(encodeMessage({ type: MessageType.VIEWER_COUNT })), 1)).toBeNull();
   });
 
   it('keeps the newest lines', () => {

@@ -17,7 +17,7 @@
  * connection left); when it opens again a call that was on joins again by itself.
  */
 import { MessageType, type Message } from '@/lib/contract/message-type';
-import type { MessageType as ProtoMessageType } from '@/lib/proto/message_pb';
+import type { MessageType as ProtoMessageType } from '@/lib/proto/message';
 
 /** The signalling frames of voice chat. */
 export type VoiceFrameType =
