@@ -10,7 +10,7 @@
  * The route renders this after mount, keyed by room id (docs/static-export.md §1.3), so every room starts
  * with fresh atoms, socket, player and SWR cache.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import Link from 'next/link';
 import { useAtomValue } from 'jotai';
 import { clsx } from 'clsx';
@@ -34,16 +34,19 @@ import { currentMovieAtom, roomAbilitiesAtom, roomActionAtom, roomConnectionAtom
 import { formatPosition } from '@/lib/room/actions';
 import { readTheater, writeTheater } from '@/lib/storage';
 import { RoomAdminBar, RoomSetup } from '@/components/room-admin/room-admin-bar';
-import { ChatPanel } from '@/components/chat/chat-panel';
 import { VoiceEntry } from '@/components/voice/voice-entry';
 import { ConnectionBadge } from './connection-badge';
 import { Denied } from './denied';
-import { MovieList } from '@/components/playlist/movie-list';
-import { AddMovieCard } from '@/components/playlist/add-movie-card';
 import { preloadEngine } from '@/components/player/engines';
 import { PlayerPanel } from '@/components/player/player-panel';
 import type { ActionNotice } from '@/components/player/room-action-notice';
+import { useAfterFirstFrame } from './use-after-first-frame';
 import '@/lib/i18n/messages/cinema';
+
+// The parts beside the picture come down after its first frame (./use-after-first-frame.ts).
+const ChatPanel = lazy(() => import('@/components/chat/chat-panel').then((m) => ({ default: m.ChatPanel })));
+const MovieList = lazy(() => import('@/components/playlist/movie-list').then((m) => ({ default: m.MovieList })));
+const AddMovieCard = lazy(() => import('@/components/playlist/add-movie-card').then((m) => ({ default: m.AddMovieCard })));
 
 /** Each mount gets its own cache; focus and network revalidation are replaced by socket events. */
 const swrConfig: SWRConfiguration = {
@@ -105,6 +108,8 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   const requestPushForm = useCallback(() => setPushRequest((n) => n + 1), []);
 
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
+  // A picture is on its way while the current movie is loading or is one; not after it failed to load.
+  const sideParts = useAfterFirstFrame(video, (!loaded && !room.currentError) || movie !== null);
 
   const lastDeniedAt = useRef(0);
   const onControlDenied = useCallback(() => {
@@ -222,36 +227,50 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             />
             {/* Beside the video the chat takes the height of the video and its info bar and never stretches them. */}
             <div className="hall-chat h-96 lg:relative lg:h-auto lg:min-h-96 landscape-short:relative landscape-short:h-auto landscape-short:min-h-0">
-              <ChatPanel
-                className="h-full lg:absolute lg:inset-0 landscape-short:absolute landscape-short:inset-0"
-                lines={chat.lines}
-                canChat={abilities.canChat}
-                denied={abilities.canChat ? null : <Denied roomId={roomId} what="chat" />}
-                connected={connection === 'open'}
-                onSend={sendChat}
-                voice={<VoiceEntry roomId={roomId} session={session} canVoice={abilities.canVoice} connected={connection === 'open'} video={video} />}
-              />
+              {sideParts ? (
+                <Suspense fallback={<Skeleton className="h-full rounded-2xl" />}>
+                  <ChatPanel
+                    className="h-full lg:absolute lg:inset-0 landscape-short:absolute landscape-short:inset-0"
+                    lines={chat.lines}
+                    canChat={abilities.canChat}
+                    denied={abilities.canChat ? null : <Denied roomId={roomId} what="chat" />}
+                    connected={connection === 'open'}
+                    onSend={sendChat}
+                    voice={<VoiceEntry roomId={roomId} session={session} canVoice={abilities.canVoice} connected={connection === 'open'} video={video} />}
+                  />
+                </Suspense>
+              ) : (
+                <Skeleton className="h-full rounded-2xl" />
+              )}
             </div>
             <div className="hall-movies min-w-0">
-              {abilities.canListMovies ? (
-                <MovieList
-                  roomId={roomId}
-                  view={view}
-                  onViewChange={setView}
-                  data={movies.data}
-                  error={movies.error}
-                  isLoading={movies.isLoading || movies.isValidating}
-                  refresh={() => void movies.mutate()}
-                  onAddMovie={requestPushForm}
-                  onCleared={() => addSystemLine(t('cinema.chat.cleared'))}
-                />
-              ) : (
+              {!abilities.canListMovies ? (
                 <EmptyState title={<Denied roomId={roomId} what="movies" />} className="py-8" />
+              ) : sideParts ? (
+                <Suspense fallback={<MovieListSkeleton />}>
+                  <MovieList
+                    roomId={roomId}
+                    view={view}
+                    onViewChange={setView}
+                    data={movies.data}
+                    error={movies.error}
+                    isLoading={movies.isLoading || movies.isValidating}
+                    refresh={() => void movies.mutate()}
+                    onAddMovie={requestPushForm}
+                    onCleared={() => addSystemLine(t('cinema.chat.cleared'))}
+                  />
+                </Suspense>
+              ) : (
+                <MovieListSkeleton />
               )}
             </div>
             <div className="hall-add min-w-0 self-start">
-              {abilities.canAddMovie ? (
-                <AddMovieCard roomId={roomId} parentId={view.folderId} openRequest={pushRequest} onPushed={onPushed} />
+              {abilities.canAddMovie && sideParts ? (
+                <Suspense fallback={<Skeleton className="h-12 rounded-2xl" />}>
+                  <AddMovieCard roomId={roomId} parentId={view.folderId} openRequest={pushRequest} onPushed={onPushed} />
+                </Suspense>
+              ) : abilities.canAddMovie ? (
+                <Skeleton className="h-12 rounded-2xl" />
               ) : (
                 <Card className="px-4 py-3 text-center" data-testid="movie-push-denied">
                   <Denied roomId={roomId} what="add" />
@@ -262,6 +281,17 @@ function CinemaHall({ roomId }: CinemaViewProps) {
         </div>
       )}
     </div>
+  );
+}
+
+/** The playlist's place while its code comes down. */
+function MovieListSkeleton() {
+  return (
+    <Card className="space-y-2 p-4" aria-hidden>
+      {[0, 1, 2].map((index) => (
+        <Skeleton key={index} className="h-12" />
+      ))}
+    </Card>
   );
 }
 
