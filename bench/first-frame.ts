@@ -13,7 +13,7 @@
  *   proxied to the companion server), e2e/support/synctv-static-server.ts.
  * Prints the median, min and max per case with the milestones of the median run (when the hall's
  * current-movie request, the playlist and the first media segment were requested), checks the
- * targets (mobile: ≤ 6 s uncompressed, ≤ 3 s compressed) and writes
+ * targets (mobile: ≤ 5.5 s uncompressed, so that it holds under 6 s on other machines; ≤ 3 s compressed) and writes
  * `bench/results/first-frame-latest.json`.
  *
  *   npm run bench:first-frame [-- --runs 5] [--profile mobile|lan] [--serving compressed|uncompressed] [--room playing|paused] [--timeline] [--strict]
@@ -53,7 +53,7 @@ type Serving = 'compressed' | 'uncompressed';
 type RoomState = 'playing' | 'paused';
 
 /** Targets (ms) on the mobile profile; LAN has none (it is the reference point). */
-const TARGETS: Partial<Record<`${Profile}/${Serving}`, number>> = { 'mobile/uncompressed': 6000, 'mobile/compressed': 3000 };
+const TARGETS: Partial<Record<`${Profile}/${Serving}`, number>> = { 'mobile/uncompressed': 5500, 'mobile/compressed': 3000 };
 
 /** Lighthouse's mobile network (DevTools throttling): RTT 150 ms, 1.6 Mbit/s down, 750 kbit/s up; the CPU 4× slower. */
 const MOBILE_NETWORK = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
