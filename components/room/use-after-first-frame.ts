@@ -17,13 +17,15 @@ export const AFTER_FIRST_FRAME_MAX_WAIT_MS = 4000;
  */
 export function useAfterFirstFrame(video: HTMLVideoElement | null, picture: boolean): boolean {
   const [due, setDue] = useState(false);
+  // The wait counts from the hall's first render, not from when the element came.
+  const [openedAtMs] = useState(() => Date.now());
   useEffect(() => {
     if (due) return;
     if (!picture) {
       setDue(true);
       return;
     }
-    const timer = window.setTimeout(() => setDue(true), AFTER_FIRST_FRAME_MAX_WAIT_MS);
+    const timer = window.setTimeout(() => setDue(true), Math.max(0, openedAtMs + AFTER_FIRST_FRAME_MAX_WAIT_MS - Date.now()));
     const onFrame = () => setDue(true);
     if (video && video.readyState >= 2) onFrame();
     video?.addEventListener('loadeddata', onFrame);
@@ -31,6 +33,6 @@ export function useAfterFirstFrame(video: HTMLVideoElement | null, picture: bool
       window.clearTimeout(timer);
       video?.removeEventListener('loadeddata', onFrame);
     };
-  }, [due, video, picture]);
+  }, [due, video, picture, openedAtMs]);
   return due;
 }
