@@ -3,7 +3,7 @@
  * reported, never stored. `joinAt` is Unix ms; permissions are uint32 masks (§5.4).
  */
 import type { Db, MemberRow, SqlDialect } from './schema';
-import { asNumber, contains, paged } from './sql';
+import { asNumber, nameOrIdContains, paged, type NameOrIdSearch } from './sql';
 
 /** A stored membership. */
 export interface MemberRecord {
@@ -28,7 +28,7 @@ export interface MemberListFilter {
   /** Member status (§5.3); undefined lists every status. */
   status?: number;
   keyword?: string;
-  search?: 'all' | 'name' | 'id';
+  search?: NameOrIdSearch;
   /** `join` orders by the user's createdAt, as coded in v0.9.11. */
   sort: 'join' | 'name';
   desc: boolean;
@@ -114,11 +114,7 @@ export class MemberRepository {
     if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
     const { keyword } = filter;
     if (keyword) {
-      query = query.where((eb) => {
-        const byName = contains(dialect, eb.ref('u.username'), keyword);
-        const byId = contains(dialect, eb.ref('u.id'), keyword);
-        return filter.search === 'name' ? byName : filter.search === 'id' ? byId : eb.or([byName, byId]);
-      });
+      query = query.where((eb) => nameOrIdContains(dialect, eb.ref('u.username'), eb.ref('u.id'), keyword, filter.search));
     }
     const total = asNumber((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
     const rows = await paged(

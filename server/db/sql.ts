@@ -53,6 +53,19 @@ export function contains(dialect: SqlDialect, column: Expression<unknown>, keywo
   return sql<SqlBool>`${column} ${sql.raw(dialect === 'postgres' ? 'ILIKE' : 'LIKE')} ${likePattern(keyword)} ESCAPE '\\'`;
 }
 
+/** Which of a user's columns a keyword search matches (the member and user lists, docs/contract.md §5.4, §7.2): both, the name or the id. */
+export type NameOrIdSearch = 'all' | 'name' | 'id';
+
+/**
+ * `keyword` in a user's name or id (or only the one `search` names), case-insensitive: `name` and
+ * `id` are the two columns as the query names them.
+ */
+export function nameOrIdContains(dialect: SqlDialect, name: Expression<unknown>, id: Expression<unknown>, keyword: string, search: NameOrIdSearch = 'all'): Expression<SqlBool> {
+  const byName = contains(dialect, name, keyword);
+  const byId = contains(dialect, id, keyword);
+  return search === 'name' ? byName : search === 'id' ? byId : sql<SqlBool>`(${byName} OR ${byId})`;
+}
+
 /** `query` limited to `limit` rows (negative: all of them) from row `offset`; SQLite wants a LIMIT wherever there is an OFFSET. */
 export function paged<Q extends { limit(limit: number): Q; offset(offset: number): Q }>(query: Q, limit: number, offset: number): Q {
   if (limit >= 0) return query.limit(limit).offset(offset);

@@ -4,7 +4,7 @@
  */
 import { insertProviderLink } from './providers';
 import type { Db, SqlDialect, UserRow } from './schema';
-import { asNumber, contains, paged } from './sql';
+import { asNumber, contains, nameOrIdContains, paged, type NameOrIdSearch } from './sql';
 
 /** A stored user. `role` is the site role (§5.1); `createdAt` is Unix ms. */
 export interface UserRecord {
@@ -25,7 +25,7 @@ export interface UserListFilter {
   excludeId?: string;
   keyword?: string;
   /** Which columns `keyword` matches: all (name, id), name or id. */
-  search?: 'all' | 'name' | 'id';
+  search?: NameOrIdSearch;
   sort: 'name' | 'createdAt';
   desc: boolean;
   limit: number;
@@ -119,11 +119,7 @@ export class UserRepository {
     if (filter.excludeId) query = query.where('id', '!=', filter.excludeId);
     const { keyword } = filter;
     if (keyword) {
-      query = query.where((eb) => {
-        const byName = contains(dialect, eb.ref('username'), keyword);
-        const byId = contains(dialect, eb.ref('id'), keyword);
-        return filter.search === 'name' ? byName : filter.search === 'id' ? byId : eb.or([byName, byId]);
-      });
+      query = query.where((eb) => nameOrIdContains(dialect, eb.ref('username'), eb.ref('id'), keyword, filter.search));
     }
     const total = asNumber((await query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n);
     const rows = await paged(
