@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { PlaybackState } from '@/lib/contract/playback';
 import { phaseTimerAt } from './machine';
+import { canTransition } from './phase';
 import { MachineWorld } from './testing/machine-sim';
 
 type Action =
@@ -101,11 +102,13 @@ describe('the sync machine, over random evenings', () => {
     );
   });
 
-  it('keeps one phase timer at most, armed for the due time of the phase it is in, after every step', () => {
+  it('goes only where the phase table allows, and keeps one phase timer at most, armed for the due time of the phase it is in, after every step', () => {
     fc.assert(
       fc.property(evening, (actions) => {
         const world = new MachineWorld();
         play(world, actions);
+        const outside = world.steps.filter((record) => !canTransition(record.before.phase.name, record.after.phase.name));
+        expect(outside.map((record) => `${record.before.phase.name} → ${record.after.phase.name} on ${record.event.type}`)).toEqual([]);
         expect(world.timerDisagreements).toBe(0);
         expect(world.steps.filter((record) => phaseTimerAt(record.after.phase) !== null && !['scheduled', 'catching-up', 'switching-rate'].includes(record.after.phase.name))).toEqual([]);
       }),

@@ -6,6 +6,7 @@
  */
 import type { PlaybackState } from '@/lib/contract/playback';
 import { DEFAULT_TUNING } from './correction';
+import { canTransition } from './phase';
 import { initialState, phaseTimerAt, step, type MachineState, type Phase, type StepContext, type SyncEffect, type SyncEvent } from './machine';
 import { ranges, SimElement } from './testing/machine-sim';
 
@@ -327,5 +328,84 @@ describe('step', () => {
     expect(armed).toEqual({ type: 'arm-timer', timer: 'phase', atMs: phaseTimerAt(waiting.state.phase) });
     const left = run(waiting.state, { type: 'remote-status', status: paused(15) }, element({ paused: true, currentTime: 20.3 }));
     expect(left.effects).toContainEqual({ type: 'cancel-timer', timer: 'phase' });
+  });
+});
+
+/**
+ * Every phase meets every event: one representative state per phase (following a playing or a
+ * paused room), every kind of event, on a playing and on a paused element. Whatever happens, the
+ * step goes only where PHASE_TRANSITIONS allows, leaves the phase timer armed for the next phase's
+ * own due time (or cancelled), and sends a STATUS only for what a person did.
+ */
+describe('every phase × every event', () => {
+  const rooms: [string, PlaybackState][] = [
+    ['playing', playing(10)],
+    ['paused', paused(10)],
+  ];
+  const phases: Phase[] = [
+    { name: 'idle' },
+    { name: 'paused' },
+    scheduled(10.4, NOW + 400),
+    scheduled(10.4, null, false),
+    { name: 'catching-up', nudge: 0.12, limitSec: 0.5, endAtMs: NOW + 400 },
+    { name: 'switching-rate', from: { status: playing(10), serverTimeMs: NOW - 100 }, rate: 1.5, atMs: NOW + 100 },
+    running('acquiring'),
+    running('tracking', 0.03),
+    running('recovering'),
+    { name: 'ended' },
+    { name: 'live' },
+    { name: 'unreachable', checkedAtMs: NOW - 2000 },
+  ];
+  /** Each event, and whether it is something a person did (which a STATUS may follow). */
+  const events: [SyncEvent, boolean][] = [
+    [{ type: 'remote-status', status: playing(30) }, false],
+    [{ type: 'remote-status', status: paused(5) }, false],
+    [{ type: 'remote-status', status: playing(10, 1.5) }, false],
+    [{ type: 'http-status', status: playing(12), requestedAtMs: NOW - 100, receivedAtMs: NOW }, false],
+    [{ type: 'sync-reply', status: playing(10.2), serverTimeMs: NOW, request: { acquire: true, manual: false, beforeOwnStatus: false } }, false],
+    [{ type: 'sync-reply', status: playing(10.2), serverTimeMs: NOW, request: null }, false],
+    [{ type: 'manual-sync' }, false],
+    [{ type: 'connection', connected: false }, false],
+    [{ type: 'connection', connected: true }, false],
+    [{ type: 'play', own: true }, false],
+    [{ type: 'pause', own: true }, false],
+    [{ type: 'play', own: false }, true],
+    [{ type: 'pause', own: false }, true],
+    [{ type: 'seeking', expected: true }, false],
+    [{ type: 'seeked', expected: true }, false],
+    [{ type: 'seeking', expected: false }, true],
+    [{ type: 'seeked', expected: false }, true],
+    [{ type: 'ratechange' }, true],
+    [{ type: 'emptied' }, false],
+    [{ type: 'loadedmetadata' }, false],
+    [{ type: 'playing' }, false],
+    [{ type: 'waiting' }, false],
+    [{ type: 'canplay' }, false],
+    [{ type: 'tick' }, false],
+    [{ type: 'timer' }, false],
+    [{ type: 'publish-timer' }, true],
+  ];
+  const cases = rooms.flatMap(([room, status]) =>
+    phases.flatMap((phase) => events.flatMap(([event, person]) => [false, true].map((elementPaused) => ({ room, status, phase, event, person, elementPaused })))),
+  );
+
+  it(`keeps to the transitions, the timer and the no-echo rule in all ${cases.length} cases`, () => {
+    const broken: string[] = [];
+    for (const { room, status, phase, event, person, elementPaused } of cases) {
+      const what = `${phase.name} (${room} room, ${elementPaused ? 'paused' : 'playing'} element) + ${JSON.stringify(event)}`;
+      const before = stateIn(phase, status);
+      for (const canControl of [true, false]) {
+        const { state, effects } = run(before, event, element({ paused: elementPaused }), { canControl, live: phase.name === 'live' });
+        if (!canTransition(before.phase.name, state.phase.name)) broken.push(`${what}: went to ${state.phase.name}`);
+        const timer = effects.filter((effect) => (effect.type === 'arm-timer' || effect.type === 'cancel-timer') && effect.timer === 'phase').at(-1);
+        // The shell's timer is gone once it has fired.
+        const armedBefore = event.type === 'timer' ? null : phaseTimerAt(before.phase);
+        const armedAt = timer === undefined ? armedBefore : timer.type === 'arm-timer' ? timer.atMs : null;
+        if (armedAt !== phaseTimerAt(state.phase)) broken.push(`${what}: phase timer ${armedAt}, due ${phaseTimerAt(state.phase)}`);
+        const sent = effects.some((effect) => effect.type === 'send-status');
+        if (sent && (!person || !canControl)) broken.push(`${what}: sent a STATUS${canControl ? '' : ' without control'}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });

@@ -740,9 +740,13 @@ function endCatchUp(r: Run): void {
 
 // ─── switching rate ─────────────────────────────────────────────────────────────────────────────
 
-/** A playing room changed its rate (`from` had the old one): the switch is timed by `apply`. */
+/**
+ * A playing room changed its rate (`from` had the old one): the switch is timed by `apply`. Only an
+ * element that runs along with the old status switches; any other (waiting, or not yet following
+ * the room) simply goes to the new status.
+ */
 function noteRateSwitch(r: Run, from: RoomTarget): void {
-  if (r.s.phase.name === 'scheduled' || r.media.paused) return;
+  if (!runsWithRoom(r.s.phase) || r.media.paused) return;
   r.s.phase = { name: 'switching-rate', from, rate: r.s.target!.status.playbackRate, atMs: Infinity };
 }
 
@@ -765,6 +769,11 @@ function timeRateSwitch(r: Run): boolean {
   setRate(r, phase.from.status.playbackRate);
   decide(r, 'schedule', `rate × ${target.status.playbackRate} in ${Math.round(waitMs)} ms`);
   return true;
+}
+
+/** True in the phases in which the element runs along with the room's status (a rate switch is timed only there). */
+function runsWithRoom(phase: Phase): boolean {
+  return phase.name === 'catching-up' || phase.name === 'switching-rate' || 'lastMeasure' in phase;
 }
 
 /** Drops a rate switch in waiting (the element is running: it measures again). */
@@ -843,6 +852,9 @@ function track(r: Run): void {
   const m = r.media;
   const roomAt = positionAt(target, r.ctx.serverNowMs);
   if (isPastEnd(roomAt, m)) return apply(r);
+  // An element found running outside a running phase (a waiting phase never started it) is acquired
+  // first: its first measurement decides as always, and tracking begins with the next one.
+  const steadyPhase = 'lastMeasure' in r.s.phase ? 'tracking' : 'acquiring';
   const phase = runningPhase(r);
   if (r.s.pendingLearn) {
     // How long the clock stood still since the start: wall time elapsed − media time advanced / rate.
@@ -879,10 +891,10 @@ function track(r: Run): void {
     if (!forAction && r.s.struggle.noteSeek(r.now)) decide(r, 'give-up', `${STRUGGLE_SEEKS} catch-up seeks in ${STRUGGLE_WINDOW_MS / 1000} s: nudging only for ${STRUGGLE_MS / 1000} s`);
     scheduleStart(r);
   } else if (decision.kind === 'rate') {
-    enter(r, { ...phase, name: 'tracking', nudge: decision.nudge }, 'nudge', `drift ${driftMs} ms → rate ${decision.playbackRate.toFixed(3)}`);
+    enter(r, { ...phase, name: steadyPhase, nudge: decision.nudge }, 'nudge', `drift ${driftMs} ms → rate ${decision.playbackRate.toFixed(3)}`);
     setRate(r, decision.playbackRate);
   } else {
-    enter(r, { ...phase, name: 'tracking' }, null);
+    enter(r, { ...phase, name: steadyPhase }, null);
   }
 }
 
@@ -1114,6 +1126,8 @@ function publish(r: Run, kind: 'common' | 'resume' | 'rate' | null, playing = !r
   const m = r.media;
   const { latencies } = r.s;
   const status = localStatus(r, playing);
+  // A new rate is timed on this element only when it ran along with the room's old one.
+  const wasRunningWithRoom = runsWithRoom(r.s.phase);
   r.s.pendingLearn = null;
   cancelStart(r);
   endRateSwitch(r);
@@ -1139,7 +1153,7 @@ function publish(r: Run, kind: 'common' | 'resume' | 'rate' | null, playing = !r
   }
   const fromRate = r.s.roomRate;
   const position = status.currentTime;
-  const switchRate = kind === 'rate' && status.isPlaying && Math.abs(fromRate - status.playbackRate) > 1e-3;
+  const switchRate = kind === 'rate' && wasRunningWithRoom && status.isPlaying && Math.abs(fromRate - status.playbackRate) > 1e-3;
   if (switchRate) status.currentTime = Math.max(0, position + COMMON_LEAD_SEC * (fromRate - status.playbackRate));
   follow(r, { status, atMs: r.now, clock: 'local' });
   decide(r, 'publish', `${kind ?? 'plain'}: ${status.isPlaying ? 'play' : 'pause'} at ${status.currentTime.toFixed(2)} s × ${status.playbackRate}`);
