@@ -386,16 +386,19 @@ describe('every phase × every event', () => {
     [{ type: 'publish-timer' }, true],
   ];
   const cases = rooms.flatMap(([room, status]) =>
-    phases.flatMap((phase) => events.flatMap(([event, person]) => [false, true].map((elementPaused) => ({ room, status, phase, event, person, elementPaused })))),
+    [...phases, { name: 'live' as const }].flatMap((phase, index) =>
+      events.flatMap(([event, person]) => [false, true].map((elementPaused) => ({ room, status, phase, event, person, elementPaused, switched: index === phases.length }))),
+    ),
   );
 
   it(`keeps to the transitions, the timer and the no-echo rule in all ${cases.length} cases`, () => {
     const broken: string[] = [];
-    for (const { room, status, phase, event, person, elementPaused } of cases) {
-      const what = `${phase.name} (${room} room, ${elementPaused ? 'paused' : 'playing'} element) + ${JSON.stringify(event)}`;
+    for (const { room, status, phase, event, person, elementPaused, switched } of cases) {
+      const what = `${phase.name}${switched ? ' → a movie that is not live' : ''} (${room} room, ${elementPaused ? 'paused' : 'playing'} element) + ${JSON.stringify(event)}`;
       const before = stateIn(phase, status);
       for (const canControl of [true, false]) {
-        const { state, effects } = run(before, event, element({ paused: elementPaused }), { canControl, live: phase.name === 'live' });
+        // The live phase also meets the context of the next movie, which is not live (a movie switch).
+        const { state, effects } = run(before, event, element({ paused: elementPaused }), { canControl, live: phase.name === 'live' && !switched });
         if (!canTransition(before.phase.name, state.phase.name)) broken.push(`${what}: went to ${state.phase.name}`);
         const timer = effects.filter((effect) => (effect.type === 'arm-timer' || effect.type === 'cancel-timer') && effect.timer === 'phase').at(-1);
         // The shell's timer is gone once it has fired.

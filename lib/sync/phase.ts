@@ -46,7 +46,8 @@ export const PHASE_TRANSITIONS: Readonly<Record<SyncPhase, readonly SyncPhase[]>
   tracking: [...ANYWHERE, 'scheduled', 'catching-up', 'switching-rate', 'acquiring', 'recovering', 'unreachable'],
   recovering: [...ANYWHERE, 'scheduled', 'catching-up', 'switching-rate', 'acquiring', 'tracking', 'unreachable'],
   ended: [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring'],
-  live: [...ANYWHERE, 'scheduled', 'acquiring'],
+  // The next movie is not live: it starts as from any waiting phase.
+  live: [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring', 'unreachable'],
   unreachable: [...ANYWHERE, 'scheduled', 'catching-up', 'acquiring'],
 };
 
