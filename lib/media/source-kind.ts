@@ -1,7 +1,7 @@
 /**
  * Which engine plays a movie, from its `type` or its URL (docs/reference-client.md §5): the player
- * (components/player/player.tsx) and the room link's early start (lib/room/early-start.ts, which
- * carries the two tables into its inline script) decide the same way.
+ * (components/player/player.tsx) and the room link's early start (lib/room/early-start-run.ts, whose
+ * compiled inline script holds this module) decide with the same function.
  */
 
 /** Which engine plays a source: hls.js, mpegts.js (FLV or MPEG-TS), dash.js, or the element itself. */
