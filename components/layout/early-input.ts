@@ -1,8 +1,8 @@
 /**
  * What a person does on a page before React has hydrated it. The prerendered page is on the screen
  * before its script has run (seconds on a slow phone), and React only replays the input that comes
- * once it has begun to hydrate. An inline <head> script (`EARLY_INPUT_SCRIPT`, its code in ./early-input-run.ts) takes care of two
- * things until then:
+ * once it has begun to hydrate. An inline <head> script (`EARLY_INPUT_SCRIPT`, its code in
+ * ./early-input-run.ts) takes care of two things until then:
  * - a tap on the menu button is remembered, and the header opens the menu once it has mounted
  *   (`takeEarlyMenuTap`);
  * - a form is never sent by the browser itself. Without the script, Enter in the sign-in form before

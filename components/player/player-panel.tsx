@@ -8,7 +8,7 @@
  * autoplay notices; over the picture, who just did what. The movie, the room's status, the viewer
  * count and the socket state come from the room atoms.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { getDefaultStore, useAtomValue } from 'jotai';
 import { Eye, Film, ListVideo, MessageSquareText, Plus, RectangleHorizontal, RefreshCcw, RotateCw, Settings2, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
@@ -28,6 +28,7 @@ import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, readDebugFlag, writeDanmakuSettings } from '@/lib/storage';
 import { Denied } from '@/components/room/denied';
 import { Player } from './player';
+import { useFirstFrame } from './use-first-frame';
 import { WatchOnlyReason } from './watch-only-reason';
 import type { ActionNotice } from './room-action-notice';
 
@@ -159,15 +160,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const liveOrControl = canControl || Boolean(movie?.base.live);
   // The danmaku layer's code waits for the video's first frame: before it, it would only compete
   // with the player for a phone's bandwidth (bench/first-frame.ts).
-  const [framed, setFramed] = useState<HTMLVideoElement | null>(null);
-  useEffect(() => {
-    if (!video) return;
-    const onFrame = () => setFramed(video);
-    if (video.readyState >= 2) onFrame();
-    video.addEventListener('loadeddata', onFrame);
-    return () => video.removeEventListener('loadeddata', onFrame);
-  }, [video]);
-  const hasFrame = video !== null && framed === video;
+  const hasFrame = useFirstFrame(video);
 
   return (
     <>

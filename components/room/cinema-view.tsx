@@ -10,7 +10,7 @@
  * The route renders this after mount, keyed by room id (docs/static-export.md §1.3), so every room starts
  * with fresh atoms, socket, player and SWR cache.
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import Link from 'next/link';
 import { useAtomValue } from 'jotai';
 import { clsx } from 'clsx';
@@ -227,27 +227,21 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             />
             {/* Beside the video the chat takes the height of the video and its info bar and never stretches them. */}
             <div className="hall-chat h-96 lg:relative lg:h-auto lg:min-h-96 landscape-short:relative landscape-short:h-auto landscape-short:min-h-0">
-              {sideParts ? (
-                <Suspense fallback={<Skeleton className="h-full rounded-2xl" />}>
-                  <ChatPanel
-                    className="h-full lg:absolute lg:inset-0 landscape-short:absolute landscape-short:inset-0"
-                    lines={chat.lines}
-                    canChat={abilities.canChat}
-                    denied={abilities.canChat ? null : <Denied roomId={roomId} what="chat" />}
-                    connected={connection === 'open'}
-                    onSend={sendChat}
-                    voice={<VoiceEntry roomId={roomId} session={session} canVoice={abilities.canVoice} connected={connection === 'open'} video={video} />}
-                  />
-                </Suspense>
-              ) : (
-                <Skeleton className="h-full rounded-2xl" />
-              )}
+              <AfterFirstFrame ready={sideParts} placeholder={<Skeleton className="h-full rounded-2xl" />}>
+                <ChatPanel
+                  className="h-full lg:absolute lg:inset-0 landscape-short:absolute landscape-short:inset-0"
+                  lines={chat.lines}
+                  canChat={abilities.canChat}
+                  denied={abilities.canChat ? null : <Denied roomId={roomId} what="chat" />}
+                  connected={connection === 'open'}
+                  onSend={sendChat}
+                  voice={<VoiceEntry roomId={roomId} session={session} canVoice={abilities.canVoice} connected={connection === 'open'} video={video} />}
+                />
+              </AfterFirstFrame>
             </div>
             <div className="hall-movies min-w-0">
-              {!abilities.canListMovies ? (
-                <EmptyState title={<Denied roomId={roomId} what="movies" />} className="py-8" />
-              ) : sideParts ? (
-                <Suspense fallback={<MovieListSkeleton />}>
+              {abilities.canListMovies ? (
+                <AfterFirstFrame ready={sideParts} placeholder={<MovieListSkeleton />}>
                   <MovieList
                     roomId={roomId}
                     view={view}
@@ -259,18 +253,16 @@ function CinemaHall({ roomId }: CinemaViewProps) {
                     onAddMovie={requestPushForm}
                     onCleared={() => addSystemLine(t('cinema.chat.cleared'))}
                   />
-                </Suspense>
+                </AfterFirstFrame>
               ) : (
-                <MovieListSkeleton />
+                <EmptyState title={<Denied roomId={roomId} what="movies" />} className="py-8" />
               )}
             </div>
             <div className="hall-add min-w-0 self-start">
-              {abilities.canAddMovie && sideParts ? (
-                <Suspense fallback={<Skeleton className="h-12 rounded-2xl" />}>
+              {abilities.canAddMovie ? (
+                <AfterFirstFrame ready={sideParts} placeholder={<Skeleton className="h-12 rounded-2xl" />}>
                   <AddMovieCard roomId={roomId} parentId={view.folderId} openRequest={pushRequest} onPushed={onPushed} />
-                </Suspense>
-              ) : abilities.canAddMovie ? (
-                <Skeleton className="h-12 rounded-2xl" />
+                </AfterFirstFrame>
               ) : (
                 <Card className="px-4 py-3 text-center" data-testid="movie-push-denied">
                   <Denied roomId={roomId} what="add" />
@@ -282,6 +274,11 @@ function CinemaHall({ roomId }: CinemaViewProps) {
       )}
     </div>
   );
+}
+
+/** A part beside the picture: its `placeholder` until it is `ready` to come down and while its code does. */
+function AfterFirstFrame({ ready, placeholder, children }: { ready: boolean; placeholder: ReactNode; children: ReactNode }) {
+  return ready ? <Suspense fallback={placeholder}>{children}</Suspense> : placeholder;
 }
 
 /** The playlist's place while its code comes down. */

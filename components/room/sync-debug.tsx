@@ -32,7 +32,6 @@ function describePhase(phase: Phase, nowMs: number): string {
   }
 }
 
-
 export interface SyncDebugProps {
   read: () => Debug | null;
 }
@@ -45,6 +44,7 @@ export default function SyncDebug({ read }: SyncDebugProps) {
   }, [read]);
   if (!debug) return <div data-testid="sync-debug" className="font-mono text-xs">sync: no engine</div>;
   const { phase, phaseData, nowMs, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;
+  const phaseText = describePhase(phaseData, nowMs);
   const start = decisions[0]?.atMs ?? 0;
   return (
     <section
@@ -55,7 +55,7 @@ export default function SyncDebug({ read }: SyncDebugProps) {
     >
       <p>
         phase <strong data-testid="sync-debug-phase">{phase}</strong>
-        {describePhase(phaseData, nowMs) ? ` (${describePhase(phaseData, nowMs)})` : ''} · drift {driftMs ?? '–'} ms · rate {playbackRate.toFixed(3)} (room {roomRate}) · clock{' '}
+        {phaseText ? ` (${phaseText})` : ''} · drift {driftMs ?? '–'} ms · rate {playbackRate.toFixed(3)} (room {roomRate}) · clock{' '}
         {clockOffsetMs >= 0 ? '+' : ''}
         {clockOffsetMs} ms, rtt {rttMs ?? '–'} ms{invalidTransitions ? ` · ${invalidTransitions} invalid transitions` : ''}
       </p>
