@@ -46,6 +46,10 @@ import { HlsRemuxer } from './live/hls-remux';
 import { LiveHub } from './live/live-hub';
 import { serveRtmp, shareHttpPortWithRtmp } from './live/rtmp';
 import { isBroadcastable, playArrivedBroadcast, pushTarget } from './rules/live';
+import { registerVendorRoutes } from './routes/vendor';
+import { AlistAccounts } from './vendors/alist-accounts';
+import { AlistClient } from './vendors/alist';
+import { VendorCipher } from './vendors/credentials';
 
 /** Options of `startServer`. */
 export interface StartServerOptions {
@@ -135,6 +139,12 @@ export interface StartServerOptions {
    * the database keeps one. main.ts reads `JWT_SECRET`.
    */
   jwtSecret?: string;
+  /**
+   * The secret that seals users' vendor credentials (AList, Emby; at least 32 characters;
+   * ./vendors/credentials.ts); default none: the file `<dataDir>/vendor-secret`, created on first
+   * start. Several instances need the same one. main.ts reads `VENDOR_SECRET`.
+   */
+  vendorSecret?: string;
   /** During a rotation of `jwtSecret`: the secret it replaces, still accepted for 48 h. main.ts reads `JWT_PREVIOUS_SECRET`. */
   jwtPreviousSecret?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
@@ -189,6 +199,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await store.close();
     throw error;
   }
+  let cipher: VendorCipher;
+  try {
+    cipher = VendorCipher.open(dataDir, options.vendorSecret);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   let bus: RedisBus | null = null;
   try {
     bus = options.redisUrl ? await connectRedisBus(options.redisUrl, options.redisPrefix) : null;
@@ -227,6 +244,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     mailer: new Mailer(),
     states: new OAuth2States(secrets()),
     endpoints: options.oauth2Endpoints ?? {},
+    alist: new AlistAccounts(
+      store,
+      cipher,
+      // The movie proxy's guard (docs/security.md): a private or loopback host only when the admin allows it.
+      new AlistClient(async () => ({ allowLocal: (await store.settings.get()).allow_proxy_to_local, allowAddresses: options.proxyAllowAddresses ?? [] })),
+    ),
   };
   // After the instances could not tell each other (Redis down, events lost), each re-checks its
   // sockets against the database (docs/deployment.md "Running more than one instance").
@@ -287,6 +310,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     registerMovieRoutes(app, context);
     registerAdminRoutes(app, context);
     registerProxyRoutes(app, context);
+    registerVendorRoutes(app, context);
     registerRoomSocketFallback(app, context);
     await registerWebRoutes(app, webDir, frameAncestors);
 

@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     databaseUrl: process.env.DATABASE_URL?.trim() || undefined,
     jwtSecret: process.env.JWT_SECRET?.trim() || undefined,
     jwtPreviousSecret: process.env.JWT_PREVIOUS_SECRET?.trim() || undefined,
+    vendorSecret: process.env.VENDOR_SECRET?.trim() || undefined,
     redisUrl: process.env.REDIS_URL?.trim() || undefined,
     redisPrefix: process.env.REDIS_PREFIX?.trim() || undefined,
     instanceUrl: process.env.INSTANCE_URL?.trim() || undefined,

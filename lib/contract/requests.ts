@@ -171,9 +171,25 @@ export const MovieBaseRequest = z.object({
   streamDanmu: ginString(),
   isFolder: ginBool(),
   parentId: ginString(),
-  vendorInfo: ginObject({ vendor: ginString() }),
+  vendorInfo: ginObject({
+    vendor: ginString(),
+    backend: ginString(),
+    alist: ginObject({ path: ginString(), password: ginString() }),
+  }),
 });
 export type MovieBaseRequest = z.output<typeof MovieBaseRequest>;
+
+/** `POST /api/vendor/alist/login` (docs/vendors.md): `password`, or `hashedPassword` as the reference client sends it. */
+export const AlistLoginRequest = z.object({ host: ginString(), username: ginString(), password: ginString(), hashedPassword: ginString() });
+export type AlistLoginRequest = z.output<typeof AlistLoginRequest>;
+
+/** `POST /api/vendor/alist/list` (paging in the query). `path` is `<serverId>/<path>`, "" for the bound servers. */
+export const AlistListRequest = z.object({ path: ginString(), password: ginString(), keyword: ginString(), refresh: ginBool() });
+export type AlistListRequest = z.output<typeof AlistListRequest>;
+
+/** `POST /api/vendor/{alist,emby}/logout`. */
+export const ServerIdRequest = z.object({ serverId: ginString() });
+export type ServerIdRequest = z.output<typeof ServerIdRequest>;
 
 /** `POST /api/room/movie/edit`. */
 export const EditMovieRequest = z.extend(MovieBaseRequest, { id: ginString() });

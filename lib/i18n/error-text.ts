@@ -69,6 +69,10 @@ const FIELDS: Record<string, ErrorField> = {
   'url too long': 'url',
   'unsupported scheme': 'url',
   'local ip is not allowed': 'url',
+  'host is required': 'url',
+  'host is invalid': 'url',
+  'vendor server unreachable': 'url',
+  'alist password is incorrect': 'password',
   'empty name': 'name',
   'name too long': 'name',
   'danmu too long': 'url',
@@ -87,6 +91,12 @@ const PATTERNS: Array<[RegExp, string]> = [
   // An unknown key in a room settings patch (v0.9.11's database error text).
   [/^no such column: /, 'unknown room setting'],
   [/^the movie source answered \d+/, 'the movie source answered an error'],
+  // AList's own words after `alist: ` (docs/vendors.md); other AList texts are shown as they come.
+  [/^alist: password is incorrect or you have no permission/, 'alist folder password'],
+  [/^alist: password is incorrect/, 'alist password is incorrect'],
+  [/^alist: .*object not found/, 'alist file not found'],
+  [/^path is dir: /, 'path is dir'],
+  [/^backend .+ not found$/, 'backend not found'],
 ];
 
 /** What to show for a failure. */

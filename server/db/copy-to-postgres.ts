@@ -11,7 +11,7 @@ import type { Schema } from './schema';
 import { asNumber, postgresConnection, postgresPool } from './sql';
 
 /** The tables in an order their foreign keys accept (a room after its creator, a member after both). */
-export const COPIED_TABLES = ['users', 'user_providers', 'settings', 'signing_secrets', 'rooms', 'room_settings', 'room_members', 'movies', 'chat_messages'] as const satisfies readonly (keyof Schema)[];
+export const COPIED_TABLES = ['users', 'user_providers', 'settings', 'signing_secrets', 'rooms', 'room_settings', 'room_members', 'movies', 'chat_messages', 'vendor_bindings'] as const satisfies readonly (keyof Schema)[];
 
 /** Rows per INSERT: a few hundred rows of at most a dozen columns stay far below PostgreSQL's 65535 parameters. */
 const ROWS_PER_INSERT = 200;

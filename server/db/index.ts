@@ -14,6 +14,7 @@ import { RoomRepository } from './rooms';
 import { SettingsRepository, type SiteSettings } from './settings';
 import { SigningSecretRepository } from './signing-secrets';
 import { UserRepository } from './users';
+import { VendorBindingRepository } from './vendors';
 
 export type { UserRecord } from './users';
 export type { RoomRecord, RoomListRow, RoomWithMember, StoredCurrent } from './rooms';
@@ -23,6 +24,7 @@ export type { SiteSettings } from './settings';
 export type { ProviderLink } from './providers';
 export type { ChatRecord } from './chat';
 export type { StoredSecret } from './signing-secrets';
+export type { VendorBinding, BoundVendor } from './vendors';
 
 /** All repositories over one database. `close()` ends the connection (SQLite checkpoints its file). */
 export interface Store {
@@ -38,6 +40,8 @@ export interface Store {
   chat: ChatRepository;
   /** The JWT signing secret the instances share (./signing-secrets.ts). */
   signingSecrets: SigningSecretRepository;
+  /** Users' accounts on AList and Emby servers (./vendors.ts). */
+  vendorBindings: VendorBindingRepository;
   /** Asks the database a trivial question; rejects when it cannot answer (closed, unreachable, unreadable). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +112,7 @@ async function storeOver(connection: Connection, initial: Partial<SiteSettings>)
     providers: new ProviderRepository(db),
     chat: new ChatRepository(db),
     signingSecrets: new SigningSecretRepository(db),
+    vendorBindings: new VendorBindingRepository(db),
     ping: connection.ping,
     close: connection.close,
   };

@@ -15,7 +15,7 @@ import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion, type Migration } fr
 import { testBackends } from '../test-support/harness';
 import { sqliteConnection, type Connection } from './sql';
 
-const TABLES = ['chat_messages', 'movies', 'room_members', 'room_settings', 'rooms', 'settings', 'signing_secrets', 'user_providers', 'users'];
+const TABLES = ['chat_messages', 'movies', 'room_members', 'room_settings', 'rooms', 'settings', 'signing_secrets', 'user_providers', 'users', 'vendor_bindings'];
 
 const backends = testBackends('migrations_test');
 

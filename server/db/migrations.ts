@@ -172,6 +172,23 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    name: '0005-vendor-bindings',
+    async up({ db, dialect }) {
+      // Users' AList and Emby accounts (./vendors.ts); credentials sealed (../vendors/credentials.ts).
+      await db.schema
+        .createTable('vendor_bindings')
+        .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('vendor', 'text', (col) => col.notNull())
+        .addColumn('server_id', 'text', (col) => col.notNull())
+        .addColumn('host', 'text', (col) => col.notNull())
+        .addColumn('credentials', 'text', (col) => col.notNull())
+        .addColumn('created_at', int64(dialect), (col) => col.notNull())
+        .addColumn('updated_at', int64(dialect), (col) => col.notNull())
+        .addPrimaryKeyConstraint('vendor_bindings_pkey', ['user_id', 'vendor', 'server_id'])
+        .execute();
+    },
+  },
 ];
 
 /** The version a database has once every migration ran: the number of migrations. */

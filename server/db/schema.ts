@@ -110,6 +110,23 @@ export interface SigningSecretsTable {
   since: number;
 }
 
+/**
+ * A user's account on a vendor's server (docs/vendors.md): one row per user, vendor and server.
+ * `credentials` is sealed by ../vendors/credentials.ts (the password hash, tokens); `host` is kept
+ * plain so that the user's list of bound servers and the address guard can read it.
+ */
+export interface VendorBindingsTable {
+  user_id: string;
+  /** `alist` or `emby`. */
+  vendor: string;
+  /** 32 hex characters derived from the host (AList) or the server's own id (Emby). */
+  server_id: string;
+  host: string;
+  credentials: string;
+  created_at: number;
+  updated_at: number;
+}
+
 /** Every table of the schema. */
 export interface Schema {
   users: UsersTable;
@@ -121,6 +138,7 @@ export interface Schema {
   user_providers: UserProvidersTable;
   chat_messages: ChatMessagesTable;
   signing_secrets: SigningSecretsTable;
+  vendor_bindings: VendorBindingsTable;
 }
 
 /** The query builder over the schema: the store's, or one transaction's. */

@@ -16,6 +16,7 @@ import { resolveRoomAccess, type RoomAccess, type RoomLevel } from '../rules/roo
 import { forbidden, unauthorized } from '../errors';
 import { Role } from '@/lib/contract/roles';
 import { queryValue } from './query';
+import type { AlistAccounts } from '../vendors/alist-accounts';
 
 /** What every route module needs. */
 export interface ServerContext {
@@ -39,6 +40,8 @@ export interface ServerContext {
   states: OAuth2States;
   /** OAuth2 endpoint overrides (tests); empty in production. */
   endpoints: EndpointOverrides;
+  /** Users' AList accounts and what rooms play from them (../vendors/alist-accounts.ts). */
+  alist: AlistAccounts;
 }
 
 /** `http://<Host header>`: the origin of links when the `host` setting is empty (§4.2, §4.7). */

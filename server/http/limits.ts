@@ -111,6 +111,8 @@ export const ROUTE_LIMITS: Readonly<Record<string, RouteLimits>> = {
   'POST /api/room/login': { bodyLimit: AUTH_BODY_LIMIT, rate: [ROOM_LOGIN_BY_IP, ROOM_LOGIN_BY_ROOM] },
   'POST /api/room/pwd/check': { bodyLimit: AUTH_BODY_LIMIT, rate: [ROOM_LOGIN_BY_IP, ROOM_LOGIN_BY_ROOM] },
   'POST /api/room/create': { bodyLimit: AUTH_BODY_LIMIT, rate: [byIp('room-create', 20)] },
+  // Each one makes this server sign in to another: a password guesser must not use it as a relay.
+  'POST /api/vendor/alist/login': { bodyLimit: AUTH_BODY_LIMIT, rate: [byIp('vendor-login', 20), byAccount('vendor-login-user', 10, MINUTE, caller)] },
   'POST /api/room/movie/push': { bodyLimit: MOVIE_BODY_LIMIT, roomBeforeBody: true },
   'POST /api/room/movie/edit': { bodyLimit: MOVIE_BODY_LIMIT, roomBeforeBody: true },
   'POST /api/room/movie/pushs': { bodyLimit: BULK_PUSH_BODY_LIMIT, roomBeforeBody: true },

@@ -37,8 +37,7 @@ export interface UpstreamRequest {
 
 /** A failure the client should hear about: 400 for a refused address, 502 for an unreachable source. */
 function upstreamError(error: unknown): HttpError {
-  const message = error instanceof Error ? error.message : String(error);
-  if (/is not allowed/i.test(message)) return new HttpError(400, LOCAL_IP_REFUSED);
+  if (isRefusedAddress(error)) return new HttpError(400, LOCAL_IP_REFUSED);
   return new HttpError(502, 'the movie source could not be reached');
 }
 
@@ -67,12 +66,22 @@ export async function openUpstream(request: UpstreamRequest, policy: UpstreamPol
   throw new HttpError(502, 'the movie source redirects too many times');
 }
 
-function requestOnce(url: URL, request: UpstreamRequest, policy: UpstreamPolicy): Promise<http.IncomingMessage> {
-  const agent = filteringAgent(url.href, {
+/** The agent of one request to `url`: refuses, after DNS, the addresses `policy` does not allow (request-filtering-agent). */
+export function guardedAgent(url: URL, policy: UpstreamPolicy): http.Agent {
+  return filteringAgent(url.href, {
     allowPrivateIPAddress: policy.allowLocal,
     allowIPAddressList: [...policy.allowAddresses],
     keepAlive: false,
   });
+}
+
+/** Whether `error` is the guard's refusal of an address. */
+export function isRefusedAddress(error: unknown): boolean {
+  return /is not allowed/i.test(error instanceof Error ? error.message : String(error));
+}
+
+function requestOnce(url: URL, request: UpstreamRequest, policy: UpstreamPolicy): Promise<http.IncomingMessage> {
+  const agent = guardedAgent(url, policy);
   const send = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
     const outgoing = send(url, { method: request.method, headers: request.headers, agent, timeout: UPSTREAM_TIMEOUT_MS }, resolve);

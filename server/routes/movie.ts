@@ -25,6 +25,8 @@ import {
 } from '../rules/movies';
 import { readMovieBase, type ProxyPolicy } from '../rules/movie-base';
 import { publishKey } from '../rules/live';
+import type { MovieBase } from '@/lib/contract/types';
+import { checkAlistPush, isAlistMovie } from '../vendors/alist-movies';
 
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
@@ -32,6 +34,14 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   const proxyPolicy = async (): Promise<ProxyPolicy> => {
     const site = await store.settings.get();
     return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, rtmp: context.live !== null, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
+  };
+
+  /** A pushed AList base, checked against the pusher's bindings, with its folder password sealed. */
+  const sealVendor = async (userId: string, base: MovieBase): Promise<MovieBase> => {
+    if (!isAlistMovie(base)) return base;
+    await checkAlistPush(context.alist, userId, base);
+    const alist = base.vendorInfo?.alist;
+    return { ...base, vendorInfo: { vendor: 'alist', backend: '', alist: { path: alist?.path ?? '', password: context.alist.sealFolderPassword(alist?.password ?? '') } } };
   };
 
   const notify = (access: RoomAccess, type: MessageType.CURRENT | MessageType.MOVIES) =>
@@ -45,13 +55,14 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
       keyword: queryOr(request.query, 'keyword', ''),
       max: paging.max,
       offset: paging.offset,
-    });
+      subPath: queryOr(request.query, 'subPath', ''),
+    }, context.alist);
     return sendData(reply, list);
   });
 
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false));
+    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context.alist));
   });
 
   app.post('/api/room/movie/current', async (request, reply) => {
@@ -64,7 +75,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.post('/api/room/movie/push', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const base = readMovieBase(decodeBody(MovieBaseRequest, request.body), await proxyPolicy());
+    const base = await sealVendor(access.user.id, readMovieBase(decodeBody(MovieBaseRequest, request.body), await proxyPolicy()));
     const [movie] = await pushMovies(store, access, [base], false);
     notify(access, MessageType.MOVIES);
     return sendData(reply, pushedView(movie));
@@ -82,6 +93,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
       }
       return readMovieBase(decodeValue(MovieBaseRequest, item), policy);
     });
+    for (let index = 0; index < bases.length; index++) bases[index] = await sealVendor(access.user.id, bases[index]);
     const movies = bases.length ? await pushMovies(store, access, bases, true) : [];
     if (movies.length) notify(access, MessageType.MOVIES);
     return sendData(reply, movies.map(pushedView));
@@ -90,7 +102,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/edit', async (request, reply) => {
     const access = await requireRoom(context, request);
     const body = decodeBody(EditMovieRequest, request.body);
-    await editMovie(store, access, body.id, readMovieBase(body, await proxyPolicy()));
+    await editMovie(store, access, body.id, await sealVendor(access.user.id, readMovieBase(body, await proxyPolicy())));
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });

@@ -28,6 +28,8 @@ import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playli
 import { byteSlice, planRange } from '../proxy/range';
 import { openUpstream } from '../proxy/upstream';
 import { disguisePng } from '../live/hls-remux';
+import { queryValue } from '../http/query';
+import { alistSource, isAlistMovie } from '../vendors/alist-movies';
 
 /** Response headers passed on from the source. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag', 'cache-control'];
@@ -182,7 +184,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       roomId = route.publicRoomId;
     }
     const movie = await store.movies.find(roomId, movieId);
-    if (!movie || movie.base.isFolder) throw notFound('room or movie not found');
+    if (!movie || (movie.base.isFolder && !isAlistMovie(movie.base))) throw notFound('room or movie not found');
     if (route.servesPush && movie.base.rtmpSource) {
       const elsewhere = holdsPush(movie.id) || request.headers[FORWARDED_HEADER] ? null : context.hubs.liveElsewhere(movie.id);
       if (elsewhere) return forwardPush(request, reply, elsewhere);
@@ -204,6 +206,17 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
 
     let target = movie.base.url;
+    if (isAlistMovie(movie.base) && route.targetToken === null) {
+      // The creator's AList file (docs/vendors.md); a dynamic folder plays the room's current child.
+      const current = await store.rooms.current(roomId);
+      const source = await alistSource(context.alist, movie, current?.movieId === movie.id ? current.subPath : '', Date.now());
+      target = source.rawUrl;
+      if (queryValue(request.query, 't') === 'subtitle') {
+        const subtitle = source.subtitles[Number(queryValue(request.query, 'id'))];
+        if (!subtitle) throw badRequest('id out of range');
+        target = subtitle.url;
+      }
+    }
     let knownPlaylist = false;
     if (route.targetToken !== null) {
       const claims = await tokens.verifyProxyTarget(route.targetToken.replace(/\.(ts|png)$/i, ''));

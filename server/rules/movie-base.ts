@@ -64,6 +64,7 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   if (invalid) throw badRequest(invalid);
   if (byteLength(base.name) > MAX_NAME_BYTES) base.name = `${truncateBytes(base.name, TRUNCATED_NAME_BYTES)}...`;
   if (base.parentId && base.parentId.length !== 32) throw badRequest('parent id length must be empty or 32');
+  if (vendor === 'alist') return readAlistBase(base, input, proxy);
   if (vendor) throw badRequest(`vendor ${vendor} is not supported by this server`);
   if (base.isFolder) return base;
   if (base.rtmpSource && base.proxy) throw badRequest("rtmp source and proxy can't be true at the same time");
@@ -82,6 +83,22 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   }
   if (scheme !== 'http' && scheme !== 'https' && scheme !== 'magnet') throw badRequest(`unsupported scheme: ${scheme}`);
   return base;
+}
+
+/**
+ * An AList movie or dynamic folder (docs/vendors.md): `vendorInfo.alist.path` names the file or
+ * folder as `<serverId>/<path>`; the URL comes from AList when it plays, so `url` is dropped. Not
+ * live, not an RTMP push; proxied only when the movie proxy is on. The folder password is taken as
+ * sent (the route seals it). Throws 400 `path is empty`, `backend <name> not found`, and the proxy's texts.
+ */
+function readAlistBase(base: MovieBase, input: MovieBaseInput, proxy: ProxyPolicy): MovieBase {
+  const info = input.vendorInfo;
+  const path = info?.alist?.path ?? '';
+  if (!path) throw badRequest('path is empty');
+  if (info?.backend) throw badRequest(`backend ${info.backend} not found`);
+  if (base.live || base.rtmpSource) throw badRequest('an alist movie cannot be live');
+  if (base.proxy && !proxy.movieProxy) throw badRequest('movie proxy is not enabled');
+  return { ...base, url: '', headers: undefined, vendorInfo: { vendor: 'alist', backend: '', alist: { path, password: info?.alist?.password ?? '' } } };
 }
 
 /**

@@ -14,6 +14,9 @@ import { badRequest, forbidden } from '../errors';
 import { hasMemberPermission } from './permissions';
 import { subjectOf, type RoomAccess } from './room-access';
 import { newId } from './users';
+import type { AlistAccounts } from '../vendors/alist-accounts';
+import { joinAlistPath } from '../vendors/alist-accounts';
+import { alistFolderPage, alistPlaybackBase, alistSource, alistTarget, isAlistMovie } from '../vendors/alist-movies';
 
 /** The file extension of the URL's path without the dot (`m3u8`, `mp4`), or "". */
 export function typeFromUrl(url: string): string {
@@ -44,12 +47,19 @@ export function wireBase(base: MovieBase, hideSource = false): MovieBase {
     streamDanmu: base.streamDanmu ?? '',
     isFolder: Boolean(base.isFolder),
     parentId: base.parentId ?? '',
-    vendorInfo: { vendor: '', backend: '' },
+    vendorInfo: wireVendorInfo(base),
   };
   if (base.headers && !hideSource && Object.keys(base.headers).length) wire.headers = base.headers;
   if (base.subtitles && Object.keys(base.subtitles).length) wire.subtitles = base.subtitles;
   if (base.moreSources?.length) wire.moreSources = base.moreSources;
   return wire;
+}
+
+/** A base's `vendorInfo` as the wire shows it: never a folder password. */
+function wireVendorInfo(base: MovieBase): NonNullable<MovieBase['vendorInfo']> {
+  const info = base.vendorInfo;
+  if (info?.vendor === 'alist') return { vendor: 'alist', backend: info.backend ?? '', alist: { path: info.alist?.path ?? '' } };
+  return { vendor: '', backend: '' };
 }
 
 /** A Movie (§7.2): note the key `createAt`; list items have an empty `subPath`. */
@@ -124,7 +134,14 @@ export function isLiveHlsSource(url: string, type: string): boolean {
  * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2). `pushHls`: the
  * server remuxes pushes into HLS (docs/live.md), offered as a second source of a push.
  */
-export async function currentView(store: Store, access: RoomAccess, nowMs: number, token = '', pushHls = false): Promise<CurrentMovie> {
+export async function currentView(
+  store: Store,
+  access: RoomAccess,
+  nowMs: number,
+  token = '',
+  pushHls: boolean,
+  alist: AlistAccounts,
+): Promise<CurrentMovie> {
   const state = await roomStatusAt(store, access.room.id, nowMs);
   if (!state?.movie) {
     return { movie: emptyMovie(), status: { lastUpdate: '0001-01-01T00:00:00Z' }, expireId: 0 };
@@ -135,7 +152,18 @@ export async function currentView(store: Store, access: RoomAccess, nowMs: numbe
   // movie's go to the player, which sends them with its requests (hls.js, mpegts.js).
   if (movie.base.proxy) delete movie.base.headers;
   const query = new URLSearchParams({ token, roomId: access.room.id });
-  if (movie.base.rtmpSource) {
+  if (isAlistMovie(state.movie.base)) {
+    // With the creator's AList account (docs/vendors.md): viewers need none.
+    const source = await alistSource(alist, state.movie, state.current.subPath, nowMs);
+    movie.base = alistPlaybackBase(movie.base, source, movie.id, query);
+    if (state.movie.base.isFolder) {
+      // The child that plays, as the dynamic folder's listing shows it.
+      const child = alistTarget(state.movie.base, state.current.subPath);
+      movie.base.name = source.name;
+      movie.base.isFolder = false;
+      movie.base.vendorInfo = { vendor: 'alist', backend: movie.base.vendorInfo?.backend ?? '', alist: { path: joinAlistPath(child.serverId, child.path) } };
+    }
+  } else if (movie.base.rtmpSource) {
     // A push into the room (docs/live.md): its HTTP-FLV stream (the lowest latency), with the HLS
     // remux as a second source when ffmpeg is there. v0.9.11 has the two the other way round.
     movie.base.url = `/api/room/movie/live/flv/${movie.id}.flv?${query}`;
@@ -182,7 +210,8 @@ async function folderChain(store: Store, roomId: string, folderId: string): Prom
 export async function listMovies(
   store: Store,
   access: RoomAccess,
-  query: { id: string; keyword: string; max: number; offset: number },
+  query: { id: string; keyword: string; max: number; offset: number; subPath?: string },
+  alist: AlistAccounts,
 ): Promise<MovieList> {
   requirePermission(access, Permission.GetMovieList, 'no permission');
   if (query.id && query.id.length !== 32) throw badRequest('id length must be 0 or 32');
@@ -191,6 +220,13 @@ export async function listMovies(
     { name: 'Home', id: '', subPath: '' },
     ...chain.map((folder) => ({ name: folder.base.name, id: folder.id, subPath: '' })),
   ];
+  const folder = chain[chain.length - 1];
+  if (folder && isAlistMovie(folder.base)) {
+    // A dynamic folder, listed live with its creator's account (docs/vendors.md). v0.9.11 lets only
+    // the creator list it; here every member who may see the list may, as they may play it.
+    const page = await alistFolderPage(alist, folder, { subPath: query.subPath ?? '', keyword: query.keyword, page: Math.floor(query.offset / query.max) + 1, max: query.max });
+    return { movies: page.movies, paths: [...paths, ...page.paths], total: page.total, dynamic: true };
+  }
   const { total, rows } = await store.movies.page(access.room.id, query.id, query.keyword, query.max, query.offset);
   return { movies: rows.map((row) => movieView(row, access.user.id)), paths, total, dynamic: false };
 }
@@ -316,7 +352,10 @@ export async function setCurrentMovie(store: Store, access: RoomAccess, id: stri
   }
   const movie = await store.movies.find(access.room.id, id);
   if (!movie) throw badRequest('room or movie not found');
-  if (movie.base.isFolder) throw badRequest('cannot set static folder as current movie');
+  const dynamic = movie.base.isFolder && isAlistMovie(movie.base);
+  if (movie.base.isFolder && !dynamic) throw badRequest('cannot set static folder as current movie');
+  // A child of a dynamic folder is named by its path under the folder (checked to stay inside it).
+  if (dynamic) alistTarget(movie.base, subPath);
   await store.rooms.saveCurrent(access.room.id, {
     movieId: id,
     subPath,
