@@ -168,7 +168,8 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
       <div className="hall-video -mx-3 min-w-0 sm:mx-0">
         {movie && source ? (
           <Player
-            key={movie.id}
+            // A child of a dynamic folder is the folder's id with its own path (docs/vendors.md).
+            key={`${movie.id}:${movie.subPath}`}
             url={source.url}
             type={source.type}
             headers={sourceIndex === 0 ? movie.base.headers : undefined}

@@ -74,16 +74,16 @@ export function MovieFolderBar({ paths, view, onViewChange }: { paths: MovieList
       <nav aria-label={t('cinema.movies.folders')} className="min-w-0 flex-1" data-testid="movie-breadcrumb">
         <ol className="flex min-w-0 flex-wrap items-center gap-1 text-sm">
           {crumbs.map((crumb, index) => {
-            const label = crumb.id ? crumb.name : t('cinema.movies.home');
+            const label = crumb.id || crumb.subPath ? crumb.name : t('cinema.movies.home');
             return (
-              <li key={`${crumb.id}:${index}`} className="flex min-w-0 items-center gap-1">
+              <li key={`${crumb.id}:${crumb.subPath}:${index}`} className="flex min-w-0 items-center gap-1">
                 {index > 0 ? <ChevronRight className="h-3.5 w-3.5 shrink-0 text-zinc-400" aria-hidden /> : null}
                 {index === crumbs.length - 1 ? (
                   <span aria-current="page" className="truncate font-medium">
                     {label}
                   </span>
                 ) : (
-                  <button type="button" className="cursor-pointer truncate text-brand-700 hover:underline dark:text-brand-300" onClick={() => onViewChange({ folderId: crumb.id, page: 1, keyword: '' })}>
+                  <button type="button" className="cursor-pointer truncate text-brand-700 hover:underline dark:text-brand-300" onClick={() => onViewChange({ folderId: crumb.id, subPath: crumb.subPath, page: 1, keyword: '' })}>
                     {label}
                   </button>
                 )}

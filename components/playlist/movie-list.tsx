@@ -58,10 +58,13 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
   // The error catalogue comes down with the first error (hooks/use-error-description.ts).
   const errorText = useErrorDescription(error)?.message;
   const abilities = useAtomValue(roomAbilitiesAtom);
-  const { page, folderId, keyword } = view;
+  const { page, folderId, keyword, subPath = '' } = view;
+  // A dynamic folder (an AList folder, docs/vendors.md) is listed live from its source: its entries
+  // can be opened and played, not edited, deleted, reordered or added to.
+  const dynamic = Boolean(data?.dynamic);
   const onPageChange = (next: number) => onViewChange({ ...view, page: next });
   // Selection and reordering belong to one folder view.
-  const viewKey = `${folderId}\n${page}\n${keyword}`;
+  const viewKey = `${folderId}\n${subPath}\n${page}\n${keyword}`;
   const [selection, setSelection] = useState<{ key: string; ids: string[] }>({ key: viewKey, ids: [] });
   const selected = selection.key === viewKey ? selection.ids : [];
   const setSelected = (ids: string[]) => setSelection({ key: viewKey, ids });
@@ -75,6 +78,8 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
   };
   const loaded = useAtomValue(currentMovieAtom);
   const currentMovieId = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie.id : null;
+  const currentSubPath = loaded?.current.movie.subPath ?? '';
+  const isCurrent = (movie: Movie) => movie.id === currentMovieId && (!dynamic || movie.subPath === currentSubPath);
   const paginationLabels = usePaginationLabels();
   const { movies, total } = pageOfMovies(data, page, MOVIE_PAGE_SIZE);
   const actions = useMovieActions(
@@ -92,7 +97,7 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
   );
   const rowActions: MovieRowActions = {
     play: (movie) => void actions.play(movie),
-    openFolder: (id) => onViewChange({ folderId: id, page: 1, keyword: '' }),
+    openFolder: (movie) => onViewChange({ folderId: movie.id, subPath: movie.subPath || '', page: 1, keyword: '' }),
     edit: (movie) => openDialog({ kind: 'edit', movie }),
     streamInfo: (movie) => openDialog({ kind: 'stream', movie }),
     delete: (movie) => actions.ask({ kind: 'delete', movie }),
@@ -101,10 +106,10 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
 
   /** The list's actions, shown as buttons or in one menu. */
   const toolbar: ToolbarAction[] = [];
-  if (abilities.canAddMovie) {
+  if (abilities.canAddMovie && !dynamic) {
     toolbar.push({ id: 'new-folder', testId: 'movie-new-folder', icon: <FolderPlus className="h-3.5 w-3.5" aria-hidden />, label: t('cinema.movies.newFolder'), onSelect: () => openDialog({ kind: 'folder' }) });
   }
-  if (movies.length > 1 || reordering) {
+  if ((movies.length > 1 || reordering) && !dynamic) {
     const reorderReason = !abilities.canEditMovie ? t('cinema.movies.reorderNoPermission') : keyword ? t('cinema.movies.reorderSearching') : undefined;
     toolbar.push({
       id: 'reorder',
@@ -119,7 +124,7 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
   if (currentMovieId && abilities.canSetCurrentMovie) {
     toolbar.push({ id: 'stop', testId: 'movie-stop', icon: <Square className="h-3.5 w-3.5" aria-hidden />, label: t('cinema.movies.stop'), onSelect: () => actions.ask({ kind: 'stop' }) });
   }
-  if (abilities.canDeleteMovie && total > 0) {
+  if (abilities.canDeleteMovie && total > 0 && !dynamic) {
     toolbar.push({ id: 'clear', testId: 'movie-clear', icon: <Trash2 className="h-3.5 w-3.5" aria-hidden />, label: t('cinema.movies.clear'), onSelect: () => actions.ask({ kind: 'clear' }) });
   }
 
@@ -166,10 +171,11 @@ export function MovieList({ roomId, view, onViewChange, data, error, isLoading, 
           <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
             {movies.map((movie) => (
               <MovieRow
-                key={movie.id}
+                key={`${movie.id}:${movie.subPath}`}
                 movie={movie}
-                isCurrent={movie.id === currentMovieId}
-                selectable={abilities.canDelete(movie) && movie.id !== currentMovieId}
+                isCurrent={isCurrent(movie)}
+                inDynamicFolder={dynamic}
+                selectable={!dynamic && abilities.canDelete(movie) && movie.id !== currentMovieId}
                 selected={selected.includes(movie.id)}
                 busy={actions.busyId === movie.id}
                 actions={rowActions}

@@ -19,12 +19,16 @@ import { pushMovie, pushMovies } from '@/hooks/data/movies';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { useFormAction, type ErrorFields } from '@/components/common/use-form-action';
+import { useAtomValue } from 'jotai';
+import { userAtom } from '@/lib/session';
 import { Notice } from '@/components/common/notice';
 import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
 import StreamInfoDialog from './stream-info-dialog';
 
 /** The hosting guide (components/help/hosting-guide.tsx), downloaded when first opened. */
 const HostingGuide = lazy(() => import('@/components/help/hosting-guide'));
+/** "From AList" (./alist-picker.tsx, docs/vendors.md), downloaded when that mode is first chosen. */
+const AlistPicker = lazy(() => import('./alist-picker').then((m) => ({ default: m.AlistPicker })));
 import {
   bulkBases,
   movieBaseOf,
@@ -34,6 +38,7 @@ import {
 } from './movie-push';
 import '@/lib/i18n/messages/cinema';
 import '@/lib/i18n/messages/movie-form';
+import '@/lib/i18n/messages/vendors';
 
 type FormValues = MovieFormValues;
 
@@ -48,7 +53,9 @@ const ERROR_FIELDS: Record<'one' | 'many' | 'live', ErrorFields<FormValues>> = {
 
 export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps) {
   const t = useT();
-  const [mode, setMode] = useState<'one' | 'many' | 'live'>('one');
+  const [mode, setMode] = useState<'one' | 'many' | 'live' | 'alist'>('one');
+  // Vendor accounts belong to signed-in users: a guest is not offered "From AList".
+  const signedIn = useAtomValue(userAtom) !== null;
   // The broadcast just created, whose stream info shows at once.
   const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
   const [guideOpen, setGuideOpen] = useState(false);
@@ -106,33 +113,48 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
     if (onPushed) await onPushed([pushed]);
   };
 
-  const push = { one: pushOne, many: pushMany, live: pushLive }[mode];
-  const onSubmit = (fields: FormValues) => run(() => push(fields), ERROR_FIELDS[mode]);
+  const onSubmit = (fields: FormValues) => (mode === 'alist' ? undefined : run(() => ({ one: pushOne, many: pushMany, live: pushLive })[mode](fields), ERROR_FIELDS[mode]));
+  const modes = signedIn ? (['one', 'many', 'live', 'alist'] as const) : (['one', 'many', 'live'] as const);
+
+  const modeSwitch = (
+    <div role="group" aria-label={t('moviePush.mode')} className="inline-flex flex-wrap rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+      {modes.map((value) => (
+        <button
+          key={value}
+          type="button"
+          aria-pressed={mode === value}
+          data-testid={`movie-push-mode-${value}`}
+          onClick={() => {
+            setMode(value);
+            setFailure(null);
+            clearErrors();
+          }}
+          className={clsx(
+            'min-h-9 cursor-pointer rounded-md px-3 text-sm font-medium',
+            mode === value ? 'bg-white shadow-sm dark:bg-zinc-950' : 'text-zinc-600 dark:text-zinc-300',
+          )}
+        >
+          {value === 'alist' ? t('alistPicker.title') : t(value === 'one' ? 'moviePush.modeOne' : value === 'many' ? 'moviePush.modeMany' : 'moviePush.modeLive')}
+        </button>
+      ))}
+    </div>
+  );
+
+  if (mode === 'alist') {
+    return (
+      <div className="space-y-4 p-4">
+        {modeSwitch}
+        <Suspense fallback={<p aria-busy="true" className="text-sm text-zinc-500">{t('cinema.loading')}</p>}>
+          <AlistPicker roomId={roomId} parentId={parentId} onPushed={onPushed} />
+        </Suspense>
+      </div>
+    );
+  }
 
   return (
     <>
       <form noValidate onSubmit={handleSubmit(onSubmit)} className="space-y-4 p-4">
-        <div role="group" aria-label={t('moviePush.mode')} className="inline-flex rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
-          {(['one', 'many', 'live'] as const).map((value) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={mode === value}
-              data-testid={`movie-push-mode-${value}`}
-              onClick={() => {
-                setMode(value);
-                setFailure(null);
-                clearErrors();
-              }}
-              className={clsx(
-                'min-h-9 cursor-pointer rounded-md px-3 text-sm font-medium',
-                mode === value ? 'bg-white shadow-sm dark:bg-zinc-950' : 'text-zinc-600 dark:text-zinc-300',
-              )}
-            >
-              {t(value === 'one' ? 'moviePush.modeOne' : value === 'many' ? 'moviePush.modeMany' : 'moviePush.modeLive')}
-            </button>
-          ))}
-        </div>
+        {modeSwitch}
 
         {mode === 'live' ? (
           <TextField

@@ -21,7 +21,8 @@ import '@/lib/i18n/messages/cinema';
 /** What a row asks the list to do with its movie. */
 export interface MovieRowActions {
   play(movie: Movie): void;
-  openFolder(id: string): void;
+  /** Opens a folder (in a dynamic folder, at the row's `subPath`). */
+  openFolder(movie: Movie): void;
   edit(movie: Movie): void;
   streamInfo(movie: Movie): void;
   delete(movie: Movie): void;
@@ -39,9 +40,11 @@ export interface MovieRowProps {
   /** A request about this movie is under way (its menu shows a spinner). */
   busy: boolean;
   actions: MovieRowActions;
+  /** The row is an entry of a dynamic folder (docs/vendors.md): it opens or plays, nothing else. */
+  inDynamicFolder?: boolean;
 }
 
-export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions }: MovieRowProps) {
+export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions, inDynamicFolder = false }: MovieRowProps) {
   const t = useT();
   const abilities = useAtomValue(roomAbilitiesAtom);
   const myId = useAtomValue(roomMemberAtom)?.userId ?? '';
@@ -77,7 +80,7 @@ export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
           {folder ? (
-            <button type="button" data-testid="movie-open-folder" data-name className="cursor-pointer truncate font-medium hover:underline" title={`ID: ${movie.id}`} onClick={() => actions.openFolder(movie.id)}>
+            <button type="button" data-testid="movie-open-folder" data-name className="cursor-pointer truncate font-medium hover:underline" title={`ID: ${movie.id}`} onClick={() => actions.openFolder(movie)}>
               {name}
             </button>
           ) : playable ? (
@@ -99,6 +102,7 @@ export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions
           {folder ? <Badge>{t('cinema.movies.folder')}</Badge> : null}
           {movie.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
           {movie.base.proxy ? <Badge tone="green">{t('cinema.movies.proxy')}</Badge> : null}
+          {movie.base.vendorInfo?.vendor === 'alist' && !inDynamicFolder ? <Badge>AList</Badge> : null}
           {isCurrent && !movie.base.live ? (
             <Badge tone="brand">
               <span data-testid="current-movie-state">{roomPlaying === false ? t('cinema.movies.pausedNow') : t('cinema.movies.playing')}</span>
@@ -107,13 +111,13 @@ export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions
         </div>
         {folder ? null : (
           <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={movie.base.url}>
-            {movie.base.url || movie.id}
+            {movie.base.url || (movie.base.vendorInfo?.vendor === 'alist' ? movie.base.vendorInfo.alist?.path.replace(/^[^/]*\//, 'AList: /') : movie.id)}
             {movie.base.type ? ` [${movie.base.type}]` : ''}
             {movie.creator ? ` · ${movie.creator}` : ''}
           </p>
         )}
       </div>
-      <ActionMenu label={t('cinema.movies.actions', { name })} testId="movie-actions" className={buttonClasses('ghost', 'icon', 'shrink-0')} items={rowMenu({ movie, isCurrent, myId, abilities, actions }, t)}>
+      <ActionMenu label={t('cinema.movies.actions', { name })} testId="movie-actions" className={buttonClasses('ghost', 'icon', 'shrink-0')} items={rowMenu({ movie, isCurrent, myId, abilities, actions, inDynamicFolder }, t)}>
         {busy ? <Spinner className="h-4 w-4" /> : <MoreHorizontal className="h-4 w-4" aria-hidden />}
       </ActionMenu>
     </li>
@@ -122,7 +126,7 @@ export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions
 
 /** The row menu's items, each disabled with the reason where the member may not (`abilities`, the room atoms'). */
 function rowMenu(
-  { movie, isCurrent, myId, abilities, actions }: { movie: Movie; isCurrent: boolean; myId: string; abilities: RoomAbilities; actions: MovieRowActions },
+  { movie, isCurrent, myId, abilities, actions, inDynamicFolder }: { movie: Movie; isCurrent: boolean; myId: string; abilities: RoomAbilities; actions: MovieRowActions; inDynamicFolder: boolean },
   t: ReturnType<typeof useT>,
 ): ActionMenuItem[] {
   const folder = Boolean(movie.base.isFolder);
@@ -135,7 +139,7 @@ function rowMenu(
   };
   const items: ActionMenuItem[] = [
     folder
-      ? { id: 'open', testId: 'movie-open', icon: <FolderOpen />, label: t('cinema.movies.open'), onSelect: () => actions.openFolder(movie.id) }
+      ? { id: 'open', testId: 'movie-open', icon: <FolderOpen />, label: t('cinema.movies.open'), onSelect: () => actions.openFolder(movie) }
       : {
           id: 'play',
           testId: 'movie-play',
@@ -145,6 +149,7 @@ function rowMenu(
           disabledReason: isCurrent ? t('cinema.movies.playing') : !abilities.canSetCurrentMovie ? t('cinema.movies.playNoPermission') : undefined,
         },
   ];
+  if (inDynamicFolder) return items;
   if (movie.base.rtmpSource && !folder) {
     items.push({
       id: 'stream-info',

@@ -62,7 +62,8 @@ export function useMovieActions(roomId: string, place: ListPlace, outcomes: Acti
   const play = async (movie: Movie) => {
     setBusyId(movie.id);
     try {
-      await setCurrentMovie(roomId, movie.id);
+      // A child of a dynamic folder is the folder's id with its path under it (docs/vendors.md).
+      await setCurrentMovie(roomId, movie.id, movie.subPath);
       notifySuccess(t('cinema.movies.playSet', { name: movie.base.name }));
     } catch (err) {
       notifyError(err);

@@ -18,8 +18,10 @@ import { Role } from '@/lib/contract/roles';
 import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { AccountRooms } from './account-rooms';
 import { LinkedProviders } from './linked-providers';
+import { Platforms } from './platforms';
 import { roleNameKey } from './role-name';
 import '@/lib/i18n/messages/user';
+import '@/lib/i18n/messages/vendors';
 
 // The forms (react-hook-form, zod, captcha) load when one is opened, not with the page.
 const RenameForm = lazy(() => import('./account-forms').then((m) => ({ default: m.RenameForm })));
@@ -31,7 +33,7 @@ type Confirming = 'unbindEmail' | 'deleteAccount' | null;
 
 /**
  * `/user/me` (docs/reference-client.md §1.6): profile (username, role, join date, email), rename, change
- * password, email bind/unbind, linked sign-in providers, my rooms (delete) and joined rooms (leave),
+ * password, email bind/unbind, linked sign-in providers, vendor platforms (./platforms.tsx), my rooms (delete) and joined rooms (leave),
  * a sign-out that only clears this device's session, and "delete account" (`POST /api/user/logout`,
  * which deletes the account on SyncTV) only behind a confirmation that names the consequence.
  */
@@ -171,6 +173,12 @@ export function ProfileScreen() {
             <h2 className="text-base font-semibold">{t('profile.providers')}</h2>
             <p className="text-sm text-zinc-500 dark:text-zinc-400">{t('profile.providersHint')}</p>
             <LinkedProviders />
+          </Card>
+
+          <Card className="space-y-3 p-6" id="platforms">
+            <h2 className="text-base font-semibold">{t('platforms.title')}</h2>
+            <p className="text-sm text-zinc-500 dark:text-zinc-400">{t('platforms.hint')}</p>
+            <Platforms />
           </Card>
 
           <Card className="space-y-3 border-red-200 p-6 dark:border-red-900/50">

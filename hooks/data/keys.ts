@@ -26,13 +26,16 @@ export type Resource =
   | 'admin-users'
   | 'admin-rooms'
   | 'admin-user-rooms'
-  | 'site-settings';
+  | 'site-settings'
+  | 'alist-bindings'
+  | 'alist-me'
+  | 'alist-list';
 
 /** SWR keys by resource; each takes what tells one cached answer from another. */
 export const keys = {
   hotRooms: (page: number, max: number) => ['hot-rooms', page, max] as const,
   roomList: (query: object) => ['room-list', JSON.stringify(query)] as const,
-  movies: (roomId: string, folderId: string, page: number, keyword: string) => ['room-movies', roomId, folderId, page, keyword] as const,
+  movies: (roomId: string, folderId: string, page: number, keyword: string, subPath = '') => ['room-movies', roomId, folderId, page, keyword, subPath] as const,
   publishKey: (roomId: string, movieId: string) => ['publish-key', roomId, movieId] as const,
   liveStatus: (roomId: string, movieId: string) => ['live-status', roomId, movieId] as const,
   members: (roomId: string, asAdmin: boolean, query: object) => ['room-members', roomId, asAdmin, JSON.stringify(query)] as const,
@@ -48,6 +51,9 @@ export const keys = {
   adminRooms: (query: object) => ['admin-rooms', JSON.stringify(query)] as const,
   adminUserRooms: (userId: string, page: number) => ['admin-user-rooms', userId, page] as const,
   siteSettings: (group: string) => ['site-settings', group] as const,
+  alistBindings: () => ['alist-bindings'] as const,
+  alistMe: (serverId: string) => ['alist-me', serverId] as const,
+  alistList: (query: object) => ['alist-list', JSON.stringify(query)] as const,
 } satisfies Record<string, (...args: never[]) => readonly [Resource, ...unknown[]]>;
 
 /** True when `key` is one of `resources`' keys. */

@@ -25,11 +25,15 @@ export {
   swapMovies,
 } from '@/lib/api/movie';
 
-/** Which part of the playlist is shown: a folder ("" = root), a page from 1, and a search keyword. */
+/**
+ * Which part of the playlist is shown: a folder ("" = root), a page from 1, a search keyword, and in
+ * a dynamic folder (an AList folder, docs/vendors.md) the path under it.
+ */
 export interface MovieListView {
   folderId: string;
   page: number;
   keyword: string;
+  subPath?: string;
 }
 
 /**
@@ -38,10 +42,10 @@ export interface MovieListView {
  * room visit starts clean.
  */
 export function useMovieList(roomId: string, enabled: boolean, view: MovieListView) {
-  const { folderId, page, keyword } = view;
+  const { folderId, page, keyword, subPath = '' } = view;
   return useSWR(
-    enabled ? keys.movies(roomId, folderId, page, keyword) : null,
-    () => listMovies(roomId, { id: folderId, page, max: MOVIE_PAGE_SIZE, keyword }),
+    enabled ? keys.movies(roomId, folderId, page, keyword, subPath) : null,
+    () => listMovies(roomId, { id: folderId, page, max: MOVIE_PAGE_SIZE, keyword, subPath }),
     { keepPreviousData: true },
   );
 }

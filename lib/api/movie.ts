@@ -16,6 +16,8 @@ export interface MovieListQuery {
   page?: number;
   max?: number;
   keyword?: string;
+  /** In a dynamic folder (docs/vendors.md): the path under it ("" = its top). */
+  subPath?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface MovieListQuery {
 export function listMovies(roomId: string, query: MovieListQuery = {}): Promise<MovieList> {
   return get<MovieList>('/api/room/movie/movies', {
     roomId,
-    searchParams: { id: query.id ?? '', page: query.page ?? 1, max: query.max ?? MOVIE_PAGE_SIZE, keyword: query.keyword || undefined },
+    searchParams: { id: query.id ?? '', page: query.page ?? 1, max: query.max ?? MOVIE_PAGE_SIZE, keyword: query.keyword || undefined, subPath: query.subPath || undefined },
   });
 }
 

@@ -286,3 +286,37 @@ export interface CurrentMovie {
   expireId: number;
 }
 
+
+/** One bound AList server (`GET /api/vendor/alist/binds`, docs/vendors.md). */
+export interface AlistBinding {
+  serverId: string;
+  host: string;
+}
+
+/** A crumb of a vendor picker (`POST /api/vendor/alist/list`): `path` is `<serverId>/<path>`, "" for the top. */
+export interface VendorPath {
+  name: string;
+  path: string;
+}
+
+/** An entry of a vendor picker. `size` in bytes; `modified` RFC 3339 ("" when unknown). */
+export interface VendorItem {
+  name: string;
+  path: string;
+  isDir: boolean;
+  size?: number;
+  modified?: string;
+}
+
+/** `POST /api/vendor/alist/list` (docs/vendors.md). */
+export interface VendorList {
+  paths: VendorPath[];
+  items: VendorItem[] | null;
+  total: number;
+}
+
+/** `GET /api/vendor/alist/me` (docs/vendors.md). */
+export interface AlistMe {
+  isLogin: boolean;
+  info?: { id: number; username: string; basePath: string; role?: number; permission?: number; disabled?: boolean };
+}

@@ -23,9 +23,10 @@ import type { playerProblem } from './messages/player-problem';
 import type { roomAdmin } from './messages/room-admin';
 import type { rooms } from './messages/rooms';
 import type { user } from './messages/user';
+import type { vendors } from './messages/vendors';
 import type { voice } from './messages/voice';
 
-type AllTexts = typeof common.zh & typeof admin.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh & typeof lists.zh & typeof movieForm.zh & typeof voice.zh & typeof live.zh & typeof help.zh;
+type AllTexts = typeof common.zh & typeof admin.zh & typeof auth.zh & typeof account.zh & typeof rooms.zh & typeof cinema.zh & typeof user.zh & typeof errors.zh & typeof roomAdmin.zh & typeof player.zh & typeof playerProblem.zh & typeof lists.zh & typeof movieForm.zh & typeof voice.zh & typeof live.zh & typeof help.zh & typeof vendors.zh;
 
 /** Every key of every namespace (type only: the texts themselves load with their feature). */
 export type MessageKey = keyof AllTexts;

@@ -20,11 +20,12 @@ import { playerProblem } from './messages/player-problem';
 import { roomAdmin } from './messages/room-admin';
 import { rooms } from './messages/rooms';
 import { user } from './messages/user';
+import { vendors } from './messages/vendors';
 import { translate } from './messages';
 import './plural';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem, lists, live, 'movie-form': movieForm, help } as const;
+const features = { account, admin, auth, cinema, rooms, user, errors, 'room-admin': roomAdmin, player, 'player-problem': playerProblem, lists, live, 'movie-form': movieForm, help, vendors } as const;
 
 /** First key segment → namespace, derived from the catalogues themselves. */
 function prefixOwners(): Map<string, string> {

@@ -237,6 +237,7 @@ async function checkParent(store: Store, roomId: string, parentId: string | unde
   const parent = await store.movies.find(roomId, parentId);
   if (!parent) throw badRequest('room or movie not found');
   if (!parent.base.isFolder) throw badRequest('parent is not a folder');
+  if (isAlistMovie(parent.base)) throw badRequest('parent is a dynamic folder, cannot add child');
 }
 
 /**

@@ -1,0 +1,230 @@
+'use client';
+/**
+ * "From AList" in "Add a movie" (docs/vendors.md): the user's bound AList servers as folders, with a
+ * breadcrumb, a search in the open folder, paging, a password for a locked folder, and a box on
+ * every file and folder; "Add selected" pushes them at once (`POST /api/room/movie/pushs`) with
+ * `vendorInfo.alist`, a folder becoming a dynamic folder, and the proxy switch for links viewers
+ * cannot open. Without a bound AList it says where to bind one. Loaded when the mode is chosen.
+ */
+import { useState, type FormEvent } from 'react';
+import Link from 'next/link';
+import { ChevronRight, Folder, Search } from 'lucide-react';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { TextField } from '@/components/ui/field';
+import { inputClasses } from '@/components/ui/input';
+import { Pagination } from '@/components/ui/pagination';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Notice } from '@/components/common/notice';
+import { LoadError } from '@/components/common/load-error';
+import { useErrorDescription } from '@/hooks/use-error-description';
+import { usePaginationLabels } from '@/hooks/use-pagination-labels';
+import { pushMovies } from '@/hooks/data/movies';
+import { useAlistList } from '@/hooks/data/vendors';
+import type { MovieBase, VendorItem } from '@/lib/contract/types';
+import { useT } from '@/lib/i18n';
+import { notifySuccess } from '@/lib/notify';
+import type { MoviePushFormProps } from './movie-push';
+import '@/lib/i18n/messages/vendors';
+
+/** Entries per page, as the reference client's picker. */
+const PAGE_SIZE = 10;
+
+/** The MovieBase of one picked entry (docs/vendors.md "An AList movie"). */
+export function alistBase(item: VendorItem, options: { password: string; proxy: boolean; parentId: string }): MovieBase {
+  return {
+    name: item.name,
+    url: '',
+    type: '',
+    live: false,
+    proxy: options.proxy,
+    rtmpSource: false,
+    isFolder: item.isDir,
+    parentId: options.parentId,
+    vendorInfo: { vendor: 'alist', alist: { path: item.path, password: options.password } },
+  };
+}
+
+export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) {
+  const t = useT();
+  const paginationLabels = usePaginationLabels();
+  const [path, setPath] = useState('');
+  const [page, setPage] = useState(1);
+  const [keyword, setKeyword] = useState('');
+  const [search, setSearch] = useState('');
+  // The password typed for the open folder, and the one the listing is asked with.
+  const [passwordInput, setPasswordInput] = useState('');
+  const [password, setPassword] = useState('');
+  const [selected, setSelected] = useState<Map<string, { item: VendorItem; password: string }>>(new Map());
+  const [proxy, setProxy] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const list = useAlistList({ path, password, keyword, page, max: PAGE_SIZE }, true);
+  const listError = useErrorDescription(list.error);
+  const failureText = useErrorDescription(failure)?.message;
+
+  const open = (next: string) => {
+    setPath(next);
+    setPage(1);
+    setKeyword('');
+    setSearch('');
+    setPassword('');
+    setPasswordInput('');
+  };
+  const toggle = (item: VendorItem, on: boolean) => {
+    const next = new Map(selected);
+    if (on) next.set(item.path, { item, password });
+    else next.delete(item.path);
+    setSelected(next);
+  };
+  const onSearch = (event: FormEvent) => {
+    event.preventDefault();
+    setKeyword(search.trim());
+    setPage(1);
+  };
+  const add = async () => {
+    if (selected.size === 0) {
+      setFailure(new Error(t('alistPicker.nothing')));
+      return;
+    }
+    setAdding(true);
+    setFailure(null);
+    try {
+      const bases = [...selected.values()].map(({ item, password: folderPassword }) => alistBase(item, { password: folderPassword, proxy, parentId }));
+      const pushed = await pushMovies(roomId, bases);
+      setSelected(new Map());
+      if (onPushed) await onPushed(pushed);
+      else notifySuccess(t('alistPicker.added', { count: pushed.length }));
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  if (listError?.text === 'alist server not found' && path === '') {
+    return (
+      <div className="space-y-3" data-testid="alist-picker">
+        <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="alist-picker-unbound">
+          {t('alistPicker.noBinding')}
+        </p>
+        <Link href="/user/me#platforms" className={buttonClasses('outline', 'sm')}>
+          {t('alistPicker.goBind')}
+        </Link>
+      </div>
+    );
+  }
+
+  const needsPassword = listError?.text === 'alist folder password';
+  const items = list.data?.items ?? [];
+  const crumbs = list.data?.paths ?? [{ name: '', path: '' }];
+  return (
+    <div className="space-y-3" data-testid="alist-picker">
+      <nav aria-label={t('alistPicker.title')} data-testid="alist-breadcrumb">
+        <ol className="flex min-w-0 flex-wrap items-center gap-1 text-sm">
+          {crumbs.map((crumb, index) => (
+            <li key={`${crumb.path}:${index}`} className="flex min-w-0 items-center gap-1">
+              {index > 0 ? <ChevronRight className="h-3.5 w-3.5 shrink-0 text-zinc-400" aria-hidden /> : null}
+              {index === crumbs.length - 1 ? (
+                <span aria-current="page" className="truncate font-medium">
+                  {crumb.name || t('alistPicker.home')}
+                </span>
+              ) : (
+                <button type="button" className="cursor-pointer truncate text-brand-700 hover:underline dark:text-brand-300" onClick={() => open(crumb.path)}>
+                  {crumb.name || t('alistPicker.home')}
+                </button>
+              )}
+            </li>
+          ))}
+        </ol>
+      </nav>
+      {path ? (
+        <form role="search" onSubmit={onSearch} className="flex items-center gap-1">
+          <label className="relative min-w-0 flex-1">
+            <span className="sr-only">{t('alistPicker.searchLabel')}</span>
+            <Search className="pointer-events-none absolute left-2.5 top-1/2 h-3.5 w-3.5 -translate-y-1/2 text-zinc-500" aria-hidden />
+            <input
+              type="search"
+              data-testid="alist-search"
+              value={search}
+              placeholder={t('alistPicker.search')}
+              onChange={(event) => setSearch(event.target.value)}
+              className={`${inputClasses} w-full pl-8`}
+            />
+          </label>
+        </form>
+      ) : null}
+
+      {needsPassword ? (
+        <form
+          className="space-y-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setPassword(passwordInput);
+          }}
+        >
+          <TextField
+            id="alist-folder-password"
+            label={t('alistPicker.folderPassword')}
+            type="password"
+            autoComplete="off"
+            autoFocus
+            hint={password ? undefined : t('alistPicker.folderPasswordHint')}
+            error={password ? listError?.message : undefined}
+            value={passwordInput}
+            onChange={(event) => setPasswordInput(event.target.value)}
+          />
+          <Button type="submit" size="sm" variant="outline" data-testid="alist-folder-open">
+            {t('alistPicker.open')}
+          </Button>
+        </form>
+      ) : list.error ? (
+        <LoadError title="alistPicker.title" error={list.error} onRetry={() => void list.mutate()} />
+      ) : !list.data ? (
+        <div className="space-y-2" aria-busy="true">
+          {[0, 1, 2].map((index) => (
+            <Skeleton key={index} className="h-9" />
+          ))}
+        </div>
+      ) : items.length === 0 ? (
+        <p className="py-4 text-center text-sm text-zinc-500 dark:text-zinc-400">{keyword ? t('alistPicker.searchEmpty', { keyword }) : t('alistPicker.empty')}</p>
+      ) : (
+        <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="alist-items" aria-busy={list.isValidating}>
+          {items.map((item) => (
+            <li key={item.path} className="flex min-h-11 items-center gap-2 px-3 text-sm" data-testid="alist-item">
+              <input
+                type="checkbox"
+                className="h-4 w-4 shrink-0 cursor-pointer accent-brand-600"
+                aria-label={t('alistPicker.select', { name: item.name })}
+                data-testid="alist-item-select"
+                checked={selected.has(item.path)}
+                onChange={(event) => toggle(item, event.target.checked)}
+              />
+              {item.isDir ? <Folder className="h-4 w-4 shrink-0 text-amber-500" aria-hidden /> : null}
+              {item.isDir ? (
+                <button type="button" className="min-w-0 flex-1 cursor-pointer truncate text-left font-medium hover:underline" data-testid="alist-item-open" onClick={() => open(item.path)}>
+                  {item.name}
+                </button>
+              ) : (
+                <span className="min-w-0 flex-1 truncate">{item.name}</span>
+              )}
+              {!item.isDir && item.size ? <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400">{(item.size / 1024 / 1024).toFixed(1)} MB</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageSize={PAGE_SIZE} total={list.data?.total ?? 0} onPageChange={setPage} labels={paginationLabels} />
+
+      <Checkbox id="alist-proxy" data-testid="alist-proxy" label={t('alistPicker.proxy')} hint={t('alistPicker.proxyHint')} checked={proxy} onChange={(event) => setProxy(event.target.checked)} />
+      {[...selected.values()].some(({ item }) => item.isDir) ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{t('alistPicker.folderNote')}</p> : null}
+      {failure ? (
+        <Notice tone="error" testId="alist-picker-failure">
+          {failureText}
+        </Notice>
+      ) : null}
+      <Button className="w-full" data-testid="alist-add" loading={adding} onClick={() => void add()}>
+        {t('alistPicker.add', { count: selected.size })}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * Vendor accounts (docs/vendors.md; docs/contract.md §4.8): the AList servers a user bound, binding
+ * and unbinding one, its signed-in user, and browsing it for the add-movie picker. Each call needs a
+ * signed-in (non-guest) user and throws `ApiError` with the server's text on failure.
+ */
+import { get, post } from './client';
+import type { AlistBinding, AlistMe, VendorList } from '@/lib/contract/types';
+
+/** What AList's web client appends to a password before hashing it. */
+const ALIST_PASSWORD_SALT = '-https://github.com/alist-org/alist';
+
+/**
+ * The lowercase hex SHA-256 of `password` + AList's salt (what `hashedPassword` carries), or null
+ * where the browser offers no hashing (a page on plain http:// other than localhost: WebCrypto needs
+ * a secure context), in which case the password itself is sent.
+ */
+export async function alistPasswordHash(password: string): Promise<string | null> {
+  if (typeof crypto === 'undefined' || !crypto.subtle) return null;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(password + ALIST_PASSWORD_SALT));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** `GET /api/vendor/alist/binds` → the user's servers, oldest first. */
+export function getAlistBindings(): Promise<AlistBinding[]> {
+  return get<AlistBinding[] | null>('/api/vendor/alist/binds').then((list) => list ?? []);
+}
+
+/**
+ * `POST /api/vendor/alist/login` → 204: binds (or signs in again to) the AList at `host`. The password
+ * goes as its hash where the browser can make one, as the reference client sends it. Errors: `host is
+ * required`, `host is invalid`, `alist: password is incorrect`, `local ip is not allowed`, 502
+ * `vendor server unreachable`.
+ */
+export async function bindAlist(host: string, username: string, password: string): Promise<void> {
+  const hashedPassword = password ? await alistPasswordHash(password) : '';
+  const json = hashedPassword === null ? { host, username, password } : { host, username, hashedPassword };
+  return post<void>('/api/vendor/alist/login', { json });
+}
+
+/** `POST /api/vendor/alist/logout {serverId}` → 204. */
+export function unbindAlist(serverId: string): Promise<void> {
+  return post<void>('/api/vendor/alist/logout', { json: { serverId } });
+}
+
+/** `GET /api/vendor/alist/me?serverId=` → the AList user of a bound server. */
+export function getAlistMe(serverId: string): Promise<AlistMe> {
+  return get<AlistMe>('/api/vendor/alist/me', { searchParams: { serverId, serverID: serverId } });
+}
+
+/**
+ * `POST /api/vendor/alist/list?page&max {path, password, keyword}`: a page (from 1) of a folder
+ * (`<serverId>/<path>`; "" = the one server's root, or the servers when there are several), or of a
+ * search under it. Errors: `alist server not found` (none bound), `alist: password is incorrect or you
+ * have no permission` (a locked folder).
+ */
+export function listAlist(query: { path: string; password?: string; keyword?: string; page: number; max: number }): Promise<VendorList> {
+  return post<VendorList>('/api/vendor/alist/list', {
+    searchParams: { page: query.page, max: query.max },
+    json: { path: query.path, password: query.password ?? '', keyword: query.keyword ?? '' },
+  });
+}
