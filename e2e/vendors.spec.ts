@@ -124,3 +124,54 @@ test('a file and a folder from AList; a child of the dynamic folder plays in two
   expect(alist.calls.filter((call) => call.startsWith('/d/Series/'))).not.toEqual([]);
   expect([...a.errors, ...b.errors]).toEqual([]);
 });
+
+/**
+ * The same journey against a real AList or OpenList, for anyone who has one (docs/vendors.md
+ * "Testing"): `ALIST_URL`, `ALIST_USERNAME`, `ALIST_PASSWORD`, and `ALIST_FOLDER`, a folder (as AList
+ * shows it, e.g. `/Films`) whose first entry is a video a browser plays. Skipped without them.
+ */
+test.describe('against a real AList (ALIST_URL)', () => {
+  const real = { url: process.env.ALIST_URL ?? '', username: process.env.ALIST_USERNAME ?? '', password: process.env.ALIST_PASSWORD ?? '', folder: process.env.ALIST_FOLDER ?? '' };
+  test.skip(!real.url || !real.folder, 'set ALIST_URL, ALIST_USERNAME, ALIST_PASSWORD and ALIST_FOLDER to run it');
+
+  test('bind it, add the first video of ALIST_FOLDER, and play it in two browsers in step', async ({ app, actors }) => {
+    // A home server is on a private address: let the e2e server reach it.
+    app.setSetting('allow_proxy_to_local', true);
+    try {
+      const a = await actors.user('owner');
+      const b = await actors.user('viewer');
+      await openProfile(app, a);
+      await a.page.getByTestId('alist-add').click();
+      await a.page.getByTestId('alist-host').fill(real.url);
+      await a.page.getByTestId('alist-username').fill(real.username);
+      await a.page.getByTestId('alist-password').fill(real.password);
+      await a.page.getByTestId('alist-bind-submit').click();
+      await expect(a.page.getByTestId('alist-binding')).toHaveCount(1);
+
+      const roomId = await app.api.createRoom(a.token!, uniqueName('real-alist'));
+      await app.api.joinRoom(b.token!, roomId);
+      const cinemaA = new CinemaPage(a.page, app.origin);
+      await cinemaA.goto(roomId);
+      await cinemaA.waitConnected();
+      await cinemaA.openPushForm();
+      await a.page.getByTestId('movie-push-mode-alist').click();
+      const picker = a.page.getByTestId('alist-picker');
+      for (const part of real.folder.split('/').filter(Boolean)) {
+        await picker.getByTestId('alist-item-open').filter({ hasText: part }).first().click();
+        await expect(picker.getByTestId('alist-breadcrumb')).toContainText(part);
+      }
+      const first = picker.getByTestId('alist-item').first();
+      const name = (await first.innerText()).split('\n')[0].trim();
+      await first.getByTestId('alist-item-select').check();
+      await picker.getByTestId('alist-add').click();
+      await expect(cinemaA.currentMovieName).toHaveText(name);
+      const cinemaB = new CinemaPage(b.page, app.origin);
+      await cinemaB.goto(roomId);
+      await cinemaB.waitConnected();
+      for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
+      await expectTogether(a.page, b.page);
+    } finally {
+      app.setSetting('allow_proxy_to_local', false);
+    }
+  });
+});

@@ -50,6 +50,10 @@ import { registerVendorRoutes } from './routes/vendor';
 import { AlistAccounts } from './vendors/alist-accounts';
 import { AlistClient } from './vendors/alist';
 import { VendorCipher } from './vendors/credentials';
+import { SliceCache } from './proxy/slice-cache';
+
+/** Default of `proxyCacheBytes`: 256 MiB, about 128 slices. */
+export const DEFAULT_PROXY_CACHE_BYTES = 256 * 1024 * 1024;
 
 /** Options of `startServer`. */
 export interface StartServerOptions {
@@ -145,6 +149,12 @@ export interface StartServerOptions {
    * start. Several instances need the same one. main.ts reads `VENDOR_SECRET`.
    */
   vendorSecret?: string;
+  /**
+   * Memory the movie proxy's shared slices may take (bytes; ./proxy/slice-cache.ts), default
+   * DEFAULT_PROXY_CACHE_BYTES; 0 turns the cache off (every viewer's range goes to the source).
+   * main.ts reads `PROXY_CACHE_BYTES`.
+   */
+  proxyCacheBytes?: number;
   /** During a rotation of `jwtSecret`: the secret it replaces, still accepted for 48 h. main.ts reads `JWT_PREVIOUS_SECRET`. */
   jwtPreviousSecret?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
@@ -244,6 +254,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     mailer: new Mailer(),
     states: new OAuth2States(secrets()),
     endpoints: options.oauth2Endpoints ?? {},
+    sliceCache: options.proxyCacheBytes === 0 ? null : new SliceCache(options.proxyCacheBytes ?? DEFAULT_PROXY_CACHE_BYTES),
     alist: new AlistAccounts(
       store,
       cipher,

@@ -76,6 +76,16 @@ function rtmpFromEnv(value: string | undefined): boolean {
   throw new Error(`RTMP must be on or off, got ${value}`);
 }
 
+/** `PROXY_CACHE_BYTES`: bytes (a whole number, or with MiB/GiB), 0 = off; undefined when unset (the default). Throws otherwise. */
+function proxyCacheBytesFromEnv(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  const match = /^(\d+)\s*(|MiB|GiB)$/i.exec(text);
+  if (!match) throw new Error(`PROXY_CACHE_BYTES must be a number of bytes, or of MiB or GiB (256MiB), 0 for no cache, got ${text}`);
+  const unit = match[2].toLowerCase();
+  return Number(match[1]) * (unit === 'gib' ? 1024 ** 3 : unit === 'mib' ? 1024 ** 2 : 1);
+}
+
 /** A cap from the environment: a whole number ≥ 0 (0 = no cap), or `fallback` when unset. Throws otherwise. */
 function capFromEnv(name: string, fallback: number): number {
   const text = process.env[name]?.trim();
@@ -114,6 +124,7 @@ async function main(): Promise<void> {
     jwtSecret: process.env.JWT_SECRET?.trim() || undefined,
     jwtPreviousSecret: process.env.JWT_PREVIOUS_SECRET?.trim() || undefined,
     vendorSecret: process.env.VENDOR_SECRET?.trim() || undefined,
+    proxyCacheBytes: proxyCacheBytesFromEnv(process.env.PROXY_CACHE_BYTES),
     redisUrl: process.env.REDIS_URL?.trim() || undefined,
     redisPrefix: process.env.REDIS_PREFIX?.trim() || undefined,
     instanceUrl: process.env.INSTANCE_URL?.trim() || undefined,

@@ -216,6 +216,11 @@ describe('AList movies in a room', () => {
     expect(listed.body.data.movies.map((movie: { base: { name: string } }) => movie.base.name)).toEqual(['Secret.mp4']);
     const list = await get(server, '/api/room/movie/movies', as(member));
     expect(JSON.stringify(list.body)).not.toContain('open-sesame');
+    // An edit sends the base as the wire shows it, without the password: the folder still opens.
+    const shown = (list.body.data.movies as { id: string; base: Record<string, unknown> }[]).find((movie) => movie.id === locked.body.data.id);
+    expect((await post(server, '/api/room/movie/edit', { ...shown?.base, id: locked.body.data.id, name: 'Locked (renamed)' }, as(owner))).status).toBe(204);
+    const again = await get(server, `/api/room/movie/movies?id=${locked.body.data.id}`, as(member));
+    expect(again.body.data.movies.map((movie: { base: { name: string } }) => movie.base.name)).toEqual(['Secret.mp4']);
   });
 
   it('refuses an AList movie of a server the pusher did not bind, and one without a path', async () => {

@@ -17,6 +17,7 @@ import { forbidden, unauthorized } from '../errors';
 import { Role } from '@/lib/contract/roles';
 import { queryValue } from './query';
 import type { AlistAccounts } from '../vendors/alist-accounts';
+import type { SliceCache } from '../proxy/slice-cache';
 
 /** What every route module needs. */
 export interface ServerContext {
@@ -40,6 +41,8 @@ export interface ServerContext {
   states: OAuth2States;
   /** OAuth2 endpoint overrides (tests); empty in production. */
   endpoints: EndpointOverrides;
+  /** The movie proxy's shared slices (../proxy/slice-cache.ts); null when `PROXY_CACHE_BYTES` is 0. */
+  sliceCache: SliceCache | null;
   /** Users' AList accounts and what rooms play from them (../vendors/alist-accounts.ts). */
   alist: AlistAccounts;
 }

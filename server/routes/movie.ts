@@ -36,12 +36,21 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
     return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, rtmp: context.live !== null, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
   };
 
-  /** A pushed AList base, checked against the pusher's bindings, with its folder password sealed. */
-  const sealVendor = async (userId: string, base: MovieBase): Promise<MovieBase> => {
+  /**
+   * A pushed AList base, checked against the pusher's bindings, with its folder password sealed. An
+   * edit sends no password (the wire never shows it): the stored one stays while the path does.
+   */
+  const sealVendor = async (userId: string, base: MovieBase, previous?: MovieBase): Promise<MovieBase> => {
     if (!isAlistMovie(base)) return base;
     await checkAlistPush(context.alist, userId, base);
     const alist = base.vendorInfo?.alist;
-    return { ...base, vendorInfo: { vendor: 'alist', backend: '', alist: { path: alist?.path ?? '', password: context.alist.sealFolderPassword(alist?.password ?? '') } } };
+    const kept = previous?.vendorInfo?.alist;
+    const password = alist?.password
+      ? context.alist.sealFolderPassword(alist.password)
+      : previous && isAlistMovie(previous) && kept?.path === alist?.path
+        ? (kept?.password ?? '')
+        : '';
+    return { ...base, vendorInfo: { vendor: 'alist', backend: '', alist: { path: alist?.path ?? '', password } } };
   };
 
   const notify = (access: RoomAccess, type: MessageType.CURRENT | MessageType.MOVIES) =>
@@ -102,7 +111,8 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/edit', async (request, reply) => {
     const access = await requireRoom(context, request);
     const body = decodeBody(EditMovieRequest, request.body);
-    await editMovie(store, access, body.id, await sealVendor(access.user.id, readMovieBase(body, await proxyPolicy())));
+    const previous = body.id.length === 32 ? await store.movies.find(access.room.id, body.id) : null;
+    await editMovie(store, access, body.id, await sealVendor(access.user.id, readMovieBase(body, await proxyPolicy()), previous?.base));
     notify(access, MessageType.MOVIES);
     return sendNoContent(reply);
   });

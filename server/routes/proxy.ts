@@ -26,7 +26,8 @@ import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { isDashManifest, rewriteMpd, underBase } from '../proxy/mpd';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playlist';
 import { byteSlice, planRange } from '../proxy/range';
-import { openUpstream } from '../proxy/upstream';
+import { openUpstream, type UpstreamPolicy } from '../proxy/upstream';
+import { SLICE_BYTES, type SliceCache } from '../proxy/slice-cache';
 import { disguisePng } from '../live/hls-remux';
 import { queryValue } from '../http/query';
 import { alistSource, isAlistMovie } from '../vendors/alist-movies';
@@ -236,12 +237,18 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       }
     }
 
-    const headers: Record<string, string> = { ...(movie.base.headers ?? {}) };
     const range = request.headers.range;
+    const policy = { allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
+    if (route.mode === 'vod' && !knownPlaylist && context.sliceCache && !/\.(m3u8?|mpd)(\?|$)/i.test(new URL(target).pathname)) {
+      const slices = { target, headers: movie.base.headers ?? {}, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl };
+      if (await serveSlices(reply, context.sliceCache, slices, policy)) return reply;
+    }
+
+    const headers: Record<string, string> = { ...(movie.base.headers ?? {}) };
     if (route.forwardRange && typeof range === 'string') headers.Range = range;
     const { response: upstream, url: finalUrl } = await openUpstream(
       { method: request.method === 'HEAD' ? 'HEAD' : 'GET', url: target, headers },
-      { allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses },
+      policy,
     );
     const status = upstream.statusCode ?? 502;
     if (status >= 400) {
@@ -341,4 +348,52 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     const { roomId, dataId } = request.params as { roomId: string; dataId: string };
     return proxy(request, reply, { mode: 'live', targetToken: dataId, publicRoomId: roomId, forwardRange: false, cacheControl: 'public, max-age=90', servesPush: 'hlsData' });
   });
+}
+
+/**
+ * Serves a proxied file from the shared slice cache (../proxy/slice-cache.ts): the viewer's range
+ * (or the whole file) from slices fetched once for every viewer. Resolves true once it sent the
+ * answer, false, having sent nothing, when the source cannot be sliced (the caller then streams it
+ * through). (Not the reply itself: a Fastify reply is a thenable that an `await` would wait out.)
+ */
+async function serveSlices(
+  reply: FastifyReply,
+  cache: SliceCache,
+  request: { target: string; headers: Record<string, string>; range: string | undefined; head: boolean; cacheControl: string | undefined },
+  policy: UpstreamPolicy,
+): Promise<boolean> {
+  const key = `${request.target}\n${JSON.stringify(Object.entries(request.headers).sort())}`;
+  const origin = new URL(request.target).origin;
+  if (cache.isUnsliceable(key, origin)) return false;
+  const open = (extra: Record<string, string>) => openUpstream({ method: 'GET', url: request.target, headers: { ...request.headers, ...extra } }, policy);
+  const asked = /^bytes=(\d+)-/.exec(request.range ?? '');
+  let index = asked ? Math.floor(Number(asked[1]) / SLICE_BYTES) : 0;
+  let slice = await cache.slice(key, index, open, origin);
+  if (!slice) return false;
+  const plan = planRange(request.range, slice.total);
+  if (plan.status === 416) {
+    reply.code(416).header('content-range', `bytes */${slice.total}`).header('content-length', 0).send();
+    return true;
+  }
+  const [start, end] = plan.status === 206 ? [plan.start, plan.end] : [0, slice.total - 1];
+  if (Math.floor(start / SLICE_BYTES) !== index) {
+    // A range from the end (`bytes=-500`): its first slice is another one.
+    index = Math.floor(start / SLICE_BYTES);
+    slice = await cache.slice(key, index, open);
+    if (!slice) return false;
+  }
+  reply.code(plan.status).header('accept-ranges', 'bytes').header('content-length', end - start + 1);
+  if (plan.status === 206) reply.header('content-range', `bytes ${start}-${end}/${slice.total}`);
+  if (slice.contentType) reply.header('content-type', slice.contentType);
+  if (slice.etag) reply.header('etag', slice.etag);
+  if (slice.lastModified) reply.header('last-modified', slice.lastModified);
+  if (request.cacheControl) reply.header('cache-control', request.cacheControl);
+  if (request.head) {
+    reply.send();
+    return true;
+  }
+  const body = cache.stream(key, slice, start, end, open);
+  reply.raw.on('close', () => body.destroy());
+  reply.send(body);
+  return true;
 }

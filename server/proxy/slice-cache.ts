@@ -1,0 +1,151 @@
+/**
+ * The movie proxy's shared slice cache (docs/vendors.md "A proxy that scales"; docs/security.md): a
+ * file that many viewers pull through the proxy is fetched from its source about once. Each file is
+ * cut into SLICE_BYTES slices, fetched with HTTP Range and kept in memory (lru-cache, bounded in
+ * bytes, least recently used dropped first); viewers' ranges are served from the slices, and viewers
+ * asking for one slice at the same moment share its one fetch. A source that does not answer a Range
+ * with 206 and the file's size (a host without Range, a playlist, a live stream) is not sliced: the
+ * caller streams it through as before.
+ */
+import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { LRUCache } from 'lru-cache';
+
+/** Size of one slice (bytes), as v0.9.11's proxy cuts files. */
+export const SLICE_BYTES = 2 * 1024 * 1024;
+
+/** One cached slice: its bytes, the file's size, and headers that describe the file. */
+export interface Slice {
+  data: Buffer;
+  /** The whole file's size (bytes). */
+  total: number;
+  contentType: string | undefined;
+  etag: string | undefined;
+  lastModified: string | undefined;
+}
+
+/** Opens the source with the given request headers (the proxy's guarded upstream, ./upstream.ts). */
+export type OpenSource = (headers: Record<string, string>) => Promise<{ response: IncomingMessage; url: string }>;
+
+/** `bytes a-b/total` of a 206 answer, or null. */
+function contentRange(value: string | undefined): { start: number; end: number; total: number } | null {
+  const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(value ?? '');
+  if (!match) return null;
+  const [start, end, total] = match.slice(1).map(Number);
+  return Number.isSafeInteger(total) && start <= end && end < total ? { start, end, total } : null;
+}
+
+/** What the cache has done, for the benchmark and the tests. */
+export interface SliceCacheStats {
+  /** Bytes read from sources into slices. */
+  upstreamBytes: number;
+  /** Slice fetches made (each one upstream request). */
+  fetches: number;
+  /** Slices served from memory or from a fetch another viewer started. */
+  hits: number;
+}
+
+/** The proxy's slices, shared by every viewer of every room on this instance. */
+export class SliceCache {
+  private readonly slices: LRUCache<string, Slice>;
+  private readonly pending = new Map<string, Promise<Slice | null>>();
+  /** Sources found not to answer Range with 206: not asked again for a while. */
+  private readonly unsliceable = new LRUCache<string, true>({ max: 2000, ttl: 10 * 60 * 1000 });
+  readonly stats: SliceCacheStats = { upstreamBytes: 0, fetches: 0, hits: 0 };
+
+  /** `maxBytes`: the memory the slices may take together (> SLICE_BYTES). */
+  constructor(maxBytes: number) {
+    this.slices = new LRUCache<string, Slice>({ maxSize: maxBytes, sizeCalculation: (slice) => Math.max(1, slice.data.length) });
+  }
+
+  /**
+   * Whether the source `key` (its URL and request headers) was found not to answer Range with 206,
+   * or its host (`origin`) answered a Range with the whole file (a host without Range: each of its
+   * files, e.g. every HLS segment, would otherwise be asked twice).
+   */
+  isUnsliceable(key: string, origin: string): boolean {
+    return this.unsliceable.has(key) || this.unsliceable.has(origin);
+  }
+
+  /**
+   * Slice `index` of the source `key`, from memory, from a fetch under way, or fetched now with
+   * `open`. Resolves null when the source cannot be sliced (no 206 with the file's size, or a
+   * playlist); rejects with the source's error (an HttpError of ./upstream.ts, or 502).
+   */
+  async slice(key: string, index: number, open: OpenSource, origin = ''): Promise<Slice | null> {
+    const id = `${key}\n${index}`;
+    const cached = this.slices.get(id);
+    if (cached) {
+      this.stats.hits += 1;
+      return cached;
+    }
+    const running = this.pending.get(id);
+    if (running) {
+      this.stats.hits += 1;
+      return running;
+    }
+    const fetching = this.fetch(key, index, open, origin).finally(() => this.pending.delete(id));
+    this.pending.set(id, fetching);
+    return fetching;
+  }
+
+  private async fetch(key: string, index: number, open: OpenSource, origin: string): Promise<Slice | null> {
+    const start = index * SLICE_BYTES;
+    this.stats.fetches += 1;
+    const { response } = await open({ Range: `bytes=${start}-${start + SLICE_BYTES - 1}` });
+    const range = contentRange(response.headers['content-range']);
+    const type = response.headers['content-type'];
+    if (response.statusCode !== 206 || !range || range.start !== start || /mpegurl|dash\+xml/i.test(type ?? '')) {
+      response.destroy();
+      if ((response.statusCode ?? 0) < 400) this.unsliceable.set(key, true);
+      if (response.statusCode === 200 && origin) this.unsliceable.set(origin, true);
+      return null;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response) {
+      size += (chunk as Buffer).length;
+      if (size > SLICE_BYTES) {
+        response.destroy();
+        this.unsliceable.set(key, true);
+        return null;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    this.stats.upstreamBytes += size;
+    const slice: Slice = { data: Buffer.concat(chunks), total: range.total, contentType: type, etag: header(response, 'etag'), lastModified: header(response, 'last-modified') };
+    if (slice.data.length !== range.end - range.start + 1) throw new Error('the movie source sent a short slice');
+    this.slices.set(`${key}\n${index}`, slice);
+    return slice;
+  }
+
+  /**
+   * The bytes `start`–`end` (inclusive) of the source as a stream of slices, fetching the next slice
+   * while the current one is written. `first` is the slice holding `start`, already fetched.
+   */
+  stream(key: string, first: Slice, start: number, end: number, open: OpenSource): Readable {
+    const nextSlice = (index: number) => this.slice(key, index, open);
+    async function* bytes() {
+      let index = Math.floor(start / SLICE_BYTES);
+      let slice: Slice | null = first;
+      while (slice) {
+        const sliceStart = index * SLICE_BYTES;
+        const last = Math.floor(end / SLICE_BYTES);
+        const next = index < last ? nextSlice(index + 1) : null;
+        // Not awaited yet: a failure is taken when the slice is needed.
+        next?.catch(() => undefined);
+        yield slice.data.subarray(Math.max(0, start - sliceStart), Math.min(slice.data.length, end - sliceStart + 1));
+        if (!next) return;
+        slice = await next;
+        if (!slice) throw new Error('the movie source stopped answering ranges');
+        index += 1;
+      }
+    }
+    return Readable.from(bytes(), { objectMode: false });
+  }
+}
+
+function header(response: IncomingMessage, name: string): string | undefined {
+  const value = response.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
