@@ -125,6 +125,28 @@ test('a file and a folder from AList; a child of the dynamic folder plays in two
   expect([...a.errors, ...b.errors]).toEqual([]);
 });
 
+test('a file gone from AList is named where the picture would be, and plays again once it is back', async ({ app, actors }) => {
+  const a = await actors.user('owner');
+  expect((await app.api.request('POST', '/api/vendor/alist/login', { token: a.token, json: { host: alist.url, ...ALICE } })).status).toBe(204);
+  const binds = (await app.api.request('GET', '/api/vendor/alist/binds', { token: a.token })).body?.data as { serverId: string }[];
+  const roomId = await app.api.createRoom(a.token!, uniqueName('alist-gone'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, { name: 'Other', url: '', vendorInfo: { vendor: 'alist', alist: { path: `${binds[0].serverId}/Movies/Other Clip.mp4` } } });
+  const file = path.join(libraryDir, 'Movies', 'Other Clip.mp4');
+  fs.renameSync(file, `${file}.away`);
+  try {
+    await app.api.setCurrent(a.token!, roomId, movieId);
+    const cinema = new CinemaPage(a.page, app.origin);
+    await cinema.goto(roomId);
+    await expect(a.page.getByTestId('current-failed')).toHaveText('Could not load the current movie: This file is no longer in AList (moved or deleted)');
+    await expect(a.page.getByTestId('cinema-empty')).toHaveCount(0);
+  } finally {
+    fs.renameSync(`${file}.away`, file);
+  }
+  await a.page.getByTestId('current-failed').locator('..').getByRole('button', { name: 'Retry' }).click();
+  await new CinemaPage(a.page, app.origin).waitMediaLoaded();
+  expect(a.errors).toEqual([]);
+});
+
 /**
  * The same journey against a real AList or OpenList, for anyone who has one (docs/vendors.md
  * "Testing"): `ALIST_URL`, `ALIST_USERNAME`, `ALIST_PASSWORD`, and `ALIST_FOLDER`, a folder (as AList

@@ -201,6 +201,18 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
           />
         ) : loading ? (
           <Skeleton className="mx-auto aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] sm:rounded-lg" />
+        ) : loadError ? (
+          // Something plays in the room but its source could not be had (e.g. an AList file that is
+          // gone): said on the stage, where the picture would be, not "nothing is playing".
+          <div className="mx-auto flex aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] flex-col items-center justify-center gap-3 bg-zinc-900 px-4 text-center text-zinc-100 sm:rounded-lg">
+            <p role="alert" data-testid="current-failed" className="text-base font-medium">
+              {t('cinema.currentFailed', { error: loadErrorText ?? '…' })}
+            </p>
+            <Button size="sm" variant="secondary" onClick={onRetryLoad}>
+              <RotateCw className="h-3.5 w-3.5" aria-hidden />
+              {t('cinema.error.retry')}
+            </Button>
+          </div>
         ) : (
           <EmptyStage roomId={roomId} onAddMovie={onAddMovie} hasMovies={hasMovies} />
         )}
@@ -306,17 +318,6 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
           ) : null}
           {movie && !liveOrControl ? <WatchOnlyReason /> : null}
 
-          {loadError && loadErrorText !== undefined ? (
-            <Notice tone="error">
-              <div className="flex flex-wrap items-center gap-2">
-                <span className="flex-1">{t('cinema.currentFailed', { error: loadErrorText })}</span>
-                <Button size="sm" variant="outline" onClick={onRetryLoad}>
-                  <RotateCw className="h-3.5 w-3.5" aria-hidden />
-                  {t('cinema.error.retry')}
-                </Button>
-              </div>
-            </Notice>
-          ) : null}
           {sync.autoplay === 'muted' ? (
             <Notice tone="warning" testId="autoplay-muted-notice">
               <div className="flex flex-wrap items-center gap-2">
