@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '@/server/app';
 import { SeedApi } from '@/e2e/support/api';
+import { sendWithRange } from '@/e2e/support/range-source';
 
 const SOURCE_HOST = '127.0.0.2';
 const PASSWORD = 'bench-proxy-12345';
@@ -44,21 +45,7 @@ function percentile(values: number[], p: number): number {
 async function startSource(): Promise<{ url: string; sent: () => number; reset: () => void; close: () => Promise<void> }> {
   let sent = 0;
   const server = http.createServer((request, response) => {
-    const range = /bytes=(\d+)-(\d+)?/.exec(request.headers.range ?? '');
-    const start = range ? Number(range[1]) : 0;
-    const end = range?.[2] ? Math.min(Number(range[2]), FILE.length - 1) : FILE.length - 1;
-    response.writeHead(range ? 206 : 200, {
-      'Content-Type': 'video/mp4',
-      'Accept-Ranges': 'bytes',
-      'Content-Length': end - start + 1,
-      ...(range ? { 'Content-Range': `bytes ${start}-${end}/${FILE.length}` } : {}),
-    });
-    const body = FILE.subarray(start, end + 1);
-    response.on('close', () => {
-      // What actually left, also when the reader stopped early.
-      sent += Math.min(body.length, response.socket?.bytesWritten ?? body.length);
-    });
-    response.end(body);
+    sent += sendWithRange(request, response, FILE);
   });
   await new Promise<void>((resolve) => server.listen(0, SOURCE_HOST, resolve));
   return {

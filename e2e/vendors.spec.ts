@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Locator } from '@playwright/test';
 import { expect, PROXY_MEDIA_HOST, test, type Actor, type App } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { makeAlistLibrary, startAlistStandIn, type AlistStandIn } from './support/alist-stand-in';
@@ -35,13 +36,25 @@ test.afterAll(async () => {
 });
 
 /** Fills the Platforms form and submits it. */
-async function bindAlist(actor: Actor, host: string, password: string): Promise<void> {
+async function bindAlist(actor: Actor, host: string, password: string, username = ALICE.username): Promise<void> {
   const form = actor.page.getByTestId('alist-bind-form');
   if (!(await form.isVisible())) await actor.page.getByTestId('alist-add').click();
   await actor.page.getByTestId('alist-host').fill(host);
-  await actor.page.getByTestId('alist-username').fill(ALICE.username);
+  await actor.page.getByTestId('alist-username').fill(username);
   await actor.page.getByTestId('alist-password').fill(password);
   await actor.page.getByTestId('alist-bind-submit').click();
+}
+
+/** A room of A's that B joined, open in A's hall with "From AList" chosen; the picker. */
+async function openAlistPicker(app: App, a: Actor, b: Actor): Promise<{ roomId: string; cinemaA: CinemaPage; picker: Locator }> {
+  const roomId = await app.api.createRoom(a.token!, uniqueName('alist'));
+  await app.api.joinRoom(b.token!, roomId);
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  await cinemaA.goto(roomId);
+  await cinemaA.waitConnected();
+  await cinemaA.openPushForm();
+  await a.page.getByTestId('movie-push-mode-alist').click();
+  return { roomId, cinemaA, picker: a.page.getByTestId('alist-picker') };
 }
 
 async function openProfile(app: App, actor: Actor): Promise<void> {
@@ -81,14 +94,7 @@ test('a file and a folder from AList; a child of the dynamic folder plays in two
   await bindAlist(a, alist.url, ALICE.password);
   await expect(a.page.getByTestId('alist-binding-host')).toHaveText([alist.url]);
 
-  const roomId = await app.api.createRoom(a.token!, uniqueName('alist'));
-  await app.api.joinRoom(b.token!, roomId);
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  await cinemaA.goto(roomId);
-  await cinemaA.waitConnected();
-  await cinemaA.openPushForm();
-  await a.page.getByTestId('movie-push-mode-alist').click();
-  const picker = a.page.getByTestId('alist-picker');
+  const { roomId, cinemaA, picker } = await openAlistPicker(app, a, b);
   // One bound server: its root, with the three folders of the library.
   await expect(picker.getByTestId('alist-item')).toHaveText(['Locked', 'Movies', 'Series']);
   await picker.getByTestId('alist-item-open').filter({ hasText: 'Movies' }).click();
@@ -163,21 +169,9 @@ test.describe('against a real AList (ALIST_URL)', () => {
       const a = await actors.user('owner');
       const b = await actors.user('viewer');
       await openProfile(app, a);
-      await a.page.getByTestId('alist-add').click();
-      await a.page.getByTestId('alist-host').fill(real.url);
-      await a.page.getByTestId('alist-username').fill(real.username);
-      await a.page.getByTestId('alist-password').fill(real.password);
-      await a.page.getByTestId('alist-bind-submit').click();
+      await bindAlist(a, real.url, real.password, real.username);
       await expect(a.page.getByTestId('alist-binding')).toHaveCount(1);
-
-      const roomId = await app.api.createRoom(a.token!, uniqueName('real-alist'));
-      await app.api.joinRoom(b.token!, roomId);
-      const cinemaA = new CinemaPage(a.page, app.origin);
-      await cinemaA.goto(roomId);
-      await cinemaA.waitConnected();
-      await cinemaA.openPushForm();
-      await a.page.getByTestId('movie-push-mode-alist').click();
-      const picker = a.page.getByTestId('alist-picker');
+      const { roomId, cinemaA, picker } = await openAlistPicker(app, a, b);
       for (const part of real.folder.split('/').filter(Boolean)) {
         await picker.getByTestId('alist-item-open').filter({ hasText: part }).first().click();
         await expect(picker.getByTestId('alist-breadcrumb')).toContainText(part);

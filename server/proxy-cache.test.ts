@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendWithRange } from '../e2e/support/range-source';
 import { createRoom, get, launch, post, signUpUser, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(60_000);
@@ -28,18 +29,7 @@ beforeAll(async () => {
     asked.set(url.pathname, (asked.get(url.pathname) ?? 0) + 1);
     const count = (bytes: number) => sent.set(url.pathname, (sent.get(url.pathname) ?? 0) + bytes);
     if (url.pathname === '/film.mp4') {
-      const range = /bytes=(\d+)-(\d+)?/.exec(request.headers.range ?? '');
-      const start = range ? Number(range[1]) : 0;
-      const end = range?.[2] ? Math.min(Number(range[2]), FILE.length - 1) : FILE.length - 1;
-      response.writeHead(range ? 206 : 200, {
-        'Content-Type': 'video/mp4',
-        'Accept-Ranges': 'bytes',
-        'Content-Length': end - start + 1,
-        ETag: '"film-1"',
-        ...(range ? { 'Content-Range': `bytes ${start}-${end}/${FILE.length}` } : {}),
-      });
-      count(end - start + 1);
-      response.end(FILE.subarray(start, end + 1));
+      count(sendWithRange(request, response, FILE, { ETag: '"film-1"' }));
     } else if (url.pathname === '/no-range.mp4' || url.pathname === '/no-range-2.mp4') {
       // A host without Range (python3 -m http.server style): the whole file, 200, every time.
       response.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': FILE.length });

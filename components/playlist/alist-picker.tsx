@@ -8,11 +8,11 @@
  */
 import { useState, type FormEvent } from 'react';
 import Link from 'next/link';
-import { ChevronRight, Folder, Search } from 'lucide-react';
+import { ChevronRight, Folder } from 'lucide-react';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
-import { inputClasses } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Pagination } from '@/components/ui/pagination';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Notice } from '@/components/common/notice';
@@ -140,18 +140,7 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
       </nav>
       {path ? (
         <form role="search" onSubmit={onSearch} className="flex items-center gap-1">
-          <label className="relative min-w-0 flex-1">
-            <span className="sr-only">{t('alistPicker.searchLabel')}</span>
-            <Search className="pointer-events-none absolute left-2.5 top-1/2 h-3.5 w-3.5 -translate-y-1/2 text-zinc-500" aria-hidden />
-            <input
-              type="search"
-              data-testid="alist-search"
-              value={search}
-              placeholder={t('alistPicker.search')}
-              onChange={(event) => setSearch(event.target.value)}
-              className={`${inputClasses} w-full pl-8`}
-            />
-          </label>
+          <SearchInput label={t('alistPicker.searchLabel')} data-testid="alist-search" value={search} placeholder={t('alistPicker.search')} onChange={(event) => setSearch(event.target.value)} />
         </form>
       ) : null}
 

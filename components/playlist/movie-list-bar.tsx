@@ -7,9 +7,10 @@
  */
 import { useState, type FormEvent } from 'react';
 import { clsx } from 'clsx';
-import { ChevronRight, MoreHorizontal, RefreshCw, Search, Trash2, X } from 'lucide-react';
+import { ChevronRight, MoreHorizontal, RefreshCw, Trash2, X } from 'lucide-react';
 import { ActionMenu, type ActionMenuItem } from '@/components/ui/action-menu';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { SearchInput } from '@/components/ui/search-input';
 import type { MovieListView } from '@/hooks/data/movies';
 import type { MovieList as MovieListData } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
@@ -93,18 +94,7 @@ export function MovieFolderBar({ paths, view, onViewChange }: { paths: MovieList
         </ol>
       </nav>
       <form role="search" onSubmit={onSearch} className="flex min-w-0 basis-56 items-center gap-1">
-        <label className="relative min-w-0 flex-1">
-          <span className="sr-only">{t('cinema.movies.searchLabel')}</span>
-          <Search className="pointer-events-none absolute left-2.5 top-1/2 h-3.5 w-3.5 -translate-y-1/2 text-zinc-500" aria-hidden />
-          <input
-            type="search"
-            data-testid="movie-search"
-            value={search}
-            placeholder={t('cinema.movies.search')}
-            onChange={(event) => setSearch(event.target.value)}
-            className="h-9 w-full rounded-lg border border-zinc-300 bg-white pl-8 pr-2 text-sm dark:border-zinc-700 dark:bg-zinc-950"
-          />
-        </label>
+        <SearchInput label={t('cinema.movies.searchLabel')} data-testid="movie-search" value={search} placeholder={t('cinema.movies.search')} onChange={(event) => setSearch(event.target.value)} />
         {view.keyword ? (
           <Button
             variant="ghost"
