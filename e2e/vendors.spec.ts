@@ -102,7 +102,7 @@ test('a file and a folder from AList; a child of the dynamic folder plays in two
   await picker.getByTestId('alist-breadcrumb').getByRole('button').last().click();
   await picker.getByRole('checkbox', { name: 'Select Series' }).check();
   await expect(picker).toContainText('becomes a dynamic folder');
-  await picker.getByTestId('alist-add').click();
+  await picker.getByTestId('alist-picker-add').click();
 
   // Nothing played: the first added plays at once, from AList.
   await expect(cinemaA.movieItem('Clip.mp4')).toContainText('AList');
@@ -179,7 +179,7 @@ test.describe('against a real AList (ALIST_URL)', () => {
       const first = picker.getByTestId('alist-item').first();
       const name = (await first.innerText()).split('\n')[0].trim();
       await first.getByTestId('alist-item-select').check();
-      await picker.getByTestId('alist-add').click();
+      await picker.getByTestId('alist-picker-add').click();
       await expect(cinemaA.currentMovieName).toHaveText(name);
       const cinemaB = new CinemaPage(b.page, app.origin);
       await cinemaB.goto(roomId);

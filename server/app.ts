@@ -49,6 +49,8 @@ import { isBroadcastable, playArrivedBroadcast, pushTarget } from './rules/live'
 import { registerVendorRoutes } from './routes/vendor';
 import { AlistAccounts } from './vendors/alist-accounts';
 import { AlistClient } from './vendors/alist';
+import { EmbyAccounts } from './vendors/emby-accounts';
+import { EmbyClient } from './vendors/emby';
 import { VendorCipher } from './vendors/credentials';
 import { SliceCache } from './proxy/slice-cache';
 
@@ -216,6 +218,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await store.close();
     throw error;
   }
+  // Every vendor call goes through the movie proxy's guard (docs/security.md): a private or loopback
+  // host only when the admin allows it.
+  const vendorPolicy = async () => ({ allowLocal: (await store.settings.get()).allow_proxy_to_local, allowAddresses: options.proxyAllowAddresses ?? [] });
   let bus: RedisBus | null = null;
   try {
     bus = options.redisUrl ? await connectRedisBus(options.redisUrl, options.redisPrefix) : null;
@@ -255,12 +260,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     states: new OAuth2States(secrets()),
     endpoints: options.oauth2Endpoints ?? {},
     sliceCache: options.proxyCacheBytes === 0 ? null : new SliceCache(options.proxyCacheBytes ?? DEFAULT_PROXY_CACHE_BYTES),
-    alist: new AlistAccounts(
-      store,
-      cipher,
-      // The movie proxy's guard (docs/security.md): a private or loopback host only when the admin allows it.
-      new AlistClient(async () => ({ allowLocal: (await store.settings.get()).allow_proxy_to_local, allowAddresses: options.proxyAllowAddresses ?? [] })),
-    ),
+    alist: new AlistAccounts(store, cipher, new AlistClient(vendorPolicy)),
+    emby: new EmbyAccounts(store, cipher, new EmbyClient(vendorPolicy)),
   };
   // After the instances could not tell each other (Redis down, events lost), each re-checks its
   // sockets against the database (docs/deployment.md "Running more than one instance").

@@ -27,8 +27,8 @@ import StreamInfoDialog from './stream-info-dialog';
 
 /** The hosting guide (components/help/hosting-guide.tsx), downloaded when first opened. */
 const HostingGuide = lazy(() => import('@/components/help/hosting-guide'));
-/** "From AList" (./alist-picker.tsx, docs/vendors.md), downloaded when that mode is first chosen. */
-const AlistPicker = lazy(() => import('./alist-picker').then((m) => ({ default: m.AlistPicker })));
+/** "From AList" and "From Emby/Jellyfin" (./vendor-picker.tsx, docs/vendors.md), downloaded when such a mode is first chosen. */
+const VendorPicker = lazy(() => import('./vendor-picker').then((m) => ({ default: m.VendorPicker })));
 import {
   bulkBases,
   movieBaseOf,
@@ -53,7 +53,7 @@ const ERROR_FIELDS: Record<'one' | 'many' | 'live', ErrorFields<FormValues>> = {
 
 export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps) {
   const t = useT();
-  const [mode, setMode] = useState<'one' | 'many' | 'live' | 'alist'>('one');
+  const [mode, setMode] = useState<'one' | 'many' | 'live' | 'alist' | 'emby'>('one');
   // Vendor accounts belong to signed-in users: a guest is not offered "From AList".
   const signedIn = useAtomValue(userAtom) !== null;
   // The broadcast just created, whose stream info shows at once.
@@ -113,8 +113,8 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
     if (onPushed) await onPushed([pushed]);
   };
 
-  const onSubmit = (fields: FormValues) => (mode === 'alist' ? undefined : run(() => ({ one: pushOne, many: pushMany, live: pushLive })[mode](fields), ERROR_FIELDS[mode]));
-  const modes = signedIn ? (['one', 'many', 'live', 'alist'] as const) : (['one', 'many', 'live'] as const);
+  const onSubmit = (fields: FormValues) => (mode === 'alist' || mode === 'emby' ? undefined : run(() => ({ one: pushOne, many: pushMany, live: pushLive })[mode](fields), ERROR_FIELDS[mode]));
+  const modes = signedIn ? (['one', 'many', 'live', 'alist', 'emby'] as const) : (['one', 'many', 'live'] as const);
 
   const modeSwitch = (
     <div role="group" aria-label={t('moviePush.mode')} className="inline-flex flex-wrap rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
@@ -140,12 +140,12 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
     </div>
   );
 
-  if (mode === 'alist') {
+  if (mode === 'alist' || mode === 'emby') {
     return (
       <div className="space-y-4 p-4">
         {modeSwitch}
         <Suspense fallback={<p aria-busy="true" className="text-sm text-zinc-500">{t('cinema.loading')}</p>}>
-          <AlistPicker roomId={roomId} parentId={parentId} onPushed={onPushed} />
+          <VendorPicker key={mode} vendor={mode} roomId={roomId} parentId={parentId} onPushed={onPushed} />
         </Suspense>
       </div>
     );

@@ -44,6 +44,9 @@ export interface MovieRowProps {
   inDynamicFolder?: boolean;
 }
 
+/** A vendor movie's badge (docs/vendors.md). */
+const VENDOR_NAMES: Record<string, string> = { alist: 'AList', emby: 'Emby/Jellyfin', bilibili: 'bilibili' };
+
 export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions, inDynamicFolder = false }: MovieRowProps) {
   const t = useT();
   const abilities = useAtomValue(roomAbilitiesAtom);
@@ -102,7 +105,7 @@ export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions
           {folder ? <Badge>{t('cinema.movies.folder')}</Badge> : null}
           {movie.base.live ? <Badge tone="red">{t('cinema.movies.live')}</Badge> : null}
           {movie.base.proxy ? <Badge tone="green">{t('cinema.movies.proxy')}</Badge> : null}
-          {movie.base.vendorInfo?.vendor === 'alist' && !inDynamicFolder ? <Badge>AList</Badge> : null}
+          {movie.base.vendorInfo?.vendor && !inDynamicFolder ? <Badge>{VENDOR_NAMES[movie.base.vendorInfo.vendor]}</Badge> : null}
           {isCurrent && !movie.base.live ? (
             <Badge tone="brand">
               <span data-testid="current-movie-state">{roomPlaying === false ? t('cinema.movies.pausedNow') : t('cinema.movies.playing')}</span>

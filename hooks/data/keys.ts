@@ -27,9 +27,9 @@ export type Resource =
   | 'admin-rooms'
   | 'admin-user-rooms'
   | 'site-settings'
-  | 'alist-bindings'
-  | 'alist-me'
-  | 'alist-list';
+  | 'vendor-bindings'
+  | 'vendor-me'
+  | 'vendor-list';
 
 /** SWR keys by resource; each takes what tells one cached answer from another. */
 export const keys = {
@@ -51,9 +51,9 @@ export const keys = {
   adminRooms: (query: object) => ['admin-rooms', JSON.stringify(query)] as const,
   adminUserRooms: (userId: string, page: number) => ['admin-user-rooms', userId, page] as const,
   siteSettings: (group: string) => ['site-settings', group] as const,
-  alistBindings: () => ['alist-bindings'] as const,
-  alistMe: (serverId: string) => ['alist-me', serverId] as const,
-  alistList: (query: object) => ['alist-list', JSON.stringify(query)] as const,
+  vendorBindings: (vendor: string) => ['vendor-bindings', vendor] as const,
+  vendorMe: (vendor: string, serverId: string) => ['vendor-me', vendor, serverId] as const,
+  vendorList: (vendor: string, query: object) => ['vendor-list', vendor, JSON.stringify(query)] as const,
 } satisfies Record<string, (...args: never[]) => readonly [Resource, ...unknown[]]>;
 
 /** True when `key` is one of `resources`' keys. */

@@ -1,48 +1,49 @@
 'use client';
 /**
- * The signed-in user's vendor accounts (docs/vendors.md): the bound AList servers, one server's
- * AList user, a page of an AList folder for the add-movie picker, and binding or unbinding a server
- * (the bound list is read again after each). Every call throws `ApiError` on failure.
+ * The signed-in user's vendor accounts (docs/vendors.md): the bound AList, Emby and Jellyfin servers,
+ * one server's user, a page of a folder for the add-movie picker, and binding or unbinding a server
+ * (the vendor's lists are read again after each). Every call throws `ApiError` on failure.
  */
 import { useMemo } from 'react';
 import useSWR from 'swr';
 import * as vendor from '@/lib/api/vendor';
+import type { BindableVendor } from '@/lib/contract/types';
 import { keys, useRevalidate } from './keys';
 
-/** `GET /api/vendor/alist/binds`, once `enabled`. */
-export function useAlistBindings(enabled = true) {
-  return useSWR(enabled ? keys.alistBindings() : null, vendor.getAlistBindings);
+/** `GET /api/vendor/{vendor}/binds`, once `enabled`. */
+export function useVendorBindings(name: BindableVendor, enabled = true) {
+  return useSWR(enabled ? keys.vendorBindings(name) : null, () => vendor.getBindings(name));
 }
 
-/** The AList user of `serverId` (null: not asked). */
-export function useAlistMe(serverId: string | null) {
-  return useSWR(serverId ? keys.alistMe(serverId) : null, () => vendor.getAlistMe(serverId ?? ''), { revalidateOnFocus: false });
+/** The user of `serverId` on `name` (null: not asked). */
+export function useVendorMe(name: BindableVendor, serverId: string | null) {
+  return useSWR(serverId ? keys.vendorMe(name, serverId) : null, () => vendor.getVendorMe(name, serverId ?? ''), { revalidateOnFocus: false });
 }
 
-/** A page of an AList folder or search (docs/vendors.md `POST /api/vendor/alist/list`), once `enabled`. */
-export function useAlistList(query: { path: string; password: string; keyword: string; page: number; max: number }, enabled: boolean) {
-  return useSWR(enabled ? keys.alistList(query) : null, () => vendor.listAlist(query), { keepPreviousData: true, revalidateOnFocus: false });
+/** A page of a vendor's folder or search (docs/vendors.md `POST /api/vendor/{vendor}/list`), once `enabled`. */
+export function useVendorList(name: BindableVendor, query: { path: string; password: string; keyword: string; page: number; max: number }, enabled: boolean) {
+  return useSWR(enabled ? keys.vendorList(name, query) : null, () => vendor.listVendor(name, query), { keepPreviousData: true, revalidateOnFocus: false });
 }
 
-/** Binding and unbinding AList servers. */
+/** Binding and unbinding vendor servers. */
 export interface VendorActions {
-  /** Binds (or signs in again to) the AList at `host`; then the bound list is read again. */
-  bindAlist(host: string, username: string, password: string): Promise<void>;
-  /** Unbinds a server; then the bound list is read again. */
-  unbindAlist(serverId: string): Promise<void>;
+  /** Binds (or signs in again to) the server at `host`; then the vendor's lists are read again. */
+  bind(name: BindableVendor, host: string, username: string, password: string): Promise<void>;
+  /** Unbinds a server; then the vendor's lists are read again. */
+  unbind(name: BindableVendor, serverId: string): Promise<void>;
 }
 
 export function useVendorActions(): VendorActions {
   const revalidate = useRevalidate();
   return useMemo(
     () => ({
-      bindAlist: async (host, username, password) => {
-        await vendor.bindAlist(host, username, password);
-        await revalidate('alist-bindings', 'alist-me', 'alist-list');
+      bind: async (name, host, username, password) => {
+        await vendor.bindVendor(name, host, username, password);
+        await revalidate('vendor-bindings', 'vendor-me', 'vendor-list');
       },
-      unbindAlist: async (serverId) => {
-        await vendor.unbindAlist(serverId);
-        await revalidate('alist-bindings', 'alist-me', 'alist-list');
+      unbind: async (name, serverId) => {
+        await vendor.unbindVendor(name, serverId);
+        await revalidate('vendor-bindings', 'vendor-me', 'vendor-list');
       },
     }),
     [revalidate],

@@ -1,10 +1,11 @@
 /**
- * Vendor accounts (docs/vendors.md; docs/contract.md §4.8): the AList servers a user bound, binding
- * and unbinding one, its signed-in user, and browsing it for the add-movie picker. Each call needs a
- * signed-in (non-guest) user and throws `ApiError` with the server's text on failure.
+ * Vendor accounts (docs/vendors.md; docs/contract.md §4.8): the AList, Emby and Jellyfin servers a
+ * user bound, binding and unbinding one, its signed-in user, and browsing it for the add-movie
+ * picker. Each call needs a signed-in (non-guest) user and throws `ApiError` with the server's text
+ * on failure.
  */
 import { get, post } from './client';
-import type { AlistBinding, AlistMe, VendorList } from '@/lib/contract/types';
+import type { AlistBinding, AlistMe, BindableVendor, VendorList } from '@/lib/contract/types';
 
 /** What AList's web client appends to a password before hashing it. */
 const ALIST_PASSWORD_SALT = '-https://github.com/alist-org/alist';
@@ -20,42 +21,44 @@ export async function alistPasswordHash(password: string): Promise<string | null
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** `GET /api/vendor/alist/binds` → the user's servers, oldest first. */
-export function getAlistBindings(): Promise<AlistBinding[]> {
-  return get<AlistBinding[] | null>('/api/vendor/alist/binds').then((list) => list ?? []);
+/** `GET /api/vendor/{vendor}/binds` → the user's servers, oldest first. */
+export function getBindings(vendor: BindableVendor): Promise<AlistBinding[]> {
+  return get<AlistBinding[] | null>(`/api/vendor/${vendor}/binds`).then((list) => list ?? []);
 }
 
 /**
- * `POST /api/vendor/alist/login` → 204: binds (or signs in again to) the AList at `host`. The password
- * goes as its hash where the browser can make one, as the reference client sends it. Errors: `host is
- * required`, `host is invalid`, `alist: password is incorrect`, `local ip is not allowed`, 502
- * `vendor server unreachable`.
+ * `POST /api/vendor/{vendor}/login` → 204: binds (or signs in again to) the server at `host`. AList's
+ * password goes as its hash where the browser can make one, as the reference client sends it; Emby
+ * and Jellyfin take the password itself (the server keeps only the access token). Errors: `host is
+ * required`, `host is invalid`, `alist: password is incorrect`, `emby: user name or password is
+ * incorrect`, `local ip is not allowed`, 502 `vendor server unreachable`.
  */
-export async function bindAlist(host: string, username: string, password: string): Promise<void> {
+export async function bindVendor(vendor: BindableVendor, host: string, username: string, password: string): Promise<void> {
+  if (vendor === 'emby') return post<void>('/api/vendor/emby/login', { json: { host, username, password } });
   const hashedPassword = password ? await alistPasswordHash(password) : '';
   const json = hashedPassword === null ? { host, username, password } : { host, username, hashedPassword };
   return post<void>('/api/vendor/alist/login', { json });
 }
 
-/** `POST /api/vendor/alist/logout {serverId}` → 204. */
-export function unbindAlist(serverId: string): Promise<void> {
-  return post<void>('/api/vendor/alist/logout', { json: { serverId } });
+/** `POST /api/vendor/{vendor}/logout {serverId}` → 204. */
+export function unbindVendor(vendor: BindableVendor, serverId: string): Promise<void> {
+  return post<void>(`/api/vendor/${vendor}/logout`, { json: { serverId } });
 }
 
-/** `GET /api/vendor/alist/me?serverId=` → the AList user of a bound server. */
-export function getAlistMe(serverId: string): Promise<AlistMe> {
-  return get<AlistMe>('/api/vendor/alist/me', { searchParams: { serverId, serverID: serverId } });
+/** `GET /api/vendor/{vendor}/me?serverId=` → the user on a bound server. */
+export function getVendorMe(vendor: BindableVendor, serverId: string): Promise<AlistMe> {
+  return get<AlistMe>(`/api/vendor/${vendor}/me`, { searchParams: { serverId, serverID: serverId } });
 }
 
 /**
- * `POST /api/vendor/alist/list?page&max {path, password, keyword}`: a page (from 1) of a folder
- * (`<serverId>/<path>`; "" = the one server's root, or the servers when there are several), or of a
- * search under it. Errors: `alist server not found` (none bound), `alist: password is incorrect or you
- * have no permission` (a locked folder).
+ * `POST /api/vendor/{vendor}/list?page&max {path, password, keyword}`: a page (from 1) of a folder
+ * (`<serverId>/<path or item id>`; "" = the one server's top, or the servers when there are several),
+ * or of a search under it. Errors: `alist server not found` / `emby server not found` (none bound),
+ * `alist: password is incorrect or you have no permission` (a locked AList folder).
  */
-export function listAlist(query: { path: string; password?: string; keyword?: string; page: number; max: number }): Promise<VendorList> {
-  return post<VendorList>('/api/vendor/alist/list', {
+export function listVendor(vendor: BindableVendor, query: { path: string; password?: string; keyword?: string; page: number; max: number }): Promise<VendorList> {
+  return post<VendorList>(`/api/vendor/${vendor}/list`, {
     searchParams: { page: query.page, max: query.max },
-    json: { path: query.path, password: query.password ?? '', keyword: query.keyword ?? '' },
+    json: vendor === 'alist' ? { path: query.path, password: query.password ?? '', keyword: query.keyword ?? '' } : { path: query.path, keyword: query.keyword ?? '' },
   });
 }

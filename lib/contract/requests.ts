@@ -175,6 +175,7 @@ export const MovieBaseRequest = z.object({
     vendor: ginString(),
     backend: ginString(),
     alist: ginObject({ path: ginString(), password: ginString() }),
+    emby: ginObject({ path: ginString(), transcode: ginBool() }),
   }),
 });
 export type MovieBaseRequest = z.output<typeof MovieBaseRequest>;
@@ -186,6 +187,14 @@ export type AlistLoginRequest = z.output<typeof AlistLoginRequest>;
 /** `POST /api/vendor/alist/list` (paging in the query). `path` is `<serverId>/<path>`, "" for the bound servers. */
 export const AlistListRequest = z.object({ path: ginString(), password: ginString(), keyword: ginString(), refresh: ginBool() });
 export type AlistListRequest = z.output<typeof AlistListRequest>;
+
+/** `POST /api/vendor/emby/login` (docs/vendors.md). */
+export const EmbyLoginRequest = z.object({ host: ginString(), username: ginString(), password: ginString() });
+export type EmbyLoginRequest = z.output<typeof EmbyLoginRequest>;
+
+/** `POST /api/vendor/emby/list` (paging in the query). `path` is `<serverId>/<itemId>`, "" for the bound servers. */
+export const EmbyListRequest = z.object({ path: ginString(), keyword: ginString() });
+export type EmbyListRequest = z.output<typeof EmbyListRequest>;
 
 /** `POST /api/vendor/{alist,emby}/logout`. */
 export const ServerIdRequest = z.object({ serverId: ginString() });

@@ -287,7 +287,10 @@ export interface CurrentMovie {
 }
 
 
-/** One bound AList server (`GET /api/vendor/alist/binds`, docs/vendors.md). */
+/** The vendors whose accounts a user binds (docs/vendors.md). */
+export type BindableVendor = 'alist' | 'emby';
+
+/** One bound AList, Emby or Jellyfin server (`GET /api/vendor/{alist,emby}/binds`, docs/vendors.md). */
 export interface AlistBinding {
   serverId: string;
   host: string;
@@ -299,13 +302,14 @@ export interface VendorPath {
   path: string;
 }
 
-/** An entry of a vendor picker. `size` in bytes; `modified` RFC 3339 ("" when unknown). */
+/** An entry of a vendor picker. `size` in bytes; `modified` RFC 3339 ("" when unknown); `type` Emby's item type (Movie, Series, Season, Episode …). */
 export interface VendorItem {
   name: string;
   path: string;
   isDir: boolean;
   size?: number;
   modified?: string;
+  type?: string;
 }
 
 /** `POST /api/vendor/alist/list` (docs/vendors.md). */
@@ -315,8 +319,8 @@ export interface VendorList {
   total: number;
 }
 
-/** `GET /api/vendor/alist/me` (docs/vendors.md). */
+/** `GET /api/vendor/{alist,emby}/me` (docs/vendors.md): AList's user has `username` and `basePath`, Emby's `name`. */
 export interface AlistMe {
   isLogin: boolean;
-  info?: { id: number; username: string; basePath: string; role?: number; permission?: number; disabled?: boolean };
+  info?: { id: number | string; username?: string; name?: string; basePath?: string; role?: number; permission?: number; disabled?: boolean };
 }

@@ -73,6 +73,8 @@ const FIELDS: Record<string, ErrorField> = {
   'host is invalid': 'url',
   'vendor server unreachable': 'url',
   'alist password is incorrect': 'password',
+  'emby: user name or password is incorrect': 'password',
+  'username is required': 'username',
   'empty name': 'name',
   'name too long': 'name',
   'danmu too long': 'url',
@@ -97,6 +99,7 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/^alist: .*object not found/, 'alist file not found'],
   [/^path is dir: /, 'path is dir'],
   [/^backend .+ not found$/, 'backend not found'],
+  [/^emby: the server answered \d+/, 'emby server answered an error'],
 ];
 
 /** What to show for a failure. */

@@ -17,6 +17,7 @@ import { forbidden, unauthorized } from '../errors';
 import { Role } from '@/lib/contract/roles';
 import { queryValue } from './query';
 import type { AlistAccounts } from '../vendors/alist-accounts';
+import type { EmbyAccounts } from '../vendors/emby-accounts';
 import type { SliceCache } from '../proxy/slice-cache';
 
 /** What every route module needs. */
@@ -45,6 +46,8 @@ export interface ServerContext {
   sliceCache: SliceCache | null;
   /** Users' AList accounts and what rooms play from them (../vendors/alist-accounts.ts). */
   alist: AlistAccounts;
+  /** Users' Emby and Jellyfin accounts and what rooms play from them (../vendors/emby-accounts.ts). */
+  emby: EmbyAccounts;
 }
 
 /** `http://<Host header>`: the origin of links when the `host` setting is empty (§4.2, §4.7). */

@@ -89,6 +89,8 @@ const CODE_BY_EMAIL = byAccount('code-email', 10, 10 * MINUTE, bodyEmail);
 const CODE_BY_IP = byIp('code', 10);
 const ROOM_LOGIN_BY_IP = byIp('room-login', 30);
 const ROOM_LOGIN_BY_ROOM = byAccount('room-login-room', 60, MINUTE, roomOf);
+const VENDOR_LOGIN_BY_IP = byIp('vendor-login', 20);
+const VENDOR_LOGIN_BY_USER = byAccount('vendor-login-user', 10, MINUTE, caller);
 
 /**
  * The limits by `METHOD path` (Fastify's route URL). Per-IP rules run before the body is read;
@@ -112,7 +114,8 @@ export const ROUTE_LIMITS: Readonly<Record<string, RouteLimits>> = {
   'POST /api/room/pwd/check': { bodyLimit: AUTH_BODY_LIMIT, rate: [ROOM_LOGIN_BY_IP, ROOM_LOGIN_BY_ROOM] },
   'POST /api/room/create': { bodyLimit: AUTH_BODY_LIMIT, rate: [byIp('room-create', 20)] },
   // Each one makes this server sign in to another: a password guesser must not use it as a relay.
-  'POST /api/vendor/alist/login': { bodyLimit: AUTH_BODY_LIMIT, rate: [byIp('vendor-login', 20), byAccount('vendor-login-user', 10, MINUTE, caller)] },
+  'POST /api/vendor/alist/login': { bodyLimit: AUTH_BODY_LIMIT, rate: [VENDOR_LOGIN_BY_IP, VENDOR_LOGIN_BY_USER] },
+  'POST /api/vendor/emby/login': { bodyLimit: AUTH_BODY_LIMIT, rate: [VENDOR_LOGIN_BY_IP, VENDOR_LOGIN_BY_USER] },
   'POST /api/room/movie/push': { bodyLimit: MOVIE_BODY_LIMIT, roomBeforeBody: true },
   'POST /api/room/movie/edit': { bodyLimit: MOVIE_BODY_LIMIT, roomBeforeBody: true },
   'POST /api/room/movie/pushs': { bodyLimit: BULK_PUSH_BODY_LIMIT, roomBeforeBody: true },

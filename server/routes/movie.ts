@@ -27,6 +27,7 @@ import { readMovieBase, type ProxyPolicy } from '../rules/movie-base';
 import { publishKey } from '../rules/live';
 import type { MovieBase } from '@/lib/contract/types';
 import { checkAlistPush, isAlistMovie } from '../vendors/alist-movies';
+import { checkEmbyPush, isEmbyMovie } from '../vendors/emby-movies';
 
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
@@ -41,6 +42,10 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
    * edit sends no password (the wire never shows it): the stored one stays while the path does.
    */
   const sealVendor = async (userId: string, base: MovieBase, previous?: MovieBase): Promise<MovieBase> => {
+    if (isEmbyMovie(base)) {
+      await checkEmbyPush(context.emby, userId, base);
+      return base;
+    }
     if (!isAlistMovie(base)) return base;
     await checkAlistPush(context.alist, userId, base);
     const alist = base.vendorInfo?.alist;
@@ -71,7 +76,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context.alist));
+    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context.alist, context.emby));
   });
 
   app.post('/api/room/movie/current', async (request, reply) => {

@@ -31,6 +31,7 @@ import { SLICE_BYTES, type SliceCache } from '../proxy/slice-cache';
 import { disguisePng } from '../live/hls-remux';
 import { queryValue } from '../http/query';
 import { alistSource, isAlistMovie } from '../vendors/alist-movies';
+import { embyUpstream, isEmbyMovie } from '../vendors/emby-movies';
 
 /** Response headers passed on from the source. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag', 'cache-control'];
@@ -207,6 +208,14 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
 
     let target = movie.base.url;
+    let vendorHeaders: Record<string, string> = {};
+    if (isEmbyMovie(movie.base) && route.targetToken === null) {
+      // The creator's media server, with the token in the headers (docs/vendors.md).
+      const subtitle = queryValue(request.query, 't') === 'subtitle' ? Number(queryValue(request.query, 'id')) : null;
+      const upstream = await embyUpstream(context.emby, movie, { sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle }, Date.now());
+      target = upstream.url;
+      vendorHeaders = upstream.headers;
+    }
     if (isAlistMovie(movie.base) && route.targetToken === null) {
       // The creator's AList file (docs/vendors.md); a dynamic folder plays the room's current child.
       const current = await store.rooms.current(roomId);
@@ -240,11 +249,11 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     const range = request.headers.range;
     const policy = { allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
     if (route.mode === 'vod' && !knownPlaylist && context.sliceCache && !/\.(m3u8?|mpd)(\?|$)/i.test(new URL(target).pathname)) {
-      const slices = { target, headers: movie.base.headers ?? {}, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl };
+      const slices = { target, headers: { ...(movie.base.headers ?? {}), ...vendorHeaders }, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl };
       if (await serveSlices(reply, context.sliceCache, slices, policy)) return reply;
     }
 
-    const headers: Record<string, string> = { ...(movie.base.headers ?? {}) };
+    const headers: Record<string, string> = { ...(movie.base.headers ?? {}), ...vendorHeaders };
     if (route.forwardRange && typeof range === 'string') headers.Range = range;
     const { response: upstream, url: finalUrl } = await openUpstream(
       { method: request.method === 'HEAD' ? 'HEAD' : 'GET', url: target, headers },

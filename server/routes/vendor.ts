@@ -1,11 +1,11 @@
 /**
  * Vendor routes `/api/vendor/...` (docs/contract.md §4.8, shapes in docs/vendors.md), all at the
  * `user` level (a signed-in, non-guest user): which backends a vendor has, and binding, browsing and
- * unbinding AList accounts. Emby and bilibili are not served yet: their backends list is empty and
- * their routes are absent (404), which the client shows as "not on this server".
+ * unbinding AList and Emby/Jellyfin accounts. bilibili is not served yet: its backends list is empty
+ * and its routes are absent (404), which the client shows as "not on this server".
  */
 import type { FastifyInstance } from 'fastify';
-import { AlistListRequest, AlistLoginRequest, ServerIdRequest } from '@/lib/contract/requests';
+import { AlistListRequest, AlistLoginRequest, EmbyListRequest, EmbyLoginRequest, ServerIdRequest } from '@/lib/contract/requests';
 import { decodeBody } from '../decode';
 import { badRequest } from '../errors';
 import { requireUser, type ServerContext } from '../http/guards';
@@ -14,10 +14,10 @@ import { parsePaging, queryOr } from '../http/query';
 import { alistPasswordHash } from '../vendors/alist';
 
 /** The vendors of v0.9.11 and the backends this server has for each ("" is the built-in client). */
-const BACKENDS: Readonly<Record<string, readonly string[]>> = { alist: [''], emby: [], bilibili: [] };
+const BACKENDS: Readonly<Record<string, readonly string[]>> = { alist: [''], emby: [''], bilibili: [] };
 
 export function registerVendorRoutes(app: FastifyInstance, context: ServerContext): void {
-  const { alist } = context;
+  const { alist, emby } = context;
 
   app.get('/api/vendor/backends/:vendor', async (request, reply) => {
     await requireUser(context, request);
@@ -62,5 +62,41 @@ export function registerVendorRoutes(app: FastifyInstance, context: ServerContex
     const body = decodeBody(AlistListRequest, request.body);
     const { page, max } = parsePaging(request.query);
     return sendData(reply, await alist.browse(user.id, { ...body, page, max }));
+  });
+
+  app.post('/api/vendor/emby/login', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const body = decodeBody(EmbyLoginRequest, request.body);
+    if (!body.username) throw badRequest('username is required');
+    await emby.bind(user.id, body.host, body.username, body.password, Date.now());
+    return sendNoContent(reply);
+  });
+
+  app.post('/api/vendor/emby/logout', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const { serverId } = decodeBody(ServerIdRequest, request.body);
+    if (!serverId) throw badRequest('serverId is required');
+    await emby.unbind(user.id, serverId);
+    return sendNoContent(reply);
+  });
+
+  app.get('/api/vendor/emby/binds', async (request, reply) => {
+    const user = await requireUser(context, request);
+    return sendData(reply, await emby.binds(user.id));
+  });
+
+  app.get('/api/vendor/emby/me', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const serverId = queryOr(request.query, 'serverID', '') || queryOr(request.query, 'serverId', '');
+    if (!serverId) throw badRequest('serverID is required');
+    const me = await emby.me(user.id, serverId);
+    return sendData(reply, { isLogin: true, info: { id: me.id, name: me.name, serverId: me.serverId, isAdministrator: me.isAdministrator } });
+  });
+
+  app.post('/api/vendor/emby/list', async (request, reply) => {
+    const user = await requireUser(context, request);
+    const body = decodeBody(EmbyListRequest, request.body);
+    const { page, max } = parsePaging(request.query);
+    return sendData(reply, await emby.browse(user.id, { ...body, page, max }));
   });
 }

@@ -65,6 +65,7 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   if (byteLength(base.name) > MAX_NAME_BYTES) base.name = `${truncateBytes(base.name, TRUNCATED_NAME_BYTES)}...`;
   if (base.parentId && base.parentId.length !== 32) throw badRequest('parent id length must be empty or 32');
   if (vendor === 'alist') return readAlistBase(base, input, proxy);
+  if (vendor === 'emby') return readEmbyBase(base, input, proxy);
   if (vendor) throw badRequest(`vendor ${vendor} is not supported by this server`);
   if (base.isFolder) return base;
   if (base.rtmpSource && base.proxy) throw badRequest("rtmp source and proxy can't be true at the same time");
@@ -99,6 +100,23 @@ function readAlistBase(base: MovieBase, input: MovieBaseInput, proxy: ProxyPolic
   if (base.live || base.rtmpSource) throw badRequest('an alist movie cannot be live');
   if (base.proxy && !proxy.movieProxy) throw badRequest('movie proxy is not enabled');
   return { ...base, url: '', headers: undefined, vendorInfo: { vendor: 'alist', backend: '', alist: { path, password: info?.alist?.password ?? '' } } };
+}
+
+/**
+ * An Emby or Jellyfin movie (docs/vendors.md): `vendorInfo.emby.path` names the item as
+ * `<serverId>/<itemId>`. It always plays through the proxy (the media server's URLs carry the
+ * creator's token), so the movie proxy must be on; not live; not a folder (yet). Throws 400
+ * `path is empty`, `backend <name> not found`, `an emby folder cannot be added yet`, `movie proxy is not enabled`.
+ */
+function readEmbyBase(base: MovieBase, input: MovieBaseInput, proxy: ProxyPolicy): MovieBase {
+  const info = input.vendorInfo;
+  const path = info?.emby?.path ?? '';
+  if (!path) throw badRequest('path is empty');
+  if (info?.backend) throw badRequest(`backend ${info.backend} not found`);
+  if (base.isFolder) throw badRequest('an emby folder cannot be added yet');
+  if (base.live || base.rtmpSource) throw badRequest('an emby movie cannot be live');
+  if (!proxy.movieProxy) throw badRequest('movie proxy is not enabled');
+  return { ...base, url: '', proxy: true, headers: undefined, vendorInfo: { vendor: 'emby', backend: '', emby: { path, transcode: Boolean(info?.emby?.transcode) } } };
 }
 
 /**

@@ -16,6 +16,8 @@ import { subjectOf, type RoomAccess } from './room-access';
 import { newId } from './users';
 import type { AlistAccounts } from '../vendors/alist-accounts';
 import { joinAlistPath } from '../vendors/alist-accounts';
+import type { EmbyAccounts } from '../vendors/emby-accounts';
+import { embyPlaybackBase, isEmbyMovie } from '../vendors/emby-movies';
 import { alistFolderPage, alistPlaybackBase, alistSource, alistTarget, isAlistMovie } from '../vendors/alist-movies';
 
 /** The file extension of the URL's path without the dot (`m3u8`, `mp4`), or "". */
@@ -59,6 +61,7 @@ export function wireBase(base: MovieBase, hideSource = false): MovieBase {
 function wireVendorInfo(base: MovieBase): NonNullable<MovieBase['vendorInfo']> {
   const info = base.vendorInfo;
   if (info?.vendor === 'alist') return { vendor: 'alist', backend: info.backend ?? '', alist: { path: info.alist?.path ?? '' } };
+  if (info?.vendor === 'emby') return { vendor: 'emby', backend: info.backend ?? '', emby: { path: info.emby?.path ?? '', transcode: Boolean(info.emby?.transcode) } };
   return { vendor: '', backend: '' };
 }
 
@@ -141,6 +144,7 @@ export async function currentView(
   token = '',
   pushHls: boolean,
   alist: AlistAccounts,
+  emby: EmbyAccounts,
 ): Promise<CurrentMovie> {
   const state = await roomStatusAt(store, access.room.id, nowMs);
   if (!state?.movie) {
@@ -152,7 +156,10 @@ export async function currentView(
   // movie's go to the player, which sends them with its requests (hls.js, mpegts.js).
   if (movie.base.proxy) delete movie.base.headers;
   const query = new URLSearchParams({ token, roomId: access.room.id });
-  if (isAlistMovie(state.movie.base)) {
+  if (isEmbyMovie(state.movie.base)) {
+    // Always through the proxy, with the creator's account (docs/vendors.md).
+    movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query, nowMs);
+  } else if (isAlistMovie(state.movie.base)) {
     // With the creator's AList account (docs/vendors.md): viewers need none.
     const source = await alistSource(alist, state.movie, state.current.subPath, nowMs);
     movie.base = alistPlaybackBase(movie.base, source, movie.id, query);

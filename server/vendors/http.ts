@@ -28,7 +28,7 @@ export interface VendorCall {
   body?: unknown;
 }
 
-/** What came back: the HTTP status and the parsed JSON body (null for an empty one). */
+/** What came back: the HTTP status and the parsed JSON body (null for an empty one, or a refusal that is not JSON). */
 export interface VendorAnswer {
   status: number;
   body: unknown;
@@ -80,7 +80,9 @@ export function callVendor(call: VendorCall, policy: UpstreamPolicy): Promise<Ve
         try {
           resolve({ status, body: JSON.parse(text) as unknown });
         } catch {
-          reject(new HttpError(502, VENDOR_INVALID_ANSWER));
+          // A refusal in plain words (Emby's "Error processing request."): its status says enough.
+          if (status >= 400) resolve({ status, body: null });
+          else reject(new HttpError(502, VENDOR_INVALID_ANSWER));
         }
       });
     });

@@ -1,10 +1,12 @@
 'use client';
 /**
- * "From AList" in "Add a movie" (docs/vendors.md): the user's bound AList servers as folders, with a
- * breadcrumb, a search in the open folder, paging, a password for a locked folder, and a box on
- * every file and folder; "Add selected" pushes them at once (`POST /api/room/movie/pushs`) with
- * `vendorInfo.alist`, a folder becoming a dynamic folder, and the proxy switch for links viewers
- * cannot open. Without a bound AList it says where to bind one. Loaded when the mode is chosen.
+ * "From AList" and "From Emby/Jellyfin" in "Add a movie" (docs/vendors.md): the user's bound servers
+ * as folders, with a breadcrumb, a search in the open folder, paging, and a box on every entry that
+ * can be added; "Add selected" pushes them at once (`POST /api/room/movie/pushs`) with `vendorInfo`.
+ * AList: files and folders (a folder becomes a dynamic folder), a password for a locked folder, and
+ * the proxy switch for links viewers cannot open. Emby/Jellyfin: libraries → series → seasons →
+ * episodes, films and episodes added (always played through this server). Without a bound server it
+ * says where to bind one. Loaded when the mode is chosen.
  */
 import { useState, type FormEvent } from 'react';
 import Link from 'next/link';
@@ -20,9 +22,10 @@ import { LoadError } from '@/components/common/load-error';
 import { useErrorDescription } from '@/hooks/use-error-description';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { pushMovies } from '@/hooks/data/movies';
-import { useAlistList } from '@/hooks/data/vendors';
-import type { MovieBase, VendorItem } from '@/lib/contract/types';
-import { useT } from '@/lib/i18n';
+import { useVendorList } from '@/hooks/data/vendors';
+import type { BindableVendor, MovieBase, VendorItem } from '@/lib/contract/types';
+import { useT, type MessageKey } from '@/lib/i18n';
+import { isRegistered } from '@/lib/i18n/messages';
 import { notifySuccess } from '@/lib/notify';
 import type { MoviePushFormProps } from './movie-push';
 import '@/lib/i18n/messages/vendors';
@@ -30,22 +33,21 @@ import '@/lib/i18n/messages/vendors';
 /** Entries per page, as the reference client's picker. */
 const PAGE_SIZE = 10;
 
-/** The MovieBase of one picked entry (docs/vendors.md "An AList movie"). */
-export function alistBase(item: VendorItem, options: { password: string; proxy: boolean; parentId: string }): MovieBase {
-  return {
-    name: item.name,
-    url: '',
-    type: '',
-    live: false,
-    proxy: options.proxy,
-    rtmpSource: false,
-    isFolder: item.isDir,
-    parentId: options.parentId,
-    vendorInfo: { vendor: 'alist', alist: { path: item.path, password: options.password } },
-  };
+/** The MovieBase of one picked entry (docs/vendors.md "An AList movie", "An Emby movie"). */
+export function vendorBase(vendor: BindableVendor, item: VendorItem, options: { password: string; proxy: boolean; parentId: string }): MovieBase {
+  const base = { name: item.name, url: '', type: '', live: false, rtmpSource: false, parentId: options.parentId };
+  if (vendor === 'emby') return { ...base, proxy: true, isFolder: false, vendorInfo: { vendor: 'emby', emby: { path: item.path } } };
+  return { ...base, proxy: options.proxy, isFolder: item.isDir, vendorInfo: { vendor: 'alist', alist: { path: item.path, password: options.password } } };
 }
 
-export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) {
+/** The picker's texts by vendor. */
+const TEXTS = {
+  alist: { title: 'alistPicker.title', noBinding: 'alistPicker.noBinding', goBind: 'alistPicker.goBind', notFound: 'alist server not found' },
+  emby: { title: 'embyPicker.title', noBinding: 'embyPicker.noBinding', goBind: 'embyPicker.goBind', notFound: 'emby server not found' },
+} as const;
+
+export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFormProps & { vendor: BindableVendor }) {
+  const texts = TEXTS[vendor];
   const t = useT();
   const paginationLabels = usePaginationLabels();
   const [path, setPath] = useState('');
@@ -59,7 +61,7 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
   const [proxy, setProxy] = useState(false);
   const [adding, setAdding] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
-  const list = useAlistList({ path, password, keyword, page, max: PAGE_SIZE }, true);
+  const list = useVendorList(vendor, { path, password, keyword, page, max: PAGE_SIZE }, true);
   const listError = useErrorDescription(list.error);
   const failureText = useErrorDescription(failure)?.message;
 
@@ -90,7 +92,7 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
     setAdding(true);
     setFailure(null);
     try {
-      const bases = [...selected.values()].map(({ item, password: folderPassword }) => alistBase(item, { password: folderPassword, proxy, parentId }));
+      const bases = [...selected.values()].map(({ item, password: folderPassword }) => vendorBase(vendor, item, { password: folderPassword, proxy, parentId }));
       const pushed = await pushMovies(roomId, bases);
       setSelected(new Map());
       if (onPushed) await onPushed(pushed);
@@ -102,14 +104,14 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
     }
   };
 
-  if (listError?.text === 'alist server not found' && path === '') {
+  if (listError?.text === texts.notFound && path === '') {
     return (
-      <div className="space-y-3" data-testid="alist-picker">
-        <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid="alist-picker-unbound">
-          {t('alistPicker.noBinding')}
+      <div className="space-y-3" data-testid={`${vendor}-picker`}>
+        <p className="text-sm text-zinc-600 dark:text-zinc-300" data-testid={`${vendor}-picker-unbound`}>
+          {t(texts.noBinding)}
         </p>
         <Link href="/user/me#platforms" className={buttonClasses('outline', 'sm')}>
-          {t('alistPicker.goBind')}
+          {t(texts.goBind)}
         </Link>
       </div>
     );
@@ -119,8 +121,8 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
   const items = list.data?.items ?? [];
   const crumbs = list.data?.paths ?? [{ name: '', path: '' }];
   return (
-    <div className="space-y-3" data-testid="alist-picker">
-      <nav aria-label={t('alistPicker.title')} data-testid="alist-breadcrumb">
+    <div className="space-y-3" data-testid={`${vendor}-picker`}>
+      <nav aria-label={t(texts.title)} data-testid={`${vendor}-breadcrumb`}>
         <ol className="flex min-w-0 flex-wrap items-center gap-1 text-sm">
           {crumbs.map((crumb, index) => (
             <li key={`${crumb.path}:${index}`} className="flex min-w-0 items-center gap-1">
@@ -140,7 +142,7 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
       </nav>
       {path ? (
         <form role="search" onSubmit={onSearch} className="flex items-center gap-1">
-          <SearchInput label={t('alistPicker.searchLabel')} data-testid="alist-search" value={search} placeholder={t('alistPicker.search')} onChange={(event) => setSearch(event.target.value)} />
+          <SearchInput label={t('alistPicker.searchLabel')} data-testid={`${vendor}-search`} value={search} placeholder={t('alistPicker.search')} onChange={(event) => setSearch(event.target.value)} />
         </form>
       ) : null}
 
@@ -168,7 +170,7 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
           </Button>
         </form>
       ) : list.error ? (
-        <LoadError title="alistPicker.title" error={list.error} onRetry={() => void list.mutate()} />
+        <LoadError title={texts.title} error={list.error} onRetry={() => void list.mutate()} />
       ) : !list.data ? (
         <div className="space-y-2" aria-busy="true">
           {[0, 1, 2].map((index) => (
@@ -178,40 +180,52 @@ export function AlistPicker({ roomId, parentId, onPushed }: MoviePushFormProps) 
       ) : items.length === 0 ? (
         <p className="py-4 text-center text-sm text-zinc-500 dark:text-zinc-400">{keyword ? t('alistPicker.searchEmpty', { keyword }) : t('alistPicker.empty')}</p>
       ) : (
-        <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid="alist-items" aria-busy={list.isValidating}>
+        <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid={`${vendor}-items`} aria-busy={list.isValidating}>
           {items.map((item) => (
-            <li key={item.path} className="flex min-h-11 items-center gap-2 px-3 text-sm" data-testid="alist-item">
-              <input
-                type="checkbox"
-                className="h-4 w-4 shrink-0 cursor-pointer accent-brand-600"
-                aria-label={t('alistPicker.select', { name: item.name })}
-                data-testid="alist-item-select"
-                checked={selected.has(item.path)}
-                onChange={(event) => toggle(item, event.target.checked)}
-              />
+            <li key={item.path} className="flex min-h-11 items-center gap-2 px-3 text-sm" data-testid={`${vendor}-item`}>
+              {vendor === 'alist' || !item.isDir ? (
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 shrink-0 cursor-pointer accent-brand-600"
+                  aria-label={t('alistPicker.select', { name: item.name })}
+                  data-testid={`${vendor}-item-select`}
+                  checked={selected.has(item.path)}
+                  onChange={(event) => toggle(item, event.target.checked)}
+                />
+              ) : (
+                // An Emby folder (a library, series or season) opens; only films and episodes are added.
+                <span className="w-4 shrink-0" aria-hidden />
+              )}
               {item.isDir ? <Folder className="h-4 w-4 shrink-0 text-amber-500" aria-hidden /> : null}
               {item.isDir ? (
-                <button type="button" className="min-w-0 flex-1 cursor-pointer truncate text-left font-medium hover:underline" data-testid="alist-item-open" onClick={() => open(item.path)}>
+                <button type="button" className="min-w-0 flex-1 cursor-pointer truncate text-left font-medium hover:underline" data-testid={`${vendor}-item-open`} onClick={() => open(item.path)}>
                   {item.name}
                 </button>
               ) : (
                 <span className="min-w-0 flex-1 truncate">{item.name}</span>
               )}
               {!item.isDir && item.size ? <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400">{(item.size / 1024 / 1024).toFixed(1)} MB</span> : null}
+              {item.type && isRegistered(`embyPicker.type.${item.type}`) ? (
+                <span className="shrink-0 text-xs text-zinc-500 dark:text-zinc-400">{t(`embyPicker.type.${item.type}` as MessageKey)}</span>
+              ) : null}
             </li>
           ))}
         </ul>
       )}
       <Pagination page={page} pageSize={PAGE_SIZE} total={list.data?.total ?? 0} onPageChange={setPage} labels={paginationLabels} />
 
-      <Checkbox id="alist-proxy" data-testid="alist-proxy" label={t('alistPicker.proxy')} hint={t('alistPicker.proxyHint')} checked={proxy} onChange={(event) => setProxy(event.target.checked)} />
+      {vendor === 'alist' ? (
+        <Checkbox id="alist-proxy" data-testid="alist-proxy" label={t('alistPicker.proxy')} hint={t('alistPicker.proxyHint')} checked={proxy} onChange={(event) => setProxy(event.target.checked)} />
+      ) : (
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">{t('embyPicker.viaServer')}</p>
+      )}
       {[...selected.values()].some(({ item }) => item.isDir) ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{t('alistPicker.folderNote')}</p> : null}
       {failure ? (
-        <Notice tone="error" testId="alist-picker-failure">
+        <Notice tone="error" testId={`${vendor}-picker-failure`}>
           {failureText}
         </Notice>
       ) : null}
-      <Button className="w-full" data-testid="alist-add" loading={adding} onClick={() => void add()}>
+      <Button className="w-full" data-testid={`${vendor}-picker-add`} loading={adding} onClick={() => void add()}>
         {t('alistPicker.add', { count: selected.size })}
       </Button>
     </div>

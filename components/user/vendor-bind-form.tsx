@@ -1,9 +1,9 @@
 'use client';
 /**
- * "Add an AList account" (docs/vendors.md): address, user name (empty: AList's guest) and password,
- * checked in the browser first, then `POST /api/vendor/alist/login`. A wrong password shows at the
- * password, an address the server may not or cannot reach at the address, anything else above the
- * buttons. Loaded when the form is first opened.
+ * "Add an account" of a vendor (docs/vendors.md): address, user name and password, checked in the
+ * browser first, then `POST /api/vendor/{alist,emby}/login`. AList takes an empty user name (its
+ * guest); Emby and Jellyfin need one. A wrong password shows at the password, an address the server
+ * may not or cannot reach at the address, anything else above the buttons. Loaded when first opened.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
@@ -14,6 +14,7 @@ import { Notice } from '@/components/common/notice';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { useVendorActions } from '@/hooks/data/vendors';
+import type { BindableVendor } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import '@/lib/i18n/messages/vendors';
@@ -29,7 +30,7 @@ const schema = z.object({
   password: z.string(),
 });
 
-export function AlistBindForm({ onDone }: { onDone: () => void }) {
+export function VendorBindForm({ vendor, onDone }: { vendor: BindableVendor; onDone: () => void }) {
   const t = useT();
   const actions = useVendorActions();
   const {
@@ -41,34 +42,45 @@ export function AlistBindForm({ onDone }: { onDone: () => void }) {
   const { failure, run } = useFormAction(setError, { url: 'host', password: 'password', username: 'username' });
   const submit = handleSubmit(({ host, username, password }) =>
     run(async () => {
-      if (username.trim() && !password) {
+      if (vendor === 'emby' && !username.trim()) {
+        setError('username', { message: t('contract.username is required') }, { shouldFocus: true });
+        return;
+      }
+      if (vendor === 'alist' && username.trim() && !password) {
         setError('password', { message: t('contract.password is required') }, { shouldFocus: true });
         return;
       }
-      await actions.bindAlist(host.trim(), username.trim(), password);
+      await actions.bind(vendor, host.trim(), username.trim(), password);
       notifySuccess(t('platforms.bound', { host: host.trim() }));
       onDone();
     }),
   );
   return (
-    <form onSubmit={submit} noValidate className="space-y-3" data-testid="alist-bind-form">
+    <form onSubmit={submit} noValidate className="space-y-3" data-testid={`${vendor}-bind-form`}>
       <TextField
-        id="alist-host"
-        label={t('platforms.host')}
-        hint={t('platforms.hostHint')}
+        id={`${vendor}-host`}
+        label={t(vendor === 'emby' ? 'platforms.embyHost' : 'platforms.host')}
+        hint={t(vendor === 'emby' ? 'platforms.embyHostHint' : 'platforms.hostHint')}
         type="url"
         inputMode="url"
         autoComplete="url"
-        placeholder="https://alist.example.com"
+        placeholder={vendor === 'emby' ? 'https://jellyfin.example.com' : 'https://alist.example.com'}
         autoFocus
         error={formErrorText(t, errors.host?.message)}
         {...register('host')}
       />
-      <TextField id="alist-username" label={t('platforms.username')} hint={t('platforms.usernameHint')} autoComplete="off" error={formErrorText(t, errors.username?.message)} {...register('username')} />
       <TextField
-        id="alist-password"
+        id={`${vendor}-username`}
+        label={t('platforms.username')}
+        hint={vendor === 'alist' ? t('platforms.usernameHint') : undefined}
+        autoComplete="off"
+        error={formErrorText(t, errors.username?.message)}
+        {...register('username')}
+      />
+      <TextField
+        id={`${vendor}-password`}
         label={t('platforms.password')}
-        hint={t('platforms.passwordSecure')}
+        hint={t(vendor === 'emby' ? 'platforms.embyPasswordSecure' : 'platforms.passwordSecure')}
         type="password"
         autoComplete="off"
         error={formErrorText(t, errors.password?.message)}
@@ -76,10 +88,10 @@ export function AlistBindForm({ onDone }: { onDone: () => void }) {
       />
       {failure ? <Notice tone="error">{failure}</Notice> : null}
       <div className="flex gap-2">
-        <Button type="submit" size="sm" data-testid="alist-bind-submit" loading={isSubmitting} disabled={isSubmitting}>
+        <Button type="submit" size="sm" data-testid={`${vendor}-bind-submit`} loading={isSubmitting} disabled={isSubmitting}>
           {t('platforms.bind')}
         </Button>
-        <Button variant="ghost" size="sm" data-testid="alist-bind-cancel" onClick={onDone}>
+        <Button variant="ghost" size="sm" data-testid={`${vendor}-bind-cancel`} onClick={onDone}>
           {t('platforms.cancel')}
         </Button>
       </div>

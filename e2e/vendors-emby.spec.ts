@@ -1,0 +1,65 @@
+/**
+ * Jellyfin through the UI (docs/vendors.md "Emby and Jellyfin"), against the stand-in
+ * (e2e/support/emby-stand-in.ts) serving the test media: binding in the profile's Platforms (a wrong
+ * password said at its field), "From Emby/Jellyfin" in "Add a movie" walking libraries → series →
+ * season → episodes, and an episode played in two browsers in step, through the server, the second
+ * browser with no account of its own.
+ */
+import path from 'node:path';
+import { expect, PROXY_MEDIA_HOST, test } from './fixtures';
+import { CinemaPage } from './pages/cinema-page';
+import { startEmbyStandIn, type EmbyStandIn } from './support/emby-stand-in';
+import { uniqueName } from './support/api';
+import { expectTogether } from './support/watch-party';
+
+const ACCOUNT = { username: 'bob', password: 'jelly-pw' };
+let jellyfin: EmbyStandIn;
+
+test.beforeAll(async () => {
+  jellyfin = await startEmbyStandIn({ flavor: 'jellyfin', ...ACCOUNT, mediaDir: path.join(__dirname, 'media'), host: PROXY_MEDIA_HOST });
+});
+
+test.afterAll(async () => {
+  await jellyfin?.close();
+});
+
+test('a Jellyfin episode, picked through its series and season, plays in two browsers in step', async ({ app, actors }) => {
+  const a = await actors.user('owner');
+  const b = await actors.user('viewer');
+  await a.page.goto(app.url('/user/me'));
+  await a.page.getByTestId('emby-add').click();
+  await a.page.getByTestId('emby-host').fill(jellyfin.url);
+  await a.page.getByTestId('emby-username').fill(ACCOUNT.username);
+  await a.page.getByTestId('emby-password').fill('wrong');
+  await a.page.getByTestId('emby-bind-submit').click();
+  await expect(a.page.locator('#emby-password-error')).toHaveText('Wrong Emby/Jellyfin user name or password');
+  await a.page.getByTestId('emby-password').fill(ACCOUNT.password);
+  await a.page.getByTestId('emby-bind-submit').click();
+  await expect(a.page.getByTestId('emby-binding-host')).toHaveText([jellyfin.url]);
+
+  const roomId = await app.api.createRoom(a.token!, uniqueName('jellyfin'));
+  await app.api.joinRoom(b.token!, roomId);
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  await cinemaA.goto(roomId);
+  await cinemaA.waitConnected();
+  await cinemaA.openPushForm();
+  await a.page.getByTestId('movie-push-mode-emby').click();
+  const picker = a.page.getByTestId('emby-picker');
+  await expect(picker.getByTestId('emby-item')).toHaveText(['MoviesLibrary', 'ShowsLibrary']);
+  for (const name of ['Shows', 'Show', 'Season 1']) {
+    await picker.getByTestId('emby-item-open').filter({ hasText: name }).click();
+    await expect(picker.getByTestId('emby-breadcrumb')).toContainText(name);
+  }
+  await picker.getByRole('checkbox', { name: 'Select Episode 2' }).check();
+  await picker.getByTestId('emby-picker-add').click();
+
+  await expect(cinemaA.movieItem('Episode 2')).toContainText('Emby/Jellyfin');
+  await expect(cinemaA.currentMovieName).toHaveText('Episode 2');
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  await cinemaB.goto(roomId);
+  await cinemaB.waitConnected();
+  for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
+  await expectTogether(a.page, b.page);
+  expect(jellyfin.calls.some((call) => call.startsWith('/Videos/e-2/stream'))).toBe(true);
+  expect([...a.errors, ...b.errors]).toEqual([]);
+});

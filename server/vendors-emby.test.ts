@@ -1,0 +1,199 @@
+/** @jest-environment node */
+/**
+ * Emby and Jellyfin accounts and movies (docs/vendors.md) against a real server process and two
+ * stand-ins (e2e/support/emby-stand-in.ts) on 127.0.0.2: a Jellyfin 10.11 answering at the root and
+ * an Emby answering under `/emby`. Binding finds the prefix; browsing goes libraries → series →
+ * season → episodes, with search; a movie plays through the proxy with the creator's token kept on
+ * the server (Range, a second media source, a text subtitle as WebVTT); a file that needs converting
+ * and an expired session are said in words; and who may call each route.
+ */
+import path from 'node:path';
+import { Role } from '@/lib/contract/roles';
+import { startEmbyStandIn, type EmbyStandIn } from '../e2e/support/emby-stand-in';
+import { createRoom, get, launch, openServerDatabase, post, signUpUser, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
+
+jest.setTimeout(60_000);
+
+const HOST = '127.0.0.2';
+const MEDIA = path.resolve(__dirname, '../e2e/media');
+const ACCOUNT = { username: 'bob', password: 'jelly-pw' };
+
+let server: TestServer;
+let jellyfin: EmbyStandIn;
+let emby: EmbyStandIn;
+let db: TestDatabase;
+
+beforeAll(async () => {
+  jellyfin = await startEmbyStandIn({ flavor: 'jellyfin', ...ACCOUNT, mediaDir: MEDIA, host: HOST });
+  emby = await startEmbyStandIn({ flavor: 'emby', ...ACCOUNT, mediaDir: MEDIA, host: HOST });
+  server = await launch({ proxyAllowAddresses: [HOST] });
+  db = await openServerDatabase(server.dataDir);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await jellyfin?.close();
+  await emby?.close();
+});
+
+const bind = (user: TestUser, body: Record<string, unknown>) => post(server, '/api/vendor/emby/login', body, { token: user.token });
+const browse = (user: TestUser, body: Record<string, unknown>, query = '') => post(server, `/api/vendor/emby/list${query}`, body, { token: user.token });
+const names = (items: { name: string }[]) => items.map((item) => item.name);
+
+describe('binding', () => {
+  it('finds Jellyfin at the root and Emby under /emby, keeps the token sealed, and says a wrong password in words', async () => {
+    const user = await signUpUser(server, 'embyb');
+    const wrong = await bind(user, { host: jellyfin.url, username: 'bob', password: 'nope' });
+    expect([wrong.status, wrong.body.error]).toEqual([400, 'emby: user name or password is incorrect']);
+    expect((await bind(user, { host: jellyfin.url, ...ACCOUNT })).status).toBe(204);
+    expect((await bind(user, { host: `${emby.url}/`, ...ACCOUNT })).status).toBe(204);
+    expect(emby.calls).toContain('/Users/AuthenticateByName');
+    const binds = (await get(server, '/api/vendor/emby/binds', { token: user.token })).body.data;
+    expect(binds).toEqual([
+      { serverId: jellyfin.serverId, host: jellyfin.url },
+      { serverId: emby.serverId, host: emby.url },
+    ]);
+    const me = await get(server, `/api/vendor/emby/me?serverId=${emby.serverId}`, { token: user.token });
+    expect(me.body.data).toEqual({ isLogin: true, info: expect.objectContaining({ name: 'bob', serverId: emby.serverId }) });
+    const rows = await db.all<{ credentials: string }>('SELECT credentials FROM vendor_bindings WHERE user_id = ?', [user.id]);
+    expect(rows.map((row) => row.credentials.startsWith('v1.'))).toEqual([true, true]);
+    // Two servers: the picker starts with them.
+    const top = await browse(user, { path: '' });
+    expect(top.body.data.items).toEqual([
+      { name: jellyfin.url, path: `${jellyfin.serverId}/`, isDir: true, type: 'server' },
+      { name: emby.url, path: `${emby.serverId}/`, isDir: true, type: 'server' },
+    ]);
+    expect((await post(server, '/api/vendor/emby/logout', { serverId: emby.serverId }, { token: user.token })).status).toBe(204);
+    const unbound = await get(server, `/api/vendor/emby/me?serverId=${emby.serverId}`, { token: user.token });
+    expect([unbound.status, unbound.body.error]).toEqual([400, 'emby server not found']);
+  });
+
+  it('refuses something that is not Emby or Jellyfin, and a private address', async () => {
+    const user = await signUpUser(server, 'embyr');
+    const notEmby = await bind(user, { host: `http://${HOST}:9`, ...ACCOUNT });
+    expect([notEmby.status, notEmby.body.error]).toEqual([502, 'vendor server unreachable']);
+    const local = await bind(user, { host: jellyfin.url.replace(HOST, '127.0.0.3'), ...ACCOUNT });
+    expect([local.status, local.body.error]).toEqual([400, 'local ip is not allowed']);
+  });
+});
+
+describe('browsing and playing', () => {
+  let owner: TestUser;
+  let viewer: TestUser;
+  let roomId = '';
+  const as = (user: TestUser) => ({ token: user.token, roomId });
+  const sid = () => jellyfin.serverId;
+
+  beforeAll(async () => {
+    owner = await signUpUser(server, 'embyo');
+    viewer = await signUpUser(server, 'embyv');
+    expect((await bind(owner, { host: jellyfin.url, ...ACCOUNT })).status).toBe(204);
+    ({ roomId } = await createRoom(server, owner));
+    expect((await post(server, '/api/room/login', { roomId, password: '' }, { token: viewer.token })).status).toBe(200);
+  });
+
+  it('goes from the libraries to a series, its season and episodes, with crumbs, and searches', async () => {
+    const libraries = await browse(owner, { path: '' });
+    expect(libraries.body.data.items).toEqual([
+      { name: 'Movies', path: `${sid()}/v-movies`, isDir: true, type: 'CollectionFolder' },
+      { name: 'Shows', path: `${sid()}/v-shows`, isDir: true, type: 'CollectionFolder' },
+    ]);
+    expect(names((await browse(owner, { path: `${sid()}/v-shows` })).body.data.items)).toEqual(['Show']);
+    const season = await browse(owner, { path: `${sid()}/se-1` }, '?page=1&max=10');
+    expect(season.body.data.items.map((item: { name: string; type: string }) => [item.name, item.type])).toEqual([
+      ['Episode 1', 'Episode'],
+      ['Episode 2', 'Episode'],
+    ]);
+    expect(season.body.data.paths).toEqual([
+      { name: '', path: '' },
+      { name: jellyfin.url, path: `${sid()}/` },
+      { name: 'Shows', path: `${sid()}/v-shows` },
+      { name: 'Show', path: `${sid()}/s-show` },
+      { name: 'Season 1', path: `${sid()}/se-1` },
+    ]);
+    expect(names((await browse(owner, { path: `${sid()}/`, keyword: 'episode' })).body.data.items)).toEqual(['Episode 1', 'Episode 2']);
+  });
+
+  it('plays a film through the proxy for a viewer who bound nothing, without ever showing the token', async () => {
+    const pushed = await post(server, '/api/room/movie/push', { name: 'Clip', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/m-clip` } } }, as(owner));
+    expect(pushed.status).toBe(200);
+    expect((await post(server, '/api/room/movie/current', { id: pushed.body.data.id }, as(owner))).status).toBe(204);
+    const current = await get(server, '/api/room/movie/current', as(viewer));
+    const base = current.body.data.movie.base;
+    expect(base).toEqual(expect.objectContaining({ proxy: true, type: 'mp4', vendorInfo: { vendor: 'emby', backend: '', emby: { path: `${sid()}/m-clip`, transcode: false } } }));
+    expect(base.url).toBe(`/api/room/movie/proxy/${pushed.body.data.id}?token=${viewer.token}&roomId=${roomId}`);
+    expect(base.moreSources).toEqual([{ name: "Clip (director's cut)", type: 'mp4', url: `/api/room/movie/proxy/${pushed.body.data.id}?source=1&token=${viewer.token}&roomId=${roomId}` }]);
+    expect(Object.keys(base.subtitles)).toEqual(['English (SRT)']);
+    // The creator's access token stays on the server: not in the answer, not in any URL of it.
+    expect(jellyfin.tokens().length).toBeGreaterThan(0);
+    for (const secret of jellyfin.tokens()) expect(JSON.stringify(current.body)).not.toContain(secret);
+
+    const video = await fetch(`${server.url}${base.url}`, { headers: { Range: 'bytes=0-99' } });
+    expect([video.status, (await video.arrayBuffer()).byteLength]).toEqual([206, 100]);
+    expect((await fetch(`${server.url}${base.moreSources[0].url}`, { headers: { Range: 'bytes=0-9' } })).status).toBe(206);
+    const subtitle = await fetch(`${server.url}${base.subtitles['English (SRT)'].url}`);
+    expect(await subtitle.text()).toMatch(/^WEBVTT/);
+  });
+
+  it('says when a file needs converting, and when the session expired', async () => {
+    const hevc = await post(server, '/api/room/movie/push', { name: 'HEVC', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/m-hevc` } } }, as(owner));
+    await post(server, '/api/room/movie/current', { id: hevc.body.data.id }, as(owner));
+    const converting = await get(server, '/api/room/movie/current', as(viewer));
+    expect([converting.status, converting.body.error]).toEqual([400, 'emby: this file needs converting, which this server does not ask for yet']);
+
+    const episode = await post(server, '/api/room/movie/push', { name: 'E1', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/e-1` } } }, as(owner));
+    await post(server, '/api/room/movie/current', { id: episode.body.data.id }, as(owner));
+    jellyfin.expireTokens();
+    const expired = await get(server, '/api/room/movie/current', as(viewer));
+    expect([expired.status, expired.body.error]).toEqual([400, 'emby: the session expired, sign in again']);
+    expect((await bind(owner, { host: jellyfin.url, ...ACCOUNT })).status).toBe(204);
+    expect((await get(server, '/api/room/movie/current', as(viewer))).status).toBe(200);
+  });
+
+  it('refuses an Emby movie of a server the pusher did not bind, a folder, and a path without an item', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'x', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/m-clip` } } }, 'emby server not found'],
+      [{ name: 'x', isFolder: true, vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/s-show` } } }, 'an emby folder cannot be added yet'],
+      [{ name: 'x', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/` } } }, 'path is invalid'],
+    ];
+    for (const [body, error] of cases) {
+      const response = await post(server, '/api/room/movie/push', { url: '', ...body }, as(viewer));
+      expect([response.status, response.body.error]).toEqual([400, error]);
+    }
+  });
+});
+
+describe('authorization matrix of the /api/vendor/emby routes (user level)', () => {
+  it('refuses visitors, pending and banned users; answers users, admins and root for themselves', async () => {
+    const routes: [string, string, unknown][] = [
+      ['GET', '/api/vendor/backends/emby', undefined],
+      ['GET', '/api/vendor/emby/binds', undefined],
+      ['POST', '/api/vendor/emby/list', { path: '' }],
+      ['GET', '/api/vendor/emby/me?serverId=0123456789abcdef0123456789abcdef', undefined],
+      ['POST', '/api/vendor/emby/logout', { serverId: '0123456789abcdef0123456789abcdef' }],
+      ['POST', '/api/vendor/emby/login', { host: '', username: 'a', password: 'b' }],
+    ];
+    const [pending, banned, user, admin] = await Promise.all(['epend', 'eban', 'euser', 'eadm'].map((prefix) => signUpUser(server, prefix)));
+    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Pending, pending.id]);
+    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Banned, banned.id]);
+    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Admin, admin.id]);
+    const root = (await post(server, '/api/user/login', { username: 'root', password: 'root-test-pw' })).body.data.token as string;
+    const own = [[200, undefined], [200, undefined], [400, 'emby server not found'], [400, 'emby server not found'], [400, 'emby server not found'], [400, 'host is required']];
+    const callers: [string, string | undefined, [number, string] | null][] = [
+      ['visitor', undefined, [401, 'authentication token is empty']],
+      ['pending', pending.token, [401, 'user account is pending approval']],
+      ['banned', banned.token, [401, 'user account has been banned']],
+      ['user', user.token, null],
+      ['admin', admin.token, null],
+      ['root', root, null],
+    ];
+    for (const [name, token, refusal] of callers) {
+      const outcomes = [];
+      for (const [method, route, body] of routes) {
+        const response = method === 'GET' ? await get(server, route, { token }) : await post(server, route, body, { token });
+        outcomes.push([response.status, response.body?.error]);
+      }
+      expect([name, outcomes]).toEqual([name, refusal ? routes.map(() => refusal) : own]);
+    }
+  });
+});
