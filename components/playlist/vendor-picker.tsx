@@ -22,7 +22,7 @@ import { LoadError } from '@/components/common/load-error';
 import { useErrorDescription } from '@/hooks/use-error-description';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
 import { pushMovies } from '@/hooks/data/movies';
-import { useVendorList } from '@/hooks/data/vendors';
+import { useVendorBindings, useVendorList } from '@/hooks/data/vendors';
 import type { BindableVendor, MovieBase, VendorItem } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { isRegistered } from '@/lib/i18n/messages';
@@ -62,6 +62,8 @@ export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFo
   const [adding, setAdding] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const list = useVendorList(vendor, { path, password, keyword, page, max: PAGE_SIZE }, true);
+  // With one bound server, "all servers" is that server's top: its own crumb says it.
+  const bindings = useVendorBindings(vendor);
   const listError = useErrorDescription(list.error);
   const failureText = useErrorDescription(failure)?.message;
 
@@ -119,7 +121,8 @@ export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFo
 
   const needsPassword = listError?.text === 'alist folder password';
   const items = list.data?.items ?? [];
-  const crumbs = list.data?.paths ?? [{ name: '', path: '' }];
+  const allCrumbs = list.data?.paths ?? [{ name: '', path: '' }];
+  const crumbs = bindings.data?.length === 1 && allCrumbs.length > 1 ? allCrumbs.slice(1) : allCrumbs;
   return (
     <div className="space-y-3" data-testid={`${vendor}-picker`}>
       <nav aria-label={t(texts.title)} data-testid={`${vendor}-breadcrumb`}>
