@@ -204,7 +204,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
         ) : loadError ? (
           // Something plays in the room but its source could not be had (e.g. an AList file that is
           // gone): said on the stage, where the picture would be, not "nothing is playing".
-          <div className="mx-auto flex aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] flex-col items-center justify-center gap-3 bg-zinc-900 px-4 text-center text-zinc-100 sm:rounded-lg">
+          <div className={STAGE_CLASSES}>
             <p role="alert" data-testid="current-failed" className="text-base font-medium">
               {t('cinema.currentFailed', { error: loadErrorText ?? '…' })}
             </p>
@@ -345,6 +345,9 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   );
 }
 
+/** A dark stage of the video's size, for what shows where the picture would be. */
+const STAGE_CLASSES = 'mx-auto flex aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] flex-col items-center justify-center gap-3 bg-zinc-900 px-4 text-center text-zinc-100 sm:rounded-lg';
+
 interface EmptyStageProps {
   roomId: string;
   onAddMovie: () => void;
@@ -360,7 +363,7 @@ function EmptyStage({ roomId, onAddMovie, hasMovies }: EmptyStageProps) {
   const abilities = useAtomValue(roomAbilitiesAtom);
   const canPick = abilities.canSetCurrentMovie && abilities.canListMovies && hasMovies;
   return (
-    <div className="mx-auto flex aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] flex-col items-center justify-center gap-3 bg-zinc-900 px-4 text-center text-zinc-100 sm:rounded-lg">
+    <div className={STAGE_CLASSES}>
       <Film className="h-10 w-10 text-zinc-400" aria-hidden />
       <p data-testid="cinema-empty" className="text-base font-medium">
         {abilities.canAddMovie ? t('cinema.player.emptyAdd') : canPick ? t('cinema.player.emptyPick') : t('cinema.player.emptyWait')}

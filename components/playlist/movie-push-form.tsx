@@ -113,7 +113,6 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
     if (onPushed) await onPushed([pushed]);
   };
 
-  const onSubmit = (fields: FormValues) => (mode === 'alist' || mode === 'emby' ? undefined : run(() => ({ one: pushOne, many: pushMany, live: pushLive })[mode](fields), ERROR_FIELDS[mode]));
   const modes = signedIn ? (['one', 'many', 'live', 'alist', 'emby'] as const) : (['one', 'many', 'live'] as const);
 
   const modeSwitch = (
@@ -150,6 +149,8 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
       </div>
     );
   }
+  const push = { one: pushOne, many: pushMany, live: pushLive }[mode];
+  const onSubmit = (fields: FormValues) => run(() => push(fields), ERROR_FIELDS[mode]);
 
   return (
     <>

@@ -14,7 +14,7 @@ import { LoadError } from '@/components/common/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Button } from '@/components/ui/button';
 import { useVendorActions, useVendorBindings, useVendorMe } from '@/hooks/data/vendors';
-import type { AlistBinding, BindableVendor } from '@/lib/contract/types';
+import type { VendorServer, BindableVendor } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import '@/lib/i18n/messages/vendors';
@@ -50,7 +50,7 @@ function VendorSection({ vendor }: { vendor: BindableVendor }) {
   const bindings = useVendorBindings(vendor);
   const actions = useVendorActions();
   const [adding, setAdding] = useState(false);
-  const [unbinding, setUnbinding] = useState<AlistBinding | null>(null);
+  const [unbinding, setUnbinding] = useState<VendorServer | null>(null);
   const unbind = async () => {
     if (!unbinding) return;
     try {
@@ -104,7 +104,7 @@ function VendorSection({ vendor }: { vendor: BindableVendor }) {
 }
 
 /** One bound server: its address, its user on demand, and unbind. */
-function BindingRow({ vendor, binding, onUnbind }: { vendor: BindableVendor; binding: AlistBinding; onUnbind: () => void }) {
+function BindingRow({ vendor, binding, onUnbind }: { vendor: BindableVendor; binding: VendorServer; onUnbind: () => void }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const me = useVendorMe(vendor, open ? binding.serverId : null);

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import send from '@fastify/send';
-import { listenOnLoopback } from './listen';
+import { listenOnLoopback, readJsonBody } from './listen';
 
 /** One AList user: name, password, and the folder they see as `/` (default the whole root). */
 export interface AlistStandInUser {
@@ -166,17 +166,9 @@ export async function startAlistStandIn(options: AlistStandInOptions): Promise<A
       response.writeHead(405).end();
       return;
     }
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-      } catch {
-        response.writeHead(200, { 'Content-Type': 'application/json' }).end(envelope(400, 'invalid json'));
-        return;
-      }
-      void api(request, response, url.pathname, body);
+    void readJsonBody(request).then((body) => {
+      if (!body) response.writeHead(200, { 'Content-Type': 'application/json' }).end(envelope(400, 'invalid json'));
+      else void api(request, response, url.pathname, body);
     });
   });
   const listening = await listenOnLoopback(server, options.host);

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import send from '@fastify/send';
-import { listenOnLoopback } from './listen';
+import { listenOnLoopback, readJsonBody } from './listen';
 
 export interface EmbyStandInOptions {
   /** `jellyfin` answers at the root (10.11 and later), `emby` under `/emby` only. */
@@ -161,16 +161,9 @@ export async function startEmbyStandIn(options: EmbyStandInOptions): Promise<Emb
     if (prefix && !url.pathname.startsWith(`${prefix}/`)) return void response.writeHead(404).end();
     const route = url.pathname.slice(prefix.length);
     calls.push(route);
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      let body: Record<string, unknown> = {};
-      try {
-        body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>) : {};
-      } catch {
-        return void json(response, 400, 'invalid json');
-      }
-      handle(request, response, route, url, body);
+    void readJsonBody(request).then((body) => {
+      if (!body) json(response, 400, 'invalid json');
+      else handle(request, response, route, url, body);
     });
   });
   const listening = await listenOnLoopback(server, options.host);

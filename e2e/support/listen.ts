@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A test server listening on loopback: its origin (`http://127.0.0.1:<port>`) and a close that drops open connections. */
@@ -23,4 +23,19 @@ export async function listenOnLoopback(server: Server, host = '127.0.0.1'): Prom
         server.close((err) => (err ? reject(err) : resolve()));
       }),
   };
+}
+
+/**
+ * The JSON object of a request's body ({} for an empty one), or null when it is not JSON. For the
+ * stand-in servers of the tests (./alist-stand-in.ts, ./emby-stand-in.ts).
+ */
+export async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown> | null> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  if (chunks.length === 0) return {};
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }

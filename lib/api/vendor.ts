@@ -5,7 +5,7 @@
  * on failure.
  */
 import { get, post } from './client';
-import type { AlistBinding, AlistMe, BindableVendor, VendorList } from '@/lib/contract/types';
+import type { VendorServer, VendorMe, BindableVendor, VendorList } from '@/lib/contract/types';
 
 /** What AList's web client appends to a password before hashing it. */
 const ALIST_PASSWORD_SALT = '-https://github.com/alist-org/alist';
@@ -22,8 +22,8 @@ export async function alistPasswordHash(password: string): Promise<string | null
 }
 
 /** `GET /api/vendor/{vendor}/binds` → the user's servers, oldest first. */
-export function getBindings(vendor: BindableVendor): Promise<AlistBinding[]> {
-  return get<AlistBinding[] | null>(`/api/vendor/${vendor}/binds`).then((list) => list ?? []);
+export function getBindings(vendor: BindableVendor): Promise<VendorServer[]> {
+  return get<VendorServer[] | null>(`/api/vendor/${vendor}/binds`).then((list) => list ?? []);
 }
 
 /**
@@ -46,8 +46,8 @@ export function unbindVendor(vendor: BindableVendor, serverId: string): Promise<
 }
 
 /** `GET /api/vendor/{vendor}/me?serverId=` → the user on a bound server. */
-export function getVendorMe(vendor: BindableVendor, serverId: string): Promise<AlistMe> {
-  return get<AlistMe>(`/api/vendor/${vendor}/me`, { searchParams: { serverId, serverID: serverId } });
+export function getVendorMe(vendor: BindableVendor, serverId: string): Promise<VendorMe> {
+  return get<VendorMe>(`/api/vendor/${vendor}/me`, { searchParams: { serverId, serverID: serverId } });
 }
 
 /**

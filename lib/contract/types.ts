@@ -291,7 +291,7 @@ export interface CurrentMovie {
 export type BindableVendor = 'alist' | 'emby';
 
 /** One bound AList, Emby or Jellyfin server (`GET /api/vendor/{alist,emby}/binds`, docs/vendors.md). */
-export interface AlistBinding {
+export interface VendorServer {
   serverId: string;
   host: string;
 }
@@ -320,7 +320,7 @@ export interface VendorList {
 }
 
 /** `GET /api/vendor/{alist,emby}/me` (docs/vendors.md): AList's user has `username` and `basePath`, Emby's `name`. */
-export interface AlistMe {
+export interface VendorMe {
   isLogin: boolean;
   info?: { id: number | string; username?: string; name?: string; basePath?: string; role?: number; permission?: number; disabled?: boolean };
 }

@@ -35,23 +35,12 @@ function contentRange(value: string | undefined): { start: number; end: number; 
   return Number.isSafeInteger(total) && start <= end && end < total ? { start, end, total } : null;
 }
 
-/** What the cache has done, for the benchmark and the tests. */
-export interface SliceCacheStats {
-  /** Bytes read from sources into slices. */
-  upstreamBytes: number;
-  /** Slice fetches made (each one upstream request). */
-  fetches: number;
-  /** Slices served from memory or from a fetch another viewer started. */
-  hits: number;
-}
-
 /** The proxy's slices, shared by every viewer of every room on this instance. */
 export class SliceCache {
   private readonly slices: LRUCache<string, Slice>;
   private readonly pending = new Map<string, Promise<Slice | null>>();
   /** Sources found not to answer Range with 206: not asked again for a while. */
   private readonly unsliceable = new LRUCache<string, true>({ max: 2000, ttl: 10 * 60 * 1000 });
-  readonly stats: SliceCacheStats = { upstreamBytes: 0, fetches: 0, hits: 0 };
 
   /** `maxBytes`: the memory the slices may take together (> SLICE_BYTES). */
   constructor(maxBytes: number) {
@@ -70,20 +59,13 @@ export class SliceCache {
   /**
    * Slice `index` of the source `key`, from memory, from a fetch under way, or fetched now with
    * `open`. Resolves null when the source cannot be sliced (no 206 with the file's size, or a
-   * playlist); rejects with the source's error (an HttpError of ./upstream.ts, or 502).
+   * playlist); rejects with the source's error (an HttpError of ./upstream.ts, or 502). `origin` is
+   * the source's host, remembered when it answers a Range with the whole file.
    */
-  async slice(key: string, index: number, open: OpenSource, origin = ''): Promise<Slice | null> {
+  async slice(key: string, index: number, open: OpenSource, origin: string): Promise<Slice | null> {
     const id = `${key}\n${index}`;
-    const cached = this.slices.get(id);
-    if (cached) {
-      this.stats.hits += 1;
-      return cached;
-    }
-    const running = this.pending.get(id);
-    if (running) {
-      this.stats.hits += 1;
-      return running;
-    }
+    const known = this.slices.get(id) ?? this.pending.get(id);
+    if (known) return known;
     const fetching = this.fetch(key, index, open, origin).finally(() => this.pending.delete(id));
     this.pending.set(id, fetching);
     return fetching;
@@ -91,14 +73,13 @@ export class SliceCache {
 
   private async fetch(key: string, index: number, open: OpenSource, origin: string): Promise<Slice | null> {
     const start = index * SLICE_BYTES;
-    this.stats.fetches += 1;
     const { response } = await open({ Range: `bytes=${start}-${start + SLICE_BYTES - 1}` });
     const range = contentRange(response.headers['content-range']);
     const type = response.headers['content-type'];
     if (response.statusCode !== 206 || !range || range.start !== start || /mpegurl|dash\+xml/i.test(type ?? '')) {
       response.destroy();
       if ((response.statusCode ?? 0) < 400) this.unsliceable.set(key, true);
-      if (response.statusCode === 200 && origin) this.unsliceable.set(origin, true);
+      if (response.statusCode === 200) this.unsliceable.set(origin, true);
       return null;
     }
     const chunks: Buffer[] = [];
@@ -112,7 +93,6 @@ export class SliceCache {
       }
       chunks.push(chunk as Buffer);
     }
-    this.stats.upstreamBytes += size;
     const slice: Slice = { data: Buffer.concat(chunks), total: range.total, contentType: type, etag: header(response, 'etag'), lastModified: header(response, 'last-modified') };
     if (slice.data.length !== range.end - range.start + 1) throw new Error('the movie source sent a short slice');
     this.slices.set(`${key}\n${index}`, slice);
@@ -123,8 +103,8 @@ export class SliceCache {
    * The bytes `start`–`end` (inclusive) of the source as a stream of slices, fetching the next slice
    * while the current one is written. `first` is the slice holding `start`, already fetched.
    */
-  stream(key: string, first: Slice, start: number, end: number, open: OpenSource): Readable {
-    const nextSlice = (index: number) => this.slice(key, index, open);
+  stream(key: string, origin: string, first: Slice, start: number, end: number, open: OpenSource): Readable {
+    const nextSlice = (index: number) => this.slice(key, index, open, origin);
     async function* bytes() {
       let index = Math.floor(start / SLICE_BYTES);
       let slice: Slice | null = first;

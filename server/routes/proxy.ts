@@ -212,14 +212,14 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if (isEmbyMovie(movie.base) && route.targetToken === null) {
       // The creator's media server, with the token in the headers (docs/vendors.md).
       const subtitle = queryValue(request.query, 't') === 'subtitle' ? Number(queryValue(request.query, 'id')) : null;
-      const upstream = await embyUpstream(context.emby, movie, { sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle }, Date.now());
+      const upstream = await embyUpstream(context.emby, movie, { sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle });
       target = upstream.url;
       vendorHeaders = upstream.headers;
     }
     if (isAlistMovie(movie.base) && route.targetToken === null) {
       // The creator's AList file (docs/vendors.md); a dynamic folder plays the room's current child.
       const current = await store.rooms.current(roomId);
-      const source = await alistSource(context.alist, movie, current?.movieId === movie.id ? current.subPath : '', Date.now());
+      const source = await alistSource(context.alist, movie, current?.movieId === movie.id ? current.subPath : '');
       target = source.rawUrl;
       if (queryValue(request.query, 't') === 'subtitle') {
         const subtitle = source.subtitles[Number(queryValue(request.query, 'id'))];
@@ -388,7 +388,7 @@ async function serveSlices(
   if (Math.floor(start / SLICE_BYTES) !== index) {
     // A range from the end (`bytes=-500`): its first slice is another one.
     index = Math.floor(start / SLICE_BYTES);
-    slice = await cache.slice(key, index, open);
+    slice = await cache.slice(key, index, open, origin);
     if (!slice) return false;
   }
   reply.code(plan.status).header('accept-ranges', 'bytes').header('content-length', end - start + 1);
@@ -401,7 +401,7 @@ async function serveSlices(
     reply.send();
     return true;
   }
-  const body = cache.stream(key, slice, start, end, open);
+  const body = cache.stream(key, origin, slice, start, end, open);
   reply.raw.on('close', () => body.destroy());
   reply.send(body);
   return true;

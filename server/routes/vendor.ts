@@ -36,26 +36,32 @@ export function registerVendorRoutes(app: FastifyInstance, context: ServerContex
     return sendNoContent(reply);
   });
 
-  app.post('/api/vendor/alist/logout', async (request, reply) => {
-    const user = await requireUser(context, request);
-    const { serverId } = decodeBody(ServerIdRequest, request.body);
-    if (!serverId) throw badRequest('serverId is required');
-    await alist.unbind(user.id, serverId);
-    return sendNoContent(reply);
-  });
+  // The same for both vendors: unbinding, the bound servers, and the user on one.
+  for (const [vendor, accounts] of [
+    ['alist', alist],
+    ['emby', emby],
+  ] as const) {
+    app.post(`/api/vendor/${vendor}/logout`, async (request, reply) => {
+      const user = await requireUser(context, request);
+      const { serverId } = decodeBody(ServerIdRequest, request.body);
+      if (!serverId) throw badRequest('serverId is required');
+      await accounts.unbind(user.id, serverId);
+      return sendNoContent(reply);
+    });
 
-  app.get('/api/vendor/alist/binds', async (request, reply) => {
-    const user = await requireUser(context, request);
-    return sendData(reply, await alist.binds(user.id));
-  });
+    app.get(`/api/vendor/${vendor}/binds`, async (request, reply) => {
+      const user = await requireUser(context, request);
+      return sendData(reply, await accounts.binds(user.id));
+    });
 
-  // v0.9.11 reads `serverID`; its own web client sends `serverId` (docs/vendors.md): both are taken.
-  app.get('/api/vendor/alist/me', async (request, reply) => {
-    const user = await requireUser(context, request);
-    const serverId = queryOr(request.query, 'serverID', '') || queryOr(request.query, 'serverId', '');
-    if (!serverId) throw badRequest('serverID is required');
-    return sendData(reply, { isLogin: true, info: await alist.me(user.id, serverId) });
-  });
+    // v0.9.11 reads `serverID`; its own web client sends `serverId` (docs/vendors.md): both are taken.
+    app.get(`/api/vendor/${vendor}/me`, async (request, reply) => {
+      const user = await requireUser(context, request);
+      const serverId = queryOr(request.query, 'serverID', '') || queryOr(request.query, 'serverId', '');
+      if (!serverId) throw badRequest('serverID is required');
+      return sendData(reply, { isLogin: true, info: await accounts.me(user.id, serverId) });
+    });
+  }
 
   app.post('/api/vendor/alist/list', async (request, reply) => {
     const user = await requireUser(context, request);
@@ -70,27 +76,6 @@ export function registerVendorRoutes(app: FastifyInstance, context: ServerContex
     if (!body.username) throw badRequest('username is required');
     await emby.bind(user.id, body.host, body.username, body.password, Date.now());
     return sendNoContent(reply);
-  });
-
-  app.post('/api/vendor/emby/logout', async (request, reply) => {
-    const user = await requireUser(context, request);
-    const { serverId } = decodeBody(ServerIdRequest, request.body);
-    if (!serverId) throw badRequest('serverId is required');
-    await emby.unbind(user.id, serverId);
-    return sendNoContent(reply);
-  });
-
-  app.get('/api/vendor/emby/binds', async (request, reply) => {
-    const user = await requireUser(context, request);
-    return sendData(reply, await emby.binds(user.id));
-  });
-
-  app.get('/api/vendor/emby/me', async (request, reply) => {
-    const user = await requireUser(context, request);
-    const serverId = queryOr(request.query, 'serverID', '') || queryOr(request.query, 'serverId', '');
-    if (!serverId) throw badRequest('serverID is required');
-    const me = await emby.me(user.id, serverId);
-    return sendData(reply, { isLogin: true, info: { id: me.id, name: me.name, serverId: me.serverId, isAdministrator: me.isAdministrator } });
   });
 
   app.post('/api/vendor/emby/list', async (request, reply) => {

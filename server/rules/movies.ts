@@ -158,10 +158,10 @@ export async function currentView(
   const query = new URLSearchParams({ token, roomId: access.room.id });
   if (isEmbyMovie(state.movie.base)) {
     // Always through the proxy, with the creator's account (docs/vendors.md).
-    movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query, nowMs);
+    movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query);
   } else if (isAlistMovie(state.movie.base)) {
     // With the creator's AList account (docs/vendors.md): viewers need none.
-    const source = await alistSource(alist, state.movie, state.current.subPath, nowMs);
+    const source = await alistSource(alist, state.movie, state.current.subPath);
     movie.base = alistPlaybackBase(movie.base, source, movie.id, query);
     if (state.movie.base.isFolder) {
       // The child that plays, as the dynamic folder's listing shows it.

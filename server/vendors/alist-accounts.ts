@@ -5,10 +5,12 @@
  * for FILE_CACHE_MS. The user's name and password hash are sealed (./credentials.ts); tokens live in
  * memory only, and a refused token is replaced by signing in again once.
  */
-import type { Store } from '../db';
+import { LRUCache } from 'lru-cache';
+import type { Store, VendorBinding } from '../db';
 import { badRequest } from '../errors';
-import { AlistClient, AlistTokenRefused, alistServerId, normalizeAlistHost, type AlistFile, type AlistSession, type AlistUser } from './alist';
+import { AlistClient, AlistTokenRefused, alistServerId, type AlistFile, type AlistSession, type AlistUser } from './alist';
 import type { VendorCipher } from './credentials';
+import { normalizeVendorHost } from './http';
 
 /** 400 when the path names a server the user has not bound (v0.9.11's text). */
 export const ALIST_SERVER_NOT_FOUND = 'alist server not found';
@@ -16,7 +18,7 @@ export const ALIST_SERVER_NOT_FOUND = 'alist server not found';
 const FOLDER_PASSWORD_CONTEXT = 'alist-folder-password';
 /** How long (ms) a resolved file URL is used before AList is asked again (signed links expire). */
 export const FILE_CACHE_MS = 10 * 60 * 1000;
-/** Files resolved and kept at most (oldest dropped first). */
+/** Files resolved and kept at most (least recently used dropped first). */
 const MAX_CACHED_FILES = 2000;
 
 /** A crumb of the picker's path bar. */
@@ -77,7 +79,8 @@ export function childPath(base: string, subPath: string): string {
 /** Users' AList accounts over one store. */
 export class AlistAccounts {
   private readonly tokens = new Map<string, string>();
-  private readonly files = new Map<string, { file: AlistFile; atMs: number }>();
+  /** Resolved files by user, server, path and folder password (signed links expire: FILE_CACHE_MS). */
+  private readonly files = new LRUCache<string, AlistFile>({ max: MAX_CACHED_FILES, ttl: FILE_CACHE_MS });
 
   constructor(
     private readonly store: Store,
@@ -96,7 +99,7 @@ export class AlistAccounts {
    * `local ip is not allowed`, 502 when AList cannot be reached.
    */
   async bind(userId: string, hostInput: string, username: string, hashedPassword: string, nowMs: number): Promise<string> {
-    const host = normalizeAlistHost(hostInput);
+    const host = normalizeVendorHost(hostInput);
     const serverId = alistServerId(host);
     const token = username ? await this.client.login(host, username, hashedPassword) : '';
     if (!username) await this.client.me({ host, token });
@@ -119,14 +122,20 @@ export class AlistAccounts {
     return (await this.store.vendorBindings.ofUser(userId, 'alist')).map((binding) => ({ serverId: binding.serverId, host: binding.host }));
   }
 
-  /**
-   * Runs `call` with a session on the user's server, signing in again once when AList refuses the
-   * token. Throws 400 `alist server not found`, and what `call` throws.
-   */
-  private async withSession<T>(userId: string, serverId: string, call: (session: AlistSession) => Promise<T>): Promise<T> {
+  /** The user's account on a server. Throws 400 `alist server not found`. */
+  private async binding(userId: string, serverId: string): Promise<VendorBinding> {
     const binding = await this.store.vendorBindings.find(userId, 'alist', serverId);
     if (!binding) throw badRequest(ALIST_SERVER_NOT_FOUND);
-    const key = AlistAccounts.context(userId, serverId);
+    return binding;
+  }
+
+  /**
+   * Runs `call` with a session on the user's server (`binding`, or the one looked up), signing in
+   * again once when AList refuses the token. Throws 400 `alist server not found`, and what `call` throws.
+   */
+  private async withSession<T>(account: VendorBinding | { userId: string; serverId: string }, call: (session: AlistSession) => Promise<T>): Promise<T> {
+    const binding = 'credentials' in account ? account : await this.binding(account.userId, account.serverId);
+    const key = AlistAccounts.context(binding.userId, binding.serverId);
     const signIn = async () => {
       const sealed = JSON.parse(this.cipher.open(binding.credentials, key)) as SealedAlist;
       const token = sealed.username ? await this.client.login(binding.host, sealed.username, sealed.hashedPassword) : '';
@@ -145,7 +154,7 @@ export class AlistAccounts {
 
   /** The AList user of a bound server. */
   async me(userId: string, serverId: string): Promise<AlistUser> {
-    return await this.withSession(userId, serverId, (session) => this.client.me(session));
+    return await this.withSession({ userId, serverId }, (session) => this.client.me(session));
   }
 
   /**
@@ -169,11 +178,10 @@ export class AlistAccounts {
       full = `${bound[0].serverId}/`;
     }
     const { serverId, path } = splitAlistPath(full);
-    const binding = await this.store.vendorBindings.find(userId, 'alist', serverId);
-    if (!binding) throw badRequest(ALIST_SERVER_NOT_FOUND);
+    const binding = await this.binding(userId, serverId);
     const crumbs = pathCrumbs([{ name: '', path: '' }, { name: binding.host, path: `${serverId}/` }], path);
     if (request.keyword) {
-      const found = await this.withSession(userId, serverId, (session) =>
+      const found = await this.withSession(binding, (session) =>
         this.client.search(session, { parent: path, keywords: request.keyword, password: request.password, page: request.page, perPage: request.max }),
       );
       return {
@@ -182,7 +190,7 @@ export class AlistAccounts {
         total: found.total,
       };
     }
-    const listed = await this.withSession(userId, serverId, (session) =>
+    const listed = await this.withSession(binding, (session) =>
       this.client.list(session, { path, password: request.password, page: request.page, perPage: request.max, refresh: request.refresh }),
     );
     return {
@@ -198,12 +206,12 @@ export class AlistAccounts {
    */
   async folder(userId: string, serverId: string, request: { folder: string; password: string; keyword: string; page: number; max: number }): Promise<{ entries: (AlistPickerItem & { parent: string })[]; total: number }> {
     if (request.keyword) {
-      const found = await this.withSession(userId, serverId, (session) =>
+      const found = await this.withSession({ userId, serverId }, (session) =>
         this.client.search(session, { parent: request.folder, keywords: request.keyword, password: request.password, page: request.page, perPage: request.max }),
       );
       return { entries: found.content.map((hit) => ({ ...hit, path: `${hit.parent.replace(/\/+$/, '')}/${hit.name}` })), total: found.total };
     }
-    const listed = await this.withSession(userId, serverId, (session) =>
+    const listed = await this.withSession({ userId, serverId }, (session) =>
       this.client.list(session, { path: request.folder, password: request.password, page: request.page, perPage: request.max, refresh: false }),
     );
     const parent = request.folder.replace(/\/+$/, '');
@@ -211,29 +219,26 @@ export class AlistAccounts {
   }
 
   /**
-   * A file of the user's server with its raw URL, from the cache when younger than FILE_CACHE_MS
-   * (`refresh` asks AList again). Throws 400 `path is dir: <path>` for a folder.
+   * A file of the user's server with its raw URL, from the cache when younger than FILE_CACHE_MS.
+   * Throws 400 `path is dir: <path>` for a folder.
    */
-  async file(userId: string, serverId: string, path: string, password: string, nowMs: number, refresh = false): Promise<{ file: AlistFile; atMs: number }> {
+  async file(userId: string, serverId: string, path: string, password: string): Promise<AlistFile> {
     const key = `${AlistAccounts.context(userId, serverId)}:${path}\n${password}`;
     const cached = this.files.get(key);
-    if (cached && !refresh && nowMs - cached.atMs < FILE_CACHE_MS) return cached;
-    const file = await this.withSession(userId, serverId, (session) => this.client.get(session, { path, password }));
+    if (cached) return cached;
+    const file = await this.withSession({ userId, serverId }, (session) => this.client.get(session, { path, password }));
     if (file.isDir) throw badRequest(`path is dir: ${path}`);
-    const entry = { file, atMs: nowMs };
-    this.files.delete(key);
-    this.files.set(key, entry);
-    if (this.files.size > MAX_CACHED_FILES) this.files.delete(this.files.keys().next().value as string);
-    return entry;
+    this.files.set(key, file);
+    return file;
   }
 
   /** Subtitle files beside `path` (AList's related files of type 4 but XML danmaku), with their raw URLs. */
-  async subtitles(userId: string, serverId: string, path: string, file: AlistFile, password: string, nowMs: number): Promise<{ name: string; url: string; type: string }[]> {
+  async subtitles(userId: string, serverId: string, path: string, file: AlistFile, password: string): Promise<{ name: string; url: string; type: string }[]> {
     const folder = path.slice(0, path.lastIndexOf('/') + 1);
     const related = file.related.filter((item) => item.type === 4 && !/\.xml$/i.test(item.name));
     const found: { name: string; url: string; type: string }[] = [];
     for (const item of related) {
-      const { file: subtitle } = await this.file(userId, serverId, `${folder}${item.name}`, password, nowMs);
+      const subtitle = await this.file(userId, serverId, `${folder}${item.name}`, password);
       found.push({ name: item.name, url: subtitle.rawUrl, type: extensionOf(item.name) });
     }
     return found;
@@ -251,7 +256,7 @@ export class AlistAccounts {
 
   /** Throws 400 `alist server not found` unless the user bound the server. */
   async requireBinding(userId: string, serverId: string): Promise<void> {
-    if (!(await this.store.vendorBindings.find(userId, 'alist', serverId))) throw badRequest(ALIST_SERVER_NOT_FOUND);
+    await this.binding(userId, serverId);
   }
 
   private forgetFiles(userId: string, serverId: string): void {

@@ -8,7 +8,7 @@
  */
 import type { Movie, MovieBase, MoviePath } from '@/lib/contract/types';
 import { badRequest } from '../errors';
-import { ALIST_SERVER_NOT_FOUND, childPath, extensionOf, joinAlistPath, splitAlistPath, type AlistAccounts } from './alist-accounts';
+import { childPath, extensionOf, joinAlistPath, splitAlistPath, type AlistAccounts } from './alist-accounts';
 
 /** Whether a base is an AList movie or folder. */
 export function isAlistMovie(base: MovieBase): boolean {
@@ -37,7 +37,6 @@ export interface AlistSource {
   /** The file's extension (`mp4`, `mkv`, `m3u8` …), the movie's `type`. */
   type: string;
   subtitles: { name: string; url: string; type: string }[];
-  atMs: number;
 }
 
 /**
@@ -46,12 +45,12 @@ export interface AlistSource {
  * `sub path is not in parent path`, `path is dir: …`, `alist: <AList's text>` (e.g. the file is gone),
  * 502 when AList cannot be reached.
  */
-export async function alistSource(accounts: AlistAccounts, movie: AlistMovieRow, subPath: string, nowMs: number): Promise<AlistSource> {
+export async function alistSource(accounts: AlistAccounts, movie: AlistMovieRow, subPath: string): Promise<AlistSource> {
   const { serverId, path } = alistTarget(movie.base, subPath);
   const password = accounts.openFolderPassword(movie.base.vendorInfo?.alist?.password ?? '');
-  const { file, atMs } = await accounts.file(movie.creatorId, serverId, path, password, nowMs);
-  const subtitles = await accounts.subtitles(movie.creatorId, serverId, path, file, password, nowMs);
-  return { name: file.name, rawUrl: file.rawUrl, type: extensionOf(file.name), subtitles, atMs };
+  const file = await accounts.file(movie.creatorId, serverId, path, password);
+  const subtitles = await accounts.subtitles(movie.creatorId, serverId, path, file, password);
+  return { name: file.name, rawUrl: file.rawUrl, type: extensionOf(file.name), subtitles };
 }
 
 /**
@@ -123,7 +122,5 @@ export async function checkAlistPush(accounts: AlistAccounts, userId: string, ba
   const full = base.vendorInfo?.alist?.path ?? '';
   if (!full) throw badRequest('path is empty');
   const { serverId } = splitAlistPath(full);
-  await accounts.requireBinding(userId, serverId).catch(() => {
-    throw badRequest(ALIST_SERVER_NOT_FOUND);
-  });
+  await accounts.requireBinding(userId, serverId);
 }

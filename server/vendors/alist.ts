@@ -32,23 +32,6 @@ export function alistServerId(host: string): string {
   return hash.toString('hex');
 }
 
-/**
- * A host as the user typed it, normalized: an http(s) URL without a trailing slash, query or
- * fragment. Throws 400 `host is required` / `host is invalid`.
- */
-export function normalizeAlistHost(input: string): string {
-  const text = input.trim();
-  if (!text) throw new HttpError(400, 'host is required');
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new HttpError(400, 'host is invalid');
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) throw new HttpError(400, 'host is invalid');
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-}
-
 /** A file or folder of a listing (`/api/fs/list` content). */
 export interface AlistEntry {
   name: string;

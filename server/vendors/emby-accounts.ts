@@ -7,17 +7,18 @@
  * (./credentials.ts); no password is kept. A token the server no longer takes is told as
  * EMBY_SESSION_EXPIRED: the user signs in again.
  */
+import { LRUCache } from 'lru-cache';
 import type { Store } from '../db';
 import { badRequest } from '../errors';
-import { normalizeAlistHost } from './alist';
 import type { VendorCipher } from './credentials';
+import { normalizeVendorHost } from './http';
 import type { EmbyClient, EmbyItem, EmbyMediaSource, EmbySession } from './emby';
 
 /** 400 when the path names a server the user has not bound (v0.9.11's text). */
 export const EMBY_SERVER_NOT_FOUND = 'emby server not found';
 /** How long (ms) an item's media sources are used before the server is asked again. */
 export const SOURCE_CACHE_MS = 10 * 60 * 1000;
-/** Items whose sources are kept at most (oldest dropped first). */
+/** Items whose sources are kept at most (least recently used dropped first). */
 const MAX_CACHED_SOURCES = 2000;
 /** Library types that are containers of the user's libraries, not crumbs of a path. */
 const ROOT_TYPES = new Set(['UserRootFolder', 'AggregateFolder']);
@@ -53,7 +54,8 @@ export function splitEmbyPath(full: string): { serverId: string; itemId: string 
 
 /** Users' Emby and Jellyfin accounts over one store. */
 export class EmbyAccounts {
-  private readonly sources = new Map<string, { sources: EmbyMediaSource[]; atMs: number }>();
+  /** Items' media sources by user, server and item (SOURCE_CACHE_MS). */
+  private readonly sources = new LRUCache<string, EmbyMediaSource[]>({ max: MAX_CACHED_SOURCES, ttl: SOURCE_CACHE_MS });
 
   constructor(
     private readonly store: Store,
@@ -71,7 +73,7 @@ export class EmbyAccounts {
    * password is incorrect` / `local ip is not allowed`, 502 when no Emby or Jellyfin answers.
    */
   async bind(userId: string, hostInput: string, username: string, password: string, nowMs: number): Promise<string> {
-    const host = normalizeAlistHost(hostInput);
+    const host = normalizeVendorHost(hostInput);
     const server = await this.client.discover(host);
     const signedIn = await this.client.login(host, server.prefix, username, password);
     const serverId = signedIn.serverId || server.serverId;
@@ -101,7 +103,7 @@ export class EmbyAccounts {
   }
 
   /** The user's account on a bound server. */
-  async me(userId: string, serverId: string) {
+  async me(userId: string, serverId: string): Promise<{ id: string; name: string; serverId: string; isAdministrator: boolean }> {
     return await this.client.me(await this.session(userId, serverId));
   }
 
@@ -146,15 +148,13 @@ export class EmbyAccounts {
    * The media sources of an item of the user's server, from the cache when younger than
    * SOURCE_CACHE_MS. Throws 400 `emby: …` for an item the server does not have.
    */
-  async mediaSources(userId: string, serverId: string, itemId: string, nowMs: number): Promise<{ session: EmbySession; sources: EmbyMediaSource[] }> {
+  async mediaSources(userId: string, serverId: string, itemId: string): Promise<{ session: EmbySession; sources: EmbyMediaSource[] }> {
     const session = await this.session(userId, serverId);
     const key = `${EmbyAccounts.context(userId, serverId)}:${itemId}`;
     const cached = this.sources.get(key);
-    if (cached && nowMs - cached.atMs < SOURCE_CACHE_MS) return { session, sources: cached.sources };
+    if (cached) return { session, sources: cached };
     const sources = await this.client.playbackInfo(session, itemId);
-    this.sources.delete(key);
-    this.sources.set(key, { sources, atMs: nowMs });
-    if (this.sources.size > MAX_CACHED_SOURCES) this.sources.delete(this.sources.keys().next().value as string);
+    this.sources.set(key, sources);
     return { session, sources };
   }
 

@@ -31,10 +31,10 @@ interface EmbyMovieRow {
 }
 
 /** The creator's session and the sources a browser plays as they are, in the server's order. */
-async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow, nowMs: number): Promise<{ session: EmbySession; itemId: string; sources: EmbyMediaSource[] }> {
+async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow): Promise<{ session: EmbySession; itemId: string; sources: EmbyMediaSource[] }> {
   const { serverId, itemId } = splitEmbyPath(movie.base.vendorInfo?.emby?.path ?? '');
   if (!itemId) throw badRequest('path is invalid');
-  const { session, sources } = await accounts.mediaSources(movie.creatorId, serverId, itemId, nowMs);
+  const { session, sources } = await accounts.mediaSources(movie.creatorId, serverId, itemId);
   const playable = sources.filter((source) => source.directStream);
   if (playable.length === 0) throw badRequest(EMBY_NEEDS_TRANSCODE);
   return { session, itemId, sources: playable };
@@ -46,8 +46,8 @@ async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow, nowM
  * subtitles of the first (`?t=subtitle&id=<stream index>`, WebVTT). Throws 400 `emby server not
  * found` (the creator unbound it), EMBY_SESSION_EXPIRED, EMBY_NEEDS_TRANSCODE, `emby: not found`.
  */
-export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieRow, base: MovieBase, query: URLSearchParams, nowMs: number): Promise<MovieBase> {
-  const { sources } = await playableSources(accounts, movie, nowMs);
+export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieRow, base: MovieBase, query: URLSearchParams): Promise<MovieBase> {
+  const { sources } = await playableSources(accounts, movie);
   const route = (extra: string) => `/api/room/movie/proxy/${movie.id}?${extra}${query}`;
   const subtitles = Object.fromEntries(
     sources[0].streams
@@ -68,8 +68,8 @@ export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieR
  * subtitle stream `subtitleIndex` as WebVTT, with the creator's token in the headers.
  * Throws 400 `id out of range` for a source or subtitle the movie does not have.
  */
-export async function embyUpstream(accounts: EmbyAccounts, movie: EmbyMovieRow, request: { sourceIndex: number; subtitleIndex: number | null }, nowMs: number): Promise<{ url: string; headers: Record<string, string> }> {
-  const { session, itemId, sources } = await playableSources(accounts, movie, nowMs);
+export async function embyUpstream(accounts: EmbyAccounts, movie: EmbyMovieRow, request: { sourceIndex: number; subtitleIndex: number | null }): Promise<{ url: string; headers: Record<string, string> }> {
+  const { session, itemId, sources } = await playableSources(accounts, movie);
   const source = sources[request.sourceIndex];
   if (!source) throw badRequest('id out of range');
   const headers = accounts.client.authHeaders(session);

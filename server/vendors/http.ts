@@ -19,6 +19,23 @@ export const VENDOR_UNREACHABLE = 'vendor server unreachable';
 /** 502: the vendor's server answered something that is not its API (companion text). */
 export const VENDOR_INVALID_ANSWER = 'vendor server answered unexpectedly';
 
+/**
+ * A vendor's address as the user typed it (AList, Emby, Jellyfin), normalized: an http(s) URL without a trailing slash, query or
+ * fragment. Throws 400 `host is required` / `host is invalid`.
+ */
+export function normalizeVendorHost(input: string): string {
+  const text = input.trim();
+  if (!text) throw new HttpError(400, 'host is required');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new HttpError(400, 'host is invalid');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) throw new HttpError(400, 'host is invalid');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
 /** One API call. */
 export interface VendorCall {
   method: 'GET' | 'POST' | 'DELETE';
@@ -55,7 +72,7 @@ export function callVendor(call: VendorCall, policy: UpstreamPolicy): Promise<Ve
   }
   const send = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
-    const outgoing = send(url, { method: call.method, headers, agent: guardedAgent(url, policy), timeout: VENDOR_TIMEOUT_MS }, (response) => {
+    const outgoing = send(url, { method: call.method, headers, agent: guardedAgent(url, policy) }, (response) => {
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400) {
         response.resume();
@@ -86,9 +103,9 @@ export function callVendor(call: VendorCall, policy: UpstreamPolicy): Promise<Ve
         }
       });
     });
+    // One deadline for the whole call, headers and body.
     const deadline = setTimeout(() => outgoing.destroy(new Error('timed out')), VENDOR_TIMEOUT_MS);
     outgoing.on('close', () => clearTimeout(deadline));
-    outgoing.on('timeout', () => outgoing.destroy(new Error('timed out')));
     outgoing.on('error', (error) => reject(isRefusedAddress(error) ? new HttpError(400, LOCAL_IP_REFUSED) : new HttpError(502, VENDOR_UNREACHABLE)));
     outgoing.end(payload);
   });
