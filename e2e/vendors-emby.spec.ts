@@ -2,8 +2,9 @@
  * Jellyfin through the UI (docs/vendors.md "Emby and Jellyfin"), against the stand-in
  * (e2e/support/emby-stand-in.ts) serving the test media: binding in the profile's Platforms (a wrong
  * password said at its field), "From Emby/Jellyfin" in "Add a movie" walking libraries → series →
- * season → episodes, and an episode played in two browsers in step, through the server, the second
- * browser with no account of its own.
+ * season → episodes, an episode played in two browsers in step, through the server, the second
+ * browser with no account of its own, and the season added as a dynamic folder, one of its
+ * episodes played from the playlist.
  */
 import path from 'node:path';
 import { expect, PROXY_MEDIA_HOST, test } from './fixtures';
@@ -23,7 +24,7 @@ test.afterAll(async () => {
   await jellyfin?.close();
 });
 
-test('a Jellyfin episode, picked through its series and season, plays in two browsers in step', async ({ app, actors }) => {
+test('a Jellyfin episode, picked through its series and season, plays in two browsers in step; the season as a dynamic folder too', async ({ app, actors }) => {
   const a = await actors.user('owner');
   const b = await actors.user('viewer');
   await a.page.goto(app.url('/user/me'));
@@ -51,6 +52,10 @@ test('a Jellyfin episode, picked through its series and season, plays in two bro
     await expect(picker.getByTestId('emby-breadcrumb')).toContainText(name);
   }
   await picker.getByRole('checkbox', { name: 'Select Episode 2' }).check();
+  // Back in the series, its season as a whole: a dynamic folder.
+  await picker.getByTestId('emby-breadcrumb').getByRole('button', { name: 'Show', exact: true }).click();
+  await picker.getByRole('checkbox', { name: 'Select Season 1' }).check();
+  await expect(picker).toContainText('becomes a dynamic folder');
   await picker.getByTestId('emby-picker-add').click();
 
   await expect(cinemaA.movieItem('Episode 2')).toContainText('Emby/Jellyfin');
@@ -61,5 +66,20 @@ test('a Jellyfin episode, picked through its series and season, plays in two bro
   for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
   await expectTogether(a.page, b.page);
   expect(jellyfin.calls.some((call) => call.startsWith('/Videos/e-2/stream'))).toBe(true);
+
+  await test.step('the season opens in the playlist for both, listed live; A plays its first episode and B follows', async () => {
+    for (const [page, cinema] of [[b.page, cinemaB], [a.page, cinemaA]] as const) {
+      await cinema.movieItem('Season 1').getByTestId('movie-open-folder').click();
+      await expect(page.getByTestId('movie-breadcrumb')).toContainText('Season 1');
+      await expect(page.getByTestId('movie-item')).toHaveCount(2);
+    }
+    await cinemaA.movieItem('Episode 1').getByTestId('movie-title').click();
+    for (const cinema of [cinemaA, cinemaB]) {
+      await expect(cinema.currentMovieName).toHaveText('Episode 1');
+      await cinema.waitMediaLoaded();
+    }
+    await expectTogether(a.page, b.page);
+    expect(jellyfin.calls.some((call) => call.startsWith('/Videos/e-1/stream'))).toBe(true);
+  });
   expect([...a.errors, ...b.errors]).toEqual([]);
 });

@@ -4,7 +4,8 @@
  * stand-ins (e2e/support/emby-stand-in.ts) on 127.0.0.2: a Jellyfin 10.11 answering at the root and
  * an Emby answering under `/emby`. Binding finds the prefix; browsing goes libraries → series →
  * season → episodes, with search; a movie plays through the proxy with the creator's token kept on
- * the server (Range, a second media source, a text subtitle as WebVTT); a file that needs converting
+ * the server (Range, a second media source, a text subtitle as WebVTT); a series as a dynamic folder
+ * (listed live, an episode played, nothing outside it); a file that needs converting
  * and an expired session are said in words; and who may call each route.
  */
 import path from 'node:path';
@@ -150,10 +151,48 @@ describe('browsing and playing', () => {
     expect((await get(server, '/api/room/movie/current', as(viewer))).status).toBe(200);
   });
 
-  it('refuses an Emby movie of a server the pusher did not bind, a folder, and a path without an item', async () => {
+  it('lists a series pushed as a dynamic folder live for a member, plays an episode of it, never anything outside it', async () => {
+    const pushed = await post(server, '/api/room/movie/push', { name: 'Show', url: '', isFolder: true, vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/s-show` } } }, as(owner));
+    expect(pushed.status).toBe(200);
+    const id = pushed.body.data.id as string;
+    const top = await get(server, `/api/room/movie/movies?id=${id}`, as(viewer));
+    expect(top.body.data).toEqual(expect.objectContaining({ dynamic: true, total: 1 }));
+    expect(top.body.data.movies[0]).toEqual(expect.objectContaining({ id, subPath: 'se-1', base: expect.objectContaining({ name: 'Season 1', isFolder: true }) }));
+    expect(top.body.data.paths.map((crumb: { name: string }) => crumb.name)).toEqual(['Home', 'Show']);
+    const season = await get(server, `/api/room/movie/movies?id=${id}&subPath=se-1`, as(viewer));
+    expect(season.body.data.movies.map((movie: { subPath: string; base: { name: string } }) => [movie.subPath, movie.base.name])).toEqual([
+      ['e-1', 'Episode 1'],
+      ['e-2', 'Episode 2'],
+    ]);
+    expect(season.body.data.paths).toEqual([
+      { name: 'Home', id: '', subPath: '' },
+      { name: 'Show', id, subPath: '' },
+      { name: 'Season 1', id, subPath: 'se-1' },
+    ]);
+    const found = await get(server, `/api/room/movie/movies?id=${id}&keyword=episode%202`, as(viewer));
+    expect(found.body.data.movies.map((movie: { subPath: string }) => movie.subPath)).toEqual(['e-2']);
+
+    expect((await post(server, '/api/room/movie/current', { id, subPath: 'e-2' }, as(owner))).status).toBe(204);
+    const current = (await get(server, '/api/room/movie/current', as(viewer))).body.data.movie;
+    expect([current.id, current.subPath, current.base.name, current.base.isFolder, current.base.vendorInfo.emby.path]).toEqual([id, 'e-2', 'Episode 2', false, `${sid()}/e-2`]);
+    const video = await fetch(`${server.url}${current.base.url}`, { headers: { Range: 'bytes=0-99' } });
+    expect(video.status).toBe(206);
+
+    // A film of another library, a made-up path, nothing: refused.
+    for (const [subPath, error] of [['m-clip', 'sub path is not in parent path'], ['../m-clip', 'sub path is not in parent path'], ['', 'sub path is empty']]) {
+      const refused = await post(server, '/api/room/movie/current', { id, subPath }, as(owner));
+      expect([subPath, refused.status, refused.body.error]).toEqual([subPath, 400, error]);
+      const listed = subPath ? await get(server, `/api/room/movie/movies?id=${id}&subPath=${encodeURIComponent(subPath)}`, as(viewer)) : null;
+      if (listed) expect([listed.status, listed.body.error]).toEqual([400, 'sub path is not in parent path']);
+    }
+    const child = await post(server, '/api/room/movie/push', { name: 'x', url: 'https://example.com/a.mp4', parentId: id }, as(owner));
+    expect([child.status, child.body.error]).toEqual([400, 'parent is a dynamic folder, cannot add child']);
+  });
+
+  it('refuses an Emby movie of a server the pusher did not bind, and a path without an item', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'x', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/m-clip` } } }, 'emby server not found'],
-      [{ name: 'x', isFolder: true, vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/s-show` } } }, 'an emby folder cannot be added yet'],
+      [{ name: 'x', isFolder: true, vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/s-show` } } }, 'emby server not found'],
       [{ name: 'x', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/` } } }, 'path is invalid'],
     ];
     for (const [body, error] of cases) {

@@ -5,7 +5,8 @@
  * can be added; "Add selected" pushes them at once (`POST /api/room/movie/pushs`) with `vendorInfo`.
  * AList: files and folders (a folder becomes a dynamic folder), a password for a locked folder, and
  * the proxy switch for links viewers cannot open. Emby/Jellyfin: libraries → series → seasons →
- * episodes, films and episodes added (always played through this server). Without a bound server it
+ * episodes, films and episodes added, and a library, series or season as a dynamic folder (always
+ * played through this server). A bound server itself opens but is not added. Without a bound server it
  * says where to bind one. Loaded when the mode is chosen.
  */
 import { useState, type FormEvent } from 'react';
@@ -36,8 +37,13 @@ const PAGE_SIZE = 10;
 /** The MovieBase of one picked entry (docs/vendors.md "An AList movie", "An Emby movie"). */
 export function vendorBase(vendor: BindableVendor, item: VendorItem, options: { password: string; proxy: boolean; parentId: string }): MovieBase {
   const base = { name: item.name, url: '', type: '', live: false, rtmpSource: false, parentId: options.parentId };
-  if (vendor === 'emby') return { ...base, proxy: true, isFolder: false, vendorInfo: { vendor: 'emby', emby: { path: item.path } } };
+  if (vendor === 'emby') return { ...base, proxy: true, isFolder: item.isDir, vendorInfo: { vendor: 'emby', emby: { path: item.path } } };
   return { ...base, proxy: options.proxy, isFolder: item.isDir, vendorInfo: { vendor: 'alist', alist: { path: item.path, password: options.password } } };
+}
+
+/** Whether an entry is a bound server (`<serverId>/`, the first level when several are bound), which opens but is not added. */
+function isServer(item: VendorItem): boolean {
+  return item.path.endsWith('/');
 }
 
 /** The picker's texts by vendor. */
@@ -186,7 +192,7 @@ export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFo
         <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" data-testid={`${vendor}-items`} aria-busy={list.isValidating}>
           {items.map((item) => (
             <li key={item.path} className="flex min-h-11 items-center gap-2 px-3 text-sm" data-testid={`${vendor}-item`}>
-              {vendor === 'alist' || !item.isDir ? (
+              {!isServer(item) ? (
                 <input
                   type="checkbox"
                   className="h-4 w-4 shrink-0 cursor-pointer accent-brand-600"
@@ -196,7 +202,7 @@ export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFo
                   onChange={(event) => toggle(item, event.target.checked)}
                 />
               ) : (
-                // An Emby folder (a library, series or season) opens; only films and episodes are added.
+                // A bound server (with several, the first level) opens; its folders and files are added.
                 <span className="w-4 shrink-0" aria-hidden />
               )}
               {item.isDir ? <Folder className="h-4 w-4 shrink-0 text-amber-500" aria-hidden /> : null}
@@ -222,7 +228,7 @@ export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFo
       ) : (
         <p className="text-xs text-zinc-500 dark:text-zinc-400">{t('embyPicker.viaServer')}</p>
       )}
-      {[...selected.values()].some(({ item }) => item.isDir) ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{t('alistPicker.folderNote')}</p> : null}
+      {[...selected.values()].some(({ item }) => item.isDir) ? <p className="text-xs text-zinc-500 dark:text-zinc-400">{t(vendor === 'alist' ? 'alistPicker.folderNote' : 'embyPicker.folderNote')}</p> : null}
       {failure ? (
         <Notice tone="error" testId={`${vendor}-picker-failure`}>
           {failureText}

@@ -70,7 +70,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
       max: paging.max,
       offset: paging.offset,
       subPath: queryOr(request.query, 'subPath', ''),
-    }, context.alist);
+    }, context.alist, context.emby);
     return sendData(reply, list);
   });
 
@@ -82,7 +82,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.post('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
     const { id, subPath } = decodeBody(SetCurrentRequest, request.body);
-    await setCurrentMovie(store, access, id, subPath, Date.now());
+    await setCurrentMovie(store, access, id, subPath, Date.now(), context.emby);
     notify(access, MessageType.CURRENT);
     return sendNoContent(reply);
   });

@@ -186,7 +186,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       roomId = route.publicRoomId;
     }
     const movie = await store.movies.find(roomId, movieId);
-    if (!movie || (movie.base.isFolder && !isAlistMovie(movie.base))) throw notFound('room or movie not found');
+    if (!movie || (movie.base.isFolder && !isAlistMovie(movie.base) && !isEmbyMovie(movie.base))) throw notFound('room or movie not found');
     if (route.servesPush && movie.base.rtmpSource) {
       const elsewhere = holdsPush(movie.id) || request.headers[FORWARDED_HEADER] ? null : context.hubs.liveElsewhere(movie.id);
       if (elsewhere) return forwardPush(request, reply, elsewhere);
@@ -212,7 +212,10 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if (isEmbyMovie(movie.base) && route.targetToken === null) {
       // The creator's media server, with the token in the headers (docs/vendors.md).
       const subtitle = queryValue(request.query, 't') === 'subtitle' ? Number(queryValue(request.query, 'id')) : null;
-      const upstream = await embyUpstream(context.emby, movie, { sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle });
+      // A dynamic folder plays the room's current child.
+      const current = movie.base.isFolder ? await store.rooms.current(roomId) : null;
+      const subPath = current?.movieId === movie.id ? current.subPath : '';
+      const upstream = await embyUpstream(context.emby, movie, { subPath, sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle });
       target = upstream.url;
       vendorHeaders = upstream.headers;
     }

@@ -105,15 +105,14 @@ function readAlistBase(base: MovieBase, input: MovieBaseInput, proxy: ProxyPolic
 /**
  * An Emby or Jellyfin movie (docs/vendors.md): `vendorInfo.emby.path` names the item as
  * `<serverId>/<itemId>`. It always plays through the proxy (the media server's URLs carry the
- * creator's token), so the movie proxy must be on; not live; not a folder (yet). Throws 400
- * `path is empty`, `backend <name> not found`, `an emby folder cannot be added yet`, `movie proxy is not enabled`.
+ * creator's token), so the movie proxy must be on; not live. A folder (a library, series, season) is a
+ * dynamic folder. Throws 400 `path is empty`, `backend <name> not found`, `movie proxy is not enabled`.
  */
 function readEmbyBase(base: MovieBase, input: MovieBaseInput, proxy: ProxyPolicy): MovieBase {
   const info = input.vendorInfo;
   const path = info?.emby?.path ?? '';
   if (!path) throw badRequest('path is empty');
   if (info?.backend) throw badRequest(`backend ${info.backend} not found`);
-  if (base.isFolder) throw badRequest('an emby folder cannot be added yet');
   if (base.live || base.rtmpSource) throw badRequest('an emby movie cannot be live');
   if (!proxy.movieProxy) throw badRequest('movie proxy is not enabled');
   return { ...base, url: '', proxy: true, headers: undefined, vendorInfo: { vendor: 'emby', backend: '', emby: { path, transcode: Boolean(info?.emby?.transcode) } } };

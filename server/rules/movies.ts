@@ -17,7 +17,7 @@ import { newId } from './users';
 import type { AlistAccounts } from '../vendors/alist-accounts';
 import { joinAlistPath } from '../vendors/alist-accounts';
 import type { EmbyAccounts } from '../vendors/emby-accounts';
-import { embyPlaybackBase, isEmbyMovie } from '../vendors/emby-movies';
+import { embyFolderPage, embyPlaybackBase, embyTarget, isEmbyMovie } from '../vendors/emby-movies';
 import { alistFolderPage, alistPlaybackBase, alistSource, alistTarget, isAlistMovie } from '../vendors/alist-movies';
 
 /** The file extension of the URL's path without the dot (`m3u8`, `mp4`), or "". */
@@ -158,7 +158,14 @@ export async function currentView(
   const query = new URLSearchParams({ token, roomId: access.room.id });
   if (isEmbyMovie(state.movie.base)) {
     // Always through the proxy, with the creator's account (docs/vendors.md).
-    movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query);
+    movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query, state.current.subPath);
+    if (state.movie.base.isFolder) {
+      // The child that plays, as the dynamic folder's listing shows it.
+      const child = await embyTarget(emby, state.movie, state.current.subPath);
+      movie.base.name = await emby.itemName(state.movie.creatorId, child.serverId, child.itemId);
+      movie.base.isFolder = false;
+      movie.base.vendorInfo = { vendor: 'emby', backend: '', emby: { path: `${child.serverId}/${child.itemId}` } };
+    }
   } else if (isAlistMovie(state.movie.base)) {
     // With the creator's AList account (docs/vendors.md): viewers need none.
     const source = await alistSource(alist, state.movie, state.current.subPath);
@@ -219,6 +226,7 @@ export async function listMovies(
   access: RoomAccess,
   query: { id: string; keyword: string; max: number; offset: number; subPath?: string },
   alist: AlistAccounts,
+  emby: EmbyAccounts,
 ): Promise<MovieList> {
   requirePermission(access, Permission.GetMovieList, 'no permission');
   if (query.id && query.id.length !== 32) throw badRequest('id length must be 0 or 32');
@@ -234,6 +242,10 @@ export async function listMovies(
     const page = await alistFolderPage(alist, folder, { subPath: query.subPath ?? '', keyword: query.keyword, page: Math.floor(query.offset / query.max) + 1, max: query.max });
     return { movies: page.movies, paths: [...paths, ...page.paths], total: page.total, dynamic: true };
   }
+  if (folder && isEmbyMovie(folder.base)) {
+    const page = await embyFolderPage(emby, folder, { subPath: query.subPath ?? '', keyword: query.keyword, page: Math.floor(query.offset / query.max) + 1, max: query.max });
+    return { movies: page.movies, paths: [...paths, ...page.paths], total: page.total, dynamic: true };
+  }
   const { total, rows } = await store.movies.page(access.room.id, query.id, query.keyword, query.max, query.offset);
   return { movies: rows.map((row) => movieView(row, access.user.id)), paths, total, dynamic: false };
 }
@@ -244,7 +256,7 @@ async function checkParent(store: Store, roomId: string, parentId: string | unde
   const parent = await store.movies.find(roomId, parentId);
   if (!parent) throw badRequest('room or movie not found');
   if (!parent.base.isFolder) throw badRequest('parent is not a folder');
-  if (isAlistMovie(parent.base)) throw badRequest('parent is a dynamic folder, cannot add child');
+  if (isAlistMovie(parent.base) || isEmbyMovie(parent.base)) throw badRequest('parent is a dynamic folder, cannot add child');
 }
 
 /**
@@ -340,9 +352,10 @@ export async function editMovie(store: Store, access: RoomAccess, id: string, ba
 /**
  * `POST /api/room/movie/current` (§4.5, §6.7 step 3). Needs SetCurrentMovie. `id` "" clears the
  * current movie (paused); otherwise the movie starts at 0 s, playing; the rate is kept.
- * Throws 400 `id length must be 0 or 32`, `room or movie not found`, `cannot set static folder as current movie`.
+ * Throws 400 `id length must be 0 or 32`, `room or movie not found`, `cannot set static folder as current movie`,
+ * and for a dynamic folder's child `subPath` `sub path is empty`, `sub path is not in parent path`.
  */
-export async function setCurrentMovie(store: Store, access: RoomAccess, id: string, subPath: string, nowMs: number): Promise<void> {
+export async function setCurrentMovie(store: Store, access: RoomAccess, id: string, subPath: string, nowMs: number, emby: EmbyAccounts): Promise<void> {
   if (id && id.length !== 32) throw badRequest('id length must be 0 or 32');
   requirePermission(access, Permission.SetCurrentMovie, 'set current movie error: no permission');
   const previous = await store.rooms.current(access.room.id);
@@ -360,10 +373,12 @@ export async function setCurrentMovie(store: Store, access: RoomAccess, id: stri
   }
   const movie = await store.movies.find(access.room.id, id);
   if (!movie) throw badRequest('room or movie not found');
-  const dynamic = movie.base.isFolder && isAlistMovie(movie.base);
+  const dynamic = movie.base.isFolder && (isAlistMovie(movie.base) || isEmbyMovie(movie.base));
   if (movie.base.isFolder && !dynamic) throw badRequest('cannot set static folder as current movie');
-  // A child of a dynamic folder is named by its path under the folder (checked to stay inside it).
-  if (dynamic) alistTarget(movie.base, subPath);
+  // A child of a dynamic folder is named by its path (AList) or item id (Emby) under the folder,
+  // checked to stay inside it.
+  if (dynamic && isAlistMovie(movie.base)) alistTarget(movie.base, subPath);
+  if (dynamic && isEmbyMovie(movie.base)) await embyTarget(emby, movie, subPath);
   await store.rooms.saveCurrent(access.room.id, {
     movieId: id,
     subPath,

@@ -56,6 +56,10 @@ export function splitEmbyPath(full: string): { serverId: string; itemId: string 
 export class EmbyAccounts {
   /** Items' media sources by user, server and item (SOURCE_CACHE_MS). */
   private readonly sources = new LRUCache<string, EmbyMediaSource[]>({ max: MAX_CACHED_SOURCES, ttl: SOURCE_CACHE_MS });
+  /** Items' ancestor ids by user, server and item (SOURCE_CACHE_MS): a library does not move often. */
+  private readonly ancestorIds = new LRUCache<string, string[]>({ max: MAX_CACHED_SOURCES, ttl: SOURCE_CACHE_MS });
+  /** Items' names by user, server and item (SOURCE_CACHE_MS). */
+  private readonly names = new LRUCache<string, string>({ max: MAX_CACHED_SOURCES, ttl: SOURCE_CACHE_MS });
 
   constructor(
     private readonly store: Store,
@@ -158,6 +162,32 @@ export class EmbyAccounts {
     return { session, sources };
   }
 
+  /**
+   * Checks that `itemId` is `folderId` or lies under it on the user's server (its ancestors, from the
+   * cache when younger than SOURCE_CACHE_MS): a dynamic folder plays nothing outside itself. Throws 400
+   * `sub path is not in parent path`, `emby: not found`, `emby server not found`.
+   */
+  async requireUnder(userId: string, serverId: string, folderId: string, itemId: string): Promise<void> {
+    if (itemId === folderId) return;
+    const key = `${EmbyAccounts.context(userId, serverId)}:${itemId}`;
+    let ids = this.ancestorIds.get(key);
+    if (!ids) {
+      ids = (await this.client.ancestors(await this.session(userId, serverId), itemId)).map((ancestor) => ancestor.id);
+      this.ancestorIds.set(key, ids);
+    }
+    if (!ids.includes(folderId)) throw badRequest('sub path is not in parent path');
+  }
+
+  /** The name of an item of the user's server, from the cache when younger than SOURCE_CACHE_MS. Throws 400 `emby: not found`. */
+  async itemName(userId: string, serverId: string, itemId: string): Promise<string> {
+    const key = `${EmbyAccounts.context(userId, serverId)}:${itemId}`;
+    const cached = this.names.get(key);
+    if (cached !== undefined) return cached;
+    const { name } = await this.client.item(await this.session(userId, serverId), itemId);
+    this.names.set(key, name);
+    return name;
+  }
+
   /** Throws 400 `emby server not found` unless the user bound the server. */
   async requireBinding(userId: string, serverId: string): Promise<void> {
     if (!(await this.store.vendorBindings.find(userId, 'emby', serverId))) throw badRequest(EMBY_SERVER_NOT_FOUND);
@@ -165,7 +195,7 @@ export class EmbyAccounts {
 
   private forgetSources(userId: string, serverId: string): void {
     const prefix = `${EmbyAccounts.context(userId, serverId)}:`;
-    for (const key of [...this.sources.keys()]) if (key.startsWith(prefix)) this.sources.delete(key);
+    for (const cache of [this.sources, this.ancestorIds, this.names]) for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
   }
 }
 
