@@ -24,7 +24,7 @@ test.afterAll(async () => {
   await jellyfin?.close();
 });
 
-test('a Jellyfin episode, picked through its series and season, plays in two browsers in step; the season as a dynamic folder too', async ({ app, actors }) => {
+test("a Jellyfin episode, picked through its series and season, plays in two browsers in step; the season as a dynamic folder; a film as the server's transcode", async ({ app, actors }) => {
   const a = await actors.user('owner');
   const b = await actors.user('viewer');
   await a.page.goto(app.url('/user/me'));
@@ -80,6 +80,17 @@ test('a Jellyfin episode, picked through its series and season, plays in two bro
     }
     await expectTogether(a.page, b.page);
     expect(jellyfin.calls.some((call) => call.startsWith('/Videos/e-1/stream'))).toBe(true);
+  });
+
+  await test.step("a film browsers cannot decode plays as the media server's transcode, in step", async () => {
+    const film = await app.api.pushMovie(a.token!, roomId, { name: 'HEVC film', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${jellyfin.serverId}/m-hevc` } } });
+    await app.api.setCurrent(a.token!, roomId, film);
+    for (const cinema of [cinemaA, cinemaB]) {
+      await expect(cinema.currentMovieName).toHaveText('HEVC film');
+      await cinema.waitMediaLoaded();
+    }
+    await expectTogether(a.page, b.page);
+    expect(jellyfin.calls.some((call) => /^\/videos\/m-hevc\/hls1\/main\/\d+\.ts$/.test(call))).toBe(true);
   });
   expect([...a.errors, ...b.errors]).toEqual([]);
 });

@@ -157,6 +157,11 @@ export interface StartServerOptions {
    * main.ts reads `PROXY_CACHE_BYTES`.
    */
   proxyCacheBytes?: number;
+  /**
+   * How long (ms) an Emby or Jellyfin transcode nobody fetched runs before this server stops it
+   * (./vendors/emby-accounts.ts TRANSCODE_IDLE_MS, a minute); tests shorten it.
+   */
+  embyTranscodeIdleMs?: number;
   /** During a rotation of `jwtSecret`: the secret it replaces, still accepted for 48 h. main.ts reads `JWT_PREVIOUS_SECRET`. */
   jwtPreviousSecret?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
@@ -261,7 +266,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     endpoints: options.oauth2Endpoints ?? {},
     sliceCache: options.proxyCacheBytes === 0 ? null : new SliceCache(options.proxyCacheBytes ?? DEFAULT_PROXY_CACHE_BYTES),
     alist: new AlistAccounts(store, cipher, new AlistClient(vendorPolicy)),
-    emby: new EmbyAccounts(store, cipher, new EmbyClient(vendorPolicy)),
+    emby: new EmbyAccounts(store, cipher, new EmbyClient(vendorPolicy), options.embyTranscodeIdleMs),
   };
   // After the instances could not tell each other (Redis down, events lost), each re-checks its
   // sockets against the database (docs/deployment.md "Running more than one instance").
@@ -383,6 +388,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         context.hubs.closeAll(SHUTDOWN_CLOSE);
         context.hls?.close();
         context.live?.close();
+        context.emby.close();
         closeRtmpSockets?.();
         await Promise.race([
           Promise.all([...wss.clients].map((client) => new Promise((resolve) => client.once('close', resolve)))),

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
-import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, TestSocket, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, TestSocket, until, type TestServer, type TestUser } from './test-support/harness';
 import { MessageType } from '@/lib/contract/message';
 import { DefaultPermissions, Permission } from '@/lib/contract/roles';
 
@@ -43,15 +43,6 @@ async function pushLiveMovie(user: TestUser, roomId: string, name = 'Live'): Pro
 function startPush(url: string): { process: ChildProcess; exited: Promise<number | null> } {
   const child = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', CLIP, '-c', 'copy', '-f', 'flv', url], { stdio: 'ignore' });
   return { process: child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
-}
-
-/** Polls `check` every 100 ms until it is true; throws after `timeoutMs`. */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Reads the first `bytes` of a streaming response, then cancels it. */

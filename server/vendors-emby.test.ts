@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { Role } from '@/lib/contract/roles';
 import { startEmbyStandIn, type EmbyStandIn } from '../e2e/support/emby-stand-in';
-import { createRoom, get, launch, openServerDatabase, post, signUpUser, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, openServerDatabase, post, signUpUser, until, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(60_000);
 
@@ -27,7 +27,7 @@ let db: TestDatabase;
 beforeAll(async () => {
   jellyfin = await startEmbyStandIn({ flavor: 'jellyfin', ...ACCOUNT, mediaDir: MEDIA, host: HOST });
   emby = await startEmbyStandIn({ flavor: 'emby', ...ACCOUNT, mediaDir: MEDIA, host: HOST });
-  server = await launch({ proxyAllowAddresses: [HOST] });
+  server = await launch({ proxyAllowAddresses: [HOST], embyTranscodeIdleMs: 400 });
   db = await openServerDatabase(server.dataDir);
 });
 
@@ -136,11 +136,34 @@ describe('browsing and playing', () => {
     expect(await subtitle.text()).toMatch(/^WEBVTT/);
   });
 
-  it('says when a file needs converting, and when the session expired', async () => {
+  it("plays a file browsers cannot decode as the media server's HLS transcode, token-free, and stops it once nobody fetches it", async () => {
     const hevc = await post(server, '/api/room/movie/push', { name: 'HEVC', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/m-hevc` } } }, as(owner));
     await post(server, '/api/room/movie/current', { id: hevc.body.data.id }, as(owner));
+    const base = (await get(server, '/api/room/movie/current', as(viewer))).body.data.movie.base;
+    expect([base.type, base.url]).toEqual(['m3u8', `/api/room/movie/proxy/${hevc.body.data.id}?token=${viewer.token}&roomId=${roomId}`]);
+    const master = await (await fetch(`${server.url}${base.url}`)).text();
+    const variant = /^\/api\/room\/movie\/proxy\/.+$/m.exec(master)?.[0] ?? '';
+    const media = await (await fetch(`${server.url}${variant}`)).text();
+    const segment = /^\/api\/room\/movie\/proxy\/.+$/m.exec(media)?.[0] ?? '';
+    const first = await fetch(`${server.url}${segment}`);
+    expect([first.status, first.headers.get('content-type'), (await first.arrayBuffer()).byteLength > 1000]).toEqual([200, 'video/mp2t', true]);
+    // The playlists name this server only, and no token of the media server's, not even inside a target token's claims.
+    const claims = [...`${master}${media}`.matchAll(/m3u8\/([\w-]+\.[\w-]+\.[\w-]+)/g)].map((match) => Buffer.from(match[1].split('.')[1], 'base64url').toString());
+    expect(claims.length).toBeGreaterThan(1);
+    for (const secret of jellyfin.tokens()) expect(`${master}${media}${claims.join()}`).not.toContain(secret);
+    expect(claims.every((claim) => !/api_?key/i.test(claim))).toBe(true);
+    const [session] = jellyfin.transcodes();
+    expect(session).toBeTruthy();
+    // Nobody fetches it any more: stopped after TRANSCODE_IDLE (shortened here).
+    await until(() => jellyfin.stopped.includes(session), 'the idle transcode stopped');
+    expect(jellyfin.transcodes()).not.toContain(session);
+  });
+
+  it('says when a file cannot play, and when the session expired', async () => {
+    const hevc = await post(server, '/api/room/movie/push', { name: 'ISO', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/m-iso` } } }, as(owner));
+    await post(server, '/api/room/movie/current', { id: hevc.body.data.id }, as(owner));
     const converting = await get(server, '/api/room/movie/current', as(viewer));
-    expect([converting.status, converting.body.error]).toEqual([400, 'emby: this file needs converting, which this server does not ask for yet']);
+    expect([converting.status, converting.body.error]).toEqual([400, 'emby: this file needs converting, which the media server does not offer']);
 
     const episode = await post(server, '/api/room/movie/push', { name: 'E1', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/e-1` } } }, as(owner));
     await post(server, '/api/room/movie/current', { id: episode.body.data.id }, as(owner));

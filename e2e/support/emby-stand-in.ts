@@ -4,10 +4,13 @@
  * calls the companion server makes with the shapes of Jellyfin's API (as typed in `@jellyfin/sdk`):
  * `System/Info/Public`, `Users/AuthenticateByName` (401 for a wrong password), the user, `Views`,
  * `Items` (paged, searched), one item, `Ancestors`, `PlaybackInfo` (media sources with their
- * streams), a file's direct stream with HTTP Range (the test media), and text subtitles as WebVTT.
+ * streams), a file's direct stream with HTTP Range (the test media), text subtitles as WebVTT, and
+ * for a file that needs converting an HLS transcode (the test media's HLS: master, variant,
+ * segments, Jellyfin's URLs) that `DELETE /Videos/ActiveEncodings` stops.
  * Every call but the public ones needs the token (`X-Emby-Token` or the `Authorization` header's
  * `Token`). The library: Movies (Clip, with two media sources, two audio tracks and an SRT; a film
- * that needs converting) and Shows (a series, its season, two episodes).
+ * that needs converting; a disc image the server neither plays nor converts) and Shows (a series,
+ * its season, two episodes).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -35,6 +38,10 @@ export interface EmbyStandIn {
   expireTokens(): void;
   /** The access tokens that are valid now. */
   tokens(): string[];
+  /** The play sessions whose transcode runs (its master playlist fetched, not stopped). */
+  transcodes(): string[];
+  /** The play sessions stopped by `DELETE /Videos/ActiveEncodings`, oldest first. */
+  stopped: string[];
   close(): Promise<void>;
 }
 
@@ -52,6 +59,7 @@ const LIBRARY: Item[] = [
   { Id: 'v-shows', Name: 'Shows', Type: 'CollectionFolder', IsFolder: true, ParentId: 'root', CollectionType: 'tvshows' },
   { Id: 'm-clip', Name: 'Clip', Type: 'Movie', IsFolder: false, ParentId: 'v-movies' },
   { Id: 'm-hevc', Name: 'HEVC film', Type: 'Movie', IsFolder: false, ParentId: 'v-movies' },
+  { Id: 'm-iso', Name: 'Disc image', Type: 'Movie', IsFolder: false, ParentId: 'v-movies' },
   { Id: 's-show', Name: 'Show', Type: 'Series', IsFolder: true, ParentId: 'v-shows' },
   { Id: 'se-1', Name: 'Season 1', Type: 'Season', IsFolder: true, ParentId: 's-show' },
   { Id: 'e-1', Name: 'Episode 1', Type: 'Episode', IsFolder: false, ParentId: 'se-1' },
@@ -61,8 +69,8 @@ const ROOT: Item = { Id: 'root', Name: 'Media Folders', Type: 'UserRootFolder', 
 
 const stream = (index: number, type: string, codec: string, extra: Record<string, unknown> = {}) => ({ Index: index, Type: type, Codec: codec, IsExternal: false, IsDefault: index <= 1, ...extra });
 
-/** PlaybackInfo's media sources of a file item (Jellyfin's shape). */
-function mediaSources(itemId: string) {
+/** PlaybackInfo's media sources of a file item (Jellyfin's shape); `transcodeQuery` is what a transcode's URL carries. */
+function mediaSources(itemId: string, transcodeQuery = '') {
   const streams = [
     stream(0, 'Video', 'h264'),
     stream(1, 'Audio', 'aac', { Language: 'eng', DisplayTitle: 'English - AAC - Stereo' }),
@@ -70,7 +78,10 @@ function mediaSources(itemId: string) {
     stream(3, 'Subtitle', 'subrip', { Language: 'eng', DisplayTitle: 'English (SRT)', IsExternal: true, IsTextSubtitleStream: true, DeliveryMethod: 'External' }),
   ];
   if (itemId === 'm-hevc') {
-    return [{ Id: 'ms-hevc', Name: 'HEVC film', Container: 'mkv', SupportsDirectPlay: false, SupportsDirectStream: false, SupportsTranscoding: true, TranscodingUrl: `/videos/${itemId}/master.m3u8?MediaSourceId=ms-hevc`, MediaStreams: [stream(0, 'Video', 'hevc'), stream(1, 'Audio', 'eac3')] }];
+    return [{ Id: 'ms-hevc', Name: 'HEVC film', Container: 'mkv', SupportsDirectPlay: false, SupportsDirectStream: false, SupportsTranscoding: true, TranscodingUrl: `/videos/${itemId}/master.m3u8?MediaSourceId=ms-hevc&${transcodeQuery}`, TranscodingSubProtocol: 'hls', TranscodingContainer: 'ts', MediaStreams: [stream(0, 'Video', 'hevc'), stream(1, 'Audio', 'eac3')] }];
+  }
+  if (itemId === 'm-iso') {
+    return [{ Id: 'ms-iso', Name: 'Disc image', Container: 'iso', SupportsDirectPlay: false, SupportsDirectStream: false, SupportsTranscoding: false, MediaStreams: [stream(0, 'Video', 'mpeg2video')] }];
   }
   const main = { Id: `ms-${itemId}`, Name: itemId === 'm-clip' ? 'Clip 1080p' : itemId, Container: 'mp4', SupportsDirectPlay: true, SupportsDirectStream: true, SupportsTranscoding: true, MediaStreams: streams };
   return itemId === 'm-clip' ? [main, { ...main, Id: 'ms-clip-cut', Name: "Clip (director's cut)", MediaStreams: streams.slice(0, 2) }] : [main];
@@ -85,6 +96,9 @@ export async function startEmbyStandIn(options: EmbyStandInOptions): Promise<Emb
   const calls: string[] = [];
   const clip = path.join(options.mediaDir, 'mp4', 'clip.mp4');
   const srt = fs.readFileSync(path.join(options.mediaDir, 'subs', 'clip.srt'), 'utf8');
+  const clipPlaylist = fs.readFileSync(path.join(options.mediaDir, 'clip', 'index.m3u8'), 'utf8');
+  const transcodes = new Set<string>();
+  const stopped: string[] = [];
   const vtt = `WEBVTT\n\n${srt.replace(/(\d\d:\d\d:\d\d),(\d\d\d)/g, '$1.$2')}`;
 
   const tokenOf = (request: IncomingMessage): string => {
@@ -140,7 +154,32 @@ export async function startEmbyStandIn(options: EmbyStandInOptions): Promise<Emb
       const item = byId(match[1]);
       if (!item || item.IsFolder) return response.writeHead(404).end();
       if (!body.DeviceProfile) return json(response, 400, 'DeviceProfile missing');
-      return json(response, 200, { MediaSources: mediaSources(item.Id), PlaySessionId: crypto.randomBytes(8).toString('hex') });
+      // As Jellyfin does, the transcode's URL carries the play session and the caller's token.
+      const playSessionId = crypto.randomBytes(8).toString('hex');
+      const transcodeQuery = new URLSearchParams({ DeviceId: 'x', VideoCodec: 'h264', AudioCodec: 'aac', PlaySessionId: playSessionId, api_key: tokenOf(request) });
+      return json(response, 200, { MediaSources: mediaSources(item.Id, transcodeQuery.toString()), PlaySessionId: playSessionId });
+    }
+    // The HLS transcode (the test media's HLS stands in for ffmpeg's output): the master playlist,
+    // its one variant and the segments, each with the query of the master, as Jellyfin writes them.
+    if ((match = /^\/videos\/([\w-]+)\/master\.m3u8$/i.exec(route))) {
+      transcodes.add(url.searchParams.get('PlaySessionId') ?? '');
+      return response.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(`#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1500000,CODECS="avc1.64001f,mp4a.40.2"\nmain.m3u8?${url.searchParams}\n`);
+    }
+    if ((match = /^\/videos\/([\w-]+)\/main\.m3u8$/i.exec(route))) {
+      const playlist = clipPlaylist.replace(/^seg(\d+)\.m2ts$/gm, (_line, n: string) => `hls1/main/${Number(n)}.ts?${url.searchParams}`);
+      return response.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(playlist);
+    }
+    if ((match = /^\/videos\/([\w-]+)\/hls1\/main\/(\d+)\.ts$/i.exec(route))) {
+      const file = path.join(options.mediaDir, 'clip', `seg${match[2].padStart(3, '0')}.m2ts`);
+      if (!fs.existsSync(file)) return response.writeHead(404).end();
+      return response.writeHead(200, { 'Content-Type': 'video/mp2t' }).end(fs.readFileSync(file));
+    }
+    if (route === '/Videos/ActiveEncodings' && request.method === 'DELETE') {
+      const playSessionId = url.searchParams.get('PlaySessionId') ?? '';
+      if (!url.searchParams.get('DeviceId') || !playSessionId) return response.writeHead(400).end();
+      transcodes.delete(playSessionId);
+      stopped.push(playSessionId);
+      return response.writeHead(204).end();
     }
     if ((match = /^\/Videos\/([\w-]+)\/stream(\.\w+)?$/.exec(route))) {
       if (url.searchParams.get('Static') !== 'true' || !mediaSources(match[1]).some((source) => source.Id === url.searchParams.get('MediaSourceId') && source.SupportsDirectStream)) return response.writeHead(400).end();
@@ -173,6 +212,8 @@ export async function startEmbyStandIn(options: EmbyStandInOptions): Promise<Emb
     calls,
     expireTokens: () => tokens.clear(),
     tokens: () => [...tokens],
+    transcodes: () => [...transcodes],
+    stopped,
     close: listening.close,
   };
 }

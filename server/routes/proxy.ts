@@ -31,7 +31,8 @@ import { SLICE_BYTES, type SliceCache } from '../proxy/slice-cache';
 import { disguisePng } from '../live/hls-remux';
 import { queryValue } from '../http/query';
 import { alistSource, isAlistMovie } from '../vendors/alist-movies';
-import { embyUpstream, isEmbyMovie } from '../vendors/emby-movies';
+import { withoutApiKey } from '../vendors/emby';
+import { embyEntryHeaders, embyUpstream, isEmbyMovie } from '../vendors/emby-movies';
 
 /** Response headers passed on from the source. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag', 'cache-control'];
@@ -230,6 +231,11 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
         target = subtitle.url;
       }
     }
+    if (isEmbyMovie(movie.base) && route.targetToken !== null) {
+      // An entry of the media server's transcode playlist: with the creator's token too.
+      const current = movie.base.isFolder ? await store.rooms.current(roomId) : null;
+      vendorHeaders = await embyEntryHeaders(context.emby, movie, current?.movieId === movie.id ? current.subPath : '');
+    }
     let knownPlaylist = false;
     if (route.targetToken !== null) {
       const claims = await tokens.verifyProxyTarget(route.targetToken.replace(/\.(ts|png)$/i, ''));
@@ -291,7 +297,10 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       const text = await readPlaylist(upstream);
       // Each URI becomes a placeholder first, since signing its target token is asynchronous.
       const targets: { url: string; playlist: boolean }[] = [];
-      const withPlaceholders = rewritePlaylist(text, finalUrl, (url, playlist) => `\u0000${targets.push({ url, playlist }) - 1}\u0000`);
+      // An Emby movie's entries lose any access token of the media server's: the viewers can read a
+      // target token's claims, and the proxy sends the token in a header.
+      const entryUrl = isEmbyMovie(movie.base) ? withoutApiKey : (url: string) => url;
+      const withPlaceholders = rewritePlaylist(text, finalUrl, (url, playlist) => `\u0000${targets.push({ url: entryUrl(url), playlist }) - 1}\u0000`);
       const urls = await Promise.all(
         targets.map(async (item) => {
           const token = await tokens.signProxyTarget({ roomId, movieId: movie.id, ...item });

@@ -399,3 +399,12 @@ export function testBackends(prefix: string): TestBackend[] {
   }
   return backends;
 }
+
+/** Polls `check` every 100 ms until it is true; throws `timed out waiting for <what>` after `timeoutMs`. */
+export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

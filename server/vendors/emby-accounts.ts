@@ -20,6 +20,8 @@ export const EMBY_SERVER_NOT_FOUND = 'emby server not found';
 export const SOURCE_CACHE_MS = 10 * 60 * 1000;
 /** Items whose sources are kept at most (least recently used dropped first). */
 const MAX_CACHED_SOURCES = 2000;
+/** How long (ms) a transcode nobody fetched runs before this server stops it. */
+export const TRANSCODE_IDLE_MS = 60_000;
 /** Library types that are containers of the user's libraries, not crumbs of a path. */
 const ROOT_TYPES = new Set(['UserRootFolder', 'AggregateFolder']);
 
@@ -61,11 +63,44 @@ export class EmbyAccounts {
   /** Items' names by user, server and item (SOURCE_CACHE_MS). */
   private readonly names = new LRUCache<string, string>({ max: MAX_CACHED_SOURCES, ttl: SOURCE_CACHE_MS });
 
+  /** The media servers' transcodes in use, by user, server and play session: when last fetched (Unix ms). */
+  private readonly transcodes = new Map<string, { userId: string; serverId: string; session: EmbySession; itemId: string; playSessionId: string; usedMs: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  /** `transcodeIdleMs`: how long a transcode nobody fetched runs before it is stopped (TRANSCODE_IDLE_MS). */
   constructor(
     private readonly store: Store,
     private readonly cipher: VendorCipher,
     readonly client: EmbyClient,
-  ) {}
+    private readonly transcodeIdleMs = TRANSCODE_IDLE_MS,
+  ) {
+    this.sweeper = setInterval(() => void this.stopIdleTranscodes(Date.now()), Math.max(100, Math.min(transcodeIdleMs / 2, 30_000)));
+    this.sweeper.unref();
+  }
+
+  /** Marks a transcode as fetched now (the proxy calls it for its playlists and segments). */
+  transcodeUsed(userId: string, serverId: string, session: EmbySession, itemId: string, playSessionId: string): void {
+    this.transcodes.set(`${EmbyAccounts.context(userId, serverId)}:${playSessionId}`, { userId, serverId, session, itemId, playSessionId, usedMs: Date.now() });
+  }
+
+  /**
+   * Stops the transcodes nobody fetched for `transcodeIdleMs` (`DELETE /Videos/ActiveEncodings`) and
+   * forgets their item's sources, so the next viewer starts a new play session. A server that cannot
+   * be reached is left to stop its own (both Emby and Jellyfin end an unfetched transcode themselves).
+   */
+  async stopIdleTranscodes(nowMs: number): Promise<void> {
+    for (const [key, transcode] of this.transcodes) {
+      if (nowMs - transcode.usedMs < this.transcodeIdleMs) continue;
+      this.transcodes.delete(key);
+      this.sources.delete(`${EmbyAccounts.context(transcode.userId, transcode.serverId)}:${transcode.itemId}`);
+      await this.client.stopTranscode(transcode.session, transcode.playSessionId).catch(() => undefined);
+    }
+  }
+
+  /** Stops the sweeper (the server is closing). */
+  close(): void {
+    clearInterval(this.sweeper);
+  }
 
   private static context(userId: string, serverId: string): string {
     return `emby:${userId}:${serverId}`;

@@ -5,7 +5,8 @@
  * season) pushed with `isFolder`, a dynamic folder whose contents are listed live and whose children
  * are named by their item id as `subPath`. It always plays through this server's proxy: the URLs the
  * media server gives carry the creator's access token, which must not reach the viewers. Its media
- * sources are the main source and `moreSources`, its text subtitles (as WebVTT) the subtitles.
+ * sources are the main source and `moreSources` (as they are, or as the media server's HLS transcode
+ * when a browser cannot play them), its text subtitles (as WebVTT) the subtitles.
  */
 import type { Movie, MovieBase, MoviePath } from '@/lib/contract/types';
 import { badRequest } from '../errors';
@@ -16,12 +17,17 @@ import type { EmbyMediaSource, EmbySession } from './emby';
 /** Subtitle codecs Emby and Jellyfin convert to WebVTT (text ones; image subtitles are not offered). */
 const TEXT_SUBTITLES = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'vtt', 'mov_text', 'text']);
 
-/** 400 for a file no media source of which a browser plays as it is (companion text). */
-export const EMBY_NEEDS_TRANSCODE = 'emby: this file needs converting, which this server does not ask for yet';
+/** 400 for a file no media source of which a browser plays as it is or the media server converts (companion text). */
+export const EMBY_NEEDS_TRANSCODE = 'emby: this file needs converting, which the media server does not offer';
 
 /** Whether a base is an Emby (or Jellyfin) movie. */
 export function isEmbyMovie(base: MovieBase): boolean {
   return base.vendorInfo?.vendor === 'emby';
+}
+
+/** The movie `type` a source plays as: its container as it is, `m3u8` as the media server's transcode. */
+function typeOf(source: EmbyMediaSource): string {
+  return source.directStream ? source.container : 'm3u8';
 }
 
 /** A movie row as the rules read it. */
@@ -48,12 +54,13 @@ export async function embyTarget(accounts: EmbyAccounts, movie: EmbyMovieRow, su
 }
 
 /** The creator's session and the sources a browser plays as they are, in the server's order. */
-async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string): Promise<{ session: EmbySession; itemId: string; sources: EmbyMediaSource[] }> {
+async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string): Promise<{ session: EmbySession; serverId: string; itemId: string; sources: EmbyMediaSource[] }> {
   const { serverId, itemId } = await embyTarget(accounts, movie, subPath);
   const { session, sources } = await accounts.mediaSources(movie.creatorId, serverId, itemId);
-  const playable = sources.filter((source) => source.directStream);
+  // As they are, else as the media server's transcode (HLS).
+  const playable = sources.filter((source) => source.directStream || source.transcodingUrl);
   if (playable.length === 0) throw badRequest(EMBY_NEEDS_TRANSCODE);
-  return { session, itemId, sources: playable };
+  return { session, serverId, itemId, sources: playable };
 }
 
 /**
@@ -74,9 +81,9 @@ export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieR
   return {
     ...base,
     url: route(''),
-    type: base.type || sources[0].container,
+    type: base.type || typeOf(sources[0]),
     subtitles: Object.keys(subtitles).length ? subtitles : undefined,
-    moreSources: sources.length > 1 ? sources.slice(1).map((source, index) => ({ name: source.name || `#${index + 2}`, type: source.container, url: route(`source=${index + 1}&`) })) : undefined,
+    moreSources: sources.length > 1 ? sources.slice(1).map((source, index) => ({ name: source.name || `#${index + 2}`, type: typeOf(source), url: route(`source=${index + 1}&`) })) : undefined,
   };
 }
 
@@ -87,11 +94,16 @@ export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieR
  * Throws 400 `id out of range` for a source or subtitle the movie does not have.
  */
 export async function embyUpstream(accounts: EmbyAccounts, movie: EmbyMovieRow, request: { subPath: string; sourceIndex: number; subtitleIndex: number | null }): Promise<{ url: string; headers: Record<string, string> }> {
-  const { session, itemId, sources } = await playableSources(accounts, movie, request.subPath);
+  const { session, serverId, itemId, sources } = await playableSources(accounts, movie, request.subPath);
   const source = sources[request.sourceIndex];
   if (!source) throw badRequest('id out of range');
   const headers = accounts.client.authHeaders(session);
-  if (request.subtitleIndex === null) return { url: accounts.client.directStreamUrl(session, itemId, source), headers };
+  if (request.subtitleIndex === null && source.directStream) return { url: accounts.client.directStreamUrl(session, itemId, source), headers };
+  if (request.subtitleIndex === null) {
+    // The transcode runs while viewers fetch it; EmbyAccounts stops it once they stop.
+    accounts.transcodeUsed(movie.creatorId, serverId, session, itemId, source.playSessionId);
+    return { url: accounts.client.transcodeUrl(session, source), headers };
+  }
   if (!source.streams.some((stream) => stream.type === 'Subtitle' && stream.index === request.subtitleIndex)) throw badRequest('id out of range');
   return { url: accounts.client.subtitleUrl(session, itemId, source, request.subtitleIndex), headers };
 }
@@ -135,6 +147,16 @@ export async function embyFolderPage(
   const crumbs = listed.paths.map((crumb) => ({ name: crumb.name, itemId: crumb.path.startsWith(`${serverId}/`) ? crumb.path.slice(serverId.length + 1) : '' }));
   const below = crumbs.slice(crumbs.findIndex((crumb) => crumb.itemId === root) + 1);
   return { movies, paths: here === root ? [] : below.map((crumb) => ({ name: crumb.name, id: folder.id, subPath: crumb.itemId })), total: listed.total };
+}
+
+/**
+ * The headers that authorize the proxy's fetches of an Emby movie's playlist entries (a transcode's
+ * media playlists and segments): the creator's token, and the transcode marked as watched.
+ */
+export async function embyEntryHeaders(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string): Promise<Record<string, string>> {
+  const { session, serverId, itemId, sources } = await playableSources(accounts, movie, subPath);
+  for (const source of sources) if (source.transcodingUrl && !source.directStream) accounts.transcodeUsed(movie.creatorId, serverId, session, itemId, source.playSessionId);
+  return accounts.client.authHeaders(session);
 }
 
 /** Checks a pushed Emby base: an item of a server the pusher bound. Throws 400 `path is empty`, `path is invalid`, `emby server not found`. */

@@ -2,8 +2,9 @@
  * A client of the Emby and Jellyfin HTTP API (docs/vendors.md "Emby and Jellyfin"): which of the two
  * answers at a host and under which prefix (Jellyfin 10.11 and later answer at the root; Emby and
  * older Jellyfin under `/emby`), sign-in by user name and password, the signed-in user, the
- * libraries and their items (folders, series, seasons, episodes, films), and a file's media sources
- * (`PlaybackInfo`). Calls go through ./http.ts (the proxy's address guard, a deadline); the access
+ * libraries and their items (folders, series, seasons, episodes, films), a file's media sources
+ * (`PlaybackInfo`) with the server's HLS transcode of those a browser cannot play, and stopping a
+ * transcode. Calls go through ./http.ts (the proxy's address guard, a deadline); the access
  * token is sent in a header, never in a URL this module returns to a browser.
  */
 import { HttpError } from '../errors';
@@ -11,7 +12,8 @@ import type { UpstreamPolicy } from '../proxy/upstream';
 import { callVendor, VENDOR_INVALID_ANSWER } from './http';
 
 /** How this server names itself to Emby and Jellyfin (their `Authorization: MediaBrowser …` header). */
-const CLIENT = 'Client="SyncTV", Device="SyncTV server", DeviceId="synctv-companion", Version="0.9.11"';
+const DEVICE_ID = 'synctv-companion';
+const CLIENT = `Client="SyncTV", Device="SyncTV server", DeviceId="${DEVICE_ID}", Version="0.9.11"`;
 
 /** 400 when Emby or Jellyfin no longer takes the stored token (companion text). */
 export const EMBY_SESSION_EXPIRED = 'emby: the session expired, sign in again';
@@ -59,7 +61,23 @@ export interface EmbyMediaSource {
   name: string;
   container: string;
   directStream: boolean;
+  /**
+   * The server's HLS transcode of the source for the device profile (`TranscodingUrl`, a path under
+   * the API prefix ending in `master.m3u8?…`), its `api_key`/`ApiKey` removed (the token goes in a
+   * header); "" when the server does not convert it.
+   */
+  transcodingUrl: string;
+  /** The play session the transcode belongs to (`PlaySessionId` of the answer), to stop it. */
+  playSessionId: string;
   streams: EmbyStream[];
+}
+
+/** Removes the access token from a URL's query (`api_key`, `ApiKey`, any case): the token goes in a header. */
+export function withoutApiKey(url: string): string {
+  const [path, query = ''] = url.split('?', 2);
+  const params = new URLSearchParams(query);
+  for (const key of [...params.keys()]) if (/^api_?key$/i.test(key)) params.delete(key);
+  return params.size > 0 ? `${path}?${params}` : path;
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
@@ -168,6 +186,8 @@ export class EmbyClient {
       name: text(source.Name),
       container: text(source.Container).split(',')[0],
       directStream: source.SupportsDirectStream === true || source.SupportsDirectPlay === true,
+      transcodingUrl: source.SupportsTranscoding === true && text(source.TranscodingUrl).startsWith('/') ? withoutApiKey(text(source.TranscodingUrl)) : '',
+      playSessionId: text(answer.PlaySessionId),
       streams: list(source.MediaStreams).map((stream) => ({
         index: number(stream.Index),
         type: text(stream.Type),
@@ -184,6 +204,16 @@ export class EmbyClient {
   directStreamUrl(session: EmbySession, itemId: string, source: EmbyMediaSource): string {
     const query = new URLSearchParams({ Static: 'true', MediaSourceId: source.id });
     return `${session.host}${session.prefix}/Videos/${itemId}/stream${source.container ? `.${source.container}` : ''}?${query}`;
+  }
+
+  /** The URL of a source's HLS transcode (its master playlist), for this server to fetch with `token` in a header; "" when there is none. */
+  transcodeUrl(session: EmbySession, source: EmbyMediaSource): string {
+    return source.transcodingUrl ? `${session.host}${session.prefix}${source.transcodingUrl}` : '';
+  }
+
+  /** Stops the server's transcodes of a play session (`DELETE /Videos/ActiveEncodings`). */
+  async stopTranscode(session: EmbySession, playSessionId: string): Promise<void> {
+    await this.call(session, 'DELETE', '/Videos/ActiveEncodings', { token: session.token, query: { DeviceId: DEVICE_ID, PlaySessionId: playSessionId } });
   }
 
   /** The URL of a text subtitle stream as WebVTT. */
