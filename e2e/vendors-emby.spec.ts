@@ -7,7 +7,8 @@
  * episodes played from the playlist.
  */
 import path from 'node:path';
-import { expect, PROXY_MEDIA_HOST, test } from './fixtures';
+import type { Page } from '@playwright/test';
+import { expect, PROXY_MEDIA_HOST, test, type Actor, type App } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { startEmbyStandIn, type EmbyStandIn } from './support/emby-stand-in';
 import { uniqueName } from './support/api';
@@ -24,20 +25,24 @@ test.afterAll(async () => {
   await jellyfin?.close();
 });
 
-test("a Jellyfin episode, picked through its series and season, plays in two browsers in step; the season as a dynamic folder; a film as the server's transcode", async ({ app, actors }) => {
-  const a = await actors.user('owner');
-  const b = await actors.user('viewer');
-  await a.page.goto(app.url('/user/me'));
-  await a.page.getByTestId('emby-add').click();
-  await a.page.getByTestId('emby-host').fill(jellyfin.url);
-  await a.page.getByTestId('emby-username').fill(ACCOUNT.username);
-  await a.page.getByTestId('emby-password').fill('wrong');
-  await a.page.getByTestId('emby-bind-submit').click();
-  await expect(a.page.locator('#emby-password-error')).toHaveText('Wrong Emby/Jellyfin user name or password');
-  await a.page.getByTestId('emby-password').fill(ACCOUNT.password);
-  await a.page.getByTestId('emby-bind-submit').click();
-  await expect(a.page.getByTestId('emby-binding-host')).toHaveText([jellyfin.url]);
+/** Binds a media server in A's profile (Platforms), a wrong password first when `wrongFirst`. */
+async function bindEmby(page: Page, app: App, account: { url: string; username: string; password: string }, wrongFirst: boolean) {
+  await page.goto(app.url('/user/me'));
+  await page.getByTestId('emby-add').click();
+  await page.getByTestId('emby-host').fill(account.url);
+  await page.getByTestId('emby-username').fill(account.username);
+  if (wrongFirst) {
+    await page.getByTestId('emby-password').fill('wrong');
+    await page.getByTestId('emby-bind-submit').click();
+    await expect(page.locator('#emby-password-error')).toHaveText('Wrong Emby/Jellyfin user name or password');
+  }
+  await page.getByTestId('emby-password').fill(account.password);
+  await page.getByTestId('emby-bind-submit').click();
+  await expect(page.getByTestId('emby-binding')).toHaveCount(1);
+}
 
+/** A's room with B a member, A in it with "From Emby/Jellyfin" open, walked down `folders` (names). */
+async function openEmbyFolder(app: App, a: Actor, b: Actor, folders: string[]) {
   const roomId = await app.api.createRoom(a.token!, uniqueName('jellyfin'));
   await app.api.joinRoom(b.token!, roomId);
   const cinemaA = new CinemaPage(a.page, app.origin);
@@ -46,6 +51,21 @@ test("a Jellyfin episode, picked through its series and season, plays in two bro
   await cinemaA.openPushForm();
   await a.page.getByTestId('movie-push-mode-emby').click();
   const picker = a.page.getByTestId('emby-picker');
+  await expect(picker.getByTestId('emby-item').first()).toBeVisible();
+  for (const name of folders) {
+    await picker.getByTestId('emby-item-open').filter({ hasText: name }).first().click();
+    await expect(picker.getByTestId('emby-breadcrumb')).toContainText(name);
+  }
+  return { roomId, cinemaA, picker };
+}
+
+test("a Jellyfin episode, picked through its series and season, plays in two browsers in step; the season as a dynamic folder; a film as the server's transcode", async ({ app, actors }) => {
+  const a = await actors.user('owner');
+  const b = await actors.user('viewer');
+  await bindEmby(a.page, app, { url: jellyfin.url, ...ACCOUNT }, true);
+  await expect(a.page.getByTestId('emby-binding-host')).toHaveText([jellyfin.url]);
+
+  const { roomId, cinemaA, picker } = await openEmbyFolder(app, a, b, []);
   await expect(picker.getByTestId('emby-item')).toHaveText(['MoviesLibrary', 'ShowsLibrary']);
   for (const name of ['Shows', 'Show', 'Season 1']) {
     await picker.getByTestId('emby-item-open').filter({ hasText: name }).click();
@@ -93,4 +113,39 @@ test("a Jellyfin episode, picked through its series and season, plays in two bro
     expect(jellyfin.calls.some((call) => /^\/videos\/m-hevc\/hls1\/main\/\d+\.ts$/.test(call))).toBe(true);
   });
   expect([...a.errors, ...b.errors]).toEqual([]);
+});
+
+/**
+ * The same against a real Jellyfin or Emby, for anyone who has one (docs/vendors.md "Testing"):
+ * `JELLYFIN_URL`, `JELLYFIN_USERNAME`, `JELLYFIN_PASSWORD`, and `JELLYFIN_FOLDER`, the names of the
+ * folders to open from the libraries (e.g. `Shows/Some show/Season 1`), whose first film or episode
+ * the server can play or convert. Skipped without them.
+ */
+test.describe('against a real Jellyfin or Emby (JELLYFIN_URL)', () => {
+  const real = { url: process.env.JELLYFIN_URL ?? '', username: process.env.JELLYFIN_USERNAME ?? '', password: process.env.JELLYFIN_PASSWORD ?? '', folder: process.env.JELLYFIN_FOLDER ?? '' };
+  test.skip(!real.url || !real.folder, 'set JELLYFIN_URL, JELLYFIN_USERNAME, JELLYFIN_PASSWORD and JELLYFIN_FOLDER to run it');
+
+  test('bind it, add the first film or episode of JELLYFIN_FOLDER, and play it in two browsers in step', async ({ app, actors }) => {
+    // A home server is on a private address: let the e2e server reach it.
+    app.setSetting('allow_proxy_to_local', true);
+    try {
+      const a = await actors.user('owner');
+      const b = await actors.user('viewer');
+      await bindEmby(a.page, app, real, false);
+      const { roomId, cinemaA, picker } = await openEmbyFolder(app, a, b, real.folder.split('/').filter(Boolean));
+      // The first entry that is ticked, not opened: a film or an episode.
+      const first = picker.getByTestId('emby-item').filter({ has: a.page.getByTestId('emby-item-select') }).filter({ hasNot: a.page.getByTestId('emby-item-open') }).first();
+      const name = await first.locator('span.truncate').innerText();
+      await first.getByTestId('emby-item-select').check();
+      await picker.getByTestId('emby-picker-add').click();
+      await expect(cinemaA.currentMovieName).toHaveText(name);
+      const cinemaB = new CinemaPage(b.page, app.origin);
+      await cinemaB.goto(roomId);
+      await cinemaB.waitConnected();
+      for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
+      await expectTogether(a.page, b.page);
+    } finally {
+      app.setSetting('allow_proxy_to_local', false);
+    }
+  });
 });
