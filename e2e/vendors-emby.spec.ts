@@ -3,8 +3,9 @@
  * (e2e/support/emby-stand-in.ts) serving the test media: binding in the profile's Platforms (a wrong
  * password said at its field), "From Emby/Jellyfin" in "Add a movie" walking libraries → series →
  * season → episodes, an episode played in two browsers in step, through the server, the second
- * browser with no account of its own, and the season added as a dynamic folder, one of its
- * episodes played from the playlist.
+ * browser with no account of its own, the second viewer's own audio track and bitrate (converted
+ * by the media server for that viewer alone), the season added as a dynamic folder, one of its
+ * episodes played from the playlist, and a film that only the media server's transcode plays.
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -59,7 +60,7 @@ async function openEmbyFolder(app: App, a: Actor, b: Actor, folders: string[]) {
   return { roomId, cinemaA, picker };
 }
 
-test("a Jellyfin episode, picked through its series and season, plays in two browsers in step; the season as a dynamic folder; a film as the server's transcode", async ({ app, actors }) => {
+test("a Jellyfin episode, picked through its series and season, plays in two browsers in step; a viewer's own audio track and bitrate; the season as a dynamic folder; a film as the server's transcode", async ({ app, actors }) => {
   const a = await actors.user('owner');
   const b = await actors.user('viewer');
   await bindEmby(a.page, app, { url: jellyfin.url, ...ACCOUNT }, true);
@@ -86,6 +87,23 @@ test("a Jellyfin episode, picked through its series and season, plays in two bro
   for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
   await expectTogether(a.page, b.page);
   expect(jellyfin.calls.some((call) => call.startsWith('/Videos/e-2/stream'))).toBe(true);
+
+  await test.step('B picks the Japanese audio track and then 2 Mbps: converted for B alone, still in step with A', async () => {
+    const audio = b.page.getByTestId('audio-choice');
+    await expect(audio.locator('option')).toHaveText(['English - AAC - Stereo', 'Japanese - AAC - Stereo']);
+    await expect(b.page.getByTestId('bitrate-choice').locator('option')).toHaveText(['Original', '4 Mbps', '2 Mbps', '1 Mbps']);
+    await audio.selectOption({ label: 'Japanese - AAC - Stereo' });
+    await expect(b.page.getByTestId('media-choice-hint')).toBeVisible();
+    await expect.poll(() => jellyfin.playbackRequests.some((asked) => asked.itemId === 'e-2' && asked.AudioStreamIndex === 2 && asked.EnableDirectStream === false)).toBe(true);
+    await expect.poll(() => jellyfin.calls.some((call) => call.startsWith('/videos/e-2/hls1/main/'))).toBe(true);
+    await expectTogether(a.page, b.page);
+    await b.page.getByTestId('bitrate-choice').selectOption({ label: '2 Mbps' });
+    await expect.poll(() => jellyfin.playbackRequests.some((asked) => asked.itemId === 'e-2' && asked.AudioStreamIndex === 2 && asked.MaxStreamingBitrate === 2_000_000)).toBe(true);
+    await expectTogether(a.page, b.page);
+    // A's own stream is still the file as it is.
+    await expect(a.page.getByTestId('media-choice-hint')).toHaveCount(0);
+    await expect(a.page.getByTestId('audio-choice')).toHaveValue('1');
+  });
 
   await test.step('the season opens in the playlist for both, listed live; A plays its first episode and B follows', async () => {
     for (const [page, cinema] of [[b.page, cinemaB], [a.page, cinemaA]] as const) {

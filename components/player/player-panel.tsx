@@ -4,7 +4,8 @@
  * (or, with nothing playing, what to do about it), and the info bar under it: the current movie's
  * name and what the room is doing (playing, paused, a speed other than 1×, live), the viewer count,
  * the sync indicator and button, theater mode; the source selector when the movie has
- * `moreSources`; the danmaku switch and its settings; what helps when the source cannot play; the
+ * `moreSources`; the audio track and bitrate of an Emby/Jellyfin movie (`mediaChoices`, each viewer's
+ * own, converted by the media server); the danmaku switch and its settings; what helps when the source cannot play; the
  * autoplay notices; over the picture, who just did what. The movie, the room's status, the viewer
  * count and the socket state come from the room atoms.
  */
@@ -20,7 +21,7 @@ import { danmakuSettingsOf, type DanmakuSettings } from '@/components/player/dan
 import type { SourceProblem } from '@/components/player/source-problems';
 import type { ChatLine } from '@/hooks/use-chat';
 import { useErrorDescription } from '@/hooks/use-error-description';
-import { hasCurrentMovie, playableUrl } from '@/hooks/data/movies';
+import { hasCurrentMovie, playableUrl, withMediaChoice, type MediaChoice } from '@/hooks/data/movies';
 import type { Movie } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
@@ -77,6 +78,9 @@ function sourcesOf(movie: Movie, mainName: string): MovieSource[] {
     ...(movie.base.moreSources ?? []).map((source) => ({ name: source.name, url: playableUrl(source.url), type: source.type })),
   ];
 }
+
+/** Nothing chosen: the source as the media server gives it. */
+const NO_MEDIA_CHOICE: MediaChoice = { audio: null, maxBitrate: null };
 
 /** The overlay, its settings and the remedies of a broken source: each downloaded when first shown. */
 const DanmakuLayer = lazy(() => import('@/components/player/danmaku-layer').then((module) => ({ default: module.DanmakuLayer })));
@@ -152,7 +156,21 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
 
   const sources = useMemo(() => (movie ? sourcesOf(movie, t('player.source.main')) : []), [movie, t]);
   const sourceIndex = movie && picked.movieId === movie.id && picked.index < sources.length ? picked.index : 0;
-  const source = sources[sourceIndex];
+  // A child of a dynamic folder is the folder's id with its own path (docs/vendors.md).
+  const movieKey = movie ? `${movie.id}:${movie.subPath}` : '';
+  // The viewer's audio track and bitrate of an Emby/Jellyfin movie's main source, for this movie only.
+  const [mediaChoice, setMediaChoice] = useState<MediaChoice & { movieKey: string }>({ movieKey: '', audio: null, maxBitrate: null });
+  const choices = sourceIndex === 0 ? movie?.base.mediaChoices : undefined;
+  const choice: MediaChoice = choices && mediaChoice.movieKey === movieKey ? mediaChoice : NO_MEDIA_CHOICE;
+  const chosen = choice.audio !== null || choice.maxBitrate !== null;
+  const source = chosen ? { ...sources[0], url: withMediaChoice(sources[0].url, choice), type: 'm3u8' } : sources[sourceIndex];
+  const defaultAudio = choices?.audioTracks.find((track) => track.default)?.index ?? choices?.audioTracks[0]?.index ?? null;
+  const choose = (patch: Partial<MediaChoice>) => {
+    const next = { ...choice, ...patch };
+    // The default track at the original bitrate is the source as it is.
+    if (next.audio === defaultAudio) next.audio = null;
+    setMediaChoice({ movieKey, ...next });
+  };
   const subtitles = useMemo(
     () => Object.entries(movie?.base.subtitles ?? {}).map(([name, subtitle]) => ({ name, url: playableUrl(subtitle.url), type: subtitle.type })),
     [movie],
@@ -168,8 +186,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
       <div className="hall-video -mx-3 min-w-0 sm:mx-0">
         {movie && source ? (
           <Player
-            // A child of a dynamic folder is the folder's id with its own path (docs/vendors.md).
-            key={`${movie.id}:${movie.subPath}`}
+            key={movieKey}
             url={source.url}
             type={source.type}
             headers={sourceIndex === 0 ? movie.base.headers : undefined}
@@ -289,6 +306,42 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                   </select>
                 </label>
               ) : null}
+              {choices && choices.audioTracks.length > 1 ? (
+                <label className="flex items-center gap-2 text-sm" title={t('player.choice.hint')}>
+                  <span className="text-zinc-600 dark:text-zinc-300">{t('player.choice.audio')}</span>
+                  <select
+                    data-testid="audio-choice"
+                    className="h-9 max-w-[12rem] rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                    value={choice.audio ?? defaultAudio ?? ''}
+                    onChange={(event) => choose({ audio: Number(event.target.value) })}
+                  >
+                    {choices.audioTracks.map((track) => (
+                      <option key={track.index} value={track.index}>
+                        {track.name}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+              {choices && choices.maxBitrates.length > 0 ? (
+                <label className="flex items-center gap-2 text-sm" title={t('player.choice.hint')}>
+                  <span className="text-zinc-600 dark:text-zinc-300">{t('player.choice.quality')}</span>
+                  <select
+                    data-testid="bitrate-choice"
+                    className="h-9 rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+                    value={choice.maxBitrate ?? ''}
+                    onChange={(event) => choose({ maxBitrate: event.target.value ? Number(event.target.value) : null })}
+                  >
+                    <option value="">{t('player.choice.original')}</option>
+                    {choices.maxBitrates.map((bitrate) => (
+                      <option key={bitrate} value={bitrate}>
+                        {t('player.choice.bitrate', { mbps: bitrate / 1_000_000 })}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+              {chosen ? <span className="basis-full text-xs text-zinc-500 dark:text-zinc-400" data-testid="media-choice-hint">{t('player.choice.hint')}</span> : null}
               <div className="ml-auto flex items-center gap-1">
                 <Button
                   size="sm"

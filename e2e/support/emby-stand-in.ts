@@ -42,6 +42,8 @@ export interface EmbyStandIn {
   transcodes(): string[];
   /** The play sessions stopped by `DELETE /Videos/ActiveEncodings`, oldest first. */
   stopped: string[];
+  /** The bodies of `PlaybackInfo` asked so far (the item id as `itemId`, without the device profile). */
+  playbackRequests: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ function mediaSources(itemId: string, transcodeQuery = '') {
   if (itemId === 'm-iso') {
     return [{ Id: 'ms-iso', Name: 'Disc image', Container: 'iso', SupportsDirectPlay: false, SupportsDirectStream: false, SupportsTranscoding: false, MediaStreams: [stream(0, 'Video', 'mpeg2video')] }];
   }
-  const main = { Id: `ms-${itemId}`, Name: itemId === 'm-clip' ? 'Clip 1080p' : itemId, Container: 'mp4', SupportsDirectPlay: true, SupportsDirectStream: true, SupportsTranscoding: true, MediaStreams: streams };
+  const main = { Id: `ms-${itemId}`, Name: itemId === 'm-clip' ? 'Clip 1080p' : itemId, Container: 'mp4', Bitrate: 5_000_000, SupportsDirectPlay: true, SupportsDirectStream: true, SupportsTranscoding: true, MediaStreams: streams };
   return itemId === 'm-clip' ? [main, { ...main, Id: 'ms-clip-cut', Name: "Clip (director's cut)", MediaStreams: streams.slice(0, 2) }] : [main];
 }
 
@@ -98,6 +100,7 @@ export async function startEmbyStandIn(options: EmbyStandInOptions): Promise<Emb
   const srt = fs.readFileSync(path.join(options.mediaDir, 'subs', 'clip.srt'), 'utf8');
   const clipPlaylist = fs.readFileSync(path.join(options.mediaDir, 'clip', 'index.m3u8'), 'utf8');
   const transcodes = new Set<string>();
+  const playbackRequests: Record<string, unknown>[] = [];
   const stopped: string[] = [];
   const vtt = `WEBVTT\n\n${srt.replace(/(\d\d:\d\d:\d\d),(\d\d\d)/g, '$1.$2')}`;
 
@@ -157,6 +160,16 @@ export async function startEmbyStandIn(options: EmbyStandInOptions): Promise<Emb
       // As Jellyfin does, the transcode's URL carries the play session and the caller's token.
       const playSessionId = crypto.randomBytes(8).toString('hex');
       const transcodeQuery = new URLSearchParams({ DeviceId: 'x', VideoCodec: 'h264', AudioCodec: 'aac', PlaySessionId: playSessionId, api_key: tokenOf(request) });
+      playbackRequests.push({ itemId: item.Id, ...body, DeviceProfile: undefined });
+      if (body.EnableDirectStream === false) {
+        // A client's choice (Jellyfin's own ask it so): that source, converted with its audio track and bitrate.
+        if (typeof body.AudioStreamIndex === 'number') transcodeQuery.set('AudioStreamIndex', String(body.AudioStreamIndex));
+        if (typeof body.MaxStreamingBitrate === 'number') transcodeQuery.set('VideoBitrate', String(body.MaxStreamingBitrate));
+        const chosen = mediaSources(item.Id)
+          .filter((source) => !body.MediaSourceId || source.Id === body.MediaSourceId)
+          .map((source) => ({ ...source, SupportsDirectPlay: false, SupportsDirectStream: false, TranscodingUrl: `/videos/${item.Id}/master.m3u8?MediaSourceId=${source.Id}&${transcodeQuery}` }));
+        return json(response, 200, { MediaSources: chosen, PlaySessionId: playSessionId });
+      }
       return json(response, 200, { MediaSources: mediaSources(item.Id, transcodeQuery.toString()), PlaySessionId: playSessionId });
     }
     // The HLS transcode (the test media's HLS stands in for ffmpeg's output): the master playlist,
@@ -214,6 +227,7 @@ export async function startEmbyStandIn(options: EmbyStandInOptions): Promise<Emb
     tokens: () => [...tokens],
     transcodes: () => [...transcodes],
     stopped,
+    playbackRequests,
     close: listening.close,
   };
 }

@@ -23,6 +23,8 @@ export {
   pushServerUrl,
   setCurrentMovie,
   swapMovies,
+  withMediaChoice,
+  type MediaChoice,
 } from '@/lib/api/movie';
 
 /**

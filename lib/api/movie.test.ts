@@ -1,6 +1,6 @@
 /** Movie list paging on both servers (docs/contract.md §4.5, §11 d) and playable URLs (§7.2). */
 import type { Movie, MovieList } from '@/lib/contract/types';
-import { pageOfMovies, playableUrl } from './movie';
+import { pageOfMovies, playableUrl, withMediaChoice } from './movie';
 
 const movies = (n: number): Movie[] =>
   Array.from({ length: n }, (_, i) => ({ id: String(i).padStart(32, '0'), creator: 'a', creatorId: 'b', subPath: '', base: { url: '', name: `m${i}` }, createAt: i }));
@@ -29,5 +29,15 @@ describe('playableUrl', () => {
     expect(playableUrl('/api/room/movie/proxy/abc?token=t')).toBe(`${window.location.origin}/api/room/movie/proxy/abc?token=t`);
     expect(playableUrl('https://cdn.example/a.m3u8')).toBe('https://cdn.example/a.m3u8');
     expect(playableUrl('//cdn.example/a.m3u8')).toBe('//cdn.example/a.m3u8');
+  });
+});
+
+describe('withMediaChoice', () => {
+  const url = 'https://api.example/api/room/movie/proxy/m1?token=t&roomId=r';
+  it('adds the audio track and the bitrate chosen, and leaves the URL alone when nothing is', () => {
+    expect(withMediaChoice(url, { audio: null, maxBitrate: null })).toBe(url);
+    expect(withMediaChoice(url, { audio: 2, maxBitrate: null })).toBe(`${url}&audio=2`);
+    expect(withMediaChoice(url, { audio: 0, maxBitrate: 4_000_000 })).toBe(`${url}&audio=0&maxBitrate=4000000`);
+    expect(withMediaChoice('/proxy/m1', { audio: null, maxBitrate: 1_000_000 })).toBe('/proxy/m1?maxBitrate=1000000');
   });
 });

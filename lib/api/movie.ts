@@ -139,6 +139,27 @@ export function playableUrl(url: string): string {
   return url.startsWith('/') && !url.startsWith('//') ? `${apiOrigin()}${url}` : url;
 }
 
+/**
+ * What a viewer chose of an Emby or Jellyfin movie's `mediaChoices` (docs/vendors.md "Audio track and
+ * bitrate"): an audio track's `index` and a bitrate in bits/s; null = as the server gives it.
+ */
+export interface MediaChoice {
+  audio: number | null;
+  maxBitrate: number | null;
+}
+
+/**
+ * The main source's URL with `choice` as its query parameters (`audio`, `maxBitrate`); `url` itself
+ * when nothing is chosen. Either makes the source the media server's HLS transcode.
+ */
+export function withMediaChoice(url: string, choice: MediaChoice): string {
+  const extra = new URLSearchParams();
+  if (choice.audio !== null) extra.set('audio', String(choice.audio));
+  if (choice.maxBitrate !== null) extra.set('maxBitrate', String(choice.maxBitrate));
+  if (extra.size === 0) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${extra}`;
+}
+
 /** True when the current object holds a movie (an empty Movie with id "" means nothing plays, §7.3). */
 export function hasCurrentMovie(current: CurrentMovie | undefined | null): current is CurrentMovie {
   return Boolean(current?.movie?.id);

@@ -226,6 +226,16 @@ export interface MovieBase {
     alist?: { path: string; password?: string };
     emby?: { path: string; transcode?: boolean };
   };
+  /**
+   * Companion extension (docs/vendors.md "Audio track and bitrate"), on an Emby or Jellyfin movie of
+   * `GET /current` only: what a viewer may ask the media server to convert the main source to, as
+   * query parameters of `url`: `&audio=<index>` (one of `audioTracks`) and `&maxBitrate=<bits/s>`
+   * (one of `maxBitrates`). Either makes the source the server's HLS transcode (`type` m3u8).
+   */
+  mediaChoices?: {
+    audioTracks: { index: number; name: string; language: string; default: boolean }[];
+    maxBitrates: number[];
+  };
 }
 
 /** Movie (§7.2). The key is `createAt` (sic, Unix ms). */

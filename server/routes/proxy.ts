@@ -216,7 +216,8 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       // A dynamic folder plays the room's current child.
       const current = movie.base.isFolder ? await store.rooms.current(roomId) : null;
       const subPath = current?.movieId === movie.id ? current.subPath : '';
-      const upstream = await embyUpstream(context.emby, movie, { subPath, sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle });
+      const choice = (name: string) => (queryValue(request.query, name) ? Number(queryValue(request.query, name)) : null);
+      const upstream = await embyUpstream(context.emby, movie, { subPath, sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle, audio: choice('audio'), maxBitrate: choice('maxBitrate') });
       target = upstream.url;
       vendorHeaders = upstream.headers;
     }
@@ -230,11 +231,6 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
         if (!subtitle) throw badRequest('id out of range');
         target = subtitle.url;
       }
-    }
-    if (isEmbyMovie(movie.base) && route.targetToken !== null) {
-      // An entry of the media server's transcode playlist: with the creator's token too.
-      const current = movie.base.isFolder ? await store.rooms.current(roomId) : null;
-      vendorHeaders = await embyEntryHeaders(context.emby, movie, current?.movieId === movie.id ? current.subPath : '');
     }
     let knownPlaylist = false;
     if (route.targetToken !== null) {
@@ -253,6 +249,12 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
         if (!under) throw badRequest('invalid proxy target');
         target = under;
       }
+    }
+
+    if (isEmbyMovie(movie.base) && route.targetToken !== null) {
+      // An entry of the media server's transcode playlists: with the creator's token too.
+      const current = movie.base.isFolder ? await store.rooms.current(roomId) : null;
+      vendorHeaders = await embyEntryHeaders(context.emby, movie, current?.movieId === movie.id ? current.subPath : '', target);
     }
 
     const range = request.headers.range;

@@ -12,7 +12,7 @@ import type { Store } from '../db';
 import { badRequest } from '../errors';
 import type { VendorCipher } from './credentials';
 import { normalizeVendorHost } from './http';
-import type { EmbyClient, EmbyItem, EmbyMediaSource, EmbySession } from './emby';
+import type { EmbyChoice, EmbyClient, EmbyItem, EmbyMediaSource, EmbySession } from './emby';
 
 /** 400 when the path names a server the user has not bound (v0.9.11's text). */
 export const EMBY_SERVER_NOT_FOUND = 'emby server not found';
@@ -63,8 +63,8 @@ export class EmbyAccounts {
   /** Items' names by user, server and item (SOURCE_CACHE_MS). */
   private readonly names = new LRUCache<string, string>({ max: MAX_CACHED_SOURCES, ttl: SOURCE_CACHE_MS });
 
-  /** The media servers' transcodes in use, by user, server and play session: when last fetched (Unix ms). */
-  private readonly transcodes = new Map<string, { userId: string; serverId: string; session: EmbySession; itemId: string; playSessionId: string; usedMs: number }>();
+  /** The media servers' transcodes in use, by play session: whose, the sources' cache key, when last fetched (Unix ms). */
+  private readonly transcodes = new Map<string, { session: EmbySession; cacheKey: string; usedMs: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
   /** `transcodeIdleMs`: how long a transcode nobody fetched runs before it is stopped (TRANSCODE_IDLE_MS). */
@@ -78,9 +78,16 @@ export class EmbyAccounts {
     this.sweeper.unref();
   }
 
-  /** Marks a transcode as fetched now (the proxy calls it for its playlists and segments). */
-  transcodeUsed(userId: string, serverId: string, session: EmbySession, itemId: string, playSessionId: string): void {
-    this.transcodes.set(`${EmbyAccounts.context(userId, serverId)}:${playSessionId}`, { userId, serverId, session, itemId, playSessionId, usedMs: Date.now() });
+  /** Marks a transcode as started or fetched now (the proxy, for its master playlist), with the key of the sources that named it. */
+  transcodeUsed(session: EmbySession, playSessionId: string, cacheKey: string): void {
+    this.transcodes.set(playSessionId, { session, cacheKey, usedMs: Date.now() });
+  }
+
+  /** Marks the transcode an entry URL of its playlists belongs to (its `PlaySessionId`) as fetched now. */
+  transcodeEntryUsed(entryUrl: string): void {
+    const playSessionId = new URL(entryUrl).searchParams.get('PlaySessionId') ?? '';
+    const transcode = this.transcodes.get(playSessionId);
+    if (transcode) transcode.usedMs = Date.now();
   }
 
   /**
@@ -89,11 +96,11 @@ export class EmbyAccounts {
    * be reached is left to stop its own (both Emby and Jellyfin end an unfetched transcode themselves).
    */
   async stopIdleTranscodes(nowMs: number): Promise<void> {
-    for (const [key, transcode] of this.transcodes) {
+    for (const [playSessionId, transcode] of this.transcodes) {
       if (nowMs - transcode.usedMs < this.transcodeIdleMs) continue;
-      this.transcodes.delete(key);
-      this.sources.delete(`${EmbyAccounts.context(transcode.userId, transcode.serverId)}:${transcode.itemId}`);
-      await this.client.stopTranscode(transcode.session, transcode.playSessionId).catch(() => undefined);
+      this.transcodes.delete(playSessionId);
+      this.sources.delete(transcode.cacheKey);
+      await this.client.stopTranscode(transcode.session, playSessionId).catch(() => undefined);
     }
   }
 
@@ -184,17 +191,18 @@ export class EmbyAccounts {
   }
 
   /**
-   * The media sources of an item of the user's server, from the cache when younger than
-   * SOURCE_CACHE_MS. Throws 400 `emby: …` for an item the server does not have.
+   * The media sources of an item of the user's server (with `choice`, one source converted as asked:
+   * one play session per choice, shared by whoever asks the same), from the cache when younger than
+   * SOURCE_CACHE_MS, and the cache key. Throws 400 `emby: …` for an item the server does not have.
    */
-  async mediaSources(userId: string, serverId: string, itemId: string): Promise<{ session: EmbySession; sources: EmbyMediaSource[] }> {
+  async mediaSources(userId: string, serverId: string, itemId: string, choice?: EmbyChoice): Promise<{ session: EmbySession; sources: EmbyMediaSource[]; cacheKey: string }> {
     const session = await this.session(userId, serverId);
-    const key = `${EmbyAccounts.context(userId, serverId)}:${itemId}`;
+    const key = `${EmbyAccounts.context(userId, serverId)}:${itemId}${choice ? `:${choice.mediaSourceId}:${choice.audioStreamIndex}:${choice.maxBitrate}` : ''}`;
     const cached = this.sources.get(key);
-    if (cached) return { session, sources: cached };
-    const sources = await this.client.playbackInfo(session, itemId);
+    if (cached) return { session, sources: cached, cacheKey: key };
+    const sources = await this.client.playbackInfo(session, itemId, choice);
     this.sources.set(key, sources);
-    return { session, sources };
+    return { session, sources, cacheKey: key };
   }
 
   /**

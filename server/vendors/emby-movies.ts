@@ -54,20 +54,37 @@ export async function embyTarget(accounts: EmbyAccounts, movie: EmbyMovieRow, su
 }
 
 /** The creator's session and the sources a browser plays as they are, in the server's order. */
-async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string): Promise<{ session: EmbySession; serverId: string; itemId: string; sources: EmbyMediaSource[] }> {
+async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string): Promise<{ session: EmbySession; serverId: string; itemId: string; sources: EmbyMediaSource[]; cacheKey: string }> {
   const { serverId, itemId } = await embyTarget(accounts, movie, subPath);
-  const { session, sources } = await accounts.mediaSources(movie.creatorId, serverId, itemId);
+  const { session, sources, cacheKey } = await accounts.mediaSources(movie.creatorId, serverId, itemId);
   // As they are, else as the media server's transcode (HLS).
   const playable = sources.filter((source) => source.directStream || source.transcodingUrl);
   if (playable.length === 0) throw badRequest(EMBY_NEEDS_TRANSCODE);
-  return { session, serverId, itemId, sources: playable };
+  return { session, serverId, itemId, sources: playable, cacheKey };
+}
+
+/** The bitrates (bits/s) a viewer may ask the media server to convert to: those below the source's. */
+export const EMBY_MAX_BITRATES = [8_000_000, 4_000_000, 2_000_000, 1_000_000] as const;
+
+/** 400 for a `maxBitrate` that is not one of EMBY_MAX_BITRATES (companion text). */
+export const EMBY_BITRATE_OUT_OF_RANGE = 'bitrate out of range';
+
+/** What a viewer of a source may choose (MovieBase `mediaChoices`): its audio tracks, and the bitrates below its own. */
+function choicesOf(source: EmbyMediaSource): NonNullable<MovieBase['mediaChoices']> {
+  return {
+    audioTracks: source.streams
+      .filter((stream) => stream.type === 'Audio' && !stream.isExternal)
+      .map((stream) => ({ index: stream.index, name: stream.title || stream.language || `#${stream.index}`, language: stream.language, default: stream.isDefault })),
+    maxBitrates: EMBY_MAX_BITRATES.filter((bitrate) => !source.bitrate || bitrate < source.bitrate),
+  };
 }
 
 /**
  * What `GET /current` shows of an Emby movie: the proxy route for its first playable source (with
  * `query`, the caller's token and the room), the others as `moreSources` (`?source=<n>`), and the text
- * subtitles of the first (`?t=subtitle&id=<stream index>`, WebVTT); for a dynamic folder, of the
- * child `subPath`. Throws 400 `emby server not found` (the creator unbound it), EMBY_SESSION_EXPIRED,
+ * subtitles of the first (`?t=subtitle&id=<stream index>`, WebVTT), and what a viewer may choose of
+ * the first (`mediaChoices`: its audio tracks and lower bitrates, asked for with `&audio=<index>` and
+ * `&maxBitrate=<bits/s>` on `url`); for a dynamic folder, of the child `subPath`. Throws 400 `emby server not found` (the creator unbound it), EMBY_SESSION_EXPIRED,
  * EMBY_NEEDS_TRANSCODE, `emby: not found`, and embyTarget's texts.
  */
 export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieRow, base: MovieBase, query: URLSearchParams, subPath: string): Promise<MovieBase> {
@@ -84,28 +101,47 @@ export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieR
     type: base.type || typeOf(sources[0]),
     subtitles: Object.keys(subtitles).length ? subtitles : undefined,
     moreSources: sources.length > 1 ? sources.slice(1).map((source, index) => ({ name: source.name || `#${index + 2}`, type: typeOf(source), url: route(`source=${index + 1}&`) })) : undefined,
+    mediaChoices: choicesOf(sources[0]),
   };
 }
 
 /**
  * Where the proxy fetches an Emby movie (for a dynamic folder, its child `subPath`): source
- * `sourceIndex` (0 = the main one), or the text subtitle stream `subtitleIndex` as WebVTT, with the
- * creator's token in the headers.
- * Throws 400 `id out of range` for a source or subtitle the movie does not have.
+ * `sourceIndex` (0 = the main one) as it is or as the media server's transcode; with `audio` (an
+ * Audio stream's index) or `maxBitrate` (bits/s, one of EMBY_MAX_BITRATES), the main source converted
+ * with that audio track and at most that bitrate (one play session per choice, shared by whoever
+ * picks the same); or the text subtitle stream `subtitleIndex` as WebVTT. With the creator's token
+ * in the headers. Throws 400 `id out of range` for a source, audio track or subtitle the movie does
+ * not have, EMBY_BITRATE_OUT_OF_RANGE, EMBY_NEEDS_TRANSCODE when the server will not convert it.
  */
-export async function embyUpstream(accounts: EmbyAccounts, movie: EmbyMovieRow, request: { subPath: string; sourceIndex: number; subtitleIndex: number | null }): Promise<{ url: string; headers: Record<string, string> }> {
-  const { session, serverId, itemId, sources } = await playableSources(accounts, movie, request.subPath);
+export async function embyUpstream(
+  accounts: EmbyAccounts,
+  movie: EmbyMovieRow,
+  request: { subPath: string; sourceIndex: number; subtitleIndex: number | null; audio: number | null; maxBitrate: number | null },
+): Promise<{ url: string; headers: Record<string, string> }> {
+  const { session, serverId, itemId, sources, cacheKey } = await playableSources(accounts, movie, request.subPath);
   const source = sources[request.sourceIndex];
   if (!source) throw badRequest('id out of range');
   const headers = accounts.client.authHeaders(session);
-  if (request.subtitleIndex === null && source.directStream) return { url: accounts.client.directStreamUrl(session, itemId, source), headers };
-  if (request.subtitleIndex === null) {
-    // The transcode runs while viewers fetch it; EmbyAccounts stops it once they stop.
-    accounts.transcodeUsed(movie.creatorId, serverId, session, itemId, source.playSessionId);
-    return { url: accounts.client.transcodeUrl(session, source), headers };
+  if (request.subtitleIndex !== null) {
+    if (!source.streams.some((stream) => stream.type === 'Subtitle' && stream.index === request.subtitleIndex)) throw badRequest('id out of range');
+    return { url: accounts.client.subtitleUrl(session, itemId, source, request.subtitleIndex), headers };
   }
-  if (!source.streams.some((stream) => stream.type === 'Subtitle' && stream.index === request.subtitleIndex)) throw badRequest('id out of range');
-  return { url: accounts.client.subtitleUrl(session, itemId, source, request.subtitleIndex), headers };
+  if (request.audio !== null || request.maxBitrate !== null) {
+    if (request.sourceIndex !== 0) throw badRequest('id out of range');
+    const choices = choicesOf(source);
+    if (request.audio !== null && !choices.audioTracks.some((track) => track.index === request.audio)) throw badRequest('id out of range');
+    if (request.maxBitrate !== null && !(EMBY_MAX_BITRATES as readonly number[]).includes(request.maxBitrate)) throw badRequest(EMBY_BITRATE_OUT_OF_RANGE);
+    const converted = await accounts.mediaSources(movie.creatorId, serverId, itemId, { mediaSourceId: source.id, audioStreamIndex: request.audio, maxBitrate: request.maxBitrate });
+    const chosen = converted.sources.find((candidate) => candidate.id === source.id) ?? converted.sources[0];
+    if (!chosen?.transcodingUrl) throw badRequest(EMBY_NEEDS_TRANSCODE);
+    accounts.transcodeUsed(session, chosen.playSessionId, converted.cacheKey);
+    return { url: accounts.client.transcodeUrl(session, chosen), headers };
+  }
+  if (source.directStream) return { url: accounts.client.directStreamUrl(session, itemId, source), headers };
+  // The transcode runs while viewers fetch it; EmbyAccounts stops it once they stop.
+  accounts.transcodeUsed(session, source.playSessionId, cacheKey);
+  return { url: accounts.client.transcodeUrl(session, source), headers };
 }
 
 /**
@@ -150,13 +186,13 @@ export async function embyFolderPage(
 }
 
 /**
- * The headers that authorize the proxy's fetches of an Emby movie's playlist entries (a transcode's
- * media playlists and segments): the creator's token, and the transcode marked as watched.
+ * The headers that authorize the proxy's fetch of `entryUrl`, an entry of an Emby movie's transcode
+ * playlists (a variant playlist, a segment): the creator's token; the transcode is marked as watched.
  */
-export async function embyEntryHeaders(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string): Promise<Record<string, string>> {
-  const { session, serverId, itemId, sources } = await playableSources(accounts, movie, subPath);
-  for (const source of sources) if (source.transcodingUrl && !source.directStream) accounts.transcodeUsed(movie.creatorId, serverId, session, itemId, source.playSessionId);
-  return accounts.client.authHeaders(session);
+export async function embyEntryHeaders(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string, entryUrl: string): Promise<Record<string, string>> {
+  const { serverId } = await embyTarget(accounts, movie, subPath);
+  accounts.transcodeEntryUsed(entryUrl);
+  return accounts.client.authHeaders(await accounts.session(movie.creatorId, serverId));
 }
 
 /** Checks a pushed Emby base: an item of a server the pusher bound. Throws 400 `path is empty`, `path is invalid`, `emby server not found`. */

@@ -69,7 +69,20 @@ export interface EmbyMediaSource {
   transcodingUrl: string;
   /** The play session the transcode belongs to (`PlaySessionId` of the answer), to stop it. */
   playSessionId: string;
+  /** The source's bitrate (bits/s; 0 when the server does not say). */
+  bitrate: number;
   streams: EmbyStream[];
+}
+
+/**
+ * What a viewer asks the media server to convert a source to (docs/vendors.md "Audio track and
+ * bitrate"): `audioStreamIndex` an Audio stream's `index`, `maxBitrate` in bits/s; null = the
+ * server's choice.
+ */
+export interface EmbyChoice {
+  mediaSourceId: string;
+  audioStreamIndex: number | null;
+  maxBitrate: number | null;
 }
 
 /** Removes the access token from a URL's query (`api_key`, `ApiKey`, any case): the token goes in a header. */
@@ -178,9 +191,26 @@ export class EmbyClient {
     return (Array.isArray(answer) ? (answer as Record<string, unknown>[]) : list((answer as { Items?: unknown }).Items)).map(itemOf);
   }
 
-  /** The media sources of a file (`POST /Items/{id}/PlaybackInfo`), with what a browser plays as the device profile. */
-  async playbackInfo(session: EmbySession, itemId: string): Promise<EmbyMediaSource[]> {
-    const answer = await this.call(session, 'POST', `/Items/${itemId}/PlaybackInfo`, { token: session.token, query: { UserId: session.userId }, body: { DeviceProfile: BROWSER_PROFILE } });
+  /**
+   * The media sources of a file (`POST /Items/{id}/PlaybackInfo`), with what a browser plays as the
+   * device profile; with `choice`, that one source converted (direct play and stream off) with the
+   * audio track and the bitrate asked for, as Jellyfin's and Emby's own clients ask.
+   */
+  async playbackInfo(session: EmbySession, itemId: string, choice?: EmbyChoice): Promise<EmbyMediaSource[]> {
+    const body = choice
+      ? {
+          DeviceProfile: BROWSER_PROFILE,
+          MediaSourceId: choice.mediaSourceId,
+          AudioStreamIndex: choice.audioStreamIndex ?? undefined,
+          MaxStreamingBitrate: choice.maxBitrate ?? undefined,
+          EnableDirectPlay: false,
+          EnableDirectStream: false,
+          EnableTranscoding: true,
+          AllowVideoStreamCopy: true,
+          AllowAudioStreamCopy: true,
+        }
+      : { DeviceProfile: BROWSER_PROFILE };
+    const answer = await this.call(session, 'POST', `/Items/${itemId}/PlaybackInfo`, { token: session.token, query: { UserId: session.userId }, body });
     return list(answer.MediaSources).map((source) => ({
       id: text(source.Id),
       name: text(source.Name),
@@ -188,6 +218,7 @@ export class EmbyClient {
       directStream: source.SupportsDirectStream === true || source.SupportsDirectPlay === true,
       transcodingUrl: source.SupportsTranscoding === true && text(source.TranscodingUrl).startsWith('/') ? withoutApiKey(text(source.TranscodingUrl)) : '',
       playSessionId: text(answer.PlaySessionId),
+      bitrate: number(source.Bitrate),
       streams: list(source.MediaStreams).map((stream) => ({
         index: number(stream.Index),
         type: text(stream.Type),
