@@ -83,11 +83,16 @@ export class EmbyAccounts {
     this.transcodes.set(playSessionId, { session, cacheKey, usedMs: Date.now() });
   }
 
-  /** Marks the transcode an entry URL of its playlists belongs to (its `PlaySessionId`) as fetched now. */
-  transcodeEntryUsed(entryUrl: string): void {
+  /**
+   * Marks the transcode an entry URL of its playlists belongs to (its `PlaySessionId`) as fetched now;
+   * one already stopped that a viewer still fetches (the media server starts it again) is watched again.
+   */
+  transcodeEntryUsed(session: EmbySession, entryUrl: string): void {
     const playSessionId = new URL(entryUrl).searchParams.get('PlaySessionId') ?? '';
+    if (!playSessionId) return;
     const transcode = this.transcodes.get(playSessionId);
     if (transcode) transcode.usedMs = Date.now();
+    else this.transcodes.set(playSessionId, { session, cacheKey: '', usedMs: Date.now() });
   }
 
   /**

@@ -53,7 +53,11 @@ export async function embyTarget(accounts: EmbyAccounts, movie: EmbyMovieRow, su
   return { serverId, itemId: child };
 }
 
-/** The creator's session and the sources a browser plays as they are, in the server's order. */
+/**
+ * The creator's session and the sources a browser plays, as they are or as the media server's
+ * transcode, in the server's order, with the key they are cached under. Throws EMBY_NEEDS_TRANSCODE
+ * when there is none, and embyTarget's texts.
+ */
 async function playableSources(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string): Promise<{ session: EmbySession; serverId: string; itemId: string; sources: EmbyMediaSource[]; cacheKey: string }> {
   const { serverId, itemId } = await embyTarget(accounts, movie, subPath);
   const { session, sources, cacheKey } = await accounts.mediaSources(movie.creatorId, serverId, itemId);
@@ -84,8 +88,9 @@ function choicesOf(source: EmbyMediaSource): NonNullable<MovieBase['mediaChoices
  * `query`, the caller's token and the room), the others as `moreSources` (`?source=<n>`), and the text
  * subtitles of the first (`?t=subtitle&id=<stream index>`, WebVTT), and what a viewer may choose of
  * the first (`mediaChoices`: its audio tracks and lower bitrates, asked for with `&audio=<index>` and
- * `&maxBitrate=<bits/s>` on `url`); for a dynamic folder, of the child `subPath`. Throws 400 `emby server not found` (the creator unbound it), EMBY_SESSION_EXPIRED,
- * EMBY_NEEDS_TRANSCODE, `emby: not found`, and embyTarget's texts.
+ * `&maxBitrate=<bits/s>` on `url`); for a dynamic folder, of the child `subPath`. Throws 400
+ * `emby server not found` (the creator unbound it), EMBY_SESSION_EXPIRED, EMBY_NEEDS_TRANSCODE,
+ * `emby: not found`, and embyTarget's texts.
  */
 export async function embyPlaybackBase(accounts: EmbyAccounts, movie: EmbyMovieRow, base: MovieBase, query: URLSearchParams, subPath: string): Promise<MovieBase> {
   const { sources } = await playableSources(accounts, movie, subPath);
@@ -191,8 +196,9 @@ export async function embyFolderPage(
  */
 export async function embyEntryHeaders(accounts: EmbyAccounts, movie: EmbyMovieRow, subPath: string, entryUrl: string): Promise<Record<string, string>> {
   const { serverId } = await embyTarget(accounts, movie, subPath);
-  accounts.transcodeEntryUsed(entryUrl);
-  return accounts.client.authHeaders(await accounts.session(movie.creatorId, serverId));
+  const session = await accounts.session(movie.creatorId, serverId);
+  accounts.transcodeEntryUsed(session, entryUrl);
+  return accounts.client.authHeaders(session);
 }
 
 /** Checks a pushed Emby base: an item of a server the pusher bound. Throws 400 `path is empty`, `path is invalid`, `emby server not found`. */
