@@ -115,6 +115,30 @@ describe('browsing and playing', () => {
     expect(names((await browse(owner, { path: `${sid()}/`, keyword: 'episode' })).body.data.items)).toEqual(['Episode 1', 'Episode 2']);
   });
 
+  it("takes the reference client's picker as it calls: its list request, then a film and a series pushed at once", async () => {
+    // synctv-web's src/components/fileList/emby.vue: the token as the whole Authorization header,
+    // the room in X-Room-Id, the listing's paths pushed back as they came.
+    const call = (route: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${route}`, { method: 'POST', headers: { Authorization: owner.token, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (response) => ({ status: response.status, body: (await response.json()) as { data: { items: { name: string; path: string; isDir: boolean }[] } } }));
+    const libraries = await call('/api/vendor/emby/list?page=1&max=10', { path: '', keyword: '' });
+    expect(libraries.status).toBe(200);
+    const open = async (name: string, items: { name: string; path: string }[]) => (await call('/api/vendor/emby/list?page=1&max=10', { path: items.find((item) => item.name === name)!.path, keyword: '' })).body.data.items;
+    const film = (await open('Movies', libraries.body.data.items)).find((item) => item.name === 'Clip')!;
+    const show = (await open('Shows', libraries.body.data.items)).find((item) => item.name === 'Show')!;
+    const picked = [film, show].map((item) => ({ name: item.name, url: '', live: false, rtmpSource: false, type: '', headers: {}, proxy: false, vendorInfo: { vendor: 'emby', emby: { path: item.path } }, isFolder: item.isDir, parentId: '' }));
+    const pushed = await call('/api/room/movie/pushs', picked, { 'X-Room-Id': roomId });
+    expect(pushed.status).toBe(200);
+    const listed = (await get(server, '/api/room/movie/movies?max=100', as(viewer))).body.data.movies as { id: string; base: { name: string; isFolder: boolean; proxy: boolean } }[];
+    const added = listed.filter((movie) => movie.base.name === 'Clip' || movie.base.name === 'Show');
+    // Always through this server, whatever the picker sent.
+    expect(added.map((movie) => [movie.base.name, movie.base.isFolder, movie.base.proxy])).toEqual([
+      ['Clip', false, true],
+      ['Show', true, true],
+    ]);
+    const seasons = await get(server, `/api/room/movie/movies?id=${added[1].id}`, as(viewer));
+    expect(seasons.body.data.movies.map((movie: { base: { name: string } }) => movie.base.name)).toEqual(['Season 1']);
+  });
+
   it('plays a film through the proxy for a viewer who bound nothing, without ever showing the token', async () => {
     const pushed = await post(server, '/api/room/movie/push', { name: 'Clip', url: '', vendorInfo: { vendor: 'emby', emby: { path: `${sid()}/m-clip` } } }, as(owner));
     expect(pushed.status).toBe(200);

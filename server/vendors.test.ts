@@ -162,6 +162,27 @@ describe('AList movies in a room', () => {
   const push = (user: TestUser, body: Record<string, unknown>) => post(server, '/api/room/movie/push', { url: '', type: '', ...body }, as(user));
   const setCurrent = (id: string, subPath = '') => post(server, '/api/room/movie/current', { id, subPath }, as(owner));
 
+  it("takes the reference client's picker as it calls: its list request, then a file and a folder pushed at once", async () => {
+    // synctv-web's src/components/fileList/alist.vue: the token as the whole Authorization header,
+    // the room in X-Room-Id, the listing's paths pushed back as they came.
+    const call = (route: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${route}`, { method: 'POST', headers: { Authorization: owner.token, 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (response) => ({ status: response.status, body: (await response.json()) as { data: { items: { name: string; path: string; isDir: boolean }[] } } }));
+    const root = await call('/api/vendor/alist/list?page=1&max=10', { path: '', keyword: '' });
+    expect(root.status).toBe(200);
+    const series = root.body.data.items.find((item) => item.name === 'Series')!;
+    const movies = root.body.data.items.find((item) => item.name === 'Movies')!;
+    const inMovies = await call('/api/vendor/alist/list?page=1&max=10', { path: movies.path, keyword: '' });
+    const clip = inMovies.body.data.items.find((item) => item.name === 'Clip.mp4')!;
+    const picked = [clip, series].map((item) => ({ name: item.name, url: '', live: false, rtmpSource: false, type: '', headers: {}, proxy: false, vendorInfo: { vendor: 'alist', alist: { path: item.path } }, isFolder: item.isDir, parentId: '' }));
+    const pushed = await call('/api/room/movie/pushs', picked, { 'X-Room-Id': roomId });
+    expect(pushed.status).toBe(200);
+    const listed = (await get(server, '/api/room/movie/movies?max=100', as(member))).body.data.movies as { base: { name: string; isFolder: boolean; vendorInfo: { alist: { path: string } } } }[];
+    expect(listed.filter((movie) => movie.base.name === 'Clip.mp4' || movie.base.name === 'Series').map((movie) => [movie.base.name, movie.base.isFolder, movie.base.vendorInfo.alist.path])).toEqual([
+      ['Clip.mp4', false, clip.path],
+      ['Series', true, series.path],
+    ]);
+  });
+
   it('plays a file with its subtitle from AList for a member who bound nothing', async () => {
     const pushed = await push(owner, { name: 'Clip', vendorInfo: { vendor: 'alist', alist: { path: `${serverId}/Movies/Clip.mp4` } } });
     expect(pushed.status).toBe(200);
