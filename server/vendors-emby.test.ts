@@ -71,8 +71,11 @@ describe('binding', () => {
 
   it('refuses something that is not Emby or Jellyfin, and a private address', async () => {
     const user = await signUpUser(server, 'embyr');
-    const notEmby = await bind(user, { host: `http://${HOST}:9`, ...ACCOUNT });
-    expect([notEmby.status, notEmby.body.error]).toEqual([502, 'vendor server unreachable']);
+    const nothing = await bind(user, { host: `http://${HOST}:9`, ...ACCOUNT });
+    expect([nothing.status, nothing.body.error]).toEqual([502, 'vendor server unreachable']);
+    // Something answers there, but not as Emby or Jellyfin, at the root or under /emby.
+    const notEmby = await bind(user, { host: `${jellyfin.url}/not-here`, ...ACCOUNT });
+    expect([notEmby.status, notEmby.body.error]).toEqual([502, 'emby: no Emby or Jellyfin answers at this address']);
     const local = await bind(user, { host: jellyfin.url.replace(HOST, '127.0.0.3'), ...ACCOUNT });
     expect([local.status, local.body.error]).toEqual([400, 'local ip is not allowed']);
   });

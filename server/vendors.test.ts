@@ -92,6 +92,18 @@ describe('binding an AList account', () => {
     expect((await get(server, '/api/vendor/alist/binds', { token: user.token })).body.data).toEqual([]);
   });
 
+  it('says an AList without the hashed sign-in is too old, not that it is not AList', async () => {
+    const old = await startAlistStandIn({ rootDir: libraryDir, users: [ALICE], host: HOST, tooOld: true });
+    try {
+      const user = await signUpUser(server, 'oldalist');
+      const response = await bind(user, { host: old.url, username: 'alice', password: ALICE.password });
+      expect([response.status, response.body.error]).toEqual([400, 'alist: this AList is too old, update it']);
+      expect(old.calls).toEqual(['/api/auth/login/hash', '/api/public/settings']);
+    } finally {
+      await old.close();
+    }
+  });
+
   it('binds a private address once the admin allows local addresses', async () => {
     const user = await signUpUser(server, 'lan');
     const lanHost = alist.url.replace(HOST, '127.0.0.3');

@@ -31,6 +31,11 @@ export interface AlistStandInOptions {
   passwords?: Record<string, string>;
   /** Loopback address to listen on (default 127.0.0.1). */
   host?: string;
+  /**
+   * An AList from before the hashed sign-in: `/api/auth/login/hash` is not there (AList's web page
+   * answers, as for any unknown path), `/api/public/settings` still answers with its version.
+   */
+  tooOld?: boolean;
 }
 
 export interface AlistStandIn {
@@ -89,6 +94,8 @@ export async function startAlistStandIn(options: AlistStandInOptions): Promise<A
 
   const api = async (request: IncomingMessage, response: ServerResponse, route: string, body: Record<string, unknown>) => {
     const reply = (code: number, message: string, data: unknown = null) => response.writeHead(200, { 'Content-Type': 'application/json' }).end(envelope(code, message, data));
+    if (route === '/api/public/settings') return reply(200, 'success', { version: options.tooOld ? 'v3.7.4' : 'v3.40.0', site_title: 'AList' });
+    if (route === '/api/auth/login/hash' && options.tooOld) return response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>AList</title>');
     if (route === '/api/auth/login/hash') {
       const user = options.users.find((candidate) => candidate.username === body.username);
       const expected = user && crypto.createHash('sha256').update(user.password + SALT).digest('hex');

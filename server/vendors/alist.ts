@@ -10,6 +10,9 @@ import { HttpError } from '../errors';
 import type { UpstreamPolicy } from '../proxy/upstream';
 import { callVendor, VENDOR_INVALID_ANSWER } from './http';
 
+/** 400 when the host is an AList from before the hashed sign-in SyncTV uses (companion text). */
+export const ALIST_TOO_OLD = 'alist: this AList is too old, update it';
+
 /** What AList's web client appends to a password before hashing it (`/api/auth/login/hash`). */
 export const ALIST_PASSWORD_SALT = '-https://github.com/alist-org/alist';
 
@@ -101,12 +104,30 @@ export class AlistClient {
     return envelope.data && typeof envelope.data === 'object' ? (envelope.data as Record<string, unknown>) : {};
   }
 
-  /** Signs in with the hashed password (`/api/auth/login/hash`); resolves with the token. */
+  /**
+   * Signs in with the hashed password (`/api/auth/login/hash`); resolves with the token. Throws 400
+   * ALIST_TOO_OLD when the host answers as AList (`/api/public/settings`) without that sign-in,
+   * 502 VENDOR_INVALID_ANSWER when it does not answer as AList at all.
+   */
   async login(host: string, username: string, hashedPassword: string): Promise<string> {
-    const data = await this.call({ host, token: '' }, '/api/auth/login/hash', { username, password: hashedPassword });
+    let data: Record<string, unknown>;
+    try {
+      data = await this.call({ host, token: '' }, '/api/auth/login/hash', { username, password: hashedPassword });
+    } catch (error) {
+      if (error instanceof HttpError && error.message === VENDOR_INVALID_ANSWER && (await this.answersAsAlist(host))) throw new HttpError(400, ALIST_TOO_OLD);
+      throw error;
+    }
     const token = text(data.token);
     if (!token) throw new HttpError(502, VENDOR_INVALID_ANSWER);
     return token;
+  }
+
+  /** Whether `host` answers AList's public settings in its envelope (any version). */
+  private async answersAsAlist(host: string): Promise<boolean> {
+    return this.call({ host, token: '' }, '/api/public/settings').then(
+      () => true,
+      () => false,
+    );
   }
 
   /** The user the session acts as. */

@@ -15,6 +15,9 @@ import { callVendor, VENDOR_INVALID_ANSWER } from './http';
 const DEVICE_ID = 'synctv-companion';
 const CLIENT = `Client="SyncTV", Device="SyncTV server", DeviceId="${DEVICE_ID}", Version="0.9.11"`;
 
+/** 502 when neither Emby nor Jellyfin answers at a host being bound (companion text). */
+export const EMBY_NOT_AT_HOST = 'emby: no Emby or Jellyfin answers at this address';
+
 /** 400 when Emby or Jellyfin no longer takes the stored token (companion text). */
 export const EMBY_SESSION_EXPIRED = 'emby: the session expired, sign in again';
 
@@ -122,7 +125,7 @@ export class EmbyClient {
 
   /**
    * Which server answers at `host`: Jellyfin 10.11 and later at the root, Emby and older Jellyfin
-   * under `/emby` (both are tried, the root first). Throws 502 VENDOR_INVALID_ANSWER when neither
+   * under `/emby` (both are tried, the root first). Throws 502 EMBY_NOT_AT_HOST when neither
    * answers as Emby or Jellyfin.
    */
   async discover(host: string): Promise<EmbyServer> {
@@ -131,11 +134,12 @@ export class EmbyClient {
         const info = await this.call({ host, prefix }, 'GET', '/System/Info/Public');
         if (text(info.Id)) return { prefix, serverId: text(info.Id), name: text(info.ServerName), version: text(info.Version), product: text(info.ProductName) };
       } catch (error) {
-        // Not there under this prefix (404, another answer): try the next; the guard's refusal and an unreachable host stop here.
-        if (!(error instanceof HttpError) || !error.message.startsWith('emby: ')) throw error;
+        // Not there under this prefix (404, a web page, another answer): try the next; the guard's
+        // refusal and an unreachable host stop here.
+        if (!(error instanceof HttpError) || !(error.message.startsWith('emby: ') || error.message === VENDOR_INVALID_ANSWER)) throw error;
       }
     }
-    throw new HttpError(502, VENDOR_INVALID_ANSWER);
+    throw new HttpError(502, EMBY_NOT_AT_HOST);
   }
 
   /** Signs in (`/Users/AuthenticateByName`). Throws 400 `emby: user name or password is incorrect`. */
