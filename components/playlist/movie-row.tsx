@@ -114,7 +114,7 @@ export function MovieRow({ movie, isCurrent, selectable, selected, busy, actions
         </div>
         {folder ? null : (
           <p className="truncate text-xs text-zinc-500 dark:text-zinc-400" title={movie.base.url}>
-            {movie.base.url || (movie.base.vendorInfo?.vendor === 'alist' ? movie.base.vendorInfo.alist?.path.replace(/^[^/]*\//, 'AList: /') : movie.id)}
+            {movie.base.url || vendorLine(movie) || movie.id}
             {movie.base.type ? ` [${movie.base.type}]` : ''}
             {movie.creator ? ` · ${movie.creator}` : ''}
           </p>
@@ -176,4 +176,12 @@ function rowMenu(
     },
   );
   return items;
+}
+
+/** Where a vendor movie comes from, for its row's second line: its AList path, or the media server's kind ("" for others). */
+function vendorLine(movie: Movie): string {
+  const info = movie.base.vendorInfo;
+  if (info?.vendor === 'alist') return info.alist?.path.replace(/^[^/]*\//, 'AList: /') ?? '';
+  if (info?.vendor === 'emby') return VENDOR_NAMES.emby;
+  return '';
 }
