@@ -14,6 +14,7 @@ import { CinemaPage } from './pages/cinema-page';
 import { startEmbyStandIn, type EmbyStandIn } from './support/emby-stand-in';
 import { uniqueName } from './support/api';
 import { expectTogether } from './support/watch-party';
+import { realVendorTest } from './support/real-vendor';
 
 const ACCOUNT = { username: 'bob', password: 'jelly-pw' };
 let jellyfin: EmbyStandIn;
@@ -107,8 +108,7 @@ test("a Jellyfin episode, picked through its series and season, plays in two bro
 
   await test.step('the season opens in the playlist for both, listed live; A plays its first episode and B follows', async () => {
     for (const [page, cinema] of [[b.page, cinemaB], [a.page, cinemaA]] as const) {
-      await cinema.movieItem('Season 1').getByTestId('movie-open-folder').click();
-      await expect(page.getByTestId('movie-breadcrumb')).toContainText('Season 1');
+      await cinema.openFolders('Season 1');
       await expect(page.getByTestId('movie-item')).toHaveCount(2);
     }
     await cinemaA.movieItem('Episode 1').getByTestId('movie-title').click();
@@ -134,36 +134,17 @@ test("a Jellyfin episode, picked through its series and season, plays in two bro
 });
 
 /**
- * The same against a real Jellyfin or Emby, for anyone who has one (docs/vendors.md "Testing"):
- * `JELLYFIN_URL`, `JELLYFIN_USERNAME`, `JELLYFIN_PASSWORD`, and `JELLYFIN_FOLDER`, the names of the
- * folders to open from the libraries (e.g. `Shows/Some show/Season 1`), whose first film or episode
- * the server can play or convert. Skipped without them.
+ * The same against a real Jellyfin or Emby (e2e/support/real-vendor.ts): `JELLYFIN_FOLDER` names
+ * the folders to open from the libraries (e.g. `Shows/Some show/Season 1`), whose first film or
+ * episode the server can play or convert.
  */
-test.describe('against a real Jellyfin or Emby (JELLYFIN_URL)', () => {
-  const real = { url: process.env.JELLYFIN_URL ?? '', username: process.env.JELLYFIN_USERNAME ?? '', password: process.env.JELLYFIN_PASSWORD ?? '', folder: process.env.JELLYFIN_FOLDER ?? '' };
-  test.skip(!real.url || !real.folder, 'set JELLYFIN_URL, JELLYFIN_USERNAME, JELLYFIN_PASSWORD and JELLYFIN_FOLDER to run it');
-
-  test('bind it, add the first film or episode of JELLYFIN_FOLDER, and play it in two browsers in step', async ({ app, actors }) => {
-    // A home server is on a private address: let the e2e server reach it.
-    app.setSetting('allow_proxy_to_local', true);
-    try {
-      const a = await actors.user('owner');
-      const b = await actors.user('viewer');
-      await bindEmby(a.page, app, real, false);
-      const { roomId, cinemaA, picker } = await openEmbyFolder(app, a, b, real.folder.split('/').filter(Boolean));
-      // The first entry that is ticked, not opened: a film or an episode.
-      const first = picker.getByTestId('emby-item').filter({ has: a.page.getByTestId('emby-item-select') }).filter({ hasNot: a.page.getByTestId('emby-item-open') }).first();
-      const name = await first.locator('span.truncate').innerText();
-      await first.getByTestId('emby-item-select').check();
-      await picker.getByTestId('emby-picker-add').click();
-      await expect(cinemaA.currentMovieName).toHaveText(name);
-      const cinemaB = new CinemaPage(b.page, app.origin);
-      await cinemaB.goto(roomId);
-      await cinemaB.waitConnected();
-      for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
-      await expectTogether(a.page, b.page);
-    } finally {
-      app.setSetting('allow_proxy_to_local', false);
-    }
-  });
+realVendorTest('JELLYFIN', 'bind it, add the first film or episode of JELLYFIN_FOLDER, and play it in two browsers in step', async (real, app, a, b) => {
+  await bindEmby(a.page, app, real, false);
+  const { roomId, cinemaA, picker } = await openEmbyFolder(app, a, b, real.folder.split('/').filter(Boolean));
+  // The first entry that is ticked, not opened: a film or an episode.
+  const first = picker.getByTestId('emby-item').filter({ has: a.page.getByTestId('emby-item-select') }).filter({ hasNot: a.page.getByTestId('emby-item-open') }).first();
+  const name = await first.locator('span.truncate').innerText();
+  await first.getByTestId('emby-item-select').check();
+  await picker.getByTestId('emby-picker-add').click();
+  return { roomId, cinemaA, name };
 });

@@ -14,6 +14,7 @@ import { CinemaPage } from './pages/cinema-page';
 import { makeAlistLibrary, startAlistStandIn, type AlistStandIn } from './support/alist-stand-in';
 import { uniqueName } from './support/api';
 import { expectTogether } from './support/watch-party';
+import { realVendorTest } from './support/real-vendor';
 
 const ALICE = { username: 'alice', password: 'alist-pw' };
 
@@ -114,9 +115,7 @@ test('a file and a folder from AList; a child of the dynamic folder plays in two
   await cinemaB.goto(roomId);
   await cinemaB.waitConnected();
   for (const [page, cinema] of [[b.page, cinemaB], [a.page, cinemaA]] as const) {
-    await cinema.movieItem('Series').getByTestId('movie-open-folder').click();
-    await cinema.movieItem('Season 1').getByTestId('movie-open-folder').click();
-    await expect(page.getByTestId('movie-breadcrumb')).toContainText('Season 1');
+    await cinema.openFolders('Series', 'Season 1');
     await expect(page.getByTestId('movie-item')).toHaveCount(2);
   }
   // A plays a child of it; B (a plain member, who may not pick the movie) follows.
@@ -154,40 +153,21 @@ test('a file gone from AList is named where the picture would be, and plays agai
 });
 
 /**
- * The same journey against a real AList or OpenList, for anyone who has one (docs/vendors.md
- * "Testing"): `ALIST_URL`, `ALIST_USERNAME`, `ALIST_PASSWORD`, and `ALIST_FOLDER`, a folder (as AList
- * shows it, e.g. `/Films`) whose first entry is a video a browser plays. Skipped without them.
+ * The same journey against a real AList or OpenList (e2e/support/real-vendor.ts): `ALIST_FOLDER` is
+ * a folder as AList shows it (e.g. `/Films`) whose first entry is a video a browser plays.
  */
-test.describe('against a real AList (ALIST_URL)', () => {
-  const real = { url: process.env.ALIST_URL ?? '', username: process.env.ALIST_USERNAME ?? '', password: process.env.ALIST_PASSWORD ?? '', folder: process.env.ALIST_FOLDER ?? '' };
-  test.skip(!real.url || !real.folder, 'set ALIST_URL, ALIST_USERNAME, ALIST_PASSWORD and ALIST_FOLDER to run it');
-
-  test('bind it, add the first video of ALIST_FOLDER, and play it in two browsers in step', async ({ app, actors }) => {
-    // A home server is on a private address: let the e2e server reach it.
-    app.setSetting('allow_proxy_to_local', true);
-    try {
-      const a = await actors.user('owner');
-      const b = await actors.user('viewer');
-      await openProfile(app, a);
-      await bindAlist(a, real.url, real.password, real.username);
-      await expect(a.page.getByTestId('alist-binding')).toHaveCount(1);
-      const { roomId, cinemaA, picker } = await openAlistPicker(app, a, b);
-      for (const part of real.folder.split('/').filter(Boolean)) {
-        await picker.getByTestId('alist-item-open').filter({ hasText: part }).first().click();
-        await expect(picker.getByTestId('alist-breadcrumb')).toContainText(part);
-      }
-      const first = picker.getByTestId('alist-item').first();
-      const name = (await first.innerText()).split('\n')[0].trim();
-      await first.getByTestId('alist-item-select').check();
-      await picker.getByTestId('alist-picker-add').click();
-      await expect(cinemaA.currentMovieName).toHaveText(name);
-      const cinemaB = new CinemaPage(b.page, app.origin);
-      await cinemaB.goto(roomId);
-      await cinemaB.waitConnected();
-      for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
-      await expectTogether(a.page, b.page);
-    } finally {
-      app.setSetting('allow_proxy_to_local', false);
-    }
-  });
+realVendorTest('ALIST', 'bind it, add the first video of ALIST_FOLDER, and play it in two browsers in step', async (real, app, a, b) => {
+  await openProfile(app, a);
+  await bindAlist(a, real.url, real.password, real.username);
+  await expect(a.page.getByTestId('alist-binding')).toHaveCount(1);
+  const { roomId, cinemaA, picker } = await openAlistPicker(app, a, b);
+  for (const part of real.folder.split('/').filter(Boolean)) {
+    await picker.getByTestId('alist-item-open').filter({ hasText: part }).first().click();
+    await expect(picker.getByTestId('alist-breadcrumb')).toContainText(part);
+  }
+  const first = picker.getByTestId('alist-item').first();
+  const name = (await first.innerText()).split('\n')[0].trim();
+  await first.getByTestId('alist-item-select').check();
+  await picker.getByTestId('alist-picker-add').click();
+  return { roomId, cinemaA, name };
 });

@@ -44,6 +44,14 @@ export class CinemaPage {
     return this.page.getByTestId('movie-item').filter({ hasText: name });
   }
 
+  /** Opens the playlist's folders `names` one inside the other, each waited for in the breadcrumb. */
+  async openFolders(...names: string[]): Promise<void> {
+    for (const name of names) {
+      await this.movieItem(name).getByTestId('movie-open-folder').click();
+      await expect(this.page.getByTestId('movie-breadcrumb')).toContainText(name);
+    }
+  }
+
   /** Opens "Add a movie" if it is closed (the form downloads on first open), and waits for the form. */
   async openPushForm(): Promise<void> {
     const open = this.page.getByTestId('movie-push-open');

@@ -1,0 +1,86 @@
+/**
+ * Files browsers cannot play as they are, made by ffmpeg for the conversion tests (docs/transcode.md
+ * "Testing"): a second or two of a test picture and tones, small, in the codecs people's films come
+ * in. Made once per directory; each call returns the paths.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The files, by what they hold. */
+export interface ConversionMedia {
+  /** HEVC picture; E-AC-3 5.1 (eng, default) and AC-3 stereo (jpn) sounds; SubRip (eng) and ASS (jpn) subtitles; MKV. */
+  hevcEac3: string;
+  /** H.264 picture, TrueHD sound; MKV. */
+  trueHd: string;
+  /** H.264 picture, AC-3 sound; MP4. */
+  ac3Mp4: string;
+  /** H.264 picture, DTS sound; MKV. */
+  dts: string;
+  /** H.264 in 10 bits (High 10), AAC; MKV. */
+  h264TenBit: string;
+  /** H.264 and AAC in MKV: only the container is wrong. */
+  h264AacMkv: string;
+  /** A text file named like a film. */
+  notMedia: string;
+}
+
+const SRT = '1\n00:00:00,000 --> 00:00:01,500\nHello\n';
+const ASS = `[Script Info]
+ScriptType: v4.00+
+
+[V4+ Styles]
+Format: Name, Fontname, Fontsize, PrimaryColour, Bold, Italic, Alignment, MarginL, MarginR, MarginV
+Style: Default,Arial,24,&H00FFFFFF,0,0,2,10,10,10
+
+[Events]
+Format: Layer, Start, End, Style, Text
+Dialogue: 0,0:00:00.00,0:00:01.50,Default,{\\i1}こんにちは{\\i0}
+`;
+
+/** A picture and a tone of `seconds`, as ffmpeg inputs. */
+function sources(seconds: number): string[] {
+  return ['-f', 'lavfi', '-i', `testsrc2=size=160x90:rate=25:duration=${seconds}`, '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`];
+}
+
+const X264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25'];
+
+/** Makes the files under `dir` (once: kept files are reused) with `ffmpegPath`. */
+export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): ConversionMedia {
+  fs.mkdirSync(dir, { recursive: true });
+  const media: ConversionMedia = {
+    hevcEac3: path.join(dir, 'hevc-eac3.mkv'),
+    trueHd: path.join(dir, 'truehd.mkv'),
+    ac3Mp4: path.join(dir, 'ac3.mp4'),
+    dts: path.join(dir, 'dts.mkv'),
+    h264TenBit: path.join(dir, 'h264-10bit.mkv'),
+    h264AacMkv: path.join(dir, 'h264-aac.mkv'),
+    notMedia: path.join(dir, 'not-media.mkv'),
+  };
+  const make = (file: string, args: string[]) => {
+    if (fs.existsSync(file)) return;
+    execFileSync(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-y', ...args, file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  };
+  fs.writeFileSync(path.join(dir, 'eng.srt'), SRT);
+  fs.writeFileSync(path.join(dir, 'jpn.ass'), ASS);
+  make(media.hevcEac3, [
+    ...sources(2),
+    '-i', path.join(dir, 'eng.srt'),
+    '-i', path.join(dir, 'jpn.ass'),
+    '-map', '0:v', '-map', '1:a', '-map', '1:a', '-map', '2', '-map', '3',
+    '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none',
+    '-c:a:0', 'eac3', '-ac:a:0', '6', '-c:a:1', 'ac3', '-ac:a:1', '2',
+    '-c:s:0', 'srt', '-c:s:1', 'ass',
+    '-metadata:s:a:0', 'language=eng', '-metadata:s:a:0', 'title=English 5.1',
+    '-metadata:s:a:1', 'language=jpn', '-metadata:s:a:1', 'title=Japanese',
+    '-metadata:s:s:0', 'language=eng', '-metadata:s:s:1', 'language=jpn',
+    '-disposition:a:0', 'default', '-disposition:a:1', '0',
+  ]);
+  make(media.trueHd, [...sources(2), ...X264, '-c:a', 'truehd', '-strict', '-2']);
+  make(media.ac3Mp4, [...sources(2), ...X264, '-c:a', 'ac3']);
+  make(media.dts, [...sources(2), ...X264, '-c:a', 'dca', '-strict', '-2']);
+  make(media.h264TenBit, [...sources(2), ...X264, '-pix_fmt', 'yuv420p10le', '-c:a', 'aac']);
+  make(media.h264AacMkv, [...sources(2), ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac']);
+  if (!fs.existsSync(media.notMedia)) fs.writeFileSync(media.notMedia, 'this is not a film\n'.repeat(100));
+  return media;
+}

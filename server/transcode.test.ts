@@ -1,0 +1,100 @@
+/** @jest-environment node */
+/**
+ * Probing and planning (docs/transcode.md): real files made by ffmpeg (e2e/support/conversion-media.ts)
+ * read by Debian's ffprobe, and the least work each needs to play in a browser.
+ */
+import path from 'node:path';
+import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
+import { tempDir } from './test-support/harness';
+import { planConversion, PlanError } from './transcode/plan';
+import { probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
+
+let media: ConversionMedia;
+
+beforeAll(() => {
+  media = makeConversionMedia(path.join(tempDir('conversion-media-'), 'media'));
+});
+
+/** What a plan does, in short: [picture, sound, work]. */
+const summary = (probe: MediaProbe, choice = {}) => {
+  const plan = planConversion(probe, choice);
+  return [plan.video && `${plan.video.action} ${plan.video.reason}`, plan.audio && `${plan.audio.action} ${plan.audio.reason}`, plan.work];
+};
+
+describe('probeMedia', () => {
+  it('reads the streams of an HEVC film with two sounds and two subtitles', async () => {
+    const probe = await probeMedia(media.hevcEac3);
+    expect(probe.container).toBe('matroska,webm');
+    expect(probe.durationSec).toBeGreaterThan(1.5);
+    expect(probe.streams.map((stream) => [stream.index, stream.kind, stream.codec, stream.language, stream.channels])).toEqual([
+      [0, 'video', 'hevc', '', 0],
+      [1, 'audio', 'eac3', 'eng', 6],
+      [2, 'audio', 'ac3', 'jpn', 2],
+      [3, 'subtitle', 'subrip', 'eng', 0],
+      [4, 'subtitle', 'ass', 'jpn', 0],
+    ]);
+    expect(probe.streams[1]).toEqual(expect.objectContaining({ title: 'English 5.1', isDefault: true }));
+    expect(probe.streams[0]).toEqual(expect.objectContaining({ width: 160, height: 90, pixelFormat: 'yuv420p' }));
+  });
+
+  it('refuses what is not media, and a file that is not there', async () => {
+    await expect(probeMedia(media.notMedia)).rejects.toThrow(ProbeError);
+    await expect(probeMedia(path.join(path.dirname(media.notMedia), 'gone.mkv'))).rejects.toThrow(/No such file/);
+    await expect(probeMedia(media.h264AacMkv, '/nonexistent/ffprobe')).rejects.toThrow(/ffprobe did not start/);
+    expect(() => readProbe('{"streams": []}')).toThrow('not media');
+    expect(() => readProbe('not json')).toThrow('not media');
+  });
+});
+
+describe('planConversion', () => {
+  it('does the least work for each kind of file', async () => {
+    const plans = await Promise.all(
+      (['hevcEac3', 'trueHd', 'ac3Mp4', 'dts', 'h264TenBit', 'h264AacMkv'] as const).map(async (name) => [name, ...summary(await probeMedia(media[name]))]),
+    );
+    expect(plans).toEqual([
+      ['hevcEac3', 'convert hevc', 'convert eac3', 'video'],
+      ['trueHd', 'copy h264', 'convert truehd', 'audio'],
+      ['ac3Mp4', 'copy h264', 'convert ac3', 'audio'],
+      ['dts', 'copy h264', 'convert dts', 'audio'],
+      ['h264TenBit', 'convert h264 yuv420p10le', 'copy aac', 'video'],
+      ['h264AacMkv', 'copy h264', 'copy aac', 'remux'],
+    ]);
+  });
+
+  it('plays the chosen sound, offers the text subtitles, and converts a picture taller than allowed', async () => {
+    const probe = await probeMedia(media.hevcEac3);
+    const plan = planConversion(probe, { audioIndex: 2 });
+    expect(plan.audio).toEqual({ index: 2, action: 'convert', reason: 'ac3' });
+    expect(plan.audioTracks.map((track) => [track.index, track.language, track.chosen])).toEqual([
+      [1, 'eng', false],
+      [2, 'jpn', true],
+    ]);
+    expect(plan.subtitles).toEqual([
+      { index: 3, format: 'vtt', language: 'eng', title: '' },
+      { index: 4, format: 'ass', language: 'jpn', title: '' },
+    ]);
+    expect(() => planConversion(probe, { audioIndex: 3 })).toThrow(new PlanError('no such audio track'));
+    const small = await probeMedia(media.h264AacMkv);
+    expect(summary(small, { maxHeight: 72 })).toEqual(['convert 90 px > 72', 'copy aac', 'video']);
+    expect(summary(small, { maxHeight: 1080 })).toEqual(['copy h264', 'copy aac', 'remux']);
+  });
+
+  it('burns an image subtitle only when chosen, and refuses a file with nothing to play', () => {
+    const probe: MediaProbe = {
+      durationSec: 60,
+      container: 'matroska,webm',
+      streams: [
+        { index: 0, kind: 'video', codec: 'h264', profile: 'High', language: '', title: '', isDefault: true, width: 1920, height: 1080, pixelFormat: 'yuv420p', channels: 0, isCoverArt: false },
+        { index: 1, kind: 'audio', codec: 'aac', profile: 'LC', language: 'eng', title: '', isDefault: true, width: 0, height: 0, pixelFormat: '', channels: 2, isCoverArt: false },
+        { index: 2, kind: 'subtitle', codec: 'hdmv_pgs_subtitle', profile: '', language: 'fre', title: 'Forced', isDefault: false, width: 0, height: 0, pixelFormat: '', channels: 0, isCoverArt: false },
+      ],
+    };
+    expect(planConversion(probe)).toEqual(expect.objectContaining({ work: 'remux', subtitles: [], imageSubtitles: [{ index: 2, language: 'fre', title: 'Forced' }] }));
+    expect(summary(probe, { burnSubtitleIndex: 2 })).toEqual(['convert burning subtitle 2', 'copy aac', 'video']);
+    expect(() => planConversion(probe, { burnSubtitleIndex: 1 })).toThrow(new PlanError('no such image subtitle'));
+    expect(() => planConversion({ ...probe, streams: [probe.streams[2]] })).toThrow(new PlanError('nothing to play'));
+    // A music file's cover is not a picture to convert.
+    const song: MediaProbe = { ...probe, streams: [{ ...probe.streams[0], codec: 'mjpeg', isCoverArt: true }, probe.streams[1]] };
+    expect(summary(song)).toEqual([null, 'copy aac', 'remux']);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The least work that makes a probed file play in a browser (docs/transcode.md "The plan"): each
+ * stream copied when browsers decode it, converted only when they do not. Browsers (Chromium, and
+ * hls.js over Media Source Extensions in fragmented MP4) decode H.264 in 8-bit 4:2:0, VP9 and AV1
+ * pictures and AAC, MP3, Opus and FLAC sounds; HEVC, MPEG-2, VC-1 … pictures become H.264, and
+ * AC-3, E-AC-3, DTS, TrueHD, Vorbis, PCM … sounds become stereo AAC. Text subtitles are offered
+ * beside the picture (SubRip, mov_text and WebVTT as WebVTT; ASS and SSA as ASS, for libass); image
+ * subtitles (PGS, VobSub, DVB) only burned into the picture, when chosen, which converts the picture.
+ */
+import type { MediaProbe, ProbedStream } from './probe';
+
+/** Picture codecs browsers decode (with the pixel formats checked below). */
+const PLAYABLE_VIDEO = new Set(['h264', 'vp9', 'av1']);
+/** H.264 pixel formats browsers decode: 8-bit 4:2:0 only (High 10, 4:2:2 and 4:4:4 are not). */
+const PLAYABLE_H264_PIXELS = new Set(['yuv420p', 'yuvj420p']);
+/** VP9 and AV1 pixel formats browsers decode: 4:2:0 in 8 or 10 bits. */
+const PLAYABLE_VP9_AV1_PIXELS = new Set(['yuv420p', 'yuv420p10le', '']);
+/** Sound codecs browsers decode in fragmented MP4. */
+const PLAYABLE_AUDIO = new Set(['aac', 'mp3', 'opus', 'flac']);
+/** Text subtitle codecs shown as WebVTT. */
+const VTT_SUBTITLES = new Set(['subrip', 'srt', 'mov_text', 'webvtt', 'text']);
+/** Text subtitle codecs kept as ASS (their styling drawn by libass in the player). */
+const ASS_SUBTITLES = new Set(['ass', 'ssa']);
+/** Image subtitle codecs: drawn into the picture when chosen. */
+const IMAGE_SUBTITLES = new Set(['hdmv_pgs_subtitle', 'dvd_subtitle', 'dvb_subtitle', 'xsub']);
+
+/** What the viewer chose: an audio stream, an image subtitle to burn in, the tallest picture (px); each optional. */
+export interface ConversionChoice {
+  audioIndex?: number;
+  burnSubtitleIndex?: number;
+  maxHeight?: number;
+}
+
+/** What happens to one stream: copied as it is, or converted (to H.264 or AAC), and why (the codec, in words). */
+export interface StreamAction {
+  index: number;
+  action: 'copy' | 'convert';
+  /** `h264` …, or why it is converted: `hevc`, `h264 yuv420p10le`, `2160 px > 1080`, `burning subtitle 3`, `eac3`. */
+  reason: string;
+}
+
+/** A text subtitle offered beside the picture. */
+export interface PlannedSubtitle {
+  index: number;
+  format: 'vtt' | 'ass';
+  language: string;
+  title: string;
+}
+
+/** A sound the viewer may choose instead (the player's audio menu). */
+export interface AudioTrackOption {
+  index: number;
+  codec: string;
+  channels: number;
+  language: string;
+  title: string;
+  /** Whether this plan plays it. */
+  chosen: boolean;
+}
+
+/**
+ * The plan for one file and choice. `work` is the most expensive thing it does: `remux` (every
+ * stream copied: only the container changes), `audio` (the sound converted, the picture copied),
+ * `video` (the picture converted).
+ */
+export interface ConversionPlan {
+  video: StreamAction | null;
+  audio: StreamAction | null;
+  burnSubtitleIndex: number | null;
+  subtitles: PlannedSubtitle[];
+  audioTracks: AudioTrackOption[];
+  imageSubtitles: { index: number; language: string; title: string }[];
+  work: 'remux' | 'audio' | 'video';
+}
+
+/** Thrown for a file with nothing to play, or a choice the file does not offer (the message says which). */
+export class PlanError extends Error {}
+
+function videoAction(stream: ProbedStream, choice: ConversionChoice): StreamAction {
+  const convert = (reason: string): StreamAction => ({ index: stream.index, action: 'convert', reason });
+  if (choice.burnSubtitleIndex !== undefined) return convert(`burning subtitle ${choice.burnSubtitleIndex}`);
+  if (!PLAYABLE_VIDEO.has(stream.codec)) return convert(stream.codec || 'unknown video');
+  const pixels = stream.codec === 'h264' ? PLAYABLE_H264_PIXELS : PLAYABLE_VP9_AV1_PIXELS;
+  if (!pixels.has(stream.pixelFormat)) return convert(`${stream.codec} ${stream.pixelFormat}`);
+  if (choice.maxHeight && stream.height > choice.maxHeight) return convert(`${stream.height} px > ${choice.maxHeight}`);
+  return { index: stream.index, action: 'copy', reason: stream.codec };
+}
+
+/**
+ * Plans the conversion of `probe` for `choice`. The picture is the first video stream that is not a
+ * cover; the sound is `choice.audioIndex`, else the default audio stream, else the first. Throws
+ * PlanError `nothing to play` (no picture and no sound), `no such audio track`, `no such image subtitle`.
+ */
+export function planConversion(probe: MediaProbe, choice: ConversionChoice = {}): ConversionPlan {
+  const video = probe.streams.find((stream) => stream.kind === 'video' && !stream.isCoverArt) ?? null;
+  const audios = probe.streams.filter((stream) => stream.kind === 'audio');
+  if (!video && audios.length === 0) throw new PlanError('nothing to play');
+  const audio = choice.audioIndex !== undefined ? audios.find((stream) => stream.index === choice.audioIndex) : (audios.find((stream) => stream.isDefault) ?? audios[0]);
+  if (choice.audioIndex !== undefined && !audio) throw new PlanError('no such audio track');
+  const subtitleStreams = probe.streams.filter((stream) => stream.kind === 'subtitle');
+  const imageSubtitles = subtitleStreams.filter((stream) => IMAGE_SUBTITLES.has(stream.codec));
+  if (choice.burnSubtitleIndex !== undefined && (!video || !imageSubtitles.some((stream) => stream.index === choice.burnSubtitleIndex))) throw new PlanError('no such image subtitle');
+
+  const videoPlan = video ? videoAction(video, choice) : null;
+  const audioPlan: StreamAction | null = audio ? { index: audio.index, action: PLAYABLE_AUDIO.has(audio.codec) ? 'copy' : 'convert', reason: audio.codec || 'unknown audio' } : null;
+  const work = videoPlan?.action === 'convert' ? 'video' : audioPlan?.action === 'convert' ? 'audio' : 'remux';
+  return {
+    video: videoPlan,
+    audio: audioPlan,
+    burnSubtitleIndex: choice.burnSubtitleIndex ?? null,
+    subtitles: subtitleStreams
+      .filter((stream) => VTT_SUBTITLES.has(stream.codec) || ASS_SUBTITLES.has(stream.codec))
+      .map((stream) => ({ index: stream.index, format: ASS_SUBTITLES.has(stream.codec) ? 'ass' : 'vtt', language: stream.language, title: stream.title })),
+    audioTracks: audios.map((stream) => ({ index: stream.index, codec: stream.codec, channels: stream.channels, language: stream.language, title: stream.title, chosen: stream === audio })),
+    imageSubtitles: imageSubtitles.map((stream) => ({ index: stream.index, language: stream.language, title: stream.title })),
+    work,
+  };
+}
