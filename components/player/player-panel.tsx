@@ -4,10 +4,10 @@
  * (or, with nothing playing, what to do about it), and the info bar under it: the current movie's
  * name and what the room is doing (playing, paused, a speed other than 1×, live), the viewer count,
  * the sync indicator and button, theater mode; the source selector when the movie has
- * `moreSources`; the audio track and bitrate of an Emby/Jellyfin movie (`mediaChoices`, each viewer's
- * own, converted by the media server); the danmaku switch and its settings; what helps when the source cannot play; the
- * autoplay notices; over the picture, who just did what. The movie, the room's status, the viewer
- * count and the socket state come from the room atoms.
+ * `moreSources`; the audio track and bitrate of an Emby/Jellyfin movie (`mediaChoices`, each
+ * viewer's own, converted by the media server); the danmaku switch and its settings; what helps
+ * when the source cannot play; the autoplay notices; over the picture, who just did what. The movie,
+ * the room's status, the viewer count and the socket state come from the room atoms.
  */
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { getDefaultStore, useAtomValue } from 'jotai';
