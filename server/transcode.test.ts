@@ -1,11 +1,15 @@
 /** @jest-environment node */
 /**
- * Probing and planning (docs/transcode.md): real files made by ffmpeg (e2e/support/conversion-media.ts)
- * read by Debian's ffprobe, and the least work each needs to play in a browser.
+ * Probing, planning and the HLS of a conversion (docs/transcode.md): real files made by ffmpeg
+ * (e2e/support/conversion-media.ts) read by Debian's ffprobe, the least work each needs to play in a
+ * browser, and runs of Debian's ffmpeg whose segments line up whether they start at 0 or at a seek.
  */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
 import { tempDir } from './test-support/harness';
+import { ffmpegArgs, segmentCount, vodPlaylist } from './transcode/hls';
 import { planConversion, PlanError } from './transcode/plan';
 import { probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
 
@@ -96,5 +100,52 @@ describe('planConversion', () => {
     // A music file's cover is not a picture to convert.
     const song: MediaProbe = { ...probe, streams: [{ ...probe.streams[0], codec: 'mjpeg', isCoverArt: true }, probe.streams[1]] };
     expect(summary(song)).toEqual([null, 'copy aac', 'remux']);
+  });
+});
+
+describe('HLS of a conversion', () => {
+  it('lists every segment of the film from the start, the last one shorter', () => {
+    const playlist = vodPlaylist(10.5, (name) => `/c/${name}?token=t`);
+    expect(playlist.split('\n').filter((line) => line.startsWith('#EXTINF') || line.startsWith('/c/'))).toEqual([
+      '#EXTINF:4.000000,', '/c/seg0.m4s?token=t',
+      '#EXTINF:4.000000,', '/c/seg1.m4s?token=t',
+      '#EXTINF:2.500000,', '/c/seg2.m4s?token=t',
+    ]);
+    expect(playlist).toContain('#EXT-X-MAP:URI="/c/init.mp4?token=t"');
+    expect(playlist).toContain('#EXT-X-ENDLIST');
+    expect(segmentCount(8, 4)).toBe(2);
+    for (const duration of [0, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => segmentCount(duration)).toThrow('a conversion needs a known duration');
+  });
+
+  it('writes the same decode times from a run started at a far seek as from the start', async () => {
+    const plan = planConversion(await probeMedia(media.hevcEac3));
+    const [fromStart, fromSeek] = [tempDir('run-a-'), tempDir('run-b-')];
+    const run = (args: string[]) => new Promise<void>((resolve, reject) => execFile('ffmpeg', args, (error) => (error ? reject(error) : resolve())));
+    await run(ffmpegArgs(plan, { input: media.hevcEac3, outDir: fromStart, startSegment: 0, segmentSec: 1, maxHeight: 72 }));
+    await run(ffmpegArgs(plan, { input: media.hevcEac3, outDir: fromSeek, startSegment: 1, segmentSec: 1, maxHeight: 72, initName: 'init-1.mp4' }));
+    expect(fs.readdirSync(fromStart).filter((name) => name.endsWith('.m4s')).sort()).toEqual(['seg0.m4s', 'seg1.m4s']);
+    expect(fs.readdirSync(fromSeek).filter((name) => name.endsWith('.m4s'))).toEqual(['seg1.m4s']);
+    // Segment 1 read with the first run's init, as the player would: its picture and sound start at 1 s either way.
+    const firstPts = async (dir: string, kind: 'v' | 'a') => {
+      const joined = path.join(dir, `joined-${kind}.mp4`);
+      fs.writeFileSync(joined, Buffer.concat([fs.readFileSync(path.join(fromStart, 'init.mp4')), fs.readFileSync(path.join(dir, 'seg1.m4s'))]));
+      const out = await new Promise<string>((resolve, reject) => execFile('ffprobe', ['-v', 'error', '-select_streams', `${kind}:0`, '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', joined], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+      return Number(out.split('\n')[0]);
+    };
+    expect(await firstPts(fromSeek, 'v')).toBeCloseTo(await firstPts(fromStart, 'v'), 3);
+    expect(await firstPts(fromSeek, 'v')).toBeCloseTo(1, 2);
+    // The sound: within one AAC frame (1024 samples at 48 kHz, 21 ms).
+    // The sound of the run from the seek starts at the seek point less the AAC encoder's priming
+    // (1024 samples at 48 kHz): on the same clock, no later than the picture.
+    const sound = await firstPts(fromSeek, 'a');
+    expect(sound).toBeGreaterThanOrEqual(1 - 1024 / 48_000 - 0.001);
+    expect(sound).toBeLessThanOrEqual(1);
+    const scaled = await probeMedia(path.join(fromStart, 'init.mp4'));
+    expect(scaled.streams[0]).toEqual(expect.objectContaining({ codec: 'h264', height: 72 }));
+  });
+
+  it('does not plan runs that copy the picture: those are cut at the source keyframes', async () => {
+    const plan = planConversion(await probeMedia(media.trueHd));
+    expect(() => ffmpegArgs(plan, { input: media.trueHd, outDir: tempDir(), startSegment: 0 })).toThrow(RangeError);
   });
 });
