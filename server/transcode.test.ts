@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
 import { tempDir } from './test-support/harness';
+import { Conversion, ConversionError } from './transcode/conversion';
 import { ffmpegArgs, segmentCount, vodPlaylist } from './transcode/hls';
 import { planConversion, PlanError } from './transcode/plan';
 import { probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
@@ -147,5 +148,43 @@ describe('HLS of a conversion', () => {
   it('does not plan runs that copy the picture: those are cut at the source keyframes', async () => {
     const plan = planConversion(await probeMedia(media.trueHd));
     expect(() => ffmpegArgs(plan, { input: media.trueHd, outDir: tempDir(), startSegment: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('Conversion', () => {
+  const open = async (input: string, dir = tempDir('conversion-')) => new Conversion({ input, plan: planConversion(await probeMedia(media.hevcLong)), durationSec: 12, dir, segmentSec: 1, maxHeight: 72 });
+
+  it('starts at the segment asked for, not at the beginning, and starts again only for one it will not reach soon', async () => {
+    const conversion = await open(media.hevcLong);
+    try {
+      const ten = await conversion.segment(10);
+      expect(path.basename(ten)).toBe('seg10.m4s');
+      // Nothing before segment 10 was made to get it.
+      expect(fs.existsSync(path.join(path.dirname(ten), 'seg0.m4s'))).toBe(false);
+      expect(path.basename(await conversion.init())).toBe('init.mp4');
+      await conversion.segment(11);
+      expect(conversion.runStarts).toEqual([10]);
+      // Back before the run's start: a run from there, with its own init; init.mp4 stays the first.
+      const first = fs.readFileSync(await conversion.init());
+      await conversion.segment(2);
+      await conversion.segment(3);
+      expect(conversion.runStarts).toEqual([10, 2]);
+      expect(fs.readFileSync(await conversion.init())).toEqual(first);
+      expect(fs.existsSync(path.join(path.dirname(ten), 'init-2.mp4'))).toBe(true);
+      await expect(conversion.segment(12)).rejects.toThrow(RangeError);
+    } finally {
+      conversion.close();
+    }
+  });
+
+  it('says when ffmpeg cannot convert the input, and stops once closed', async () => {
+    const broken = await open(media.notMedia);
+    await expect(broken.segment(0)).rejects.toThrow(/^conversion failed: /);
+    broken.close();
+    const dir = tempDir('conversion-');
+    const closed = await open(media.hevcLong, dir);
+    closed.close();
+    expect(fs.existsSync(dir)).toBe(false);
+    await expect(closed.segment(0)).rejects.toThrow(new ConversionError('the conversion was closed'));
   });
 });

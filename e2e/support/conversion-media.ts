@@ -21,6 +21,8 @@ export interface ConversionMedia {
   h264TenBit: string;
   /** H.264 and AAC in MKV: only the container is wrong. */
   h264AacMkv: string;
+  /** Twelve seconds of HEVC picture and AC-3 sound in MKV: long enough to seek in. */
+  hevcLong: string;
   /** A text file named like a film. */
   notMedia: string;
 }
@@ -55,6 +57,7 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
     dts: path.join(dir, 'dts.mkv'),
     h264TenBit: path.join(dir, 'h264-10bit.mkv'),
     h264AacMkv: path.join(dir, 'h264-aac.mkv'),
+    hevcLong: path.join(dir, 'hevc-long.mkv'),
     notMedia: path.join(dir, 'not-media.mkv'),
   };
   const make = (file: string, args: string[]) => {
@@ -81,6 +84,7 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
   make(media.dts, [...sources(2), ...X264, '-c:a', 'dca', '-strict', '-2']);
   make(media.h264TenBit, [...sources(2), ...X264, '-pix_fmt', 'yuv420p10le', '-c:a', 'aac']);
   make(media.h264AacMkv, [...sources(2), ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac']);
+  make(media.hevcLong, [...sources(12), '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none', '-c:a', 'ac3']);
   if (!fs.existsSync(media.notMedia)) fs.writeFileSync(media.notMedia, 'this is not a film\n'.repeat(100));
   return media;
 }

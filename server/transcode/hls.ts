@@ -90,7 +90,8 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
     '-f', 'hls',
     '-hls_time', String(segmentSec),
     '-hls_segment_type', 'fmp4',
-    '-hls_flags', 'independent_segments',
+    // Segments appear whole (written aside, then renamed): a file that exists is complete.
+    '-hls_flags', 'independent_segments+temp_file',
     '-hls_segment_options', 'movflags=+frag_discont',
     '-hls_playlist_type', 'vod',
     '-start_number', String(options.startSegment),
