@@ -8,9 +8,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
-import { tempDir } from './test-support/harness';
+import { tempDir, until } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
 import { ffmpegArgs, segmentCount, vodPlaylist } from './transcode/hls';
+import { ConversionLimitError, ConversionRegistry, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
 import { planConversion, PlanError } from './transcode/plan';
 import { probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
 
@@ -186,5 +187,38 @@ describe('Conversion', () => {
     closed.close();
     expect(fs.existsSync(dir)).toBe(false);
     await expect(closed.segment(0)).rejects.toThrow(new ConversionError('the conversion was closed'));
+  });
+});
+
+describe('ConversionRegistry', () => {
+  const options = async () => {
+    const plan = planConversion(await probeMedia(media.hevcLong));
+    return () => ({ input: media.hevcLong, plan, durationSec: 12, segmentSec: 1, maxHeight: 72 });
+  };
+
+  it('shares one conversion per key, holds the limits, and closes what nobody uses', async () => {
+    const dir = tempDir('conversions-');
+    fs.mkdirSync(path.join(dir, 'left-by-a-crash'));
+    const registry = new ConversionRegistry(dir, { maxConversions: 2, maxPerUser: 1, idleCloseMs: 300 });
+    try {
+      expect(fs.existsSync(path.join(dir, 'left-by-a-crash'))).toBe(false);
+      const make = await options();
+      const first = registry.get('movie-1:0:audio=1', 'alice', make);
+      expect(registry.get('movie-1:0:audio=1', 'bob', make)).toBe(first);
+      expect(() => registry.get('movie-1:0:audio=2', 'alice', make)).toThrow(new ConversionLimitError(TOO_MANY_USER_CONVERSIONS));
+      const second = registry.get('movie-2:0', 'bob', make);
+      expect(() => registry.get('movie-3:0', 'carol', make)).toThrow(new ConversionLimitError(TOO_MANY_CONVERSIONS));
+      expect([registry.count(), registry.count('alice'), registry.count('carol')]).toEqual([2, 1, 0]);
+      await second.segment(0);
+      registry.closeWhere((key) => key.startsWith('movie-2:'));
+      expect(registry.count()).toBe(1);
+      await expect(second.segment(1)).rejects.toThrow('the conversion was closed');
+      // Nobody asks anything of movie 1 any more: closed after the idle time, its directory gone.
+      await first.segment(0);
+      await until(() => registry.count() === 0, 'the idle conversion closed', 5000);
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      registry.close();
+    }
   });
 });

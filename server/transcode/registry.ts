@@ -1,0 +1,96 @@
+/**
+ * The conversions of one server (docs/transcode.md "One conversion per source and choice, shared"):
+ * one Conversion per key (movie, source and choice), shared by every viewer who asks for it, closed
+ * IDLE_CLOSE_MS after its last request, and bounded: at most `maxConversions` at once on the
+ * server and `maxPerUser` started by one user. Each conversion has its own directory under `dir`.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Conversion, type ConversionOptions } from './conversion';
+
+/** How long (ms) a conversion nobody asked anything of is kept before it is closed. */
+export const IDLE_CLOSE_MS = 120_000;
+
+/** Thrown when a new conversion would pass a limit; the message says which (the route's 400 text). */
+export class ConversionLimitError extends Error {}
+
+/** 400 when the server runs as many conversions as the admin allows (companion text). */
+export const TOO_MANY_CONVERSIONS = 'too many conversions on this server, try again later';
+/** 400 when the user started as many conversions as one user may (companion text). */
+export const TOO_MANY_USER_CONVERSIONS = 'you are converting too many movies at once';
+
+/** The limits (the admin's settings). */
+export interface RegistryLimits {
+  maxConversions: number;
+  maxPerUser: number;
+  idleCloseMs?: number;
+}
+
+interface Entry {
+  conversion: Conversion;
+  userId: string;
+  usedMs: number;
+}
+
+/** The conversions of the server; see the module comment. */
+export class ConversionRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly dir: string,
+    private readonly limits: RegistryLimits,
+  ) {
+    // What a previous process left behind is not anyone's any more.
+    fs.rmSync(dir, { recursive: true, force: true });
+    const idle = limits.idleCloseMs ?? IDLE_CLOSE_MS;
+    this.sweeper = setInterval(() => this.closeIdle(Date.now()), Math.max(50, Math.min(idle / 2, 30_000)));
+    this.sweeper.unref();
+  }
+
+  /**
+   * The conversion of `key`, made with `options()` for `userId` when there is none yet (in its own
+   * directory), and marked as used now. Throws ConversionLimitError TOO_MANY_CONVERSIONS or
+   * TOO_MANY_USER_CONVERSIONS when a new one would pass a limit; an existing one is always given.
+   */
+  get(key: string, userId: string, options: () => Omit<ConversionOptions, 'dir'>): Conversion {
+    const existing = this.entries.get(key);
+    if (existing) {
+      existing.usedMs = Date.now();
+      return existing.conversion;
+    }
+    if (this.entries.size >= this.limits.maxConversions) throw new ConversionLimitError(TOO_MANY_CONVERSIONS);
+    if ([...this.entries.values()].filter((entry) => entry.userId === userId).length >= this.limits.maxPerUser) throw new ConversionLimitError(TOO_MANY_USER_CONVERSIONS);
+    const dir = path.join(this.dir, crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
+    const conversion = new Conversion({ ...options(), dir });
+    this.entries.set(key, { conversion, userId, usedMs: Date.now() });
+    return conversion;
+  }
+
+  /** How many conversions there are, in all and started by `userId`. */
+  count(userId?: string): number {
+    return userId === undefined ? this.entries.size : [...this.entries.values()].filter((entry) => entry.userId === userId).length;
+  }
+
+  /** Closes the conversions of keys `matching` (a movie deleted or changed), e.g. `(key) => key.startsWith(movieId)`. */
+  closeWhere(matching: (key: string) => boolean): void {
+    for (const [key, entry] of this.entries) {
+      if (!matching(key)) continue;
+      this.entries.delete(key);
+      entry.conversion.close();
+    }
+  }
+
+  /** Closes the conversions unused for the idle time. */
+  closeIdle(nowMs: number): void {
+    const idle = this.limits.idleCloseMs ?? IDLE_CLOSE_MS;
+    this.closeWhere((key) => nowMs - (this.entries.get(key)?.usedMs ?? nowMs) >= idle);
+  }
+
+  /** Closes every conversion and stops the sweeper (the server is closing). */
+  close(): void {
+    clearInterval(this.sweeper);
+    this.closeWhere(() => true);
+  }
+}
