@@ -90,8 +90,10 @@ export interface EmbyChoice {
 
 /** Removes the access token from a URL's query (`api_key`, `ApiKey`, any case): the token goes in a header. */
 export function withoutApiKey(url: string): string {
-  const [path, query = ''] = url.split('?', 2);
-  const params = new URLSearchParams(query);
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const path = url.slice(0, mark);
+  const params = new URLSearchParams(url.slice(mark + 1));
   for (const key of [...params.keys()]) if (/^api_?key$/i.test(key)) params.delete(key);
   return params.size > 0 ? `${path}?${params}` : path;
 }
