@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
-import { tempDir, until } from './test-support/harness';
+import { tempDir } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
 import { ffmpegArgs, segmentCount, vodPlaylist } from './transcode/hls';
 import { ConversionLimitError, ConversionRegistry, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
@@ -199,7 +199,8 @@ describe('ConversionRegistry', () => {
   it('shares one conversion per key, holds the limits, and closes what nobody uses', async () => {
     const dir = tempDir('conversions-');
     fs.mkdirSync(path.join(dir, 'left-by-a-crash'));
-    const registry = new ConversionRegistry(dir, { maxConversions: 2, maxPerUser: 1, idleCloseMs: 300 });
+    const registry = new ConversionRegistry(dir, { maxConversions: 2, maxPerUser: 1, idleCloseMs: 60_000 });
+    const later = () => Date.now() + 61_000;
     try {
       expect(fs.existsSync(path.join(dir, 'left-by-a-crash'))).toBe(false);
       const make = await options();
@@ -209,13 +210,19 @@ describe('ConversionRegistry', () => {
       const second = registry.get('movie-2:0', 'bob', make);
       expect(() => registry.get('movie-3:0', 'carol', make)).toThrow(new ConversionLimitError(TOO_MANY_CONVERSIONS));
       expect([registry.count(), registry.count('alice'), registry.count('carol')]).toEqual([2, 1, 0]);
-      await second.segment(0);
       registry.closeWhere((key) => key.startsWith('movie-2:'));
       expect(registry.count()).toBe(1);
       await expect(second.segment(1)).rejects.toThrow('the conversion was closed');
-      // Nobody asks anything of movie 1 any more: closed after the idle time, its directory gone.
-      await first.segment(0);
-      await until(() => registry.count() === 0, 'the idle conversion closed', 5000);
+      // Someone waits on a segment: not idle, however long ago the conversion was asked for.
+      const waiting = first.segment(5);
+      registry.closeIdle(later());
+      expect(registry.count()).toBe(1);
+      await waiting;
+      // Nobody asks anything any more: closed after the idle time, its directory gone.
+      registry.closeIdle(Date.now() + 1000);
+      expect(registry.count()).toBe(1);
+      registry.closeIdle(later());
+      expect(registry.count()).toBe(0);
       expect(fs.readdirSync(dir)).toEqual([]);
     } finally {
       registry.close();

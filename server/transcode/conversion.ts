@@ -48,6 +48,10 @@ export class Conversion {
   readonly segments: number;
   /** The segment each run started at, oldest first (what a test or the admin console may show). */
   readonly runStarts: number[] = [];
+  /** Requests waiting for a file now: a conversion someone waits on is not idle. */
+  pending = 0;
+  /** When a request last started or ended (Unix ms). */
+  lastUsedMs = Date.now();
   private run: Run | null = null;
   private closed = false;
   private readonly segmentSec: number;
@@ -65,21 +69,37 @@ export class Conversion {
   async segment(n: number): Promise<string> {
     if (!Number.isInteger(n) || n < 0 || n >= this.segments) throw new RangeError(`no segment ${n}`);
     const file = path.join(this.options.dir, segmentName(n));
-    if (!fs.existsSync(file)) {
-      if (!this.reaches(n)) this.startAt(n);
-      await this.waitFor(file);
-    }
-    return file;
+    return this.using(async () => {
+      if (!fs.existsSync(file)) {
+        if (!this.reaches(n)) this.startAt(n);
+        await this.waitFor(file);
+      }
+      return file;
+    });
   }
 
   /** The path of the init segment served to every viewer, once written (starting at segment 0 when nothing runs). */
   async init(): Promise<string> {
     const file = path.join(this.options.dir, INIT_SEGMENT);
-    if (!fs.existsSync(file)) {
-      if (!this.run || this.run.ended) this.startAt(0);
-      await this.waitFor(file);
+    return this.using(async () => {
+      if (!fs.existsSync(file)) {
+        if (!this.run || this.run.ended) this.startAt(0);
+        await this.waitFor(file);
+      }
+      return file;
+    });
+  }
+
+  /** Runs a request, counted in `pending` and `lastUsedMs` while it lasts. */
+  private async using<T>(request: () => Promise<T>): Promise<T> {
+    this.pending += 1;
+    this.lastUsedMs = Date.now();
+    try {
+      return await request();
+    } finally {
+      this.pending -= 1;
+      this.lastUsedMs = Date.now();
     }
-    return file;
   }
 
   /** Stops ffmpeg and removes the directory. Waiting requests fail. */

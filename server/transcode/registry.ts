@@ -82,10 +82,13 @@ export class ConversionRegistry {
     }
   }
 
-  /** Closes the conversions unused for the idle time. */
+  /** Closes the conversions nobody waits on and nobody asked anything of for the idle time, as of `nowMs`. */
   closeIdle(nowMs: number): void {
     const idle = this.limits.idleCloseMs ?? IDLE_CLOSE_MS;
-    this.closeWhere((key) => nowMs - (this.entries.get(key)?.usedMs ?? nowMs) >= idle);
+    this.closeWhere((key) => {
+      const entry = this.entries.get(key);
+      return entry !== undefined && entry.conversion.pending === 0 && nowMs - Math.max(entry.usedMs, entry.conversion.lastUsedMs) >= idle;
+    });
   }
 
   /** Closes every conversion and stops the sweeper (the server is closing). */
