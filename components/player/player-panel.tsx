@@ -290,56 +290,33 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
           {movie ? (
             <div className="flex flex-wrap items-center gap-2">
               {sources.length > 1 ? (
-                <label className="flex items-center gap-2 text-sm">
-                  <span className="text-zinc-600 dark:text-zinc-300">{t('player.source.label')}</span>
-                  <select
-                    data-testid="source-select"
-                    className="h-9 max-w-[12rem] rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-                    value={sourceIndex}
-                    onChange={(event) => setPicked({ movieId: movie.id, index: Number(event.target.value) })}
-                  >
-                    {sources.map((option, index) => (
-                      <option key={`${index}:${option.url}`} value={index}>
-                        {option.name || `#${index}`}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <BarSelect
+                  label={t('player.source.label')}
+                  testId="source-select"
+                  value={sourceIndex}
+                  options={sources.map((option, index) => ({ value: index, label: option.name || `#${index}` }))}
+                  onChange={(value) => setPicked({ movieId: movie.id, index: Number(value) })}
+                />
               ) : null}
               {choices && choices.audioTracks.length > 1 ? (
-                <label className="flex items-center gap-2 text-sm" title={t('player.choice.hint')}>
-                  <span className="text-zinc-600 dark:text-zinc-300">{t('player.choice.audio')}</span>
-                  <select
-                    data-testid="audio-choice"
-                    className="h-9 max-w-[12rem] rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-                    value={choice.audio ?? defaultAudio ?? ''}
-                    onChange={(event) => choose({ audio: Number(event.target.value) })}
-                  >
-                    {choices.audioTracks.map((track) => (
-                      <option key={track.index} value={track.index}>
-                        {track.name}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <BarSelect
+                  label={t('player.choice.audio')}
+                  testId="audio-choice"
+                  title={t('player.choice.hint')}
+                  value={choice.audio ?? defaultAudio ?? ''}
+                  options={choices.audioTracks.map((track) => ({ value: track.index, label: track.name }))}
+                  onChange={(value) => choose({ audio: Number(value) })}
+                />
               ) : null}
               {choices && choices.maxBitrates.length > 0 ? (
-                <label className="flex items-center gap-2 text-sm" title={t('player.choice.hint')}>
-                  <span className="text-zinc-600 dark:text-zinc-300">{t('player.choice.quality')}</span>
-                  <select
-                    data-testid="bitrate-choice"
-                    className="h-9 rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-                    value={choice.maxBitrate ?? ''}
-                    onChange={(event) => choose({ maxBitrate: event.target.value ? Number(event.target.value) : null })}
-                  >
-                    <option value="">{t('player.choice.original')}</option>
-                    {choices.maxBitrates.map((bitrate) => (
-                      <option key={bitrate} value={bitrate}>
-                        {t('player.choice.bitrate', { mbps: bitrate / 1_000_000 })}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <BarSelect
+                  label={t('player.choice.quality')}
+                  testId="bitrate-choice"
+                  title={t('player.choice.hint')}
+                  value={choice.maxBitrate ?? ''}
+                  options={[{ value: '', label: t('player.choice.original') }, ...choices.maxBitrates.map((bitrate) => ({ value: bitrate, label: t('player.choice.bitrate', { mbps: bitrate / 1_000_000 }) }))]}
+                  onChange={(value) => choose({ maxBitrate: value ? Number(value) : null })}
+                />
               ) : null}
               {chosen ? <span className="basis-full text-xs text-zinc-500 dark:text-zinc-400" data-testid="media-choice-hint">{t('player.choice.hint')}</span> : null}
               <div className="ml-auto flex items-center gap-1">
@@ -395,6 +372,37 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
         </section>
       </Card>
     </>
+  );
+}
+
+interface BarSelectProps {
+  label: string;
+  testId: string;
+  /** A hint shown on hover. */
+  title?: string;
+  value: string | number;
+  options: { value: string | number; label: string }[];
+  onChange: (value: string) => void;
+}
+
+/** A labelled choice of the info bar (the source, an Emby movie's audio track and bitrate). */
+function BarSelect({ label, testId, title, value, options, onChange }: BarSelectProps) {
+  return (
+    <label className="flex items-center gap-2 text-sm" title={title}>
+      <span className="text-zinc-600 dark:text-zinc-300">{label}</span>
+      <select
+        data-testid={testId}
+        className="h-9 max-w-[12rem] rounded-lg border border-zinc-300 bg-white px-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {options.map((option) => (
+          <option key={`${option.value}:${option.label}`} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -210,12 +210,16 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
 
     let target = movie.base.url;
     let vendorHeaders: Record<string, string> = {};
+    /** What a vendor movie plays: a dynamic folder plays the room's current child, any other movie itself (""). */
+    const playingSubPath = async () => {
+      if (!movie.base.isFolder) return '';
+      const current = await store.rooms.current(roomId);
+      return current?.movieId === movie.id ? current.subPath : '';
+    };
     if (isEmbyMovie(movie.base) && route.targetToken === null) {
       // The creator's media server, with the token in the headers (docs/vendors.md).
       const subtitle = queryValue(request.query, 't') === 'subtitle' ? Number(queryValue(request.query, 'id')) : null;
-      // A dynamic folder plays the room's current child.
-      const current = movie.base.isFolder ? await store.rooms.current(roomId) : null;
-      const subPath = current?.movieId === movie.id ? current.subPath : '';
+      const subPath = await playingSubPath();
       const choice = (name: string) => (queryValue(request.query, name) ? Number(queryValue(request.query, name)) : null);
       const upstream = await embyUpstream(context.emby, movie, { subPath, sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle, audio: choice('audio'), maxBitrate: choice('maxBitrate') });
       target = upstream.url;
@@ -223,8 +227,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
     if (isAlistMovie(movie.base) && route.targetToken === null) {
       // The creator's AList file (docs/vendors.md); a dynamic folder plays the room's current child.
-      const current = await store.rooms.current(roomId);
-      const source = await alistSource(context.alist, movie, current?.movieId === movie.id ? current.subPath : '');
+      const source = await alistSource(context.alist, movie, await playingSubPath());
       target = source.rawUrl;
       if (queryValue(request.query, 't') === 'subtitle') {
         const subtitle = source.subtitles[Number(queryValue(request.query, 'id'))];
@@ -253,8 +256,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
 
     if (isEmbyMovie(movie.base) && route.targetToken !== null) {
       // An entry of the media server's transcode playlists: with the creator's token too.
-      const current = movie.base.isFolder ? await store.rooms.current(roomId) : null;
-      vendorHeaders = await embyEntryHeaders(context.emby, movie, current?.movieId === movie.id ? current.subPath : '', target);
+      vendorHeaders = await embyEntryHeaders(context.emby, movie, await playingSubPath(), target);
     }
 
     const range = request.headers.range;

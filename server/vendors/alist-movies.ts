@@ -7,6 +7,7 @@
  * beside it.
  */
 import type { Movie, MovieBase, MoviePath } from '@/lib/contract/types';
+import { dynamicFolderEntry, type DynamicFolderRow } from './dynamic-folder';
 import { badRequest } from '../errors';
 import { childPath, extensionOf, joinAlistPath, splitAlistPath, type AlistAccounts } from './alist-accounts';
 
@@ -78,36 +79,24 @@ export function alistPlaybackBase(base: MovieBase, source: AlistSource, movieId:
  */
 export async function alistFolderPage(
   accounts: AlistAccounts,
-  folder: AlistMovieRow & { creator: string; createdAt: number },
+  folder: AlistMovieRow & DynamicFolderRow,
   request: { subPath: string; keyword: string; page: number; max: number },
 ): Promise<{ movies: Movie[]; paths: MoviePath[]; total: number }> {
   const { serverId, path: root } = splitAlistPath(folder.base.vendorInfo?.alist?.path ?? '');
   const here = childPath(root, request.subPath);
   const password = accounts.openFolderPassword(folder.base.vendorInfo?.alist?.password ?? '');
   const { entries, total } = await accounts.folder(folder.creatorId, serverId, { folder: here, password, keyword: request.keyword, page: request.page, max: request.max });
-  const movies = entries.map((entry): Movie => {
-    const underRoot = entry.path.startsWith(`${root.replace(/\/+$/, '')}/`) ? entry.path.slice(root.replace(/\/+$/, '').length) : `/${entry.name}`;
-    return {
-      id: folder.id,
-      creator: folder.creator,
-      creatorId: folder.creatorId,
-      subPath: underRoot,
-      base: {
-        url: '',
-        name: entry.name,
-        type: entry.isDir ? '' : extensionOf(entry.name),
-        live: false,
-        proxy: Boolean(folder.base.proxy),
-        rtmpSource: false,
-        danmu: '',
-        streamDanmu: '',
-        isFolder: entry.isDir,
-        parentId: folder.id,
-        vendorInfo: { vendor: 'alist', backend: folder.base.vendorInfo?.backend ?? '', alist: { path: joinAlistPath(serverId, entry.path) } },
-      },
-      createAt: folder.createdAt,
-    };
-  });
+  const rootDir = root.replace(/\/+$/, '');
+  const movies = entries.map((entry) =>
+    dynamicFolderEntry(folder, {
+      subPath: entry.path.startsWith(`${rootDir}/`) ? entry.path.slice(rootDir.length) : `/${entry.name}`,
+      name: entry.name,
+      type: entry.isDir ? '' : extensionOf(entry.name),
+      isFolder: entry.isDir,
+      proxy: Boolean(folder.base.proxy),
+      vendorInfo: { vendor: 'alist', backend: folder.base.vendorInfo?.backend ?? '', alist: { path: joinAlistPath(serverId, entry.path) } },
+    }),
+  );
   const paths: MoviePath[] = [];
   let walked = '';
   for (const part of request.subPath.split('/').filter((piece) => piece && piece !== '.')) {

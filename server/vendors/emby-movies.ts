@@ -9,6 +9,7 @@
  * when a browser cannot play them), its text subtitles (as WebVTT) the subtitles.
  */
 import type { Movie, MovieBase, MoviePath } from '@/lib/contract/types';
+import { dynamicFolderEntry, type DynamicFolderRow } from './dynamic-folder';
 import { badRequest } from '../errors';
 import type { EmbyAccounts } from './emby-accounts';
 import { splitEmbyPath } from './emby-accounts';
@@ -158,32 +159,15 @@ export async function embyUpstream(
  */
 export async function embyFolderPage(
   accounts: EmbyAccounts,
-  folder: EmbyMovieRow & { creator: string; createdAt: number },
+  folder: EmbyMovieRow & DynamicFolderRow,
   request: { subPath: string; keyword: string; page: number; max: number },
 ): Promise<{ movies: Movie[]; paths: MoviePath[]; total: number }> {
   const { serverId, itemId: root } = splitEmbyPath(folder.base.vendorInfo?.emby?.path ?? '');
   const here = request.subPath ? (await embyTarget(accounts, folder, request.subPath)).itemId : root;
   const listed = await accounts.browse(folder.creatorId, { path: `${serverId}/${here}`, keyword: request.keyword, page: request.page, max: request.max });
-  const movies = listed.items.map((item): Movie => ({
-    id: folder.id,
-    creator: folder.creator,
-    creatorId: folder.creatorId,
-    subPath: splitEmbyPath(item.path).itemId,
-    base: {
-      url: '',
-      name: item.name,
-      type: '',
-      live: false,
-      proxy: true,
-      rtmpSource: false,
-      danmu: '',
-      streamDanmu: '',
-      isFolder: item.isDir,
-      parentId: folder.id,
-      vendorInfo: { vendor: 'emby', backend: '', emby: { path: item.path } },
-    },
-    createAt: folder.createdAt,
-  }));
+  const movies = listed.items.map((item) =>
+    dynamicFolderEntry(folder, { subPath: splitEmbyPath(item.path).itemId, name: item.name, type: '', isFolder: item.isDir, proxy: true, vendorInfo: { vendor: 'emby', backend: '', emby: { path: item.path } } }),
+  );
   // The picker's crumbs run from the server down to `here`; the room's start below the folder.
   const crumbs = listed.paths.map((crumb) => ({ name: crumb.name, itemId: crumb.path.startsWith(`${serverId}/`) ? crumb.path.slice(serverId.length + 1) : '' }));
   const below = crumbs.slice(crumbs.findIndex((crumb) => crumb.itemId === root) + 1);
