@@ -10,10 +10,10 @@ import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
 import { tempDir } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
-import { ffmpegArgs, segmentCount, vodPlaylist } from './transcode/hls';
+import { ffmpegArgs, segmentStarts, vodPlaylist } from './transcode/hls';
 import { ConversionLimitError, ConversionRegistry, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
 import { planConversion, PlanError } from './transcode/plan';
-import { probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
+import { probeKeyframes, probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
 
 let media: ConversionMedia;
 
@@ -106,72 +106,94 @@ describe('planConversion', () => {
 });
 
 describe('HLS of a conversion', () => {
-  it('lists every segment of the film from the start, the last one shorter', () => {
-    const playlist = vodPlaylist(10.5, (name) => `/c/${name}?token=t`);
+  it('lists every segment of the film from the start: on the grid for a converted picture, at keyframes for a copied one', () => {
+    expect(segmentStarts(10.5, null)).toEqual([0, 4, 8]);
+    expect(segmentStarts(8, null, 4)).toEqual([0, 4]);
+    const playlist = vodPlaylist([0, 4, 8], 10.5, (n) => `/c/${n}.ts?token=t`);
     expect(playlist.split('\n').filter((line) => line.startsWith('#EXTINF') || line.startsWith('/c/'))).toEqual([
-      '#EXTINF:4.000000,', '/c/seg0.m4s?token=t',
-      '#EXTINF:4.000000,', '/c/seg1.m4s?token=t',
-      '#EXTINF:2.500000,', '/c/seg2.m4s?token=t',
+      '#EXTINF:4.000000,', '/c/0.ts?token=t',
+      '#EXTINF:4.000000,', '/c/1.ts?token=t',
+      '#EXTINF:2.500000,', '/c/2.ts?token=t',
     ]);
-    expect(playlist).toContain('#EXT-X-MAP:URI="/c/init.mp4?token=t"');
+    expect(playlist).toContain('#EXT-X-TARGETDURATION:4');
     expect(playlist).toContain('#EXT-X-ENDLIST');
-    expect(segmentCount(8, 4)).toBe(2);
-    for (const duration of [0, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => segmentCount(duration)).toThrow('a conversion needs a known duration');
+    // Keyframes every 2.4 s: each segment starts at the first keyframe 4 s or more after the last start.
+    const starts = segmentStarts(13, [0, 2.4, 4.8, 7.2, 9.6, 12]);
+    expect(starts).toEqual([0, 4.8, 9.6]);
+    expect(vodPlaylist(starts, 13, String)).toContain('#EXT-X-TARGETDURATION:5');
+    for (const duration of [0, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => segmentStarts(duration, null)).toThrow('a conversion needs a known duration');
   });
 
-  it('writes the same decode times from a run started at a far seek as from the start', async () => {
+  /** What ffmpeg's MPEG-TS muxer adds to every timestamp (its default `muxdelay` and `muxpreload`, 0.7 s each). */
+  const MPEGTS_DELAY_SEC = 1.4;
+  /** Runs ffmpeg with `args`. */
+  const run = (args: string[]) => new Promise<void>((resolve, reject) => execFile('ffmpeg', args, (error) => (error ? reject(error) : resolve())));
+  /** The first timestamp (s) of a stream of `kind` in one segment file, as the player reads it. */
+  const firstPts = async (file: string, kind: 'v' | 'a') => {
+    const out = await new Promise<string>((resolve, reject) => execFile('ffprobe', ['-v', 'error', '-select_streams', `${kind}:0`, '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', file], (error, stdout) => (error ? reject(error) : resolve(stdout))));
+    return parseFloat(out.trim().split('\n')[0]);
+  };
+
+  it('writes the same timestamps from a run started at a far seek as from the start', async () => {
     const plan = planConversion(await probeMedia(media.hevcEac3));
-    const [fromStart, fromSeek] = [tempDir('run-a-'), tempDir('run-b-')];
-    const run = (args: string[]) => new Promise<void>((resolve, reject) => execFile('ffmpeg', args, (error) => (error ? reject(error) : resolve())));
-    await run(ffmpegArgs(plan, { input: media.hevcEac3, outDir: fromStart, startSegment: 0, segmentSec: 1, maxHeight: 72 }));
-    await run(ffmpegArgs(plan, { input: media.hevcEac3, outDir: fromSeek, startSegment: 1, segmentSec: 1, maxHeight: 72, initName: 'init-1.mp4' }));
-    expect(fs.readdirSync(fromStart).filter((name) => name.endsWith('.m4s')).sort()).toEqual(['seg0.m4s', 'seg1.m4s']);
-    expect(fs.readdirSync(fromSeek).filter((name) => name.endsWith('.m4s'))).toEqual(['seg1.m4s']);
-    // Segment 1 read with the first run's init, as the player would: its picture and sound start at 1 s either way.
-    const firstPts = async (dir: string, kind: 'v' | 'a') => {
-      const joined = path.join(dir, `joined-${kind}.mp4`);
-      fs.writeFileSync(joined, Buffer.concat([fs.readFileSync(path.join(fromStart, 'init.mp4')), fs.readFileSync(path.join(dir, 'seg1.m4s'))]));
-      const out = await new Promise<string>((resolve, reject) => execFile('ffprobe', ['-v', 'error', '-select_streams', `${kind}:0`, '-show_entries', 'packet=pts_time', '-of', 'csv=p=0', joined], (error, stdout) => (error ? reject(error) : resolve(stdout))));
-      return Number(out.split('\n')[0]);
-    };
+    const starts = segmentStarts(2, null, 1);
+    const dir = tempDir('runs-');
+    await run(ffmpegArgs(plan, { input: media.hevcEac3, outDir: dir, starts, startSegment: 0, run: 1, listName: 'run1.csv', segmentSec: 1, maxHeight: 72 }));
+    await run(ffmpegArgs(plan, { input: media.hevcEac3, outDir: dir, starts, startSegment: 1, run: 2, listName: 'run2.csv', segmentSec: 1, maxHeight: 72 }));
+    expect(fs.readdirSync(dir).sort()).toEqual(['run1-seg0.ts', 'run1-seg1.ts', 'run1.csv', 'run2-seg1.ts', 'run2.csv']);
+    const [fromStart, fromSeek] = [path.join(dir, 'run1-seg1.ts'), path.join(dir, 'run2-seg1.ts')];
+    // Segment 1's picture starts at 1 s of the source's clock either way.
     expect(await firstPts(fromSeek, 'v')).toBeCloseTo(await firstPts(fromStart, 'v'), 3);
-    expect(await firstPts(fromSeek, 'v')).toBeCloseTo(1, 2);
-    // The sound: within one AAC frame (1024 samples at 48 kHz, 21 ms).
+    expect(await firstPts(fromSeek, 'v')).toBeCloseTo(1 + MPEGTS_DELAY_SEC, 3);
     // The sound of the run from the seek starts at the seek point less the AAC encoder's priming
     // (1024 samples at 48 kHz): on the same clock, no later than the picture.
     const sound = await firstPts(fromSeek, 'a');
-    expect(sound).toBeGreaterThanOrEqual(1 - 1024 / 48_000 - 0.001);
-    expect(sound).toBeLessThanOrEqual(1);
-    const scaled = await probeMedia(path.join(fromStart, 'init.mp4'));
-    expect(scaled.streams[0]).toEqual(expect.objectContaining({ codec: 'h264', height: 72 }));
+    expect(sound).toBeGreaterThanOrEqual((await firstPts(fromSeek, 'v')) - 1024 / 48_000 - 0.001);
+    expect(sound).toBeLessThanOrEqual(await firstPts(fromSeek, 'v'));
+    expect((await probeMedia(fromStart)).streams).toEqual([expect.objectContaining({ codec: 'h264', height: 72 }), expect.objectContaining({ codec: 'aac', channels: 2 })]);
   });
 
-  it('does not plan runs that copy the picture: those are cut at the source keyframes', async () => {
-    const plan = planConversion(await probeMedia(media.trueHd));
-    expect(() => ffmpegArgs(plan, { input: media.trueHd, outDir: tempDir(), startSegment: 0 })).toThrow(RangeError);
+  it('copies a picture browsers decode, cut at its own keyframes, from the start or from a seek', async () => {
+    const probe = await probeMedia(media.h264Ac3Long);
+    const plan = planConversion(probe);
+    expect(plan.work).toBe('audio');
+    const keyframes = await probeKeyframes(media.h264Ac3Long, plan.video?.index ?? -1);
+    // MKV starts the picture 5 ms late (the encoder's delay): times are read from the first keyframe.
+    const since = (times: number[]) => times.map((time) => Number((time - keyframes[0]).toFixed(3)));
+    expect(since(keyframes.slice(0, 3))).toEqual([0, 2.4, 4.8]);
+    const starts = segmentStarts(probe.durationSec, keyframes);
+    expect(since(starts.slice(1))).toEqual([4.8, 9.6]);
+    const dir = tempDir('copy-runs-');
+    await run(ffmpegArgs(plan, { input: media.h264Ac3Long, outDir: dir, starts, startSegment: 0, run: 1, listName: 'run1.csv' }));
+    await run(ffmpegArgs(plan, { input: media.h264Ac3Long, outDir: dir, starts, startSegment: 2, run: 2, listName: 'run2.csv' }));
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith('.ts')).sort()).toEqual(['run1-seg0.ts', 'run1-seg1.ts', 'run1-seg2.ts', 'run2-seg2.ts']);
+    // Each segment's picture starts at its keyframe, on the source's clock, whichever run wrote it.
+    for (const file of ['run1-seg2.ts', 'run2-seg2.ts']) expect(await firstPts(path.join(dir, file), 'v')).toBeCloseTo(starts[2] + MPEGTS_DELAY_SEC, 3);
+    expect(await firstPts(path.join(dir, 'run1-seg1.ts'), 'v')).toBeCloseTo(starts[1] + MPEGTS_DELAY_SEC, 3);
+    expect((await probeMedia(path.join(dir, 'run2-seg2.ts'))).streams).toEqual([expect.objectContaining({ codec: 'h264' }), expect.objectContaining({ codec: 'aac' })]);
   });
 });
 
 describe('Conversion', () => {
-  const open = async (input: string, dir = tempDir('conversion-')) => new Conversion({ input, plan: planConversion(await probeMedia(media.hevcLong)), durationSec: 12, dir, segmentSec: 1, maxHeight: 72 });
+  const open = async (input: string, dir = tempDir('conversion-')) =>
+    new Conversion({ input, plan: planConversion(await probeMedia(media.hevcLong)), starts: segmentStarts(12, null, 1), dir, segmentSec: 1, maxHeight: 72 });
 
   it('starts at the segment asked for, not at the beginning, and starts again only for one it will not reach soon', async () => {
     const conversion = await open(media.hevcLong);
     try {
+      expect(conversion.segments).toBe(12);
       const ten = await conversion.segment(10);
-      expect(path.basename(ten)).toBe('seg10.m4s');
+      expect(path.basename(ten)).toBe('run1-seg10.ts');
       // Nothing before segment 10 was made to get it.
-      expect(fs.existsSync(path.join(path.dirname(ten), 'seg0.m4s'))).toBe(false);
-      expect(path.basename(await conversion.init())).toBe('init.mp4');
+      expect(fs.readdirSync(path.dirname(ten)).filter((name) => name.endsWith('.ts')).every((name) => /seg1[01]\.ts$/.test(name))).toBe(true);
       await conversion.segment(11);
       expect(conversion.runStarts).toEqual([10]);
-      // Back before the run's start: a run from there, with its own init; init.mp4 stays the first.
-      const first = fs.readFileSync(await conversion.init());
+      // Back before the run's start: a run from there.
       await conversion.segment(2);
-      await conversion.segment(3);
+      expect(path.basename(await conversion.segment(3))).toBe('run2-seg3.ts');
       expect(conversion.runStarts).toEqual([10, 2]);
-      expect(fs.readFileSync(await conversion.init())).toEqual(first);
-      expect(fs.existsSync(path.join(path.dirname(ten), 'init-2.mp4'))).toBe(true);
+      // What the first run wrote is still served.
+      expect(path.basename(await conversion.segment(10))).toMatch(/^run[12]-seg10\.ts$/);
       await expect(conversion.segment(12)).rejects.toThrow(RangeError);
     } finally {
       conversion.close();
@@ -193,7 +215,7 @@ describe('Conversion', () => {
 describe('ConversionRegistry', () => {
   const options = async () => {
     const plan = planConversion(await probeMedia(media.hevcLong));
-    return () => ({ input: media.hevcLong, plan, durationSec: 12, segmentSec: 1, maxHeight: 72 });
+    return () => ({ input: media.hevcLong, plan, starts: segmentStarts(12, null, 1), segmentSec: 1, maxHeight: 72 });
   };
 
   it('shares one conversion per key, holds the limits, and closes what nobody uses', async () => {

@@ -23,6 +23,8 @@ export interface ConversionMedia {
   h264AacMkv: string;
   /** Twelve seconds of HEVC picture and AC-3 sound in MKV: long enough to seek in. */
   hevcLong: string;
+  /** Twelve seconds of H.264 picture (a keyframe every 2.4 s) and AC-3 sound in MKV: the picture is copied, cut at its keyframes. */
+  h264Ac3Long: string;
   /** A text file named like a film. */
   notMedia: string;
 }
@@ -58,6 +60,7 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
     h264TenBit: path.join(dir, 'h264-10bit.mkv'),
     h264AacMkv: path.join(dir, 'h264-aac.mkv'),
     hevcLong: path.join(dir, 'hevc-long.mkv'),
+    h264Ac3Long: path.join(dir, 'h264-ac3-long.mkv'),
     notMedia: path.join(dir, 'not-media.mkv'),
   };
   const make = (file: string, args: string[]) => {
@@ -85,6 +88,7 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
   make(media.h264TenBit, [...sources(2), ...X264, '-pix_fmt', 'yuv420p10le', '-c:a', 'aac']);
   make(media.h264AacMkv, [...sources(2), ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac']);
   make(media.hevcLong, [...sources(12), '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none', '-c:a', 'ac3']);
+  make(media.h264Ac3Long, [...sources(12), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '60', '-pix_fmt', 'yuv420p', '-c:a', 'ac3']);
   if (!fs.existsSync(media.notMedia)) fs.writeFileSync(media.notMedia, 'this is not a film\n'.repeat(100));
   return media;
 }

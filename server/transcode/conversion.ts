@@ -3,13 +3,14 @@
  * segments written by one ffmpeg run at a time into its own directory, and read by every viewer. A
  * segment already written is served at once; one the running ffmpeg will reach within AHEAD_SEGMENTS
  * is waited for; any other (a seek far ahead, or back before the run's start) stops the run and
- * starts one at that segment, so a seek never waits for everything before it. The first init
- * segment written is the one served (`init.mp4`); later runs write their own.
+ * starts one at that segment, so a seek never waits for everything before it. Each run names its own
+ * files (./hls.ts `segmentPattern`) and lists each segment it finished, so a segment a stopped run
+ * left half-written is never served.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ffmpegArgs, INIT_SEGMENT, SEGMENT_SEC, segmentCount, segmentName } from './hls';
+import { ffmpegArgs, SEGMENT_SEC, segmentFile } from './hls';
 import type { ConversionPlan } from './plan';
 
 /** How many segments ahead of the last one written a request waits for the running ffmpeg instead of restarting it. */
@@ -27,7 +28,8 @@ export interface ConversionOptions {
   /** A file path, or a loopback URL of this server's proxy (never a user's URL: docs/transcode.md "Probe"). */
   input: string;
   plan: ConversionPlan;
-  durationSec: number;
+  /** Where each segment starts (s): ./hls.ts `segmentStarts`. */
+  starts: readonly number[];
   /** Its own directory (created; removed by close()). */
   dir: string;
   ffmpegPath?: string;
@@ -35,16 +37,21 @@ export interface ConversionOptions {
   segmentSec?: number;
 }
 
-/** One ffmpeg run: the segment it started at and whether it has ended (and how). */
+/** One ffmpeg run: its number, the segment it started at, its segment list, and whether it has ended (and how). */
 interface Run {
+  id: number;
   start: number;
   child: ChildProcess;
+  listPath: string;
   ended: boolean;
+  /** ffmpeg exited with 0: every segment it listed is whole. */
+  succeeded: boolean;
   failure: string | null;
 }
 
 /** One conversion; see the module comment. */
 export class Conversion {
+  /** How many segments the film has. */
   readonly segments: number;
   /** The segment each run started at, oldest first (what a test or the admin console may show). */
   readonly runStarts: number[] = [];
@@ -52,41 +59,28 @@ export class Conversion {
   pending = 0;
   /** When a request last started or ended (Unix ms). */
   lastUsedMs = Date.now();
+  /** The whole segments written so far: segment number → file. */
+  private readonly written = new Map<number, string>();
   private run: Run | null = null;
+  private runs = 0;
   private closed = false;
-  private readonly segmentSec: number;
 
   constructor(private readonly options: ConversionOptions) {
-    this.segmentSec = options.segmentSec ?? SEGMENT_SEC;
-    this.segments = segmentCount(options.durationSec, this.segmentSec);
+    this.segments = options.starts.length;
     fs.mkdirSync(options.dir, { recursive: true });
   }
 
   /**
-   * The path of segment `n` once written, starting or restarting ffmpeg as needed. Rejects with
-   * RangeError for a segment the film does not have, ConversionError when it cannot be had.
+   * The path of segment `n` (an MPEG-TS file) once written whole, starting or restarting ffmpeg as
+   * needed. Rejects with RangeError for a segment the film does not have, ConversionError when it
+   * cannot be had (ffmpeg failed, too slow, or the conversion was closed).
    */
   async segment(n: number): Promise<string> {
     if (!Number.isInteger(n) || n < 0 || n >= this.segments) throw new RangeError(`no segment ${n}`);
-    const file = path.join(this.options.dir, segmentName(n));
     return this.using(async () => {
-      if (!fs.existsSync(file)) {
-        if (!this.reaches(n)) this.startAt(n);
-        await this.waitFor(file);
-      }
-      return file;
-    });
-  }
-
-  /** The path of the init segment served to every viewer, once written (starting at segment 0 when nothing runs). */
-  async init(): Promise<string> {
-    const file = path.join(this.options.dir, INIT_SEGMENT);
-    return this.using(async () => {
-      if (!fs.existsSync(file)) {
-        if (!this.run || this.run.ended) this.startAt(0);
-        await this.waitFor(file);
-      }
-      return file;
+      this.refresh();
+      if (!this.written.has(n) && !this.reaches(n)) this.startAt(n);
+      return this.waitFor(n);
     });
   }
 
@@ -109,22 +103,55 @@ export class Conversion {
     fs.rmSync(this.options.dir, { recursive: true, force: true });
   }
 
+  /**
+   * Reads the running ffmpeg's segment list. A listed segment is whole once the run has opened the
+   * next one (the muxer lists a segment just before closing it) or has ended well.
+   */
+  private refresh(): void {
+    const run = this.run;
+    if (!run) return;
+    let list = '';
+    try {
+      list = fs.readFileSync(run.listPath, 'utf8');
+    } catch {
+      return;
+    }
+    for (const line of list.split('\n')) {
+      const match = /^run\d+-seg(\d+)\.ts,/.exec(line);
+      if (!match) continue;
+      const n = Number(match[1]);
+      const whole = run.succeeded || fs.existsSync(path.join(this.options.dir, segmentFile(run.id, n + 1)));
+      if (whole) this.written.set(n, path.join(this.options.dir, segmentFile(run.id, n)));
+    }
+  }
+
   /** Whether the running ffmpeg will write segment `n` soon: it started at or before it, and is at most AHEAD_SEGMENTS behind it. */
   private reaches(n: number): boolean {
     const run = this.run;
     if (!run || run.ended || n < run.start) return false;
-    let written = run.start;
-    while (written < this.segments && fs.existsSync(path.join(this.options.dir, segmentName(written)))) written += 1;
-    return n - written <= AHEAD_SEGMENTS;
+    let next = run.start;
+    while (next < this.segments && this.written.has(next)) next += 1;
+    return n - next <= AHEAD_SEGMENTS;
   }
 
   private startAt(n: number): void {
     if (this.closed) throw new ConversionError('the conversion was closed');
     this.stopRun();
-    const initName = fs.existsSync(path.join(this.options.dir, INIT_SEGMENT)) ? `init-${n}.mp4` : INIT_SEGMENT;
-    const args = ffmpegArgs(this.options.plan, { input: this.options.input, outDir: this.options.dir, startSegment: n, segmentSec: this.segmentSec, maxHeight: this.options.maxHeight, initName });
+    this.runs += 1;
+    const id = this.runs;
+    const listPath = path.join(this.options.dir, `run${id}.csv`);
+    const args = ffmpegArgs(this.options.plan, {
+      input: this.options.input,
+      outDir: this.options.dir,
+      starts: this.options.starts,
+      startSegment: n,
+      run: id,
+      listName: path.basename(listPath),
+      segmentSec: this.options.segmentSec ?? SEGMENT_SEC,
+      maxHeight: this.options.maxHeight,
+    });
     const child = spawn(this.options.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    const run: Run = { start: n, child, ended: false, failure: null };
+    const run: Run = { id, start: n, child, listPath, ended: false, succeeded: false, failure: null };
     let errors = '';
     child.stderr?.on('data', (chunk: Buffer) => (errors = `${errors}${chunk.toString()}`.slice(-2000)));
     child.on('error', (error) => {
@@ -133,6 +160,7 @@ export class Conversion {
     });
     child.on('close', (code, signal) => {
       run.ended = true;
+      run.succeeded = code === 0;
       if (code !== 0 && !signal) run.failure = errors.trim().split('\n').pop() || `ffmpeg exited with ${code}`;
     });
     this.run = run;
@@ -140,21 +168,25 @@ export class Conversion {
   }
 
   private stopRun(): void {
+    this.refresh();
     if (this.run && !this.run.ended) this.run.child.kill('SIGKILL');
     this.run = null;
   }
 
-  /** Waits until `file` exists. Rejects when the run that was to write it failed or ended without it, or after SEGMENT_WAIT_MS. */
-  private async waitFor(file: string): Promise<void> {
+  /** Waits until segment `n` is whole. Rejects when the run that was to write it failed or ended without it, or after SEGMENT_WAIT_MS. */
+  private async waitFor(n: number): Promise<string> {
     const deadline = Date.now() + SEGMENT_WAIT_MS;
     const run = this.run;
-    while (!fs.existsSync(file)) {
+    for (;;) {
       if (this.closed) throw new ConversionError('the conversion was closed');
+      if (this.run === run) this.refresh();
+      const file = this.written.get(n);
+      if (file) return file;
       if (run?.failure) throw new ConversionError(`conversion failed: ${run.failure}`);
-      if (run?.ended && !fs.existsSync(file)) {
+      if (run?.ended) {
         // The run may have been replaced (another viewer's seek): a request still wanted keeps waiting on the new one.
         if (this.run === run) throw new ConversionError('the conversion ended without this segment');
-        return this.waitFor(file);
+        return this.waitFor(n);
       }
       if (Date.now() > deadline) throw new ConversionError('the conversion is too slow');
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));

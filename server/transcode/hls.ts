@@ -1,76 +1,101 @@
 /**
- * The HLS side of a conversion (docs/transcode.md "Segments"): the complete VOD playlist of a
- * conversion whose picture is converted (keyframes forced every `segmentSec`, so segment n covers
- * `[n·segmentSec, (n+1)·segmentSec)`), and the ffmpeg arguments of one run that writes fMP4
- * segments from segment `startSegment` on, keeping the source's timestamps so that a run started
- * at a far seek writes the same decode times as one started at 0 would (`frag_discont`).
+ * The HLS side of a conversion (docs/transcode.md "Segments"): where its segments start, the
+ * complete VOD playlist, and the ffmpeg arguments of one run that writes MPEG-TS segments from
+ * segment `startSegment` on. Every run keeps the source's clock (`-copyts`), so a run started at a
+ * far seek writes the same timestamps as one started at 0 would, and cuts at the same times:
+ *
+ * - a converted picture gets a keyframe at every multiple of `segmentSec` (the grid);
+ * - a copied picture is cut at its own keyframes: each segment starts at the first keyframe at least
+ *   `segmentSec` after the previous segment's start (`segmentStarts` with the keyframe list).
+ *
+ * MPEG-TS segments carry their own timestamps and need no init segment, so segments of different
+ * runs play one after the other as if one run had written them.
  */
 import path from 'node:path';
 import type { ConversionPlan } from './plan';
 
-/** Seconds of one segment. */
+/** Seconds of one segment (at least; a copied picture's segments end at a keyframe). */
 export const SEGMENT_SEC = 4;
-/** The init segment's file name, shared by every run of a conversion. */
-export const INIT_SEGMENT = 'init.mp4';
 
-/** Segment n's file name. */
-export function segmentName(n: number): string {
-  return `seg${n}.m4s`;
+/** The file name pattern of run `run`'s segments (`%d`: the segment's number in the film). */
+export function segmentPattern(run: number): string {
+  return `run${run}-seg%d.ts`;
 }
 
-/** How many segments a conversion of `durationSec` has. Throws for a duration that is not a positive number (a live source). */
-export function segmentCount(durationSec: number, segmentSec = SEGMENT_SEC): number {
-  if (!(durationSec > 0) || !Number.isFinite(durationSec)) throw new RangeError('a conversion needs a known duration');
-  return Math.ceil(durationSec / segmentSec - 1e-9);
+/** The file a run writes for segment `n`. */
+export function segmentFile(run: number, n: number): string {
+  return segmentPattern(run).replace('%d', String(n));
 }
 
 /**
- * The VOD playlist of a conversion: every segment from the start, the last one shorter, with
- * `uri(name)` making each file name into the address the player asks (the token, the room).
+ * Where each segment starts (s, the first at 0), for a film of `durationSec`: on the grid of
+ * `segmentSec` when the picture is converted (`keyframesSec` null), else at the first keyframe at
+ * least `segmentSec` after the previous start. A start within 50 ms of the end is dropped. Throws
+ * RangeError for a duration that is not a positive number (a live source).
  */
-export function vodPlaylist(durationSec: number, uri: (name: string) => string, segmentSec = SEGMENT_SEC): string {
-  const count = segmentCount(durationSec, segmentSec);
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:7', `#EXT-X-TARGETDURATION:${Math.ceil(segmentSec)}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-INDEPENDENT-SEGMENTS', `#EXT-X-MAP:URI="${uri(INIT_SEGMENT)}"`];
-  for (let n = 0; n < count; n += 1) {
-    const length = Math.min(segmentSec, durationSec - n * segmentSec);
-    lines.push(`#EXTINF:${length.toFixed(6)},`, uri(segmentName(n)));
+export function segmentStarts(durationSec: number, keyframesSec: readonly number[] | null, segmentSec = SEGMENT_SEC): number[] {
+  if (!(durationSec > 0) || !Number.isFinite(durationSec)) throw new RangeError('a conversion needs a known duration');
+  const last = durationSec - 0.05;
+  const starts = [0];
+  if (keyframesSec === null) {
+    for (let n = 1; n * segmentSec < last; n += 1) starts.push(n * segmentSec);
+    return starts;
   }
+  for (const keyframe of [...keyframesSec].sort((a, b) => a - b)) {
+    if (keyframe >= last) break;
+    if (keyframe >= starts[starts.length - 1] + segmentSec - 1e-3) starts.push(keyframe);
+  }
+  return starts;
+}
+
+/**
+ * The VOD playlist of a conversion: every segment from the start (`starts` from segmentStarts), the
+ * last one up to `durationSec`, with `uri(n)` the address the player asks for segment n (with the
+ * token and the room).
+ */
+export function vodPlaylist(starts: readonly number[], durationSec: number, uri: (n: number) => string): string {
+  const lengths = starts.map((start, n) => (n + 1 < starts.length ? starts[n + 1] : durationSec) - start);
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${Math.ceil(Math.max(...lengths) - 1e-6)}`, '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD'];
+  lengths.forEach((length, n) => lines.push(`#EXTINF:${length.toFixed(6)},`, uri(n)));
   lines.push('#EXT-X-ENDLIST', '');
   return lines.join('\n');
 }
 
 /**
- * One ffmpeg run: its input (a path or a loopback URL of this server), where it writes, from which
- * segment, the tallest picture, and the name of its init segment. A run started at a far seek writes
- * its own init (its sound's edit list differs by the AAC encoder's priming, docs/transcode.md) and
- * the conversion keeps serving the first one.
+ * One ffmpeg run: its input (a path or a loopback URL of this server), where it writes, the
+ * segments' starts, from which segment, its number (naming its files, segmentPattern), the list
+ * file it appends each finished segment to, and the tallest picture.
  */
 export interface RunOptions {
   input: string;
   outDir: string;
+  starts: readonly number[];
   startSegment: number;
+  run: number;
+  /** The run's segment list (CSV: `file,start,end` per finished segment), in `outDir`. */
+  listName: string;
   segmentSec?: number;
   maxHeight?: number;
-  /** Default INIT_SEGMENT. */
-  initName?: string;
 }
 
 /**
- * The ffmpeg arguments of one run of `plan` (whose picture is converted or absent: a copied picture
- * is cut at its own keyframes, which this playlist does not follow). The picture becomes H.264
- * (`veryfast`, keyframes at every segment boundary of the source's clock, scaled down to
- * `maxHeight`), the sound stereo AAC unless copied, an image subtitle drawn over the picture when the
- * plan burns one. Output: the init segment and `seg<n>.m4s` in `outDir`, n from `startSegment`.
- * Throws RangeError for a plan that copies the picture.
+ * The ffmpeg arguments of one run of `plan`. A converted picture becomes H.264 (`veryfast`, 8-bit
+ * 4:2:0, a keyframe at every segment start, scaled down to `maxHeight`); a copied one is seeked to
+ * the keyframe its segment starts at. The sound becomes stereo AAC unless copied; an image subtitle
+ * is drawn over the picture when the plan burns one. Output: MPEG-TS segments cut at `starts`.
  */
 export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] {
-  const segmentSec = options.segmentSec ?? SEGMENT_SEC;
-  if (plan.video?.action === 'copy') throw new RangeError('a copied picture is cut at its own keyframes');
-  const startSec = options.startSegment * segmentSec;
+  const startSec = options.starts[options.startSegment];
+  if (startSec === undefined) throw new RangeError(`no segment ${options.startSegment}`);
+  const copyPicture = plan.video?.action === 'copy';
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
-  if (startSec > 0) args.push('-ss', String(startSec));
+  // A copied picture: half a millisecond past its keyframe, so that the seek lands on that keyframe
+  // even when ffprobe rounded its time up.
+  if (startSec > 0) args.push('-ss', (copyPicture ? startSec + 0.0005 : startSec).toFixed(6));
   args.push('-i', options.input, '-copyts', '-avoid_negative_ts', 'disabled');
-  if (plan.video) {
+  if (plan.video && copyPicture) {
+    args.push('-map', `0:${plan.video.index}`, '-c:v', 'copy');
+  } else if (plan.video) {
     const scale = options.maxHeight ? `scale=-2:'min(ih,${options.maxHeight})'` : '';
     if (plan.burnSubtitleIndex !== null) {
       const filter = `[0:${plan.video.index}][0:${plan.burnSubtitleIndex}]overlay${scale ? `,${scale}` : ''}[picture]`;
@@ -79,6 +104,8 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
       args.push('-map', `0:${plan.video.index}`);
       if (scale) args.push('-vf', scale);
     }
+    const segmentSec = options.segmentSec ?? SEGMENT_SEC;
+    // `t` counts from this run's start, which is on the grid: a keyframe at every segment start.
     args.push('-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-force_key_frames', `expr:gte(t,n_forced*${segmentSec})`);
   }
   if (plan.audio) {
@@ -86,18 +113,12 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
     if (plan.audio.action === 'copy') args.push('-c:a', 'copy');
     else args.push('-c:a', 'aac', '-ac', '2', '-b:a', '192k');
   }
-  args.push(
-    '-f', 'hls',
-    '-hls_time', String(segmentSec),
-    '-hls_segment_type', 'fmp4',
-    // Segments appear whole (written aside, then renamed): a file that exists is complete.
-    '-hls_flags', 'independent_segments+temp_file',
-    '-hls_segment_options', 'movflags=+frag_discont',
-    '-hls_playlist_type', 'vod',
-    '-start_number', String(options.startSegment),
-    '-hls_fmp4_init_filename', options.initName ?? INIT_SEGMENT,
-    '-hls_segment_filename', path.join(options.outDir, 'seg%d.m4s'),
-    path.join(options.outDir, 'run.m3u8'),
-  );
+  // The times the remaining segments start at, a millisecond early: the segment muxer cuts at the
+  // first keyframe at or after each.
+  const cuts = options.starts.slice(options.startSegment + 1).map((start) => Math.max(0, start - 0.001).toFixed(6));
+  args.push('-f', 'segment', '-segment_format', 'mpegts', '-segment_start_number', String(options.startSegment));
+  // The last segment: no cut at all (the muxer's default would cut every 2 s).
+  args.push(...(cuts.length > 0 ? ['-segment_times', cuts.join(',')] : ['-segment_time', '1000000000']));
+  args.push('-segment_list', path.join(options.outDir, options.listName), '-segment_list_type', 'csv', path.join(options.outDir, segmentPattern(options.run)));
   return args;
 }

@@ -1,22 +1,23 @@
 /**
  * The least work that makes a probed file play in a browser (docs/transcode.md "The plan"): each
- * stream copied when browsers decode it, converted only when they do not. Browsers (Chromium, and
- * hls.js over Media Source Extensions in fragmented MP4) decode H.264 in 8-bit 4:2:0, VP9 and AV1
- * pictures and AAC, MP3, Opus and FLAC sounds; HEVC, MPEG-2, VC-1 … pictures become H.264, and
- * AC-3, E-AC-3, DTS, TrueHD, Vorbis, PCM … sounds become stereo AAC. Text subtitles are offered
- * beside the picture (SubRip, mov_text and WebVTT as WebVTT; ASS and SSA as ASS, for libass); image
- * subtitles (PGS, VobSub, DVB) only burned into the picture, when chosen, which converts the picture.
+ * stream copied when browsers decode it in the conversion's HLS (MPEG-TS segments, which hls.js
+ * turns into fragmented MP4 for Media Source Extensions), converted only when they do not. That is
+ * an H.264 picture in 8-bit 4:2:0 and an AAC or MP3 sound; HEVC, VP9, AV1, MPEG-2, VC-1 … pictures
+ * become H.264, and AC-3, E-AC-3, DTS, TrueHD, Opus, FLAC, Vorbis, PCM … sounds become stereo AAC.
+ * Text subtitles are offered beside the picture (SubRip, mov_text and WebVTT as WebVTT; ASS and SSA
+ * as ASS, for libass); image subtitles (PGS, VobSub, DVB) only burned into the picture, when chosen,
+ * which converts the picture.
  */
 import type { MediaProbe, ProbedStream } from './probe';
 
-/** Picture codecs browsers decode (with the pixel formats checked below). */
-const PLAYABLE_VIDEO = new Set(['h264', 'vp9', 'av1']);
-/** H.264 pixel formats browsers decode: 8-bit 4:2:0 only (High 10, 4:2:2 and 4:4:4 are not). */
+/**
+ * H.264 pixel formats browsers decode: 8-bit 4:2:0 only (High 10, 4:2:2 and 4:4:4 are not). VP9 and
+ * AV1 play in browsers but not in MPEG-TS, so they are converted too (a WebM or MP4 of them plays
+ * without converting).
+ */
 const PLAYABLE_H264_PIXELS = new Set(['yuv420p', 'yuvj420p']);
-/** VP9 and AV1 pixel formats browsers decode: 4:2:0 in 8 or 10 bits. */
-const PLAYABLE_VP9_AV1_PIXELS = new Set(['yuv420p', 'yuv420p10le', '']);
-/** Sound codecs browsers decode in fragmented MP4. */
-const PLAYABLE_AUDIO = new Set(['aac', 'mp3', 'opus', 'flac']);
+/** Sound codecs hls.js plays from MPEG-TS. */
+const PLAYABLE_AUDIO = new Set(['aac', 'mp3']);
 /** Text subtitle codecs shown as WebVTT. */
 const VTT_SUBTITLES = new Set(['subrip', 'srt', 'mov_text', 'webvtt', 'text']);
 /** Text subtitle codecs kept as ASS (their styling drawn by libass in the player). */
@@ -79,9 +80,8 @@ export class PlanError extends Error {}
 function videoAction(stream: ProbedStream, choice: ConversionChoice): StreamAction {
   const convert = (reason: string): StreamAction => ({ index: stream.index, action: 'convert', reason });
   if (choice.burnSubtitleIndex !== undefined) return convert(`burning subtitle ${choice.burnSubtitleIndex}`);
-  if (!PLAYABLE_VIDEO.has(stream.codec)) return convert(stream.codec || 'unknown video');
-  const pixels = stream.codec === 'h264' ? PLAYABLE_H264_PIXELS : PLAYABLE_VP9_AV1_PIXELS;
-  if (!pixels.has(stream.pixelFormat)) return convert(`${stream.codec} ${stream.pixelFormat}`);
+  if (stream.codec !== 'h264') return convert(stream.codec || 'unknown video');
+  if (!PLAYABLE_H264_PIXELS.has(stream.pixelFormat)) return convert(`${stream.codec} ${stream.pixelFormat}`);
   if (choice.maxHeight && stream.height > choice.maxHeight) return convert(`${stream.height} px > ${choice.maxHeight}`);
   return { index: stream.index, action: 'copy', reason: stream.codec };
 }

@@ -111,3 +111,41 @@ export function probeMedia(input: string, ffprobePath = 'ffprobe', timeoutMs = P
     });
   });
 }
+
+/** How long (ms) reading a film's keyframes may take: it reads every packet of the picture. */
+export const KEYFRAMES_TIMEOUT_MS = 120_000;
+
+/**
+ * The times (s, the source's clock) of the keyframes of the picture stream `videoIndex` of `input`,
+ * read from its packets without decoding them (`-show_entries packet=pts_time,flags`), for cutting a
+ * copied picture into segments (./hls.ts `segmentStarts`). Rejects with ProbeError as probeMedia does.
+ */
+export function probeKeyframes(input: string, videoIndex: number, ffprobePath = 'ffprobe', timeoutMs = KEYFRAMES_TIMEOUT_MS): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const args = ['-v', 'error', '-select_streams', String(videoIndex), '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', '--', input];
+    const child = spawn(ffprobePath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const keyframes: number[] = [];
+    let rest = '';
+    let errors = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      const lines = `${rest}${chunk.toString()}`.split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        const [time, flags] = line.split(',');
+        if (flags?.includes('K') && time !== 'N/A') keyframes.push(Number(time));
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (errors = `${errors}${chunk.toString()}`.slice(-2000)));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new ProbeError(`ffprobe did not start: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (signal) return reject(new ProbeError('probing took too long'));
+      if (code !== 0) return reject(new ProbeError(errors.trim().split('\n').pop() || 'not media'));
+      resolve(keyframes.filter(Number.isFinite));
+    });
+  });
+}
