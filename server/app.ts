@@ -26,6 +26,8 @@ import { HUB_TICK_MS } from './hub/room-hub';
 import { registerAdminRoutes } from './routes/admin';
 import { registerMovieRoutes } from './routes/movie';
 import { registerProxyRoutes } from './routes/proxy';
+import { registerConvertRoutes } from './routes/convert';
+import { Converter } from './transcode/converter';
 import { registerHealthRoutes } from './routes/health';
 import { registerPublicRoutes } from './routes/public';
 import { registerRoomRoutes } from './routes/room';
@@ -162,6 +164,11 @@ export interface StartServerOptions {
    * (./vendors/emby-accounts.ts TRANSCODE_IDLE_MS, a minute); tests shorten it.
    */
   embyTranscodeIdleMs?: number;
+  /**
+   * How long (ms) a conversion nobody asks anything of is kept (./transcode/registry.ts IDLE_CLOSE_MS,
+   * two minutes); tests shorten it. Conversions need `ffmpeg` (off with `ffmpeg: false`).
+   */
+  convertIdleMs?: number;
   /** During a rotation of `jwtSecret`: the secret it replaces, still accepted for 48 h. main.ts reads `JWT_PREVIOUS_SECRET`. */
   jwtPreviousSecret?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
@@ -267,6 +274,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     sliceCache: options.proxyCacheBytes === 0 ? null : new SliceCache(options.proxyCacheBytes ?? DEFAULT_PROXY_CACHE_BYTES),
     alist: new AlistAccounts(store, cipher, new AlistClient(vendorPolicy)),
     emby: new EmbyAccounts(store, cipher, new EmbyClient(vendorPolicy), options.embyTranscodeIdleMs),
+    converter: options.ffmpeg === false ? null : new Converter(path.join(dataDir, 'conversions'), options.ffmpeg ?? 'ffmpeg', options.convertIdleMs),
   };
   // After the instances could not tell each other (Redis down, events lost), each re-checks its
   // sockets against the database (docs/deployment.md "Running more than one instance").
@@ -327,6 +335,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     registerMovieRoutes(app, context);
     registerAdminRoutes(app, context);
     registerProxyRoutes(app, context);
+    registerConvertRoutes(app, context, context.converter);
     registerVendorRoutes(app, context);
     registerRoomSocketFallback(app, context);
     await registerWebRoutes(app, webDir, frameAncestors);
@@ -335,6 +344,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   } catch (error) {
     await app.close().catch(() => undefined);
     context.hubs.closeAll();
+    context.converter?.close();
     await bus?.close();
     await store.close();
     throw error;
@@ -389,6 +399,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         context.hls?.close();
         context.live?.close();
         context.emby.close();
+        context.converter?.close();
         closeRtmpSockets?.();
         await Promise.race([
           Promise.all([...wss.clients].map((client) => new Promise((resolve) => client.once('close', resolve)))),

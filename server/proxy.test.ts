@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRoom, get, launch, post, signUpUser, openServerDatabase, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
+import { roomCallers, statusesOf } from './test-support/room-roles';
 
 jest.setTimeout(30_000);
 
@@ -273,43 +274,24 @@ describe('a proxied DASH manifest', () => {
     expect((await post(server, '/api/room/movie/current', { id: pushed.body.data.id }, { token: creator.token, roomId: room })).status).toBe(204);
     const manifest = await fetch(`${server.url}/api/room/movie/proxy/${pushed.body.data.id}?token=${creator.token}&roomId=${room}`);
     const base = /<BaseURL>([^<]+)<\/BaseURL>/.exec(await manifest.text())![1];
-    const join = (user: TestUser) => post(server, '/api/room/login', { roomId: room, password: '' }, { token: user.token });
-    const settings = (patch: Record<string, unknown>) => post(server, '/api/room/admin/settings', patch, { token: creator.token, roomId: room });
-    const [without, withBits, admin, pending, banned, nonMember] = await Promise.all(['d0', 'd1', 'da', 'dp', 'db', 'dn'].map((name) => signUpUser(server, name)));
-    for (const user of [without, withBits, admin, banned]) expect((await join(user)).status).toBe(200);
-    await post(server, '/api/room/admin/members/member/permissions', { id: withBits.id, permissions: 0xff }, { token: creator.token, roomId: room });
-    await post(server, '/api/room/admin/members/admin', { id: admin.id, adminPermissions: 0x3f }, { token: creator.token, roomId: room });
-    await post(server, '/api/room/admin/members/ban', { id: banned.id }, { token: creator.token, roomId: room });
-    // The guest's member row, made by a guest's first request (as in room-admin.test.ts).
-    expect((await get(server, '/api/room/me', { roomId: room })).status).toBe(200);
-    await settings({ join_need_review: true });
-    await join(pending);
-    await settings({ join_need_review: false, disable_join_new_user: true });
-    const root = (await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).body.data.token as string;
-    await settings({ disable_join_new_user: false });
-    expect((await get(server, '/api/room/me', { token: root, roomId: room })).status).toBe(200);
-    await settings({ disable_join_new_user: true });
-    const callers: Record<string, [string | undefined, string, number]> = {
-      visitor: [undefined, passwordRoom, 401],
-      guest: [undefined, room, 206],
-      'non-member': [nonMember.token, room, 401],
-      pending: [pending.token, room, 401],
-      banned: [banned.token, room, 401],
-      'member without permissions': [without.token, room, 206],
-      'member with every permission': [withBits.token, room, 206],
-      'room admin': [admin.token, room, 206],
-      creator: [creator.token, room, 206],
-      'site admin (root)': [root, room, 206],
-    };
-    const outcomes: Record<string, number> = {};
-    const wanted: Record<string, number> = {};
-    for (const [name, [token, inRoom, status]] of Object.entries(callers)) {
-      const response = await fetch(`${server.url}${base}chunk-0-1.m4s?token=${token ?? ''}&roomId=${inRoom}`, { headers: { Range: 'bytes=0-0' } });
+    const callers = await roomCallers(server, creator, room, passwordRoom, 'd');
+    const outcomes = await statusesOf(callers, async (token, inRoom) => {
+      const response = await fetch(`${server.url}${base}chunk-0-1.m4s?token=${token}&roomId=${inRoom}`, { headers: { Range: 'bytes=0-0' } });
       await response.body?.cancel();
-      outcomes[name] = response.status;
-      wanted[name] = status;
-    }
-    expect(outcomes).toEqual(wanted);
+      return response.status;
+    });
+    expect(outcomes).toEqual({
+      visitor: 401,
+      guest: 206,
+      'non-member': 401,
+      pending: 401,
+      banned: 401,
+      'member without permissions': 206,
+      'member with every permission': 206,
+      'room admin': 206,
+      creator: 206,
+      'site admin (root)': 206,
+    });
   });
 });
 

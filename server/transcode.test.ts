@@ -11,7 +11,7 @@ import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conver
 import { tempDir } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
 import { ffmpegArgs, segmentStarts, vodPlaylist } from './transcode/hls';
-import { ConversionLimitError, ConversionRegistry, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
+import { ConversionLimitError, ConversionRegistry, REPLACEABLE_AFTER_MS, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
 import { planConversion, PlanError } from './transcode/plan';
 import { probeKeyframes, probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
 
@@ -247,6 +247,32 @@ describe('ConversionRegistry', () => {
       expect(registry.count()).toBe(0);
       expect(fs.readdirSync(dir)).toEqual([]);
     } finally {
+      registry.close();
+    }
+  });
+  it('lets a new conversion take the place of one nobody has asked anything of for a while (the room moved on)', async () => {
+    const registry = new ConversionRegistry(tempDir('conversions-'), { maxConversions: 2, maxPerUser: 1, idleCloseMs: 60_000 });
+    const make = await options();
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(now);
+      const first = registry.get('film-1', 'alice', make);
+      registry.get('film-2', 'bob', make);
+      clock.mockReturnValue(now + REPLACEABLE_AFTER_MS - 1000);
+      expect(() => registry.get('film-3', 'alice', make)).toThrow(new ConversionLimitError(TOO_MANY_USER_CONVERSIONS));
+      // Alice's first film, unasked for long enough: her next one replaces it.
+      clock.mockReturnValue(now + REPLACEABLE_AFTER_MS);
+      const third = registry.get('film-3', 'alice', make);
+      expect(third).not.toBe(first);
+      await expect(first.segment(0)).rejects.toThrow('the conversion was closed');
+      // The server's limit: carol's takes the place of the least recently used (bob's).
+      clock.mockReturnValue(now + 2 * REPLACEABLE_AFTER_MS);
+      registry.get('film-3', 'alice', make);
+      registry.get('film-4', 'carol', make);
+      expect([registry.count('alice'), registry.count('bob'), registry.count('carol')]).toEqual([1, 0, 1]);
+    } finally {
+      clock.mockRestore();
       registry.close();
     }
   });

@@ -160,6 +160,7 @@ export const MovieBaseRequest = z.object({
   type: ginString(),
   live: ginBool(),
   proxy: ginBool(),
+  convert: ginBool(),
   rtmpSource: ginBool(),
   headers: ginStringMap(),
   subtitles: ginObjectMap({ url: ginString(), type: ginString() }),

@@ -211,6 +211,11 @@ export interface MovieBase {
   type?: string;
   live?: boolean;
   proxy?: boolean;
+  /**
+   * Companion extension (docs/transcode.md): the server converts the movie for the room, which plays
+   * `/api/room/movie/convert/<movie>/index.m3u8` (HLS, MPEG-TS segments) instead of `url`.
+   */
+  convert?: boolean;
   rtmpSource?: boolean;
   headers?: Record<string, string>;
   subtitles?: Record<string, { url: string; type: string }>;

@@ -63,6 +63,12 @@ export interface SiteSettings extends OAuth2Settings {
   live_proxy: boolean;
   allow_proxy_to_local: boolean;
   proxy_cache_enable: boolean;
+  /** Companion-server extensions (docs/transcode.md): converting what browsers cannot decode, and its limits. */
+  movie_convert: boolean;
+  convert_max_conversions: number;
+  convert_max_per_user: number;
+  convert_max_height: number;
+  convert_max_minutes: number;
   // group rtmp (docs/live.md)
   rtmp_player: boolean;
   custom_publish_host: string;
@@ -117,6 +123,11 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   live_proxy: true,
   allow_proxy_to_local: false,
   proxy_cache_enable: false,
+  movie_convert: true,
+  convert_max_conversions: 2,
+  convert_max_per_user: 1,
+  convert_max_height: 1080,
+  convert_max_minutes: 240,
   rtmp_player: false,
   custom_publish_host: '',
   ts_disguised_as_png: true,

@@ -2,6 +2,7 @@
  * The `user` and `room*` middleware levels of docs/contract.md §3.4 for HTTP handlers: each
  * handler calls the guard it needs first and gets the authenticated caller back.
  */
+import type { Converter } from '../transcode/converter';
 import type { IceConfig } from '../rules/webrtc';
 import type { HlsRemuxer } from '../live/hls-remux';
 import type { LiveHub } from '../live/live-hub';
@@ -48,6 +49,8 @@ export interface ServerContext {
   alist: AlistAccounts;
   /** Users' Emby and Jellyfin accounts and what rooms play from them (../vendors/emby-accounts.ts). */
   emby: EmbyAccounts;
+  /** Movies this server converts (../transcode/converter.ts, docs/transcode.md); null when ffmpeg is off. */
+  converter: Converter | null;
 }
 
 /** `http://<Host header>`: the origin of links when the `host` setting is empty (§4.2, §4.7). */

@@ -83,11 +83,11 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
   // Settings
   app.get('/api/admin/settings', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    return sendData(reply, await settingsByGroup(store));
+    return sendData(reply, await settingsByGroup(store, (await context.converter?.version()) ?? ''));
   });
   app.get('/api/admin/settings/:group', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    return sendData(reply, await settingsByGroup(store, (request.params as { group: string }).group));
+    return sendData(reply, await settingsByGroup(store, (await context.converter?.version()) ?? '', (request.params as { group: string }).group));
   });
   app.post('/api/admin/settings', async (request, reply) => {
     await requireSiteAdmin(context, request);

@@ -34,7 +34,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   const proxyPolicy = async (): Promise<ProxyPolicy> => {
     const site = await store.settings.get();
-    return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, rtmp: context.live !== null, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
+    return { movieProxy: site.movie_proxy, liveProxy: site.live_proxy, rtmp: context.live !== null, convert: site.movie_convert, allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
   };
 
   /**

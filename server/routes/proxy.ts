@@ -33,6 +33,7 @@ import { queryValue } from '../http/query';
 import { alistSource, isAlistMovie } from '../vendors/alist-movies';
 import { withoutApiKey } from '../vendors/emby';
 import { embyEntryHeaders, embyUpstream, isEmbyMovie } from '../vendors/emby-movies';
+import { inputClaim } from './convert';
 
 /** Response headers passed on from the source. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag', 'cache-control'];
@@ -76,6 +77,16 @@ interface ProxyRoute {
    * a source: the HTTP-FLV stream, the HLS playlist, or one HLS segment (named `dataId`).
    */
   servesPush?: 'flv' | 'hlsList' | 'hlsData';
+  /**
+   * ffmpeg reading a movie the server converts (./convert.ts): the room comes from the input token
+   * (`publicRoomId`), and neither the site's `movie_proxy` nor the movie's `proxy` is asked for.
+   */
+  convertInput?: boolean;
+}
+
+/** Whether a connection comes from this machine. */
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
 /** Marks a request one instance forwards to another (never forwarded again). */
@@ -198,7 +209,9 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       return pushSegment(reply, movie.id, route.targetToken ?? '');
     }
     const site = await store.settings.get();
-    if (route.mode === 'vod') {
+    if (route.convertInput) {
+      if (!movie.base.convert) throw badRequest('movie is not converted');
+    } else if (route.mode === 'vod') {
       if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
       if (!movie.base.proxy) throw badRequest('movie is not proxy');
       if (movie.base.live) throw badRequest('live proxy is not enabled');
@@ -351,6 +364,16 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
   }
 
   app.get('/api/room/movie/proxy/:movieId', (request, reply) => proxy(request, reply, { mode: 'vod', targetToken: null, forwardRange: true }));
+  // ffmpeg reading a movie this server converts (./convert.ts): from this machine only, with a token
+  // that names the room, the movie and what it plays.
+  app.get('/api/room/movie/proxy/:movieId/input/:inputToken', async (request, reply) => {
+    const { movieId, inputToken } = request.params as { movieId: string; inputToken: string };
+    if (!isLoopback(request.socket.remoteAddress)) throw notFound('room or movie not found');
+    const claims = await tokens.verifyProxyTarget(inputToken);
+    const movie = claims.movieId === movieId ? await store.movies.find(claims.roomId, movieId) : null;
+    if (!movie || claims.url !== inputClaim(movie)) throw badRequest('invalid proxy target');
+    return proxy(request, reply, { mode: 'vod', targetToken: null, forwardRange: true, publicRoomId: claims.roomId, convertInput: true });
+  });
   app.get('/api/room/movie/proxy/:movieId/m3u8/:targetToken', (request, reply) =>
     proxy(request, reply, { mode: 'vod', targetToken: (request.params as { targetToken: string }).targetToken, forwardRange: true }),
   );

@@ -7,8 +7,8 @@ import { z } from 'zod/mini';
 import { MovieBaseRequest } from '@/lib/contract/requests';
 import { isLocalAddress, readMovieBase, type ProxyPolicy } from './movie-base';
 
-const NO_PROXY: ProxyPolicy = { movieProxy: false, liveProxy: false, rtmp: false, allowLocal: false, allowAddresses: [] };
-const PROXY: ProxyPolicy = { movieProxy: true, liveProxy: true, rtmp: true, allowLocal: false, allowAddresses: [] };
+const NO_PROXY: ProxyPolicy = { movieProxy: false, liveProxy: false, rtmp: false, convert: false, allowLocal: false, allowAddresses: [] };
+const PROXY: ProxyPolicy = { movieProxy: true, liveProxy: true, rtmp: true, convert: true, allowLocal: false, allowAddresses: [] };
 
 /** `body` decoded as a request would be, then checked under `policy`. */
 const read = (body: Record<string, unknown>, policy = NO_PROXY) => readMovieBase(z.parse(MovieBaseRequest, body), policy);
@@ -57,6 +57,19 @@ describe('readMovieBase', () => {
 
   it('lets a folder through without the playability checks', () => {
     expect(read({ name: 'Season 1', isFolder: true, vendorInfo: { vendor: '' } }).isFolder).toBe(true);
+  });
+
+  it('converts a film the server can fetch, when conversion is on, and nothing live or elsewhere converted', () => {
+    const film = { url: 'https://cdn.test/film.mkv', name: 'Film', convert: true };
+    expect(() => read(film)).toThrow('movie conversion is not enabled');
+    expect(read(film, PROXY).convert).toBe(true);
+    expect(read({ ...film, convert: false }, PROXY).convert).toBeUndefined();
+    expect(() => read({ ...film, live: true }, PROXY)).toThrow('a live movie cannot be converted');
+    expect(() => read({ ...film, isFolder: true }, PROXY)).toThrow('this movie cannot be converted');
+    expect(() => read({ ...film, vendorInfo: { vendor: 'emby', emby: { path: 's/i' } } }, PROXY)).toThrow('this movie cannot be converted');
+    expect(read({ ...film, vendorInfo: { vendor: 'alist', alist: { path: 's/film.mkv' } } }, PROXY)).toMatchObject({ convert: true, url: '' });
+    expect(() => read({ ...film, url: 'magnet:?xt=urn:btih:abc' }, PROXY)).toThrow('unsupported scheme: magnet');
+    expect(() => read({ ...film, url: 'http://10.0.0.2/film.mkv' }, PROXY)).toThrow('local ip is not allowed');
   });
 
   it('proxies only when the proxy is on, over http(s), to a public address unless local ones are allowed', () => {

@@ -50,6 +50,7 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
     type: input.type,
     live: input.live,
     proxy: input.proxy,
+    convert: input.convert || undefined,
     rtmpSource: input.rtmpSource,
     headers: nonEmpty(input.headers),
     subtitles: nonEmpty(input.subtitles),
@@ -64,6 +65,7 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   if (invalid) throw badRequest(invalid);
   if (byteLength(base.name) > MAX_NAME_BYTES) base.name = `${truncateBytes(base.name, TRUNCATED_NAME_BYTES)}...`;
   if (base.parentId && base.parentId.length !== 32) throw badRequest('parent id length must be empty or 32');
+  if (base.convert) checkConvert(base, vendor, proxy);
   if (vendor === 'alist') return readAlistBase(base, input, proxy);
   if (vendor === 'emby') return readEmbyBase(base, input, proxy);
   if (vendor) throw badRequest(`vendor ${vendor} is not supported by this server`);
@@ -84,6 +86,22 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   }
   if (scheme !== 'http' && scheme !== 'https' && scheme !== 'magnet') throw badRequest(`unsupported scheme: ${scheme}`);
   return base;
+}
+
+/**
+ * Whether `base` may be converted by this server (docs/transcode.md): a film the server fetches (an
+ * http(s) URL outside the private network, or an AList file), not a live stream, a push, a folder or
+ * an Emby movie (its media server converts it). Throws 400 `movie conversion is not enabled`,
+ * `a live movie cannot be converted`, `this movie cannot be converted`, `local ip is not allowed`.
+ */
+function checkConvert(base: MovieBase, vendor: string, proxy: ProxyPolicy): void {
+  if (!proxy.convert) throw badRequest('movie conversion is not enabled');
+  if (base.live || base.rtmpSource) throw badRequest('a live movie cannot be converted');
+  if (base.isFolder || (vendor && vendor !== 'alist')) throw badRequest('this movie cannot be converted');
+  if (vendor) return;
+  const scheme = urlScheme(base.url);
+  if (scheme !== 'http' && scheme !== 'https') throw badRequest(`unsupported scheme: ${scheme}`);
+  if (!proxy.allowLocal && isLocalAddress(new URL(base.url).hostname, proxy.allowAddresses)) throw badRequest('local ip is not allowed');
 }
 
 /**
@@ -128,6 +146,8 @@ export interface ProxyPolicy {
   liveProxy: boolean;
   /** Whether the server takes RTMP pushes (rtmp-source movies); else 400 `rtmp is not enabled`. */
   rtmp: boolean;
+  /** Whether movies may be converted (site setting `movie_convert`); else 400 `movie conversion is not enabled`. */
+  convert: boolean;
   allowLocal: boolean;
   allowAddresses: readonly string[];
 }

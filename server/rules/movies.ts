@@ -156,7 +156,12 @@ export async function currentView(
   // movie's go to the player, which sends them with its requests (hls.js, mpegts.js).
   if (movie.base.proxy) delete movie.base.headers;
   const query = new URLSearchParams({ token, roomId: access.room.id });
-  if (isEmbyMovie(state.movie.base)) {
+  if (state.movie.base.convert && !state.movie.base.isFolder) {
+    // Converted by this server for the room (docs/transcode.md): its HLS, whatever the source is.
+    delete movie.base.headers;
+    movie.base.url = `/api/room/movie/convert/${movie.id}/index.m3u8?${query}`;
+    movie.base.type = 'm3u8';
+  } else if (isEmbyMovie(state.movie.base)) {
     // Always through the proxy, with the creator's account (docs/vendors.md).
     movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query, state.current.subPath);
     if (state.movie.base.isFolder) {

@@ -83,9 +83,9 @@ function serverVersion(): string {
   return packageVersion;
 }
 
-/** Settings the server shows but never takes: `version` and `database_version`. */
-function readOnlySettings(): Record<string, string> {
-  return { version: `v0.9.11-compatible companion ${serverVersion()}`, database_version: String(SCHEMA_VERSION) };
+/** Settings the server shows but never takes: `version`, `database_version`, and the ffmpeg that converts films ("" when none). */
+function readOnlySettings(ffmpegVersion: string): Record<string, string> {
+  return { version: `v0.9.11-compatible companion ${serverVersion()}`, database_version: String(SCHEMA_VERSION), convert_ffmpeg: ffmpegVersion };
 }
 
 /** The group of a setting the companion server has (§5.6), by its description. */
@@ -96,10 +96,11 @@ function groupOf(name: string): string {
 /**
  * `GET /api/admin/settings[/:group]` (§4.6): `{<group>: {<name>: value}}` of every setting the
  * companion server has; `group` narrows to one group, `oauth2` to every `oauth2_<p>` group.
- * Throws 400 `group not found`.
+ * `ffmpegVersion` is the read-only `convert_ffmpeg` ("" when films cannot be converted). Throws 400
+ * `group not found`.
  */
-export async function settingsByGroup(store: Store, group?: string): Promise<Record<string, Record<string, SettingValue>>> {
-  const values: Record<string, SettingValue> = { ...(await store.settings.get()), ...readOnlySettings() };
+export async function settingsByGroup(store: Store, ffmpegVersion: string, group?: string): Promise<Record<string, Record<string, SettingValue>>> {
+  const values: Record<string, SettingValue> = { ...(await store.settings.get()), ...readOnlySettings(ffmpegVersion) };
   const groups: Record<string, Record<string, SettingValue>> = {};
   for (const [name, value] of Object.entries(values)) {
     const owner = groupOf(name);

@@ -12,6 +12,13 @@ import { Conversion, type ConversionOptions } from './conversion';
 /** How long (ms) a conversion nobody asked anything of is kept before it is closed. */
 export const IDLE_CLOSE_MS = 120_000;
 
+/**
+ * How long (ms) a conversion must have gone without a request before a new one may take its place
+ * when a limit is reached (the room moved on to another film, or everyone paused): a conversion
+ * being watched is asked for a segment every few seconds. Never longer than the idle time.
+ */
+export const REPLACEABLE_AFTER_MS = 15_000;
+
 /** Thrown when a new conversion would pass a limit; the message says which (the route's 400 text). */
 export class ConversionLimitError extends Error {}
 
@@ -40,7 +47,8 @@ export class ConversionRegistry {
 
   constructor(
     private readonly dir: string,
-    private readonly limits: RegistryLimits,
+    /** The limits; the caller may replace them (the admin changed a setting), and the next `get` holds the new ones. */
+    public limits: RegistryLimits,
   ) {
     // What a previous process left behind is not anyone's any more.
     fs.rmSync(dir, { recursive: true, force: true });
@@ -51,8 +59,10 @@ export class ConversionRegistry {
 
   /**
    * The conversion of `key`, made with `options()` for `userId` when there is none yet (in its own
-   * directory), and marked as used now. Throws ConversionLimitError TOO_MANY_CONVERSIONS or
-   * TOO_MANY_USER_CONVERSIONS when a new one would pass a limit; an existing one is always given.
+   * directory), and marked as used now. At a limit, the least recently used conversion that nobody
+   * asked anything of for REPLACEABLE_AFTER_MS is closed to make room (of that user, for the per-user
+   * limit); when there is none, throws ConversionLimitError TOO_MANY_CONVERSIONS or
+   * TOO_MANY_USER_CONVERSIONS. An existing conversion is always given.
    */
   get(key: string, userId: string, options: () => Omit<ConversionOptions, 'dir'>): Conversion {
     const existing = this.entries.get(key);
@@ -60,12 +70,25 @@ export class ConversionRegistry {
       existing.usedMs = Date.now();
       return existing.conversion;
     }
-    if (this.entries.size >= this.limits.maxConversions) throw new ConversionLimitError(TOO_MANY_CONVERSIONS);
-    if ([...this.entries.values()].filter((entry) => entry.userId === userId).length >= this.limits.maxPerUser) throw new ConversionLimitError(TOO_MANY_USER_CONVERSIONS);
+    const mine = () => [...this.entries.entries()].filter(([, entry]) => entry.userId === userId);
+    if (mine().length >= this.limits.maxPerUser && !this.replaceOne(mine())) throw new ConversionLimitError(TOO_MANY_USER_CONVERSIONS);
+    if (this.entries.size >= this.limits.maxConversions && !this.replaceOne([...this.entries.entries()])) throw new ConversionLimitError(TOO_MANY_CONVERSIONS);
     const dir = path.join(this.dir, crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
     const conversion = new Conversion({ ...options(), dir });
     this.entries.set(key, { conversion, userId, usedMs: Date.now() });
     return conversion;
+  }
+
+  /** Closes the least recently used of `candidates` that nobody asked anything of for REPLACEABLE_AFTER_MS; false when none is. */
+  private replaceOne(candidates: [string, Entry][]): boolean {
+    const now = Date.now();
+    const after = Math.min(REPLACEABLE_AFTER_MS, this.limits.idleCloseMs ?? IDLE_CLOSE_MS);
+    const lastUse = (entry: Entry) => Math.max(entry.usedMs, entry.conversion.lastUsedMs);
+    const idle = candidates.filter(([, entry]) => entry.conversion.pending === 0 && now - lastUse(entry) >= after).sort((a, b) => lastUse(a[1]) - lastUse(b[1]));
+    if (idle.length === 0) return false;
+    const [key] = idle[0];
+    this.closeWhere((candidate) => candidate === key);
+    return true;
   }
 
   /** How many conversions there are, in all and started by `userId`. */

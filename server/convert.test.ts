@@ -1,0 +1,201 @@
+/** @jest-environment node */
+/**
+ * Movies this server converts (docs/transcode.md "The route") against a real server process, a
+ * real source on 127.0.0.2 (one host with HTTP Range, one without, like `python3 -m http.server`)
+ * and Debian's ffmpeg: the playlist `/current` points at, segments made on demand and shared, a far
+ * seek made first, a copied picture cut at its keyframes, the refusals, the loopback-only input and
+ * the authorization matrix.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
+import { createRoom, get, launch, post, signUpUser, tempDir, type TestServer, type TestUser } from './test-support/harness';
+import { roomCallers, statusesOf } from './test-support/room-roles';
+
+jest.setTimeout(60_000);
+
+const SOURCE_HOST = '127.0.0.2';
+
+let media: ConversionMedia;
+let server: TestServer;
+let source: http.Server;
+let sourceUrl = '';
+let owner: TestUser;
+let member: TestUser;
+let roomId = '';
+/** Range requests the source answered, by file name. */
+const ranges: Record<string, number> = {};
+
+beforeAll(async () => {
+  media = makeConversionMedia(path.join(tempDir('convert-media-'), 'media'));
+  source = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://source');
+    const name = path.basename(url.pathname);
+    const file = Object.values(media).find((candidate) => path.basename(candidate) === name);
+    if (!file) {
+      response.writeHead(404).end();
+      return;
+    }
+    const body = fs.readFileSync(file);
+    const range = /bytes=(\d+)-(\d+)?/.exec(request.headers.range ?? '');
+    if (url.pathname.startsWith('/whole/') || !range) {
+      // `/whole/…`: a host that ignores Range, always the whole file.
+      response.writeHead(200, { 'Content-Type': 'video/x-matroska', 'Content-Length': body.length });
+      response.end(body);
+      return;
+    }
+    ranges[name] = (ranges[name] ?? 0) + 1;
+    const start = Number(range[1]);
+    const end = range[2] ? Math.min(Number(range[2]), body.length - 1) : body.length - 1;
+    response.writeHead(206, { 'Content-Type': 'video/x-matroska', 'Accept-Ranges': 'bytes', 'Content-Length': end - start + 1, 'Content-Range': `bytes ${start}-${end}/${body.length}` });
+    response.end(body.subarray(start, end + 1));
+  });
+  await new Promise<void>((resolve) => source.listen(0, SOURCE_HOST, resolve));
+  sourceUrl = `http://${SOURCE_HOST}:${(source.address() as AddressInfo).port}`;
+  server = await launch({ proxyAllowAddresses: [SOURCE_HOST] });
+  owner = await signUpUser(server, 'convowner');
+  ({ roomId } = await createRoom(server, owner));
+  member = await signUpUser(server, 'convmember');
+  expect((await post(server, '/api/room/login', { roomId, password: '' }, { token: member.token })).status).toBe(200);
+});
+
+/** `url` with `user`'s token instead. */
+const as = (user: TestUser, url: string) => url.replace(/token=[^&]+/, `token=${user.token}`);
+
+afterAll(async () => {
+  await server?.stop();
+  await new Promise((resolve) => source?.close(resolve));
+});
+
+/** Pushes `base` into the room as `owner`, makes it current, and returns its id and the URL `/current` gives. */
+async function play(base: Record<string, unknown>): Promise<{ id: string; url: string; type: string }> {
+  const pushed = await post(server, '/api/room/movie/push', base, { token: owner.token, roomId });
+  expect(pushed.body.error).toBeUndefined();
+  const id = pushed.body.data.id as string;
+  expect((await post(server, '/api/room/movie/current', { id }, { token: owner.token, roomId })).status).toBe(204);
+  const current = await get(server, '/api/room/movie/current', { token: owner.token, roomId });
+  const url = current.body.data.movie.base.url as string;
+  return { id, url: url.startsWith('/') ? `${server.url}${url}` : url, type: current.body.data.movie.base.type };
+}
+
+/** The segment URLs and durations of an HLS playlist. */
+async function segmentsOf(playlistUrl: string): Promise<{ urls: string[]; durations: number[] }> {
+  const response = await fetch(playlistUrl);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+  const lines = (await response.text()).split('\n');
+  expect(lines).toContain('#EXT-X-ENDLIST');
+  return {
+    urls: lines.filter((line) => line.startsWith('/api/')).map((line) => `${server.url}${line}`),
+    durations: lines.filter((line) => line.startsWith('#EXTINF:')).map((line) => Number(/#EXTINF:([\d.]+)/.exec(line)![1])),
+  };
+}
+
+/** What a downloaded segment holds, read by ffprobe: its streams' codecs. */
+async function probeSegment(url: string): Promise<{ codecs: string[] }> {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('video/mp2t');
+  const file = path.join(tempDir('segment-'), 'segment.ts');
+  fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  // ffprobe lists each stream twice in MPEG-TS (under its program, then alone).
+  return { codecs: [...new Set(out.split('\n').map((line) => line.replace(/,$/, '').trim()).filter(Boolean))] };
+}
+
+describe('a converted movie', () => {
+  it('plays as the server\'s HLS: the picture and sound a browser decodes, a far segment first, shared by the room', async () => {
+    const { id, url, type } = await play({ url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true });
+    expect(type).toBe('m3u8');
+    expect(url).toMatch(new RegExp(`/api/room/movie/convert/${id}/index\\.m3u8\\?token=.+&roomId=${roomId}$`));
+    const { urls, durations } = await segmentsOf(url);
+    expect(durations.map((length) => Number(length.toFixed(1)))).toEqual([4, 4, 4]);
+    // The last segment first, as a late joiner's seek asks it: HEVC + AC-3 became H.264 + AAC.
+    expect(await probeSegment(urls[2])).toEqual({ codecs: ['h264', 'aac'] });
+    expect(await probeSegment(urls[0])).toEqual({ codecs: ['h264', 'aac'] });
+    // Another member, the same conversion: its segment is there at once.
+    const theirs = await segmentsOf(as(member, url));
+    expect(await probeSegment(theirs.urls[2])).toEqual({ codecs: ['h264', 'aac'] });
+    expect((await fetch(urls[3] ?? urls[2].replace('/2.ts', '/3.ts'))).status).toBe(404);
+    expect(ranges['hevc-long.mkv']).toBeGreaterThan(0);
+  });
+
+  it('copies a picture browsers decode, cut at its keyframes, from a host without Range', async () => {
+    const { url } = await play({ url: `${sourceUrl}/whole/h264-ac3-long.mkv`, name: 'H.264 + AC-3', convert: true });
+    const { urls, durations } = await segmentsOf(url);
+    // A keyframe every 2.4 s: segments start 4.8 s apart.
+    expect(durations.map((length) => Number(length.toFixed(1)))).toEqual([4.8, 4.8, 2.4]);
+    // Watched by the member: the owner's conversion of the first film still counts for the owner.
+    expect(await probeSegment(as(member, urls[1]))).toEqual({ codecs: ['h264', 'aac'] });
+  });
+
+  it('refuses what it cannot convert, in the contract\'s words', async () => {
+    const notMedia = await play({ url: `${sourceUrl}/not-media.mkv`, name: 'Not a film', convert: true });
+    const refused = await get(server, notMedia.url.slice(server.url.length));
+    expect([refused.status, refused.body.error]).toEqual([400, 'the source is not a film this server can read']);
+    const plain = await play({ url: `${sourceUrl}/hevc-long.mkv`, name: 'Plain' });
+    expect(plain.url).toBe(`${sourceUrl}/hevc-long.mkv`);
+    const asked = await get(server, `/api/room/movie/convert/${plain.id}/index.m3u8`, { token: owner.token, roomId });
+    expect([asked.status, asked.body.error]).toEqual([400, 'movie is not converted']);
+    const live = await post(server, '/api/room/movie/push', { url: `${sourceUrl}/live.m3u8`, name: 'Live', live: true, convert: true }, { token: owner.token, roomId });
+    expect([live.status, live.body.error]).toEqual([400, 'a live movie cannot be converted']);
+    const converted = await play({ url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true });
+    const badSegment = await fetch(converted.url.replace('index.m3u8', 'seg.ts'));
+    expect(badSegment.status).toBe(404);
+    const badAudio = await get(server, `/api/room/movie/convert/${converted.id}/index.m3u8?audio=9`, { token: owner.token, roomId });
+    expect([badAudio.status, badAudio.body.error]).toEqual([400, 'id out of range']);
+    // Turned off by the site admin: pushes and playlists are refused.
+    const root = await post(server, '/api/user/login', { username: 'root', password: 'root-test-pw' });
+    const setting = (value: boolean) => post(server, '/api/admin/settings', { movie_convert: value }, { token: root.body.data.token });
+    expect((await setting(false)).status).toBe(204);
+    try {
+      const off = await get(server, converted.url.slice(server.url.length));
+      expect([off.status, off.body.error]).toEqual([400, 'movie conversion is not enabled']);
+      const push = await post(server, '/api/room/movie/push', { url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true }, { token: owner.token, roomId });
+      expect([push.status, push.body.error]).toEqual([400, 'movie conversion is not enabled']);
+    } finally {
+      await setting(true);
+    }
+  });
+
+  it('gives ffmpeg its input only on this machine, with a token for that movie', async () => {
+    const { id } = await play({ url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true });
+    // From 127.0.0.2 (not this server's own address): as if the route did not exist.
+    const fromElsewhere = await new Promise<number>((resolve, reject) => {
+      const request = http.get(`${server.url}/api/room/movie/proxy/${id}/input/x`, { localAddress: SOURCE_HOST }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+    });
+    expect(fromElsewhere).toBe(404);
+    expect((await fetch(`${server.url}/api/room/movie/proxy/${id}/input/not-a-token`)).status).toBe(400);
+  });
+
+  it('lets in whoever may watch the room, and nobody else (authorization matrix)', async () => {
+    const creator = await signUpUser(server, 'convcreator');
+    const { roomId: room } = await createRoom(server, creator);
+    const { roomId: passwordRoom } = await createRoom(server, creator, { password: 'pw' });
+    const pushed = await post(server, '/api/room/movie/push', { url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true }, { token: creator.token, roomId: room });
+    const movieId = pushed.body.data.id as string;
+    const callers = await roomCallers(server, creator, room, passwordRoom, 'c');
+    const outcomes = await statusesOf(callers, async (token, inRoom) => (await fetch(`${server.url}/api/room/movie/convert/${movieId}/index.m3u8?token=${token}&roomId=${inRoom}`)).status);
+    expect(outcomes).toEqual({
+      visitor: 401,
+      guest: 200,
+      'non-member': 401,
+      pending: 401,
+      banned: 401,
+      'member without permissions': 200,
+      'member with every permission': 200,
+      'room admin': 200,
+      creator: 200,
+      'site admin (root)': 200,
+    });
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The server's conversions (docs/transcode.md): whether ffmpeg is there, what each source holds
+ * (probed once, with its keyframes when its picture is copied), the plan for a viewer's choice, and
+ * the shared Conversion that serves its segments (./registry.ts). The input is always a loopback URL
+ * of this server's own proxy (routes/proxy.ts `…/input/…`), so ffmpeg reaches only what the proxy's
+ * address guard lets through.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LRUCache } from 'lru-cache';
+import type { Conversion } from './conversion';
+import { SEGMENT_SEC, segmentStarts } from './hls';
+import { planConversion, type ConversionChoice, type ConversionPlan } from './plan';
+import { probeKeyframes, probeMedia, ProbeError, type MediaProbe } from './probe';
+import { ConversionRegistry, type RegistryLimits } from './registry';
+
+/** 400 when a source is longer than the admin lets the server convert (companion text). */
+export const TOO_LONG_TO_CONVERT = 'the movie is longer than this server converts';
+/** 400 when ffprobe cannot read a source as media (companion text). */
+export const NOT_MEDIA = 'the source is not a film this server can read';
+/** 400 when a source has no duration: a live stream (companion text). */
+export const LIVE_NOT_CONVERTED = 'a live movie cannot be converted';
+
+/** How long (ms) what a source holds is remembered. */
+const PROBE_TTL_MS = 10 * 60_000;
+
+/** What a source holds: probed once for every viewer and choice. */
+interface SourceFacts {
+  probe: MediaProbe;
+  /** The picture's keyframes, read when a plan first copies the picture. */
+  keyframes: Promise<number[]> | null;
+}
+
+/** A plan for one source and choice, with where its segments start. */
+export interface PreparedConversion {
+  probe: MediaProbe;
+  plan: ConversionPlan;
+  starts: number[];
+}
+
+/** The admin's limits (site settings `convert_*`). */
+export interface ConvertLimits extends RegistryLimits {
+  maxHeight: number;
+  maxMinutes: number;
+}
+
+/** The ffprobe beside `ffmpegPath` (`ffmpeg` → `ffprobe`, `/opt/ff/bin/ffmpeg` → `/opt/ff/bin/ffprobe`). */
+export function ffprobeBeside(ffmpegPath: string): string {
+  const name = path.basename(ffmpegPath).replace(/ffmpeg/i, 'ffprobe');
+  return ffmpegPath.includes('/') ? path.join(path.dirname(ffmpegPath), name) : name;
+}
+
+/** Removes the folders under `root` of processes that no longer run. */
+function removeLeftovers(root: string): void {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name);
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) continue;
+    if (pid !== process.pid) fs.rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether process `pid` runs (signal 0 only asks). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** See the module comment. */
+export class Converter {
+  readonly registry: ConversionRegistry;
+  private readonly found: Promise<string>;
+  private readonly facts = new LRUCache<string, Promise<SourceFacts>>({ max: 200, ttl: PROBE_TTL_MS });
+
+  /**
+   * `root`: where conversions write, in a folder of this process (`<root>/<pid>`; what processes that
+   * are gone left there is removed now, so instances may share a data directory); `ffmpegPath`: the
+   * ffmpeg to run (its ffprobe beside it); `idleCloseMs`: how long a conversion nobody asks anything
+   * of is kept (tests shorten it).
+   */
+  constructor(
+    root: string,
+    private readonly ffmpegPath = 'ffmpeg',
+    idleCloseMs?: number,
+  ) {
+    removeLeftovers(root);
+    this.registry = new ConversionRegistry(path.join(root, String(process.pid)), { maxConversions: 2, maxPerUser: 1, idleCloseMs });
+    this.found = new Promise((resolve) => {
+      const probe = spawn(ffmpegPath, ['-hide_banner', '-version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      probe.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      probe.on('error', () => resolve(''));
+      probe.on('close', (code) => resolve(code === 0 ? (/^ffmpeg version (\S+)/.exec(out)?.[1] ?? 'unknown') : ''));
+    });
+  }
+
+  /** Whether ffmpeg was found on this machine. */
+  async available(): Promise<boolean> {
+    return (await this.found) !== '';
+  }
+
+  /** The version of the ffmpeg found (`5.1.9-0+deb12u1`), "" when there is none. */
+  version(): Promise<string> {
+    return this.found;
+  }
+
+  /**
+   * The plan for `sourceKey` (the movie and its source) read from `input`, for `choice`. Rejects with
+   * ProbeError NOT_MEDIA, RangeError LIVE_NOT_CONVERTED or TOO_LONG_TO_CONVERT, or PlanError.
+   */
+  async prepare(sourceKey: string, input: string, choice: ConversionChoice, limits: ConvertLimits): Promise<PreparedConversion> {
+    let facts = this.facts.get(sourceKey);
+    if (!facts) {
+      facts = probeMedia(input, ffprobeBeside(this.ffmpegPath)).then(
+        (probe): SourceFacts => ({ probe, keyframes: null }),
+        (error: unknown) => {
+          throw error instanceof ProbeError ? new ProbeError(NOT_MEDIA) : error;
+        },
+      );
+      this.facts.set(sourceKey, facts);
+      // A failure is not remembered: the source may be back in a moment.
+      facts.catch(() => this.facts.delete(sourceKey));
+    }
+    const known = await facts;
+    const { probe } = known;
+    if (!(probe.durationSec > 0)) throw new RangeError(LIVE_NOT_CONVERTED);
+    if (probe.durationSec > limits.maxMinutes * 60) throw new RangeError(TOO_LONG_TO_CONVERT);
+    const plan = planConversion(probe, { ...choice, maxHeight: limits.maxHeight });
+    let keyframes: number[] | null = null;
+    if (plan.video?.action === 'copy') {
+      known.keyframes ??= probeKeyframes(input, plan.video.index, ffprobeBeside(this.ffmpegPath));
+      keyframes = await known.keyframes.catch((error: unknown) => {
+        known.keyframes = null;
+        throw error instanceof ProbeError ? new ProbeError(NOT_MEDIA) : error;
+      });
+    }
+    return { probe, plan, starts: segmentStarts(probe.durationSec, keyframes, SEGMENT_SEC) };
+  }
+
+  /**
+   * The shared conversion of `key` (the source key and the choice), made for `userId` when there is
+   * none yet. Throws ConversionLimitError (./registry.ts) past a limit.
+   */
+  conversion(key: string, userId: string, input: string, prepared: PreparedConversion, limits: ConvertLimits): Conversion {
+    this.registry.limits = { ...this.registry.limits, maxConversions: limits.maxConversions, maxPerUser: limits.maxPerUser };
+    return this.registry.get(key, userId, () => ({ input, plan: prepared.plan, starts: prepared.starts, ffmpegPath: this.ffmpegPath, maxHeight: limits.maxHeight }));
+  }
+
+  /** Stops every conversion (the server is closing). */
+  close(): void {
+    this.registry.close();
+  }
+}
