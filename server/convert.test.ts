@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
-import { createRoom, get, launch, post, signUpUser, tempDir, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, tempDir, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
 import { roomCallers, statusesOf } from './test-support/room-roles';
 
 jest.setTimeout(60_000);
@@ -150,7 +150,7 @@ describe('a converted movie', () => {
     const badAudio = await get(server, `/api/room/movie/convert/${converted.id}/index.m3u8?audio=9`, { token: owner.token, roomId });
     expect([badAudio.status, badAudio.body.error]).toEqual([400, 'id out of range']);
     // Turned off by the site admin: pushes and playlists are refused.
-    const root = await post(server, '/api/user/login', { username: 'root', password: 'root-test-pw' });
+    const root = await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD });
     const setting = (value: boolean) => post(server, '/api/admin/settings', { movie_convert: value }, { token: root.body.data.token });
     expect((await setting(false)).status).toBe(204);
     try {

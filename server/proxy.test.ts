@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRoom, get, launch, post, signUpUser, openServerDatabase, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, openServerDatabase, type TestServer, type TestUser } from './test-support/harness';
 import { roomCallers, statusesOf } from './test-support/room-roles';
 
 jest.setTimeout(30_000);

@@ -8,11 +8,12 @@ import { useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { Button } from '@/components/ui/button';
 import { editMovie, setCurrentMovie } from '@/hooks/data/movies';
-import type { Movie } from '@/lib/contract/types';
+import type { Movie, MovieBase } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';
 import type { PlaybackState } from '@/lib/contract/playback';
 import { playbackStatusAtom, roomAbilitiesAtom } from '@/lib/room/atoms';
+import { publicSettingsAtom } from '@/lib/session';
 import { roomIdAtom } from '@/lib/room/room-id';
 import type { SourceProblem } from './source-problems';
 import { NO_RANGE_REASON_ID } from './ids';
@@ -91,6 +92,24 @@ export default function ProblemNotice({ problem }: { problem: SourceProblem }) {
  */
 const PROXY_HELPS: ReadonlySet<SourceProblem['kind']> = new Set(['cors', 'mixedContent', 'unreachable', 'noRange']);
 
+/**
+ * The problems the server's conversion cures (docs/transcode.md): a codec or a container the browser
+ * cannot decode, or an answer it cannot play.
+ */
+const CONVERT_HELPS: ReadonlySet<SourceProblem['kind']> = new Set(['codec', 'unplayable', 'unsupportedFormat']);
+
+/**
+ * Whether the server may convert `movie` when it does not play: the server converts (the companion
+ * server with ffmpeg), and the movie is a film it fetches that is not converted yet: not live, not a
+ * push, not an Emby or Jellyfin movie (its media server converts), and not proxied (whose `url` here
+ * is the proxy's, not the source's; its edit dialog offers the switch).
+ */
+export function mayConvert(movie: Movie, serverConverts: boolean): boolean {
+  const base = movie.base;
+  if (!serverConverts || base.convert || base.live || base.rtmpSource || base.vendorInfo?.vendor === 'emby') return false;
+  return base.vendorInfo?.vendor === 'alist' || !base.url.startsWith('/');
+}
+
 export interface ProblemRemediesProps {
   movie: Movie;
   problem: SourceProblem;
@@ -100,9 +119,11 @@ export interface ProblemRemediesProps {
 
 /**
  * What helps when the current movie cannot play: for CORS, mixed content, unreachable sources and
- * hosts that cannot seek, turning on the movie proxy (the current movie cannot be edited, docs/contract.md §4.5, so this
- * stops it, edits it and plays it again, from where the room was when the user may set the status), offered only with EditMovie and SetCurrentMovie (disabled
- * with the reason otherwise). Renders nothing for other problems.
+ * hosts that cannot seek, turning on the movie proxy; for a codec or format the browser cannot
+ * decode, having the server convert it (mayConvert). The current movie cannot be edited
+ * (docs/contract.md §4.5), so either stops it, edits it and plays it again, from where the room was
+ * when the user may set the status. Offered only with EditMovie and SetCurrentMovie (disabled with
+ * the reason otherwise). Renders nothing for other problems.
  */
 export function ProblemRemedies({ movie, problem, onContinue }: ProblemRemediesProps) {
   const t = useT();
@@ -110,14 +131,17 @@ export function ProblemRemedies({ movie, problem, onContinue }: ProblemRemediesP
   const abilities = useAtomValue(roomAbilitiesAtom);
   const playback = useAtomValue(playbackStatusAtom);
   const [busy, setBusy] = useState(false);
+  const serverConverts = useAtomValue(publicSettingsAtom)?.movieConvert === true;
   const proxyHelps = !movie.base.proxy && !movie.base.live && PROXY_HELPS.has(problem.kind);
-  if (!proxyHelps || !roomId) return null;
+  const convertHelps = CONVERT_HELPS.has(problem.kind) && mayConvert(movie, serverConverts);
+  if ((!proxyHelps && !convertHelps) || !roomId) return null;
   const allowed = abilities.canEditMovie && abilities.canSetCurrentMovie;
-  const enableProxy = async () => {
+  /** Plays the movie again with `change` made: the proxy on, or the server converting it. */
+  const playWith = async (change: Partial<MovieBase>) => {
     setBusy(true);
     try {
       await setCurrentMovie(roomId, '');
-      await editMovie(roomId, movie.id, { ...movie.base, proxy: true });
+      await editMovie(roomId, movie.id, { ...movie.base, ...change });
       // Playing it again restarts it at 0: the room goes on from where it was instead.
       if (playback && abilities.canSetStatus) onContinue?.(movie.id, playback.status, playback.atMs);
       await setCurrentMovie(roomId, movie.id, movie.subPath);
@@ -129,9 +153,15 @@ export function ProblemRemedies({ movie, problem, onContinue }: ProblemRemediesP
   };
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="player-remedies">
-      <Button size="sm" variant="secondary" disabled={!allowed || busy} title={allowed ? undefined : t('playerProblem.remedy.noEdit')} data-testid="remedy-proxy" onClick={() => void enableProxy()}>
-        {t('playerProblem.remedy.enableProxy')}
-      </Button>
+      {proxyHelps ? (
+        <Button size="sm" variant="secondary" disabled={!allowed || busy} title={allowed ? undefined : t('playerProblem.remedy.noEdit')} data-testid="remedy-proxy" onClick={() => void playWith({ proxy: true })}>
+          {t('playerProblem.remedy.enableProxy')}
+        </Button>
+      ) : (
+        <Button size="sm" variant="secondary" disabled={!allowed || busy} title={allowed ? undefined : t('playerProblem.remedy.noEdit')} data-testid="remedy-convert" onClick={() => void playWith({ convert: true })}>
+          {t('playerProblem.remedy.convert')}
+        </Button>
+      )}
       {allowed ? null : <span className="text-xs text-zinc-600 dark:text-zinc-400">{t('playerProblem.remedy.noEdit')}</span>}
     </div>
   );

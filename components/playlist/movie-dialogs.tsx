@@ -6,6 +6,8 @@
  * as it was; docs/contract.md §4.5, §7.1), and create a folder (`POST /api/room/movie/push` with
  * `isFolder`). Errors show at their field when they are about one.
  */
+import { useAtomValue } from 'jotai';
+import { publicSettingsAtom } from '@/lib/session';
 import { useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { clsx } from 'clsx';
@@ -68,6 +70,7 @@ export function formValuesOf(base: MovieBase): MovieFormValues {
     live: Boolean(base.live),
     type: base.type ?? '',
     proxy: Boolean(base.proxy),
+    convert: Boolean(base.convert),
     headers: Object.entries(base.headers ?? {}).map(([key, value]) => ({ key, value })),
     subtitles: Object.entries(base.subtitles ?? {}).map(([name, subtitle]) => ({ name, url: subtitle.url, type: subtitle.type })),
     moreSources: (base.moreSources ?? []).map((source) => ({ name: source.name, url: source.url, type: source.type })),
@@ -89,6 +92,7 @@ export function editedBase(base: MovieBase, fields: MovieFormValues): MovieBase 
     type: edited.type,
     live: edited.live,
     proxy: edited.proxy,
+    convert: edited.convert,
     headers: edited.headers,
     subtitles: edited.subtitles,
     moreSources: edited.moreSources,
@@ -106,6 +110,7 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
     formState: { errors, isSubmitting },
   } = useForm<MovieFormValues>({ defaultValues: formValuesOf(movie.base) });
   const currentType = movie.base.type ?? '';
+  const canConvert = useAtomValue(publicSettingsAtom)?.movieConvert === true;
   const types: readonly string[] = (MOVIE_TYPES as readonly string[]).includes(currentType) ? MOVIE_TYPES : [...MOVIE_TYPES, currentType];
 
   const { failure, run } = useFormAction(setError, { url: 'url', name: 'name' });
@@ -137,6 +142,7 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
       </div>
       <Checkbox id="movie-edit-live" label={t('movieEdit.live')} {...register('live')} />
       <Checkbox id="movie-edit-proxy" label={t('movieEdit.proxy')} {...register('proxy')} />
+      {canConvert || movie.base.convert ? <Checkbox id="movie-edit-convert" label={t('movieEdit.convert')} hint={t('moviePush.convertHint')} {...register('convert')} /> : null}
       <RowList kind="headers" control={control} register={register} errors={errors} />
       <RowList kind="subtitles" control={control} register={register} errors={errors} />
       <RowList kind="moreSources" control={control} register={register} errors={errors} />

@@ -20,7 +20,7 @@ import { useT } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { useFormAction, type ErrorFields } from '@/components/common/use-form-action';
 import { useAtomValue } from 'jotai';
-import { userAtom } from '@/lib/session';
+import { publicSettingsAtom, userAtom } from '@/lib/session';
 import { Notice } from '@/components/common/notice';
 import { RowList, markMovieProblems, type MovieFormValues } from './movie-rows';
 import StreamInfoDialog from './stream-info-dialog';
@@ -42,7 +42,7 @@ import '@/lib/i18n/messages/vendors';
 
 type FormValues = MovieFormValues;
 
-const EMPTY: FormValues = { url: '', name: '', live: false, type: '', proxy: false, headers: [], subtitles: [], moreSources: [], bulk: '' };
+const EMPTY: FormValues = { url: '', name: '', live: false, type: '', proxy: false, convert: false, headers: [], subtitles: [], moreSources: [], bulk: '' };
 
 /** Where the server's field errors go in each mode: a bulk list's are about its text. */
 const ERROR_FIELDS: Record<'one' | 'many' | 'live', ErrorFields<FormValues>> = {
@@ -56,6 +56,8 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
   const [mode, setMode] = useState<'one' | 'many' | 'live' | 'alist' | 'emby'>('one');
   // Vendor accounts belong to signed-in users: a guest is not offered "From AList".
   const signedIn = useAtomValue(userAtom) !== null;
+  // Offered only by a server that converts (the companion server with ffmpeg, docs/transcode.md).
+  const canConvert = useAtomValue(publicSettingsAtom)?.movieConvert === true;
   // The broadcast just created, whose stream info shows at once.
   const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
   const [guideOpen, setGuideOpen] = useState(false);
@@ -235,6 +237,7 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
                   </select>
                 </div>
                 <Checkbox id="movie-push-proxy" data-testid="movie-push-proxy" label={t('moviePush.proxy')} hint={t('moviePush.proxyHint')} {...register('proxy')} />
+                {canConvert ? <Checkbox id="movie-push-convert" data-testid="movie-push-convert" label={t('moviePush.convert')} hint={t('moviePush.convertHint')} {...register('convert')} /> : null}
                 {mode === 'one' ? (
                   <>
                     <RowList kind="headers" control={control} register={register} errors={errors} />

@@ -29,6 +29,8 @@ export interface PushFields {
   /** `type` (§7.1): "" lets the server guess from the URL. */
   type?: string;
   proxy?: boolean;
+  /** Converted by the server (docs/transcode.md; a companion-server extension, sent only when true). */
+  convert?: boolean;
   headers?: HeaderRow[];
   subtitles?: SourceRow[];
   moreSources?: SourceRow[];
@@ -67,6 +69,7 @@ export function movieBaseOf(fields: PushFields): MovieBase {
     proxy: fields.proxy ?? false,
     parentId: '',
   };
+  if (fields.convert) base.convert = true;
   const headers = (fields.headers ?? []).filter((row) => !blank(row));
   if (headers.length) base.headers = Object.fromEntries(headers.map((row) => [row.key.trim(), row.value.trim()]));
   const subtitles = (fields.subtitles ?? []).filter((row) => !blank(row));

@@ -92,3 +92,29 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
   if (!fs.existsSync(media.notMedia)) fs.writeFileSync(media.notMedia, 'this is not a film\n'.repeat(100));
   return media;
 }
+
+/**
+ * A minute of 320×180 HEVC picture with E-AC-3 5.1 (eng, default) and AC-3 stereo (jpn) sounds in
+ * MKV, made once under `dir` (about 2 s): a film long enough to watch together, seek in and switch
+ * sounds in, which Chromium can neither demux nor decode. Returns its path.
+ */
+export function makeConversionFilm(dir: string, ffmpegPath = 'ffmpeg'): string {
+  const file = path.join(dir, 'film-hevc-eac3.mkv');
+  if (fs.existsSync(file)) return file;
+  fs.mkdirSync(dir, { recursive: true });
+  const inputs = ['-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25:duration=60', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60'];
+  execFileSync(
+    ffmpegPath,
+    [
+      '-hide_banner', '-loglevel', 'error', '-y', ...inputs,
+      '-map', '0:v', '-map', '1:a', '-map', '1:a',
+      '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none',
+      '-c:a:0', 'eac3', '-ac:a:0', '6', '-c:a:1', 'ac3', '-ac:a:1', '2',
+      '-metadata:s:a:0', 'language=eng', '-metadata:s:a:1', 'language=jpn',
+      '-disposition:a:0', 'default', '-disposition:a:1', '0',
+      file,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  return file;
+}

@@ -40,12 +40,14 @@ export interface PublicSettings {
    * companion server differs"): how many recent chat lines a room replays to a socket that joins; the most rooms a
    * user (not an admin) may create (`user_max_room_count`); whether users may create rooms at all;
    * the site's address as the admin set it (`host`, e.g. `https://watch.example.com`; "" when unset),
-   * which share links lead with.
+   * which share links lead with; whether the server converts films browsers cannot decode
+   * (docs/transcode.md: `movie_convert` on and ffmpeg installed).
    */
   chatHistory?: number;
   userMaxRoomCount?: number;
   createRoomDisabled?: boolean;
   siteAddress?: string;
+  movieConvert?: boolean;
 }
 
 /** Token response of login, signup and password change (§3.1). Banned or pending users get `message` and no token. */

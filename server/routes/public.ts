@@ -9,8 +9,11 @@ import { sendData } from '../http/envelope';
 import type { ServerContext } from '../http/guards';
 import { signupProviders } from '../rules/oauth2';
 
-/** `GET /api/public/settings` from the site settings (§4.1), with the companion server's extensions (PublicSettings). */
-export function publicSettings(site: SiteSettings): PublicSettings {
+/**
+ * `GET /api/public/settings` from the site settings (§4.1), with the companion server's extensions
+ * (PublicSettings); `canConvert`: whether ffmpeg is installed (docs/transcode.md).
+ */
+export function publicSettings(site: SiteSettings, canConvert: boolean): PublicSettings {
   return {
     passwordDisableSignup: site.disable_user_signup || !site.enable_password_signup,
     emailEnable: site.enable_email,
@@ -24,9 +27,12 @@ export function publicSettings(site: SiteSettings): PublicSettings {
     userMaxRoomCount: site.user_max_room_count,
     createRoomDisabled: site.disable_create_room,
     siteAddress: site.host.trim(),
+    movieConvert: site.movie_convert && canConvert,
   };
 }
 
 export function registerPublicRoutes(app: FastifyInstance, context: ServerContext): void {
-  app.get('/api/public/settings', async (_request, reply) => sendData(reply, publicSettings(await context.store.settings.get())));
+  app.get('/api/public/settings', async (_request, reply) =>
+    sendData(reply, publicSettings(await context.store.settings.get(), Boolean(await context.converter?.available()))),
+  );
 }

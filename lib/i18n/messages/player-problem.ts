@@ -18,6 +18,7 @@ export const playerProblem = {
     'playerProblem.problem.unknown': '视频加载失败（{detail}）',
     'playerProblem.problem.noRange': '该视频主机无法跳转（它忽略 HTTP Range 请求）：谁都不能拖动进度，也不能中途加入。开启代理即可解决。',
     'playerProblem.remedy.enableProxy': '开启代理',
+    'playerProblem.remedy.convert': '由服务器转码播放',
     'playerProblem.remedy.noEdit': '你没有编辑影片的权限，请联系房间管理员。',
   },
   en: {
@@ -33,6 +34,7 @@ export const playerProblem = {
     'playerProblem.problem.unknown': 'The video failed to load ({detail})',
     'playerProblem.problem.noRange': 'This host cannot seek (it ignores HTTP Range requests): nobody can skip around in this video or join it midway. Turning on the proxy fixes that.',
     'playerProblem.remedy.enableProxy': 'Turn on the proxy',
+    'playerProblem.remedy.convert': 'Play through the server (convert)',
     'playerProblem.remedy.noEdit': 'You may not edit movies; ask a room admin.',
   },
 } as const;

@@ -1,0 +1,75 @@
+/**
+ * A film Chromium cannot play (HEVC with E-AC-3 and AC-3 sounds, in MKV), on a host without Range
+ * or CORS (`python3 -m http.server`): the notice says so and offers "Play through the server
+ * (convert)" to whoever may change the movie; the room switches for everyone, both browsers play the
+ * server's conversion with sound, in step, and a seek far ahead plays without waiting for what lies
+ * before it (docs/transcode.md).
+ */
+import path from 'node:path';
+import os from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, PROXY_MEDIA_HOST, test } from './fixtures';
+import { CinemaPage } from './pages/cinema-page';
+import { uniqueName } from './support/api';
+import { makeConversionFilm } from './support/conversion-media';
+import { startPlainHost, type PlainHost } from './support/plain-host';
+import { sampleMedia } from './support/playback';
+import { expectTogether } from './support/watch-party';
+
+let host: PlainHost;
+let film = '';
+test.beforeAll(async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'convert-e2e-'));
+  film = path.basename(makeConversionFilm(dir));
+  host = await startPlainHost(dir, PROXY_MEDIA_HOST);
+});
+test.afterAll(async () => {
+  await host?.close();
+});
+
+/** The bytes of sound the page's <video> has decoded so far (Chromium's `webkitAudioDecodedByteCount`). */
+function audioDecoded(page: Page): Promise<number> {
+  return page.getByTestId('player-video').evaluate((video) => (video as HTMLVideoElement & { webkitAudioDecodedByteCount: number }).webkitAudioDecodedByteCount);
+}
+
+test('a film the browser cannot decode plays for the whole room through the server, with sound, in step, and seeks far at once', async ({ app, actors }) => {
+  test.setTimeout(120_000);
+  const owner = await actors.user('owner');
+  const viewer = await actors.user('viewer');
+  const roomId = await app.api.createRoom(owner.token!, uniqueName('convert'));
+  const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${host.url}/${film}`, name: 'HEVC film' });
+  await app.api.setCurrent(owner.token!, roomId, movieId);
+  const [cinemaA, cinemaB] = [new CinemaPage(owner.page, app.origin), new CinemaPage(viewer.page, app.origin)];
+
+  await test.step('the player says it cannot play the film, and offers the conversion', async () => {
+    await cinemaA.goto(roomId);
+    await expect(owner.page.getByTestId('player-problem')).toBeVisible({ timeout: 15_000 });
+    await expect(owner.page.getByTestId('remedy-convert')).toBeEnabled();
+    await expect(owner.page.getByTestId('remedy-convert')).toHaveText('Play through the server (convert)');
+    await owner.page.screenshot({ path: test.info().outputPath('convert-offered.png'), fullPage: true });
+  });
+
+  await test.step('one click: both browsers play the conversion with sound, in step', async () => {
+    await cinemaB.goto(roomId);
+    await owner.page.getByTestId('remedy-convert').click();
+    for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
+    await expect(owner.page.getByTestId('player-problem')).toHaveCount(0);
+    await expectTogether(owner.page, viewer.page);
+    for (const page of [owner.page, viewer.page]) await expect.poll(() => audioDecoded(page), { message: 'no sound was decoded', timeout: 10_000 }).toBeGreaterThan(0);
+    await owner.page.screenshot({ path: test.info().outputPath('convert-playing.png') });
+  });
+
+  await test.step('a seek far ahead plays at once, for both', async () => {
+    const started = Date.now();
+    await cinemaA.seek(48);
+    for (const page of [owner.page, viewer.page]) {
+      await expect.poll(async () => {
+        const sample = await sampleMedia(page);
+        return sample.currentTime > 48 && !sample.paused && sample.readyState >= 3;
+      }, { message: 'not playing past 48 s', timeout: 20_000 }).toBe(true);
+    }
+    test.info().annotations.push({ type: 'seek far ahead', description: `${Date.now() - started} ms until both played past 48 s` });
+    await expectTogether(owner.page, viewer.page, 48);
+  });
+});
