@@ -37,6 +37,7 @@ describe('envelope and errors', () => {
       userMaxRoomCount: 3,
       createRoomDisabled: false,
       siteAddress: '',
+      movieConvert: true,
       p2pZone: 'hk',
     });
   });

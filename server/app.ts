@@ -89,8 +89,9 @@ export interface StartServerOptions {
   /** RTMP pushes on the HTTP port (docs/live.md; main.ts: RTMP=off turns it off). Default on, as in v0.9.11. */
   rtmp?: boolean;
   /**
-   * The ffmpeg that remuxes pushes into HLS (docs/live.md; main.ts reads FFMPEG), or false for
-   * HTTP-FLV only. Default `ffmpeg` on the PATH; when it is missing pushes play as HTTP-FLV only.
+   * The ffmpeg that remuxes pushes into HLS (docs/live.md) and converts films browsers cannot decode
+   * (docs/transcode.md; its ffprobe beside it); main.ts reads FFMPEG. False: pushes play as HTTP-FLV
+   * only and nothing converts. Default `ffmpeg` on the PATH; when it is missing, the same.
    */
   ffmpeg?: string | false;
   /**

@@ -177,6 +177,24 @@ describe('a converted movie', () => {
     expect((await fetch(`${server.url}/api/room/movie/proxy/${id}/input/not-a-token`)).status).toBe(400);
   });
 
+  it('says a server without ffmpeg converts nothing, in the public settings, the admin console and the route', async () => {
+    const bare = await launch({ ffmpeg: false, proxyAllowAddresses: [SOURCE_HOST] });
+    try {
+      expect((await get(bare, '/api/public/settings')).body.data.movieConvert).toBe(false);
+      const root = await post(bare, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD });
+      expect((await get(bare, '/api/admin/settings/proxy', { token: root.body.data.token })).body.data.proxy.convert_ffmpeg).toBe('');
+      const user = await signUpUser(bare, 'bare');
+      const { roomId: room } = await createRoom(bare, user);
+      const pushed = await post(bare, '/api/room/movie/push', { url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true }, { token: user.token, roomId: room });
+      const asked = await get(bare, `/api/room/movie/convert/${pushed.body.data.id}/index.m3u8`, { token: user.token, roomId: room });
+      expect([asked.status, asked.body.error]).toEqual([400, 'this server cannot convert movies: ffmpeg is not installed']);
+    } finally {
+      await bare.stop();
+    }
+    const root = await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD });
+    expect((await get(server, '/api/admin/settings/proxy', { token: root.body.data.token })).body.data.proxy.convert_ffmpeg).toMatch(/^\d/);
+  });
+
   it('lets in whoever may watch the room, and nobody else (authorization matrix)', async () => {
     const creator = await signUpUser(server, 'convcreator');
     const { roomId: room } = await createRoom(server, creator);

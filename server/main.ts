@@ -9,8 +9,9 @@
  * 100, 0 = no cap; docs/security.md "Room sockets"), FRAME_ANCESTORS (who may frame
  * the app: CSP sources, default `'none'`), STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL (voice chat's
  * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
- * docs/live.md), FFMPEG (the ffmpeg that remuxes pushes into HLS, default `ffmpeg` on the PATH; `off`
- * for HTTP-FLV only), DATABASE_URL (`postgres://…`: PostgreSQL instead of the SQLite file,
+ * docs/live.md), FFMPEG (the ffmpeg that remuxes pushes into HLS and converts films browsers cannot
+ * decode, docs/transcode.md, default `ffmpeg` on the PATH; `off` for HTTP-FLV only and no
+ * conversion), DATABASE_URL (`postgres://…`: PostgreSQL instead of the SQLite file,
  * docs/deployment.md "Storage"), JWT_SECRET and JWT_PREVIOUS_SECRET (the signing secret of every
  * instance, and the one it replaces during a rotation; default: the database keeps one,
  * docs/deployment.md "The signing secret"), REDIS_URL, REDIS_PREFIX and INSTANCE_URL (more than one instance over one data
@@ -118,7 +119,7 @@ async function main(): Promise<void> {
     frameAncestors: process.env.FRAME_ANCESTORS || undefined,
     ice: iceConfigFromEnv(process.env),
     rtmp: rtmpFromEnv(process.env.RTMP),
-    // FFMPEG=off: pushes play as HTTP-FLV only; otherwise the ffmpeg that remuxes them into HLS.
+    // FFMPEG=off: pushes play as HTTP-FLV only and nothing converts; otherwise the ffmpeg that remuxes them into HLS and converts films.
     ffmpeg: process.env.FFMPEG?.trim().toLowerCase() === 'off' ? false : process.env.FFMPEG?.trim() || 'ffmpeg',
     databaseUrl: process.env.DATABASE_URL?.trim() || undefined,
     jwtSecret: process.env.JWT_SECRET?.trim() || undefined,
