@@ -2,8 +2,8 @@
  * A film Chromium cannot play (HEVC with E-AC-3 and AC-3 sounds, in MKV), on a host without Range
  * or CORS (`python3 -m http.server`): the notice says so and offers "Play through the server
  * (convert)" to whoever may change the movie; the room switches for everyone, both browsers play the
- * server's conversion with sound, in step, and a seek far ahead plays without waiting for what lies
- * before it (docs/transcode.md).
+ * server's conversion with sound, in step; a viewer picks another sound; and a seek far ahead plays
+ * without waiting for what lies before it (docs/transcode.md).
  */
 import path from 'node:path';
 import os from 'node:os';
@@ -58,6 +58,31 @@ test('a film the browser cannot decode plays for the whole room through the serv
     await expectTogether(owner.page, viewer.page);
     for (const page of [owner.page, viewer.page]) await expect.poll(() => audioDecoded(page), { message: 'no sound was decoded', timeout: 10_000 }).toBeGreaterThan(0);
     await owner.page.screenshot({ path: test.info().outputPath('convert-playing.png') });
+  });
+
+  const audio = viewer.page.getByTestId('audio-choice');
+  await test.step('at the server\'s limit, another sound is refused in words', async () => {
+    app.setSetting('convert_max_conversions', 1);
+    try {
+      await expect(audio.locator('option')).toHaveText(['English', 'Japanese']);
+      await audio.selectOption({ label: 'Japanese' });
+      await expect(viewer.page.getByTestId('player-problem')).toContainText('This server is converting as many films as it may: try again later', { timeout: 15_000 });
+      await viewer.page.screenshot({ path: test.info().outputPath('convert-refused.png') });
+    } finally {
+      app.setSetting('convert_max_conversions', 2);
+    }
+    await audio.selectOption({ label: 'English' });
+    await expect(viewer.page.getByTestId('player-problem')).toHaveCount(0);
+    await expectTogether(owner.page, viewer.page);
+  });
+
+  await test.step('the viewer picks the Japanese sound: their own conversion, still with sound, still in step', async () => {
+    await audio.selectOption({ label: 'Japanese' });
+    await expect(viewer.page.getByTestId('media-choice-hint')).toBeVisible();
+    await expect.poll(() => viewer.page.getByTestId('player-video').evaluate((video) => (video as HTMLVideoElement).currentSrc), { timeout: 10_000 }).toMatch(/^blob:/);
+    await expectTogether(owner.page, viewer.page);
+    const before = await audioDecoded(viewer.page);
+    await expect.poll(() => audioDecoded(viewer.page), { message: 'no sound after the switch', timeout: 10_000 }).toBeGreaterThan(before);
   });
 
   await test.step('a seek far ahead plays at once, for both', async () => {

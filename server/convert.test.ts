@@ -134,6 +134,31 @@ describe('a converted movie', () => {
     expect(await probeSegment(as(member, urls[1]))).toEqual({ codecs: ['h264', 'aac'] });
   });
 
+  it('offers the film\'s sounds to choose from and its text subtitles, as WebVTT and ASS', async () => {
+    const { id, url } = await play({ url: `${sourceUrl}/hevc-eac3.mkv`, name: 'Two sounds', convert: true });
+    const current = (await get(server, '/api/room/movie/current', { token: member.token, roomId })).body.data.movie.base;
+    expect(current.mediaChoices).toEqual({
+      audioTracks: [
+        { index: 1, name: 'English 5.1', language: 'eng', default: true },
+        { index: 2, name: 'Japanese', language: 'jpn', default: false },
+      ],
+      maxBitrates: [],
+    });
+    expect(Object.keys(current.subtitles)).toEqual(['eng', 'jpn']);
+    const vtt = await fetch(`${server.url}${current.subtitles.eng.url}`);
+    expect([vtt.status, current.subtitles.eng.type]).toEqual([200, 'vtt']);
+    // On the source's clock (the MKV starts 5 ms in), as the converted picture is.
+    expect(await vtt.text()).toMatch(/^WEBVTT\s+00:00\.00\d --> 00:01\.50\d\s+Hello/);
+    const ass = await fetch(`${server.url}${current.subtitles.jpn.url}`);
+    expect([ass.status, current.subtitles.jpn.type]).toEqual([200, 'ass']);
+    expect(await ass.text()).toContain('こんにちは');
+    expect((await fetch(`${server.url}/api/room/movie/convert/${id}/subtitle/1.vtt?token=${member.token}&roomId=${roomId}`)).status).toBe(404);
+    // The member chooses the Japanese sound: a conversion of its own, with that sound (stereo AC-3 became AAC).
+    const japanese = await segmentsOf(`${as(member, url)}&audio=2`);
+    expect(japanese.urls[0]).toContain('audio=2');
+    expect(await probeSegment(japanese.urls[0])).toEqual({ codecs: ['h264', 'aac'] });
+  });
+
   it('refuses what it cannot convert, in the contract\'s words', async () => {
     const notMedia = await play({ url: `${sourceUrl}/not-media.mkv`, name: 'Not a film', convert: true });
     const refused = await get(server, notMedia.url.slice(server.url.length));

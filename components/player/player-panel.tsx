@@ -23,7 +23,8 @@ import type { ChatLine } from '@/hooks/use-chat';
 import { useErrorDescription } from '@/hooks/use-error-description';
 import { hasCurrentMovie, playableUrl, withMediaChoice, type MediaChoice } from '@/hooks/data/movies';
 import type { Movie } from '@/lib/contract/types';
-import { useT } from '@/lib/i18n';
+import { useLocale, useT } from '@/lib/i18n';
+import { trackLabel } from './track-label';
 import { currentMovieAtom, playbackStatusAtom, roomAbilitiesAtom, roomConnectionAtom, roomIdAtom, viewerCountAtom } from '@/lib/room/atoms';
 import { tokenAtom } from '@/lib/session';
 import { readDanmakuSettings, readDebugFlag, writeDanmakuSettings } from '@/lib/storage';
@@ -119,6 +120,7 @@ function roomPositionSoon(): number {
 
 export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, chatLines, onChatShortcut, onSendChat, theater, onToggleTheater, onAddMovie, hasMovies, actionNotice = NO_NOTICE }: PlayerPanelProps) {
   const t = useT();
+  const [locale] = useLocale();
   // The error catalogue comes down with the first error (hooks/use-error-description.ts).
   const loadErrorText = useErrorDescription(loadError)?.message;
   const loaded = useAtomValue(currentMovieAtom);
@@ -304,7 +306,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                   testId="audio-choice"
                   title={t('player.choice.hint')}
                   value={choice.audio ?? defaultAudio ?? ''}
-                  options={choices.audioTracks.map((track) => ({ value: track.index, label: track.name }))}
+                  options={choices.audioTracks.map((track) => ({ value: track.index, label: trackLabel(track, locale) }))}
                   onChange={(value) => choose({ audio: Number(value) })}
                 />
               ) : null}

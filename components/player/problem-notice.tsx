@@ -11,6 +11,7 @@ import { editMovie, setCurrentMovie } from '@/hooks/data/movies';
 import type { Movie, MovieBase } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
 import { notifyError } from '@/lib/notify';
+import { describeError } from '@/lib/i18n/error-text';
 import type { PlaybackState } from '@/lib/contract/playback';
 import { playbackStatusAtom, roomAbilitiesAtom } from '@/lib/room/atoms';
 import { publicSettingsAtom } from '@/lib/session';
@@ -18,6 +19,7 @@ import { roomIdAtom } from '@/lib/room/room-id';
 import type { SourceProblem } from './source-problems';
 import { NO_RANGE_REASON_ID } from './ids';
 import '@/lib/i18n/messages/player-problem';
+import '@/lib/i18n/messages/errors';
 
 /** FLV's video codec ids (tag CodecID) and audio formats (SoundFormat) that browsers cannot decode. */
 const FLV_VIDEO_CODECS: Record<string, string> = { '2': 'Sorenson H.263', '3': 'Screen Video', '4': 'On2 VP6', '5': 'On2 VP6 (alpha)', '6': 'Screen Video 2', '12': 'HEVC (H.265)' };
@@ -43,6 +45,8 @@ export function useProblemText(problem: SourceProblem): string {
       return t('playerProblem.problem.unreachable');
     case 'httpStatus':
       return t('playerProblem.problem.httpStatus', { status: problem.detail });
+    case 'serverError':
+      return describeError(problem.detail).message;
     case 'cors':
       return t('playerProblem.problem.cors');
     case 'mixedContent':

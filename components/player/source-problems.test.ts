@@ -8,8 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeSourceProblem, diagnoseSource, type SourceDiagnosis } from './source-problems';
 
-const reachable = (patch: Partial<SourceDiagnosis> = {}): SourceDiagnosis => ({ reachable: true, reachableWithoutCors: false, status: 206, contentType: 'video/mp4', rangeSupported: true, ...patch });
-const down: SourceDiagnosis = { reachable: false, reachableWithoutCors: false, status: 0, contentType: '', rangeSupported: null };
+const reachable = (patch: Partial<SourceDiagnosis> = {}): SourceDiagnosis => ({ reachable: true, reachableWithoutCors: false, status: 206, contentType: 'video/mp4', rangeSupported: true, serverError: '', ...patch });
+const down: SourceDiagnosis = { reachable: false, reachableWithoutCors: false, status: 0, contentType: '', rangeSupported: null, serverError: '' };
 const context = { url: 'https://cdn.test/a.mp4', engine: 'native' as const, detail: 'x', pageProtocol: 'http:' };
 
 describe('describeSourceProblem', () => {
@@ -22,6 +22,9 @@ describe('describeSourceProblem', () => {
 
   it('names an HTTP error status, an http URL on an https page, and an answer that is not media', () => {
     expect(describeSourceProblem(reachable({ status: 404 }), context)).toEqual({ kind: 'httpStatus', detail: '404' });
+    // One of this server's routes (a conversion, the proxy) refused: its words, not a bare status.
+    const refused = reachable({ status: 400, contentType: 'application/json', serverError: 'you are converting too many movies at once' });
+    expect(describeSourceProblem(refused, context)).toEqual({ kind: 'serverError', detail: 'you are converting too many movies at once' });
     expect(describeSourceProblem(down, { ...context, url: 'http://cdn.test/a.mp4', pageProtocol: 'https:' }).kind).toBe('mixedContent');
     expect(describeSourceProblem(reachable({ status: 200, contentType: 'text/html' }), { ...context, mediaErrorCode: 4 })).toEqual({ kind: 'notMedia', detail: 'text/html' });
     // A playlist served as text/plain is normal for HLS.

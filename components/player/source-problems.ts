@@ -16,15 +16,18 @@ export interface SourceDiagnosis {
   status: number;
   contentType: string;
   rangeSupported: boolean | null;
+  /** The `error` of a JSON envelope answered with an error status (this server's own routes: the proxy, a conversion); "" otherwise. */
+  serverError: string;
 }
 
 /**
- * A problem of the source. `detail`: the HTTP status (`httpStatus`), the content type (`notMedia`),
+ * A problem of the source. `detail`: the HTTP status (`httpStatus`), the server's error text
+ * (`serverError`: a SyncTV route such as the proxy or a conversion refused, in the contract's words), the content type (`notMedia`),
  * mpegts.js's words naming the FLV codec it cannot play (`broadcastCodec`, a push into the room),
  * the format name (`unsupportedFormat`), or the engine's own words (`unknown`).
  */
 export interface SourceProblem {
-  kind: 'unreachable' | 'httpStatus' | 'cors' | 'mixedContent' | 'notMedia' | 'codec' | 'broadcastCodec' | 'unplayable' | 'unsupportedFormat' | 'noRange' | 'unknown';
+  kind: 'unreachable' | 'httpStatus' | 'serverError' | 'cors' | 'mixedContent' | 'notMedia' | 'codec' | 'broadcastCodec' | 'unplayable' | 'unsupportedFormat' | 'noRange' | 'unknown';
   detail: string;
 }
 
@@ -36,13 +39,17 @@ const PROBE_TIMEOUT_MS = 8000;
  * a no-cors request that can only tell whether the server answered at all. Never throws.
  */
 export async function diagnoseSource(url: string, headers: Record<string, string> = {}): Promise<SourceDiagnosis> {
-  const result: SourceDiagnosis = { reachable: false, reachableWithoutCors: false, status: 0, contentType: '', rangeSupported: null };
+  const result: SourceDiagnosis = { reachable: false, reachableWithoutCors: false, status: 0, contentType: '', rangeSupported: null, serverError: '' };
   try {
     const response = await fetch(url, { headers: { ...headers, Range: 'bytes=0-0' }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     result.reachable = true;
     result.status = response.status;
     result.contentType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (response.ok) result.rangeSupported = response.status === 206 || response.headers.get('accept-ranges') === 'bytes';
+    if (!response.ok && result.contentType === 'application/json') {
+      const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
+      if (typeof body?.error === 'string') result.serverError = body.error;
+    }
     void response.body?.cancel().catch(() => undefined);
     return result;
   } catch {
@@ -84,6 +91,7 @@ export function describeSourceProblem(diagnosis: SourceDiagnosis, context: Probl
     // The <video> got an answer we cannot read: not media, or a format this browser lacks.
     if (context.mediaErrorCode === 3 || context.mediaErrorCode === 4) return { kind: 'unplayable', detail: context.detail };
   }
+  if (diagnosis.reachable && diagnosis.status >= 400 && diagnosis.serverError) return { kind: 'serverError', detail: diagnosis.serverError };
   if (diagnosis.reachable && diagnosis.status >= 400) return { kind: 'httpStatus', detail: String(diagnosis.status) };
   const manifestEngine = context.engine === 'hls' || context.engine === 'dash';
   if (diagnosis.reachable && NOT_MEDIA.test(diagnosis.contentType) && !(manifestEngine && MANIFEST_TYPES.test(diagnosis.contentType))) {

@@ -240,6 +240,16 @@ describe('the current movie read before the socket opened', () => {
     expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m2');
   });
 
+  it('takes the same movie when it plays from elsewhere now (the proxy or the conversion turned on meanwhile)', async () => {
+    const { store, socket, setCurrent } = await opened();
+    const converted = movieCurrent('m1');
+    converted.movie.base = { ...converted.movie.base, url: '/api/room/movie/convert/m1/index.m3u8?token=t', type: 'm3u8' };
+    setCurrent(converted);
+    socket.open();
+    await settle();
+    expect(store.get(currentMovieAtom)?.current.movie.base.url).toBe('/api/room/movie/convert/m1/index.m3u8?token=t');
+  });
+
   it('takes a movie that changed between the first read and the socket opening', async () => {
     const { store, socket, setCurrent } = await opened();
     setCurrent(movieCurrent('m3'));

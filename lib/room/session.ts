@@ -165,6 +165,12 @@ export interface VoiceListener {
 }
 
 /** One open room; see the module comment. Call `open()` once, `close()` when the hall closes. */
+/** Whether two current-movie answers play the same thing: the same movie, child and source (the status aside). */
+function samePlayback(a: CurrentMovie, b: CurrentMovie | undefined): boolean {
+  const [x, y] = [a.movie, b?.movie];
+  return x?.id === y?.id && x?.subPath === y?.subPath && x?.base.url === y?.base.url && x?.base.type === y?.base.type;
+}
+
 export class RoomSession {
   readonly roomId: string;
   /** The server clock of this room's socket; the engine's SYNC round trips feed it. */
@@ -368,7 +374,9 @@ export class RoomSession {
 
   /**
    * Loads the current movie (steps 2 and 4); answers to older requests are dropped. `onlyIfChanged`:
-   * the answer is taken only when it names another movie than the one loaded (step 3's check).
+   * the answer is taken only when it plays something else than the one loaded: another movie, or the
+   * same one from another source (step 3's check: the movie may have been stopped, edited and played
+   * again meanwhile, e.g. with the proxy or the conversion turned on).
    * `early`: the room link's early answer is used when there is one (step 2).
    */
   reloadCurrent(onlyIfChanged = false, early = false): void {
@@ -383,7 +391,7 @@ export class RoomSession {
     load.then(
       ({ current, requestedAtMs, receivedAtMs }) => {
         if (seq !== this.currentSeq || this.closed) return;
-        if (onlyIfChanged && current.movie?.id === this.store.get(currentMovieAtom)?.current.movie?.id) return;
+        if (onlyIfChanged && samePlayback(current, this.store.get(currentMovieAtom)?.current)) return;
         if (hasCurrentMovie(current)) this.options.onCurrent?.(current);
         let loaded: LoadedCurrent = { current, requestedAtMs, receivedAtMs, changedBy: this.currentChangedBy };
         const resumed = this.takeContinue(current);

@@ -125,7 +125,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   proxy_cache_enable: false,
   movie_convert: true,
   convert_max_conversions: 2,
-  convert_max_per_user: 1,
+  convert_max_per_user: 2,
   convert_max_height: 1080,
   convert_max_minutes: 240,
   rtmp_player: false,

@@ -13,6 +13,7 @@
  * ffmpeg reads the source through `/api/room/movie/proxy/:movieId/input/:inputToken` (routes/proxy.ts),
  * from this machine only.
  */
+import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,11 +23,12 @@ import { queryValue } from '../http/query';
 import { ConversionError } from '../transcode/conversion';
 import { type ConvertLimits, type Converter, type PreparedConversion } from '../transcode/converter';
 import { vodPlaylist } from '../transcode/hls';
-import { PlanError } from '../transcode/plan';
+import { PlanError, planConversion } from '../transcode/plan';
 import { ProbeError } from '../transcode/probe';
 import { ConversionLimitError } from '../transcode/registry';
 import { isEmbyMovie } from '../vendors/emby-movies';
 import type { MovieRecord } from '../db';
+import type { MovieBase } from '@/lib/contract/types';
 
 /** 400 when the site turned conversion off (companion text). */
 export const CONVERT_OFF = 'movie conversion is not enabled';
@@ -45,13 +47,63 @@ export function loopbackOrigin(app: FastifyInstance): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
-/** What a source key is made of: the movie and what it plays (an edit makes a new conversion). */
+/**
+ * A source's key: `<room> <movie> <digest of what it plays>` (an edit makes a new conversion; the
+ * room and movie lead, for Converter.keepOnly).
+ */
 function sourceKey(movie: MovieRecord): string {
-  return JSON.stringify([movie.id, movie.base.url, movie.base.vendorInfo?.alist?.path ?? '', movie.base.headers ?? {}]);
+  const plays = crypto.createHash('sha256').update(JSON.stringify([movie.base.url, movie.base.vendorInfo?.alist?.path ?? '', movie.base.headers ?? {}])).digest('hex').slice(0, 32);
+  return `${movie.roomId} ${movie.id} ${plays}`;
+}
+
+/** ffmpeg's input for `movie` of `roomId`: this server's loopback input route with a signed token (routes/proxy.ts). */
+async function inputOf(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string): Promise<string> {
+  const token = await context.tokens.signProxyTarget({ roomId, movieId: movie.id, url: inputClaim(movie), playlist: false });
+  return `${loopbackOrigin(app)}/api/room/movie/proxy/${movie.id}/input/${token}`;
+}
+
+/** How long (ms) `/current` waits for a source's probe to list its sounds and subtitles. */
+const CHOICES_WAIT_MS = 3000;
+
+/** The name a sound or subtitle is shown by: its title, else its language, else what it is. */
+function streamName(stream: { title: string; language: string }, fallback: string): string {
+  return stream.title || stream.language || fallback;
+}
+
+/**
+ * What `/current` adds to a converted movie (docs/transcode.md "Choices"): its sounds as
+ * `mediaChoices.audioTracks` (a viewer's choice adds `&audio=<index>` to the playlist's URL, as for
+ * an Emby movie) and its embedded text subtitles, served by this route as WebVTT or ASS. Nothing when
+ * the server cannot convert, or the probe fails or takes longer than CHOICES_WAIT_MS (the playlist
+ * says why).
+ */
+export async function convertedExtras(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string, query: URLSearchParams): Promise<Pick<MovieBase, 'mediaChoices' | 'subtitles'>> {
+  const converter = context.converter;
+  if (!converter || !(await converter.available())) return {};
+  const probing = converter.probe(sourceKey(movie), await inputOf(app, context, movie, roomId));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const probe = await Promise.race([probing.catch(() => null), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHOICES_WAIT_MS)))]);
+  clearTimeout(timer);
+  if (!probe) return {};
+  const plan = planConversion(probe);
+  const extras: Pick<MovieBase, 'mediaChoices' | 'subtitles'> = {};
+  if (plan.audioTracks.length > 1) {
+    const defaultIndex = plan.audio?.index;
+    extras.mediaChoices = {
+      audioTracks: plan.audioTracks.map((track) => ({ index: track.index, name: streamName(track, `${track.codec} ${track.channels}ch`), language: track.language, default: track.index === defaultIndex })),
+      maxBitrates: [],
+    };
+  }
+  if (plan.subtitles.length > 0) {
+    extras.subtitles = Object.fromEntries(
+      plan.subtitles.map((subtitle) => [streamName(subtitle, `#${subtitle.index}`), { url: `/api/room/movie/convert/${movie.id}/subtitle/${subtitle.index}.${subtitle.format}?${query}`, type: subtitle.format }]),
+    );
+  }
+  return extras;
 }
 
 export function registerConvertRoutes(app: FastifyInstance, context: ServerContext, converter: Converter | null): void {
-  const { store, tokens } = context;
+  const { store } = context;
 
   /** The limits the admin set (site settings `convert_*`). */
   const limits = async (): Promise<ConvertLimits> => {
@@ -76,7 +128,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     const audioParam = queryValue(request.query, 'audio');
     const audio = audioParam ? Number(audioParam) : undefined;
     if (audio !== undefined && !Number.isSafeInteger(audio)) throw badRequest('id out of range');
-    const input = `${loopbackOrigin(app)}/api/room/movie/proxy/${movie.id}/input/${await tokens.signProxyTarget({ roomId: access.room.id, movieId: movie.id, url: inputClaim(movie), playlist: false })}`;
+    const input = await inputOf(app, context, movie, access.room.id);
     const key = sourceKey(movie);
     const currentLimits = await limits();
     let prepared: PreparedConversion;
@@ -89,25 +141,61 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     }
     const query = new URLSearchParams({ token: tokenOf(request), roomId: access.room.id });
     if (audio !== undefined) query.set('audio', String(audio));
-    return { access, movie, input, key: `${key}\naudio=${audio ?? ''}`, prepared, query, limits: currentLimits };
+    return { access, movie, input, audio, key: `${key} audio=${audio ?? ''}`, prepared, query, limits: currentLimits };
+  }
+
+  /**
+   * The shared conversion of an opened request, made now when there is none (the limits are held at
+   * the playlist, so a refusal reaches the player before any segment). The room's own conversion (no
+   * choice) counts for the movie's creator, who turned it on; a viewer's choice counts for that
+   * viewer. Throws 400 with the registry's texts.
+   */
+  function conversionOf(opened: Awaited<ReturnType<typeof open>>) {
+    const chargedTo = opened.audio === undefined ? opened.movie.creatorId : opened.access.user.id;
+    try {
+      return converter!.conversion(opened.key, chargedTo, opened.input, opened.prepared, opened.limits);
+    } catch (error) {
+      if (error instanceof ConversionLimitError) throw badRequest(error.message);
+      throw error;
+    }
   }
 
   app.get('/api/room/movie/convert/:movieId/index.m3u8', async (request, reply) => {
-    const { movie, prepared, query } = await open(request);
+    const opened = await open(request);
+    conversionOf(opened);
+    const { movie, prepared, query } = opened;
     const playlist = vodPlaylist(prepared.starts, prepared.probe.durationSec, (n) => `/api/room/movie/convert/${movie.id}/${n}.ts?${query}`);
     return reply.header('cache-control', 'no-cache').type('application/vnd.apple.mpegurl').send(playlist);
+  });
+
+  // An embedded text subtitle (convertedExtras), extracted once and shared.
+  app.get('/api/room/movie/convert/:movieId/subtitle/:file', async (request, reply) => {
+    const match = /^(\d{1,4})\.(vtt|ass)$/.exec((request.params as { file: string }).file);
+    if (!match) throw notFound('subtitle not found');
+    const { movie, input, access } = await open(request);
+    try {
+      const { text, format } = await converter!.subtitle(sourceKey(movie), input, Number(match[1]));
+      if (format !== match[2]) throw notFound('subtitle not found');
+      return reply.header('cache-control', 'private, max-age=3600').type(format === 'vtt' ? 'text/vtt; charset=utf-8' : 'text/x-ssa; charset=utf-8').send(text);
+    } catch (error) {
+      if (error instanceof RangeError) throw notFound('subtitle not found');
+      if (error instanceof ConversionError) {
+        request.log.warn({ err: error, movieId: movie.id, roomId: access.room.id }, 'a subtitle could not be extracted');
+        throw new HttpError(502, CONVERSION_FAILED);
+      }
+      throw error;
+    }
   });
 
   app.get('/api/room/movie/convert/:movieId/:segment', async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^(\d{1,6})\.ts$/.exec((request.params as { segment: string }).segment);
     if (!match) throw notFound('segment not found');
     const opened = await open(request);
+    const conversion = conversionOf(opened);
     let file: string;
     try {
-      const conversion = converter!.conversion(opened.key, opened.access.user.id, opened.input, opened.prepared, opened.limits);
       file = await conversion.segment(Number(match[1]));
     } catch (error) {
-      if (error instanceof ConversionLimitError) throw badRequest(error.message);
       if (error instanceof RangeError) throw notFound('segment not found');
       if (error instanceof ConversionError) {
         request.log.warn({ err: error, movieId: opened.movie.id }, 'a conversion failed');

@@ -28,6 +28,8 @@ import { publishKey } from '../rules/live';
 import type { MovieBase } from '@/lib/contract/types';
 import { checkAlistPush, isAlistMovie } from '../vendors/alist-movies';
 import { checkEmbyPush, isEmbyMovie } from '../vendors/emby-movies';
+import type { MovieRecord } from '../db';
+import { convertedExtras } from './convert';
 
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
@@ -76,13 +78,16 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context.alist, context.emby));
+    const extras = (movie: MovieRecord, query: URLSearchParams) => convertedExtras(app, context, movie, access.room.id, query);
+    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context.alist, context.emby, extras));
   });
 
   app.post('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
     const { id, subPath } = decodeBody(SetCurrentRequest, request.body);
     await setCurrentMovie(store, access, id, subPath, Date.now(), context.emby);
+    // The room moved on: the conversions of its other movies stop at once (docs/transcode.md).
+    context.converter?.keepOnly(access.room.id, id);
     notify(access, MessageType.CURRENT);
     return sendNoContent(reply);
   });

@@ -135,7 +135,9 @@ export function isLiveHlsSource(url: string, type: string): boolean {
 /**
  * `GET /api/room/movie/current` (§7.3), extrapolated to `nowMs`. A proxied movie's `url` becomes the
  * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2). `pushHls`: the
- * server remuxes pushes into HLS (docs/live.md), offered as a second source of a push.
+ * server remuxes pushes into HLS (docs/live.md), offered as a second source of a push. A converted
+ * movie's `url` becomes its HLS on this server (docs/transcode.md), with what `convertedExtras`
+ * adds (its sounds and embedded subtitles).
  */
 export async function currentView(
   store: Store,
@@ -145,6 +147,7 @@ export async function currentView(
   pushHls: boolean,
   alist: AlistAccounts,
   emby: EmbyAccounts,
+  convertedExtras?: (movie: MovieRecord, query: URLSearchParams) => Promise<Pick<MovieBase, 'mediaChoices' | 'subtitles'>>,
 ): Promise<CurrentMovie> {
   const state = await roomStatusAt(store, access.room.id, nowMs);
   if (!state?.movie) {
@@ -161,6 +164,9 @@ export async function currentView(
     delete movie.base.headers;
     movie.base.url = `/api/room/movie/convert/${movie.id}/index.m3u8?${query}`;
     movie.base.type = 'm3u8';
+    const extras = (await convertedExtras?.(state.movie, query)) ?? {};
+    if (extras.mediaChoices) movie.base.mediaChoices = extras.mediaChoices;
+    if (extras.subtitles) movie.base.subtitles = { ...extras.subtitles, ...(movie.base.subtitles ?? {}) };
   } else if (isEmbyMovie(state.movie.base)) {
     // Always through the proxy, with the creator's account (docs/vendors.md).
     movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query, state.current.subPath);

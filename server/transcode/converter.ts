@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
-import type { Conversion } from './conversion';
+import { ConversionError, type Conversion } from './conversion';
 import { SEGMENT_SEC, segmentStarts } from './hls';
 import { planConversion, type ConversionChoice, type ConversionPlan } from './plan';
 import { probeKeyframes, probeMedia, ProbeError, type MediaProbe } from './probe';
@@ -51,6 +51,38 @@ export function ffprobeBeside(ffmpegPath: string): string {
   return ffmpegPath.includes('/') ? path.join(path.dirname(ffmpegPath), name) : name;
 }
 
+/** Largest subtitle (bytes) an extraction keeps. */
+const MAX_SUBTITLE_BYTES = 8 * 1024 * 1024;
+/** How long (ms) an extraction may take: it reads the whole source. */
+const SUBTITLE_TIMEOUT_MS = 180_000;
+
+/** Runs ffmpeg to write stream `index` of `input` as WebVTT or ASS to its standard output. Rejects with ConversionError. */
+function extractSubtitle(ffmpegPath: string, input: string, index: number, format: 'vtt' | 'ass'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-i', input, '-map', `0:${index}`, '-c:s', format === 'vtt' ? 'webvtt' : 'ass', '-f', format === 'vtt' ? 'webvtt' : 'ass', 'pipe:1'];
+    const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let errors = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), SUBTITLE_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_SUBTITLE_BYTES) child.kill('SIGKILL');
+      else chunks.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (errors = `${errors}${chunk.toString()}`.slice(-2000)));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new ConversionError(`ffmpeg did not start: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new ConversionError(errors.trim().split('\n').pop() || `ffmpeg exited with ${code}`));
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+}
+
 /** Removes the folders under `root` of processes that no longer run. */
 function removeLeftovers(root: string): void {
   let names: string[] = [];
@@ -81,6 +113,7 @@ export class Converter {
   readonly registry: ConversionRegistry;
   private readonly found: Promise<string>;
   private readonly facts = new LRUCache<string, Promise<SourceFacts>>({ max: 200, ttl: PROBE_TTL_MS });
+  private readonly subtitles = new LRUCache<string, Promise<string>>({ max: 50, ttl: PROBE_TTL_MS });
 
   /**
    * `root`: where conversions write, in a folder of this process (`<root>/<pid>`; what processes that
@@ -119,19 +152,7 @@ export class Converter {
    * ProbeError NOT_MEDIA, RangeError LIVE_NOT_CONVERTED or TOO_LONG_TO_CONVERT, or PlanError.
    */
   async prepare(sourceKey: string, input: string, choice: ConversionChoice, limits: ConvertLimits): Promise<PreparedConversion> {
-    let facts = this.facts.get(sourceKey);
-    if (!facts) {
-      facts = probeMedia(input, ffprobeBeside(this.ffmpegPath)).then(
-        (probe): SourceFacts => ({ probe, keyframes: null }),
-        (error: unknown) => {
-          throw error instanceof ProbeError ? new ProbeError(NOT_MEDIA) : error;
-        },
-      );
-      this.facts.set(sourceKey, facts);
-      // A failure is not remembered: the source may be back in a moment.
-      facts.catch(() => this.facts.delete(sourceKey));
-    }
-    const known = await facts;
+    const known = await this.factsOf(sourceKey, input);
     const { probe } = known;
     if (!(probe.durationSec > 0)) throw new RangeError(LIVE_NOT_CONVERTED);
     if (probe.durationSec > limits.maxMinutes * 60) throw new RangeError(TOO_LONG_TO_CONVERT);
@@ -147,6 +168,46 @@ export class Converter {
     return { probe, plan, starts: segmentStarts(probe.durationSec, keyframes, SEGMENT_SEC) };
   }
 
+  /** What `sourceKey` (read from `input`) holds: probed once, shared. Rejects with ProbeError NOT_MEDIA. */
+  probe(sourceKey: string, input: string): Promise<MediaProbe> {
+    return this.factsOf(sourceKey, input).then((facts) => facts.probe);
+  }
+
+  private factsOf(sourceKey: string, input: string): Promise<SourceFacts> {
+    let facts = this.facts.get(sourceKey);
+    if (!facts) {
+      facts = probeMedia(input, ffprobeBeside(this.ffmpegPath)).then(
+        (probe): SourceFacts => ({ probe, keyframes: null }),
+        (error: unknown) => {
+          throw error instanceof ProbeError ? new ProbeError(NOT_MEDIA) : error;
+        },
+      );
+      this.facts.set(sourceKey, facts);
+      // A failure is not remembered: the source may be back in a moment.
+      facts.catch(() => this.facts.delete(sourceKey));
+    }
+    return facts;
+  }
+
+  /**
+   * The text subtitle stream `index` of `sourceKey` (read from `input`) as WebVTT or ASS, extracted
+   * once by ffmpeg (which reads the whole source) and shared by every viewer. Rejects with
+   * ConversionError when ffmpeg fails, or RangeError for a stream the plan does not offer as text.
+   */
+  async subtitle(sourceKey: string, input: string, index: number): Promise<{ text: string; format: 'vtt' | 'ass' }> {
+    const probe = await this.probe(sourceKey, input);
+    const offered = planConversion(probe).subtitles.find((subtitle) => subtitle.index === index);
+    if (!offered) throw new RangeError('id out of range');
+    const key = `${sourceKey}\n${index}`;
+    let text = this.subtitles.get(key);
+    if (!text) {
+      text = extractSubtitle(this.ffmpegPath, input, index, offered.format);
+      this.subtitles.set(key, text);
+      text.catch(() => this.subtitles.delete(key));
+    }
+    return { text: await text, format: offered.format };
+  }
+
   /**
    * The shared conversion of `key` (the source key and the choice), made for `userId` when there is
    * none yet. Throws ConversionLimitError (./registry.ts) past a limit.
@@ -154,6 +215,14 @@ export class Converter {
   conversion(key: string, userId: string, input: string, prepared: PreparedConversion, limits: ConvertLimits): Conversion {
     this.registry.limits = { ...this.registry.limits, maxConversions: limits.maxConversions, maxPerUser: limits.maxPerUser };
     return this.registry.get(key, userId, () => ({ input, plan: prepared.plan, starts: prepared.starts, ffmpegPath: this.ffmpegPath, maxHeight: limits.maxHeight }));
+  }
+
+  /**
+   * Stops the conversions of room `roomId` but those of `movieId` (the room's current movie; "" for
+   * none). Keys start with `<room> <movie> ` (routes/convert.ts).
+   */
+  keepOnly(roomId: string, movieId: string): void {
+    this.registry.closeWhere((key) => key.startsWith(`${roomId} `) && !(movieId && key.startsWith(`${roomId} ${movieId} `)));
   }
 
   /** Stops every conversion (the server is closing). */

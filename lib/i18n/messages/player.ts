@@ -20,7 +20,7 @@ export const player = {
     'player.choice.quality': '画质',
     'player.choice.original': '原画',
     'player.choice.bitrate': '{mbps} Mbps',
-    'player.choice.hint': '换音轨或降低码率时，由媒体服务器为你转码（只影响你自己，开始需要几秒）。',
+    'player.choice.hint': '换音轨或降低码率时，由服务器为你转码（只影响你自己，开始需要几秒）。',
 
     'player.subtitles.failed': '字幕“{name}”加载失败（{detail}）',
 
@@ -66,7 +66,7 @@ export const player = {
     'player.choice.quality': 'Quality',
     'player.choice.original': 'Original',
     'player.choice.bitrate': '{mbps} Mbps',
-    'player.choice.hint': 'Another audio track or a lower bitrate is converted for you by the media server (for you only; it takes a few seconds to start).',
+    'player.choice.hint': 'Another audio track or a lower bitrate is converted for you by the server (for you only; it takes a few seconds to start).',
 
     'player.subtitles.failed': 'The subtitle "{name}" failed to load ({detail})',
 
