@@ -28,6 +28,15 @@ test.afterAll(async () => {
   await host?.close();
 });
 
+/** Waits until the player's problem notice lies over the picture, where a viewer reads it (not laid out below it, hidden). */
+async function expectNoticeOverPicture(page: Page): Promise<void> {
+  const inside = async () => {
+    const [notice, video] = await Promise.all([page.getByTestId('player-problem').boundingBox(), page.getByTestId('player-video').boundingBox()]);
+    return Boolean(notice && video && notice.y >= video.y && notice.y + notice.height <= video.y + video.height);
+  };
+  await expect.poll(inside, { message: 'the notice is not over the picture', timeout: 2000 }).toBe(true);
+}
+
 /** The bytes of sound the page's <video> has decoded so far (Chromium's `webkitAudioDecodedByteCount`). */
 function audioDecoded(page: Page): Promise<number> {
   return page.getByTestId('player-video').evaluate((video) => (video as HTMLVideoElement & { webkitAudioDecodedByteCount: number }).webkitAudioDecodedByteCount);
@@ -45,6 +54,7 @@ test('a film the browser cannot decode plays for the whole room through the serv
   await test.step('the player says it cannot play the film, and offers the conversion', async () => {
     await cinemaA.goto(roomId);
     await expect(owner.page.getByTestId('player-problem')).toBeVisible({ timeout: 15_000 });
+    await expectNoticeOverPicture(owner.page);
     await expect(owner.page.getByTestId('remedy-convert')).toBeEnabled();
     await expect(owner.page.getByTestId('remedy-convert')).toHaveText('Play through the server (convert)');
     await owner.page.screenshot({ path: test.info().outputPath('convert-offered.png'), fullPage: true });

@@ -116,11 +116,14 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
     onVideo(videoRef.current);
     return () => onVideo(null);
   }, [onVideo, videoRef]);
-  // A broadcast off the air shows its notice in the control layer's centre: load it now.
+  // A broadcast off the air shows its notice in the control layer's centre, and a problem in its top
+  // layer: load it now. Until media-chrome defines the controller, its slots do not exist and the
+  // notice would lie below the picture, out of sight.
   const loadChrome = chrome.load;
+  const hasProblem = Boolean(problem);
   useEffect(() => {
-    if (offAir) loadChrome();
-  }, [offAir, loadChrome]);
+    if (offAir || hasProblem) loadChrome();
+  }, [offAir, hasProblem, loadChrome]);
   // Web fullscreen ends with Escape, like fullscreen.
   useEffect(() => {
     if (!view.webFullscreen) return;
