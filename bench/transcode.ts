@@ -98,7 +98,7 @@ async function convertAlone(file: string): Promise<{ work: string; realTimeFacto
   const keyframes = plan.video?.action === 'copy' ? await probeKeyframes(file, plan.video.index) : null;
   const starts = segmentStarts(probe.durationSec, keyframes);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'synctv-bench-conversion-'));
-  const conversion = new Conversion({ input: file, plan, starts, dir: path.join(dir, 'c'), maxHeight: 1080 });
+  const conversion = new Conversion({ input: file, plan, starts, dir: path.join(dir, 'c'), maxHeight: 1080, leadSegments: Number.POSITIVE_INFINITY });
   const cpu = watchFfmpegCpu();
   const started = performance.now();
   try {

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
-import { tempDir } from './test-support/harness';
+import { tempDir, until } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
 import { ffmpegArgs, segmentStarts, vodPlaylist } from './transcode/hls';
 import { ConversionLimitError, ConversionRegistry, REPLACEABLE_AFTER_MS, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
@@ -195,6 +195,27 @@ describe('Conversion', () => {
       // What the first run wrote is still served.
       expect(path.basename(await conversion.segment(10))).toMatch(/^run[12]-seg10\.ts$/);
       await expect(conversion.segment(12)).rejects.toThrow(RangeError);
+    } finally {
+      conversion.close();
+    }
+  });
+
+  it('pauses ffmpeg once it is far enough ahead of every viewer, and goes on when one comes closer', async () => {
+    const conversion = new Conversion({ input: media.hevcLong, plan: planConversion(await probeMedia(media.hevcLong)), starts: segmentStarts(12, null, 1), dir: tempDir('conversion-'), segmentSec: 1, maxHeight: 72, leadSegments: 2, throttleEveryMs: 10 });
+    const written = () => fs.readdirSync(path.dirname(first)).filter((name) => /^run1-seg\d+\.ts$/.test(name)).length;
+    const first = await conversion.segment(0);
+    try {
+      await until(() => conversion.paused, 'ffmpeg paused');
+      // Segment 0 asked for, two more ahead, and what was written before ffmpeg stopped: not the film.
+      const made = written();
+      expect(made).toBeGreaterThanOrEqual(3);
+      expect(made).toBeLessThan(10);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(written()).toBe(made);
+      // A viewer at segment 3: the same run goes on.
+      await conversion.segment(3);
+      await until(() => written() > made + 1, 'ffmpeg resumed');
+      expect(conversion.runStarts).toEqual([0]);
     } finally {
       conversion.close();
     }

@@ -15,6 +15,14 @@ import type { ConversionPlan } from './plan';
 
 /** How many segments ahead of the last one written a request waits for the running ffmpeg instead of restarting it. */
 export const AHEAD_SEGMENTS = 3;
+/**
+ * How many segments (of 4 s: a minute) a run writes past the furthest one anybody asked for before
+ * ffmpeg is paused (SIGSTOP) until a viewer comes closer: a room watching a two-hour film costs the
+ * server what it watches, not the whole film at full speed.
+ */
+export const LEAD_SEGMENTS = 15;
+/** How often (ms) a running conversion looks whether to pause or resume ffmpeg. */
+const THROTTLE_EVERY_MS = 250;
 /** How long (ms) a request waits for its segment before it fails. */
 export const SEGMENT_WAIT_MS = 30_000;
 /** How often (ms) a waiting request looks for its file. */
@@ -35,6 +43,10 @@ export interface ConversionOptions {
   ffmpegPath?: string;
   maxHeight?: number;
   segmentSec?: number;
+  /** LEAD_SEGMENTS unless given (tests, benchmarks). */
+  leadSegments?: number;
+  /** How often (ms) to look whether to pause or resume ffmpeg; THROTTLE_EVERY_MS unless given (tests). */
+  throttleEveryMs?: number;
 }
 
 /** One ffmpeg run: its number, the segment it started at, its segment list, and whether it has ended (and how). */
@@ -47,6 +59,11 @@ interface Run {
   /** ffmpeg exited with 0: every segment it listed is whole. */
   succeeded: boolean;
   failure: string | null;
+  /** The furthest segment asked for since the run started. */
+  furthest: number;
+  /** ffmpeg is stopped (SIGSTOP) because it is LEAD_SEGMENTS ahead. */
+  paused: boolean;
+  throttle: NodeJS.Timeout;
 }
 
 /** One conversion; see the module comment. */
@@ -80,8 +97,31 @@ export class Conversion {
     return this.using(async () => {
       this.refresh();
       if (!this.written.has(n) && !this.reaches(n)) this.startAt(n);
+      const run = this.run;
+      if (run && n >= run.start && n > run.furthest) {
+        run.furthest = n;
+        this.throttle(run);
+      }
       return this.waitFor(n);
     });
+  }
+
+  /** Whether the running ffmpeg is paused, far enough ahead of every viewer. */
+  get paused(): boolean {
+    return Boolean(this.run?.paused);
+  }
+
+  /** Pauses ffmpeg once it is the lead ahead of the furthest segment asked for, and resumes it when a viewer comes closer. */
+  private throttle(run: Run): void {
+    if (run.ended || this.run !== run) return;
+    this.refresh();
+    let next = run.start;
+    while (next < this.segments && this.written.has(next)) next += 1;
+    const ahead = next - run.furthest > (this.options.leadSegments ?? LEAD_SEGMENTS);
+    if (ahead !== run.paused) {
+      run.paused = ahead;
+      run.child.kill(ahead ? 'SIGSTOP' : 'SIGCONT');
+    }
   }
 
   /** Runs a request, counted in `pending` and `lastUsedMs` while it lasts. */
@@ -151,15 +191,18 @@ export class Conversion {
       maxHeight: this.options.maxHeight,
     });
     const child = spawn(this.options.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    const run: Run = { id, start: n, child, listPath, ended: false, succeeded: false, failure: null };
+    const run: Run = { id, start: n, child, listPath, ended: false, succeeded: false, failure: null, furthest: n, paused: false, throttle: setInterval(() => this.throttle(run), this.options.throttleEveryMs ?? THROTTLE_EVERY_MS) };
+    run.throttle.unref();
     let errors = '';
     child.stderr?.on('data', (chunk: Buffer) => (errors = `${errors}${chunk.toString()}`.slice(-2000)));
     child.on('error', (error) => {
       run.ended = true;
+      clearInterval(run.throttle);
       run.failure = `ffmpeg did not start: ${error.message}`;
     });
     child.on('close', (code, signal) => {
       run.ended = true;
+      clearInterval(run.throttle);
       run.succeeded = code === 0;
       if (code !== 0 && !signal) run.failure = errors.trim().split('\n').pop() || `ffmpeg exited with ${code}`;
     });
@@ -169,6 +212,7 @@ export class Conversion {
 
   private stopRun(): void {
     this.refresh();
+    if (this.run) clearInterval(this.run.throttle);
     if (this.run && !this.run.ended) this.run.child.kill('SIGKILL');
     this.run = null;
   }
