@@ -21,7 +21,7 @@ import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { queryValue } from '../http/query';
 import { ConversionError } from '../transcode/conversion';
-import { type ConvertLimits, type Converter, type PreparedConversion } from '../transcode/converter';
+import { NOT_MEDIA, type ConvertLimits, type Converter, type PreparedConversion } from '../transcode/converter';
 import { vodPlaylist } from '../transcode/hls';
 import { PlanError, planConversion } from '../transcode/plan';
 import { ProbeError } from '../transcode/probe';
@@ -79,7 +79,7 @@ function streamName(stream: { title: string; language: string }, fallback: strin
  */
 export async function convertedExtras(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string, query: URLSearchParams): Promise<Pick<MovieBase, 'mediaChoices' | 'subtitles'>> {
   const converter = context.converter;
-  if (!converter || !(await converter.available())) return {};
+  if (!converter || !(await converter.available()) || !(await context.store.settings.get()).movie_convert) return {};
   const probing = converter.probe(sourceKey(movie), await inputOf(app, context, movie, roomId));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const probe = await Promise.race([probing.catch(() => null), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHOICES_WAIT_MS)))]);
@@ -135,7 +135,8 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     try {
       prepared = await converter.prepare(key, input, audio === undefined ? {} : { audioIndex: audio }, currentLimits);
     } catch (error) {
-      if (error instanceof PlanError) throw badRequest(error.message === 'no such audio track' ? 'id out of range' : error.message);
+      // A file with neither picture nor sound is no film either.
+      if (error instanceof PlanError) throw badRequest(error.message === 'no such audio track' ? 'id out of range' : NOT_MEDIA);
       if (error instanceof ProbeError || error instanceof RangeError) throw badRequest(error.message);
       throw error;
     }
