@@ -22,10 +22,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { startServer } from '@/server/app';
 import { SeedApi } from '@/e2e/support/api';
 import { chromiumLaunchOptions } from '@/e2e/support/chromium';
+import { openViewer } from './lib/viewer';
 
 const repoRoot = path.resolve(__dirname, '..');
 const webDir = path.join(repoRoot, 'out');
@@ -224,16 +225,6 @@ async function measureStall(page: Page, steadyP95Ms: number): Promise<StallFigur
     largestJumpMs: Math.round(largestJumpMs),
     topRate,
   };
-}
-
-async function openViewer(browser: Browser, origin: string, roomId: string, token: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 760 }, locale: 'en-US' });
-  await context.addInitScript((value) => window.localStorage.setItem('userToken', value), token);
-  // tsx names the functions of page.evaluate's callbacks with a `__name` helper the page lacks (as in ./lib/page-probe.ts).
-  await context.addInitScript({ content: 'globalThis.__name = globalThis.__name || ((fn) => fn);' });
-  const page = await context.newPage();
-  await page.goto(`${origin}/web/cinema/${roomId}/`);
-  return page;
 }
 
 /** Waits until `page` presents frames whose clock it can read. */

@@ -26,10 +26,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { startServer } from '@/server/app';
 import { SeedApi } from '@/e2e/support/api';
 import { chromiumLaunchOptions } from '@/e2e/support/chromium';
+import { openViewer } from './lib/viewer';
 import { startPlainHost } from '@/e2e/support/plain-host';
 import { Conversion } from '@/server/transcode/conversion';
 import { segmentStarts } from '@/server/transcode/hls';
@@ -116,17 +117,6 @@ async function convertAlone(file: string): Promise<{ work: string; realTimeFacto
   return { work: plan.work, realTimeFactor: probe.durationSec / seconds, cpuShare: cpuSec / seconds, seconds };
 }
 
-/** A viewer of the room, signed in as `token`. */
-async function openViewer(browser: Browser, origin: string, roomId: string, token: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 760 }, locale: 'en-US' });
-  await context.addInitScript((value) => window.localStorage.setItem('userToken', value), token);
-  await context.addInitScript({ content: 'globalThis.__name = globalThis.__name || ((fn) => fn);' });
-  const page = await context.newPage();
-  await page.goto(`${origin}/web/cinema/${roomId}/`);
-  await page.getByTestId('ws-state').and(page.locator('[data-state="open"]')).waitFor();
-  return page;
-}
-
 /** The viewer's <video>: position (s), whether it plays with data, Unix ms of the reading. */
 async function sample(page: Page): Promise<{ currentTime: number; playing: boolean; atMs: number }> {
   return page.evaluate(() => {
@@ -188,6 +178,7 @@ async function main(): Promise<number> {
       await api.setCurrent(owner, roomId, '');
       const alone = await convertAlone(files[index]);
       const viewers = [await openViewer(browser, origin, roomId, owner), await openViewer(browser, origin, roomId, friend)];
+      for (const page of viewers) await page.getByTestId('ws-state').and(page.locator('[data-state="open"]')).waitFor();
       const movieId = await api.pushMovie(owner, roomId, { name: film.name, url: `${host.url}/${film.file}`, convert: true });
       const cpu = watchFfmpegCpu();
       const cpuStarted = performance.now();

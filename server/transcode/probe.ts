@@ -83,13 +83,13 @@ export function readProbe(json: string): MediaProbe {
 }
 
 /**
- * Probes `input` (a file path, or a URL ffprobe fetches itself: the caller guards which) with
- * `ffprobePath`. Resolves with what it holds; rejects with ProbeError when it is not media, cannot be
- * read, or ffprobe takes longer than `timeoutMs`.
+ * Runs `ffprobePath` with `args` and a deadline; resolves with what it printed. Rejects with
+ * ProbeError: ffprobe's last line (not media, gone, refused), `probing took too long` after
+ * `timeoutMs`, or `ffprobe did not start`.
  */
-export function probeMedia(input: string, ffprobePath = 'ffprobe', timeoutMs = PROBE_TIMEOUT_MS): Promise<MediaProbe> {
+function runFfprobe(ffprobePath: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', input], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(ffprobePath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let errors = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -103,13 +103,18 @@ export function probeMedia(input: string, ffprobePath = 'ffprobe', timeoutMs = P
       clearTimeout(timer);
       if (signal) return reject(new ProbeError('probing took too long'));
       if (code !== 0) return reject(new ProbeError(errors.trim().split('\n').pop() || 'not media'));
-      try {
-        resolve(readProbe(Buffer.concat(out).toString()));
-      } catch (error) {
-        reject(error);
-      }
+      resolve(Buffer.concat(out).toString());
     });
   });
+}
+
+/**
+ * Probes `input` (a file path, or a URL ffprobe fetches itself: the caller guards which) with
+ * `ffprobePath`. Resolves with what it holds; rejects with ProbeError when it is not media, cannot be
+ * read, or ffprobe takes longer than `timeoutMs`.
+ */
+export async function probeMedia(input: string, ffprobePath = 'ffprobe', timeoutMs = PROBE_TIMEOUT_MS): Promise<MediaProbe> {
+  return readProbe(await runFfprobe(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', input], timeoutMs));
 }
 
 /** How long (ms) reading a film's keyframes may take: it reads every packet of the picture. */
@@ -120,32 +125,12 @@ export const KEYFRAMES_TIMEOUT_MS = 120_000;
  * read from its packets without decoding them (`-show_entries packet=pts_time,flags`), for cutting a
  * copied picture into segments (./hls.ts `segmentStarts`). Rejects with ProbeError as probeMedia does.
  */
-export function probeKeyframes(input: string, videoIndex: number, ffprobePath = 'ffprobe', timeoutMs = KEYFRAMES_TIMEOUT_MS): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    const args = ['-v', 'error', '-select_streams', String(videoIndex), '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', '--', input];
-    const child = spawn(ffprobePath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const keyframes: number[] = [];
-    let rest = '';
-    let errors = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      const lines = `${rest}${chunk.toString()}`.split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
-        const [time, flags] = line.split(',');
-        if (flags?.includes('K') && time !== 'N/A') keyframes.push(Number(time));
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (errors = `${errors}${chunk.toString()}`.slice(-2000)));
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new ProbeError(`ffprobe did not start: ${error.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (signal) return reject(new ProbeError('probing took too long'));
-      if (code !== 0) return reject(new ProbeError(errors.trim().split('\n').pop() || 'not media'));
-      resolve(keyframes.filter(Number.isFinite));
-    });
-  });
+export async function probeKeyframes(input: string, videoIndex: number, ffprobePath = 'ffprobe', timeoutMs = KEYFRAMES_TIMEOUT_MS): Promise<number[]> {
+  const out = await runFfprobe(ffprobePath, ['-v', 'error', '-select_streams', String(videoIndex), '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', '--', input], timeoutMs);
+  const keyframes: number[] = [];
+  for (const line of out.split('\n')) {
+    const [time, flags] = line.split(',');
+    if (flags?.includes('K') && time !== 'N/A') keyframes.push(Number(time));
+  }
+  return keyframes.filter(Number.isFinite);
 }
