@@ -10,6 +10,7 @@ import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
 import { tempDir, until } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
+import { Converter, NOT_MEDIA, TOO_LONG_TO_CONVERT } from './transcode/converter';
 import { ffmpegArgs, segmentStarts, vodPlaylist } from './transcode/hls';
 import { ConversionLimitError, ConversionRegistry, REPLACEABLE_AFTER_MS, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
 import { planConversion, PlanError } from './transcode/plan';
@@ -230,6 +231,24 @@ describe('Conversion', () => {
     closed.close();
     expect(fs.existsSync(dir)).toBe(false);
     await expect(closed.segment(0)).rejects.toThrow(new ConversionError('the conversion was closed'));
+  });
+});
+
+describe('Converter', () => {
+  it('converts a picture it could copy when its keyframes take too long to read, and copies it once they are known', async () => {
+    const converter = new Converter(tempDir('converter-'), 'ffmpeg', undefined, 0);
+    const limits = { maxConversions: 2, maxPerUser: 2, maxHeight: 1080, maxMinutes: 240 };
+    try {
+      const first = await converter.prepare('film', media.h264Ac3Long, {}, limits);
+      expect([first.plan.video?.action, first.plan.video?.reason, first.starts]).toEqual(['convert', 'keyframes not known', [0, 4, 8]]);
+      await until(async () => (await converter.prepare('film', media.h264Ac3Long, {}, limits)).plan.video?.action === 'copy', 'the keyframes read');
+      const later = await converter.prepare('film', media.h264Ac3Long, {}, limits);
+      expect(later.starts.map((start) => Math.round(start * 10) / 10)).toEqual([0, 4.8, 9.6]);
+      await expect(converter.prepare('text', media.notMedia, {}, limits)).rejects.toThrow(NOT_MEDIA);
+      await expect(converter.prepare('film', media.h264Ac3Long, {}, { ...limits, maxMinutes: 0.1 })).rejects.toThrow(TOO_LONG_TO_CONVERT);
+    } finally {
+      converter.close();
+    }
   });
 });
 

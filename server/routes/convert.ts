@@ -21,7 +21,7 @@ import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { queryValue } from '../http/query';
 import { ConversionError } from '../transcode/conversion';
-import { NOT_MEDIA, type ConvertLimits, type Converter, type PreparedConversion } from '../transcode/converter';
+import { NOT_MEDIA, type ConvertLimits, type Converter } from '../transcode/converter';
 import { vodPlaylist } from '../transcode/hls';
 import { PlanError, planConversion } from '../transcode/plan';
 import { ProbeError } from '../transcode/probe';
@@ -112,9 +112,9 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   };
 
   /**
-   * The room, the movie and its prepared conversion for a request, or the contract's refusal: 404
-   * `room or movie not found`; 400 CONVERT_OFF, NOT_CONVERTED, NO_FFMPEG, `id out of range` (no such
-   * audio track), the converter's texts (not media, live, too long).
+   * The room, the movie, ffmpeg's input, the viewer's choice of sound and the limits for a request,
+   * or the contract's refusal: 404 `room or movie not found`; 400 CONVERT_OFF, NOT_CONVERTED,
+   * NO_FFMPEG, `id out of range` (an `audio` that is no number).
    */
   async function open(request: FastifyRequest) {
     const access = await requireRoom(context, request);
@@ -129,20 +129,9 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     const audio = audioParam ? Number(audioParam) : undefined;
     if (audio !== undefined && !Number.isSafeInteger(audio)) throw badRequest('id out of range');
     const input = await inputOf(app, context, movie, access.room.id);
-    const key = sourceKey(movie);
-    const currentLimits = await limits();
-    let prepared: PreparedConversion;
-    try {
-      prepared = await converter.prepare(key, input, audio === undefined ? {} : { audioIndex: audio }, currentLimits);
-    } catch (error) {
-      // A file with neither picture nor sound is no film either.
-      if (error instanceof PlanError) throw badRequest(error.message === 'no such audio track' ? 'id out of range' : NOT_MEDIA);
-      if (error instanceof ProbeError || error instanceof RangeError) throw badRequest(error.message);
-      throw error;
-    }
     const query = new URLSearchParams({ token: tokenOf(request), roomId: access.room.id });
     if (audio !== undefined) query.set('audio', String(audio));
-    return { access, movie, input, audio, key: `${key} audio=${audio ?? ''}`, prepared, query, limits: currentLimits };
+    return { access, movie, input, audio, sourceKey: sourceKey(movie), query, limits: await limits() };
   }
 
   /**
@@ -151,21 +140,34 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
    * choice) counts for the movie's creator, who turned it on; a viewer's choice counts for that
    * viewer. Throws 400 with the registry's texts.
    */
-  function conversionOf(opened: Awaited<ReturnType<typeof open>>) {
+  async function conversionOf(opened: Awaited<ReturnType<typeof open>>) {
     const chargedTo = opened.audio === undefined ? opened.movie.creatorId : opened.access.user.id;
+    const choice = opened.audio === undefined ? {} : { audioIndex: opened.audio };
     try {
-      return converter!.conversion(opened.key, chargedTo, opened.input, opened.prepared, opened.limits);
+      const prepare = () => converter!.prepare(opened.sourceKey, opened.input, choice, opened.limits);
+      return await converter!.conversion(`${opened.sourceKey} audio=${opened.audio ?? ''}`, chargedTo, opened.input, prepare, opened.limits);
     } catch (error) {
-      if (error instanceof ConversionLimitError) throw badRequest(error.message);
-      throw error;
+      throw refusal(error);
     }
+  }
+
+  /** The 400 a converter's error is answered with (a limit, not media, live, too long, no such sound); any other error as it is. */
+  function refusal(error: unknown): unknown {
+    if (error instanceof ConversionLimitError) return badRequest(error.message);
+    // A file with neither picture nor sound is no film either.
+    if (error instanceof PlanError) return badRequest(error.message === 'no such audio track' ? 'id out of range' : NOT_MEDIA);
+    if (error instanceof ProbeError || error instanceof RangeError) return badRequest(error.message);
+    return error;
   }
 
   app.get('/api/room/movie/convert/:movieId/index.m3u8', async (request, reply) => {
     const opened = await open(request);
-    conversionOf(opened);
-    const { movie, prepared, query } = opened;
-    const playlist = vodPlaylist(prepared.starts, prepared.probe.durationSec, (n) => `/api/room/movie/convert/${movie.id}/${n}.ts?${query}`);
+    const conversion = await conversionOf(opened);
+    const { movie, query } = opened;
+    const { durationSec } = await converter!.probe(opened.sourceKey, opened.input).catch((error: unknown) => {
+      throw refusal(error);
+    });
+    const playlist = vodPlaylist(conversion.starts, durationSec, (n) => `/api/room/movie/convert/${movie.id}/${n}.ts?${query}`);
     return reply.header('cache-control', 'no-cache').type('application/vnd.apple.mpegurl').send(playlist);
   });
 
@@ -173,9 +175,9 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   app.get('/api/room/movie/convert/:movieId/subtitle/:file', async (request, reply) => {
     const match = /^(\d{1,4})\.(vtt|ass)$/.exec((request.params as { file: string }).file);
     if (!match) throw notFound('subtitle not found');
-    const { movie, input, access } = await open(request);
+    const { movie, input, access, sourceKey: key } = await open(request);
     try {
-      const { text, format } = await converter!.subtitle(sourceKey(movie), input, Number(match[1]));
+      const { text, format } = await converter!.subtitle(key, input, Number(match[1]));
       if (format !== match[2]) throw notFound('subtitle not found');
       return reply.header('cache-control', 'private, max-age=3600').type(format === 'vtt' ? 'text/vtt; charset=utf-8' : 'text/x-ssa; charset=utf-8').send(text);
     } catch (error) {
@@ -184,7 +186,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
         request.log.warn({ err: error, movieId: movie.id, roomId: access.room.id }, 'a subtitle could not be extracted');
         throw new HttpError(502, CONVERSION_FAILED);
       }
-      throw error;
+      throw refusal(error);
     }
   });
 
@@ -192,7 +194,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     const match = /^(\d{1,6})\.ts$/.exec((request.params as { segment: string }).segment);
     if (!match) throw notFound('segment not found');
     const opened = await open(request);
-    const conversion = conversionOf(opened);
+    const conversion = await conversionOf(opened);
     let file: string;
     try {
       file = await conversion.segment(Number(match[1]));

@@ -82,6 +82,11 @@ export class Conversion {
   private runs = 0;
   private closed = false;
 
+  /** Where each segment starts (s): the playlist of this conversion. */
+  get starts(): readonly number[] {
+    return this.options.starts;
+  }
+
   constructor(private readonly options: ConversionOptions) {
     this.segments = options.starts.length;
     fs.mkdirSync(options.dir, { recursive: true });

@@ -22,6 +22,8 @@ export const NOT_MEDIA = 'the source is not a film this server can read';
 /** 400 when a source has no duration: a live stream (companion text). */
 export const LIVE_NOT_CONVERTED = 'a live movie cannot be converted';
 
+/** How long (ms) a viewer waits for a copied picture's keyframe list before the picture is converted instead. */
+export const KEYFRAMES_BUDGET_MS = 5000;
 /** How long (ms) what a source holds is remembered. */
 const PROBE_TTL_MS = 10 * 60_000;
 
@@ -119,12 +121,14 @@ export class Converter {
    * `root`: where conversions write, in a folder of this process (`<root>/<pid>`; what processes that
    * are gone left there is removed now, so instances may share a data directory); `ffmpegPath`: the
    * ffmpeg to run (its ffprobe beside it); `idleCloseMs`: how long a conversion nobody asks anything
-   * of is kept (tests shorten it).
+   * of is kept (tests shorten it); `keyframesBudgetMs`: how long a first viewer waits for a copied
+   * picture's keyframes before the picture is converted instead (KEYFRAMES_BUDGET_MS).
    */
   constructor(
     root: string,
     private readonly ffmpegPath = 'ffmpeg',
     idleCloseMs?: number,
+    private readonly keyframesBudgetMs = KEYFRAMES_BUDGET_MS,
   ) {
     removeLeftovers(root);
     this.registry = new ConversionRegistry(path.join(root, String(process.pid)), { maxConversions: 2, maxPerUser: 1, idleCloseMs });
@@ -157,15 +161,23 @@ export class Converter {
     if (!(probe.durationSec > 0)) throw new RangeError(LIVE_NOT_CONVERTED);
     if (probe.durationSec > limits.maxMinutes * 60) throw new RangeError(TOO_LONG_TO_CONVERT);
     const plan = planConversion(probe, { ...choice, maxHeight: limits.maxHeight });
-    let keyframes: number[] | null = null;
-    if (plan.video?.action === 'copy') {
-      known.keyframes ??= probeKeyframes(input, plan.video.index, ffprobeBeside(this.ffmpegPath));
-      keyframes = await known.keyframes.catch((error: unknown) => {
-        known.keyframes = null;
+    if (plan.video?.action !== 'copy') return { probe, plan, starts: segmentStarts(probe.durationSec, null, SEGMENT_SEC) };
+    // A copied picture is cut at its keyframes, whose list means reading every packet of it: from a
+    // slow host, a long read. Past the budget the picture is converted instead, while the list is
+    // read on for the next conversion of this source.
+    const reading = (known.keyframes ??= probeKeyframes(input, plan.video.index, ffprobeBeside(this.ffmpegPath)));
+    reading.catch(() => {
+      if (known.keyframes === reading) known.keyframes = null;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const keyframes = await Promise.race([
+      reading.catch((error: unknown) => {
         throw error instanceof ProbeError ? new ProbeError(NOT_MEDIA) : error;
-      });
-    }
-    return { probe, plan, starts: segmentStarts(probe.durationSec, keyframes, SEGMENT_SEC) };
+      }),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.keyframesBudgetMs))),
+    ]).finally(() => clearTimeout(timer));
+    if (keyframes) return { probe, plan, starts: segmentStarts(probe.durationSec, keyframes, SEGMENT_SEC) };
+    return { probe, plan: planConversion(probe, { ...choice, maxHeight: limits.maxHeight, convertPicture: true }), starts: segmentStarts(probe.durationSec, null, SEGMENT_SEC) };
   }
 
   /** What `sourceKey` (read from `input`) holds: probed once, shared. Rejects with ProbeError NOT_MEDIA. */
@@ -209,10 +221,15 @@ export class Converter {
   }
 
   /**
-   * The shared conversion of `key` (the source key and the choice), made for `userId` when there is
-   * none yet. Throws ConversionLimitError (./registry.ts) past a limit.
+   * The shared conversion of `key` (the source key and the choice), made for `userId` with what
+   * `prepare` plans when there is none yet. Rejects with ConversionLimitError (./registry.ts) past a
+   * limit, and with what `prepare` rejects with.
    */
-  conversion(key: string, userId: string, input: string, prepared: PreparedConversion, limits: ConvertLimits): Conversion {
+  async conversion(key: string, userId: string, input: string, prepare: () => Promise<PreparedConversion>, limits: ConvertLimits): Promise<Conversion> {
+    // An existing conversion keeps the plan it was made with (its playlist with it).
+    const existing = this.registry.find(key);
+    if (existing) return existing;
+    const prepared = await prepare();
     this.registry.limits = { ...this.registry.limits, maxConversions: limits.maxConversions, maxPerUser: limits.maxPerUser };
     return this.registry.get(key, userId, () => ({ input, plan: prepared.plan, starts: prepared.starts, ffmpegPath: this.ffmpegPath, maxHeight: limits.maxHeight }));
   }

@@ -25,11 +25,13 @@ const ASS_SUBTITLES = new Set(['ass', 'ssa']);
 /** Image subtitle codecs: drawn into the picture when chosen. */
 const IMAGE_SUBTITLES = new Set(['hdmv_pgs_subtitle', 'dvd_subtitle', 'dvb_subtitle', 'xsub']);
 
-/** What the viewer chose: an audio stream, an image subtitle to burn in, the tallest picture (px); each optional. */
+/** What the viewer chose: an audio stream, an image subtitle to burn in, the tallest picture (px); each optional; and whether the server must convert the picture anyway. */
 export interface ConversionChoice {
   audioIndex?: number;
   burnSubtitleIndex?: number;
   maxHeight?: number;
+  /** Convert the picture even when browsers decode it (its keyframes, needed to copy it, are not known in time: ./converter.ts). */
+  convertPicture?: boolean;
 }
 
 /** What happens to one stream: copied as it is, or converted (to H.264 or AAC), and why (the codec, in words). */
@@ -80,6 +82,7 @@ export class PlanError extends Error {}
 function videoAction(stream: ProbedStream, choice: ConversionChoice): StreamAction {
   const convert = (reason: string): StreamAction => ({ index: stream.index, action: 'convert', reason });
   if (choice.burnSubtitleIndex !== undefined) return convert(`burning subtitle ${choice.burnSubtitleIndex}`);
+  if (choice.convertPicture) return convert('keyframes not known');
   if (stream.codec !== 'h264') return convert(stream.codec || 'unknown video');
   if (!PLAYABLE_H264_PIXELS.has(stream.pixelFormat)) return convert(`${stream.codec} ${stream.pixelFormat}`);
   if (choice.maxHeight && stream.height > choice.maxHeight) return convert(`${stream.height} px > ${choice.maxHeight}`);

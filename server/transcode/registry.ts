@@ -91,6 +91,13 @@ export class ConversionRegistry {
     return true;
   }
 
+  /** The conversion of `key`, marked as used now, or undefined when there is none. */
+  find(key: string): Conversion | undefined {
+    const entry = this.entries.get(key);
+    if (entry) entry.usedMs = Date.now();
+    return entry?.conversion;
+  }
+
   /** How many conversions there are, in all and started by `userId`. */
   count(userId?: string): number {
     return userId === undefined ? this.entries.size : [...this.entries.values()].filter((entry) => entry.userId === userId).length;
