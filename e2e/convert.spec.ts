@@ -3,7 +3,8 @@
  * or CORS (`python3 -m http.server`): the notice says so and offers "Play through the server
  * (convert)" to whoever may change the movie; the room switches for everyone, both browsers play the
  * server's conversion with sound, in step; a viewer picks another sound; and a seek far ahead plays
- * without waiting for what lies before it (docs/transcode.md).
+ * without waiting for what lies before it; a refusal and a conversion that fails are said in words
+ * over the picture (docs/transcode.md).
  */
 import path from 'node:path';
 import os from 'node:os';
@@ -107,4 +108,29 @@ test('a film the browser cannot decode plays for the whole room through the serv
     test.info().annotations.push({ type: 'seek far ahead', description: `${Date.now() - started} ms until both played past 48 s` });
     await expectTogether(owner.page, viewer.page, 48);
   });
+});
+
+test('a film whose source is removed while the room watches: the player says the conversion failed, in words', async ({ app, actors }) => {
+  test.setTimeout(90_000);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'convert-gone-'));
+  const source = await startPlainHost(path.dirname(makeConversionFilm(dir)), PROXY_MEDIA_HOST);
+  const owner = await actors.user('owner');
+  const roomId = await app.api.createRoom(owner.token!, uniqueName('convert-gone'));
+  const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${source.url}/${film}`, name: 'Removed film', convert: true });
+  await app.api.setCurrent(owner.token!, roomId, movieId);
+  // The server has read what the film holds (the room's first viewer would have); then the host goes away.
+  const current = await app.api.request('GET', '/api/room/movie/current', { token: owner.token!, roomId });
+  // The first test's conversions may still be there (they stop 15 s after their last viewer).
+  app.setSetting('convert_max_conversions', 8);
+  try {
+    const playlist = await fetch(`${app.origin}${(current.body as { data: { movie: { base: { url: string } } } }).data.movie.base.url}`);
+    expect(playlist.status, await playlist.clone().text()).toBe(200);
+    await source.close();
+    await new CinemaPage(owner.page, app.origin).goto(roomId);
+    // Its segment is asked for twice, then the player asks the server why (about 6 s).
+    await expect(owner.page.getByTestId('player-problem')).toContainText('The server could not convert this film: the source may be damaged or gone', { timeout: 30_000 });
+    await expectNoticeOverPicture(owner.page);
+  } finally {
+    app.setSetting('convert_max_conversions', 2);
+  }
 });

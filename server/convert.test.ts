@@ -28,6 +28,8 @@ let member: TestUser;
 let roomId = '';
 /** Range requests the source answered, by file name. */
 const ranges: Record<string, number> = {};
+/** Files the source no longer has (404), as a host whose film was removed. */
+const gone = new Set<string>();
 
 beforeAll(async () => {
   media = makeConversionMedia(path.join(tempDir('convert-media-'), 'media'));
@@ -35,7 +37,7 @@ beforeAll(async () => {
     const url = new URL(request.url ?? '/', 'http://source');
     const name = path.basename(url.pathname);
     const file = Object.values(media).find((candidate) => path.basename(candidate) === name);
-    if (!file) {
+    if (!file || gone.has(name)) {
       response.writeHead(404).end();
       return;
     }
@@ -157,6 +159,20 @@ describe('a converted movie', () => {
     const japanese = await segmentsOf(`${as(member, url)}&audio=2`);
     expect(japanese.urls[0]).toContain('audio=2');
     expect(await probeSegment(japanese.urls[0])).toEqual({ codecs: ['h264', 'aac'] });
+  });
+
+  it('says the conversion failed when the source is gone in the middle, and stops', async () => {
+    // A host without Range: nothing of it stays in the proxy's slice cache.
+    const { url } = await play({ url: `${sourceUrl}/whole/dts.mkv`, name: 'Removed later', convert: true });
+    const { urls } = await segmentsOf(url);
+    gone.add('dts.mkv');
+    try {
+      // The probe was made; the film is gone before ffmpeg reads it.
+      const segment = await fetch(urls[0]);
+      expect([segment.status, ((await segment.json()) as { error: string }).error]).toEqual([502, 'the conversion failed']);
+    } finally {
+      gone.delete('dts.mkv');
+    }
   });
 
   it('refuses what it cannot convert, in the contract\'s words', async () => {

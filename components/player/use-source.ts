@@ -36,6 +36,8 @@ interface Failure {
   detail: string;
   /** A MediaError code for a decoding failure. */
   mediaErrorCode?: number;
+  /** The part of the source that would not load (a segment), probed instead of `url`. */
+  failedUrl?: string;
 }
 
 /**
@@ -45,7 +47,8 @@ interface Failure {
  * source is no longer the player's.
  */
 function explainProblem(failure: Failure, report: (problem: SourceProblem) => void, stale: () => boolean): void {
-  const { url, kind, headers, detail, mediaErrorCode } = failure;
+  const { kind, headers, detail, mediaErrorCode } = failure;
+  const url = failure.failedUrl ?? failure.url;
   report({ kind: 'unknown', detail });
   void import('@/components/player/source-problems')
     .then(async ({ describeSourceProblem, diagnoseSource }) => {
@@ -80,7 +83,7 @@ function playSource(video: HTMLVideoElement, options: Omit<SourceOptions, 'onPro
   const adapter = attachEngine(
     { video, url, kind, headers, live, broadcast, startPosition },
     {
-      fail: unlessStopped((detail: string, mediaErrorCode?: number) => explainProblem({ url, kind, headers, detail, mediaErrorCode }, events.report, () => stopped)),
+      fail: unlessStopped((detail: string, mediaErrorCode?: number, failedUrl?: string) => explainProblem({ url, kind, headers, detail, mediaErrorCode, failedUrl }, events.report, () => stopped)),
       report: unlessStopped(events.report),
       offAir,
       tracks: unlessStopped(events.tracks),

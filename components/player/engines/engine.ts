@@ -34,10 +34,11 @@ export type TrackEngine = { kind: 'hls'; hls: Hls; events: typeof Hls.Events } |
 export interface EngineHooks {
   /**
    * The source cannot play: `detail` in the library's words, `mediaErrorCode` a MediaError code for a
-   * decoding failure. The player finds the reason (unreachable, HTTP status, CORS, not media, codec)
-   * by probing the URL (components/player/source-problems.ts) and says it in words.
+   * decoding failure, `failedUrl` the part of it that would not load (a segment of a playlist that
+   * loads). The player finds the reason (unreachable, HTTP status, CORS, not media, codec) by probing
+   * that URL, else the source's (components/player/source-problems.ts), and says it in words.
    */
-  fail(detail: string, mediaErrorCode?: number): void;
+  fail(detail: string, mediaErrorCode?: number, failedUrl?: string): void;
   /** A problem the adapter knows by itself (a format this browser lacks, a host that cannot seek, a broadcast's codec). */
   report(problem: SourceProblem): void;
   /** A broadcast is off the air (nobody pushes yet, or the push ended): the player says so and tries again. */

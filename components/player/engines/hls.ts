@@ -26,6 +26,11 @@ import { loadThen, type AttachEngine, type EngineAdapter, type EngineHooks, type
 /** hls.js's light build, imported once the room link's early start has it in (./engine.ts). */
 export const importHlsLight = () => earlyEngine().then(() => import('hls.js/light'));
 
+/** Whether `url` is a movie this server converts (`/api/room/movie/convert/<movie>/index.m3u8`, docs/transcode.md). */
+function isConversion(url: string): boolean {
+  return /\/api\/room\/movie\/convert\/[^/]+\/index\.m3u8/.test(url);
+}
+
 /** Reloads of a segment, and recoveries of a decoding error, before the source counts as failed. */
 const MAX_RECOVERIES = 3;
 /** The first retry of a failed source (ms); each next one waits twice as long, up to SOURCE_RETRY_MAX_MS. */
@@ -71,9 +76,9 @@ function playWithHlsJs(LightHls: typeof Hls, source: EngineSource, hooks: Engine
   };
 
   /** The source failed: the player says why, and it is tried again a while later. */
-  const failed = (detail: string, mediaErrorCode?: number) => {
+  const failed = (detail: string, mediaErrorCode?: number, failedUrl?: string) => {
     destroy();
-    hooks.fail(detail, mediaErrorCode);
+    hooks.fail(detail, mediaErrorCode, failedUrl);
     clearTimeout(retry);
     retry = setTimeout(() => {
       if (!stopped) start(LightHls, 'light');
@@ -86,6 +91,7 @@ function playWithHlsJs(LightHls: typeof Hls, source: EngineSource, hooks: Engine
     // The default loader loads playlists and fragments too (hls.js uses it when `pLoader` and
     // `fLoader` are unset); its declared type is the generic loader's.
     const DefaultLoader = HlsClass.DefaultConfig.loader;
+    const fragDefaults = HlsClass.DefaultConfig.fragLoadPolicy.default;
     const instance = new HlsClass({
       startLevel: -1,
       startPosition: live ? -1 : Math.max(-1, source.startPosition()),
@@ -96,6 +102,9 @@ function playWithHlsJs(LightHls: typeof Hls, source: EngineSource, hooks: Engine
       },
       pLoader: earlyMediaLoader(DefaultLoader as unknown as PlaylistLoaderConstructor),
       fLoader: tsPrefixStrippingLoader(earlyMediaLoader(DefaultLoader as unknown as FragmentLoaderConstructor)),
+      // A segment this server failed to convert (docs/transcode.md) is asked for once more, not six
+      // times over half a minute: the viewer hears why sooner.
+      fragLoadPolicy: isConversion(url) && fragDefaults.errorRetry ? { default: { ...fragDefaults, errorRetry: { ...fragDefaults.errorRetry, maxNumRetry: 1 } } } : HlsClass.DefaultConfig.fragLoadPolicy,
       // Live: behind the edge after a stall, catch up by playing up to 1.2× rather than jumping (docs/live.md).
       maxLiveSyncPlaybackRate: live ? 1.2 : 1,
     });
@@ -115,7 +124,8 @@ function playWithHlsJs(LightHls: typeof Hls, source: EngineSource, hooks: Engine
         recoveries += 1;
         instance.recoverMediaError();
       } else {
-        failed(data.details, data.type === ErrorTypes.MEDIA_ERROR ? 3 : undefined);
+        // A segment that would not load is what the player asks about (the playlist itself answers).
+        failed(data.details, data.type === ErrorTypes.MEDIA_ERROR ? 3 : undefined, /^frag/i.test(data.details) ? data.frag?.url : undefined);
       }
     });
     // Played: the next failure is tried again soon.
