@@ -91,7 +91,7 @@ function playWithHlsJs(LightHls: typeof Hls, source: EngineSource, hooks: Engine
     // The default loader loads playlists and fragments too (hls.js uses it when `pLoader` and
     // `fLoader` are unset); its declared type is the generic loader's.
     const DefaultLoader = HlsClass.DefaultConfig.loader;
-    const fragDefaults = HlsClass.DefaultConfig.fragLoadPolicy.default;
+    const fragDefaults = HlsClass.DefaultConfig.fragLoadPolicy?.default;
     const instance = new HlsClass({
       startLevel: -1,
       startPosition: live ? -1 : Math.max(-1, source.startPosition()),
@@ -104,7 +104,7 @@ function playWithHlsJs(LightHls: typeof Hls, source: EngineSource, hooks: Engine
       fLoader: tsPrefixStrippingLoader(earlyMediaLoader(DefaultLoader as unknown as FragmentLoaderConstructor)),
       // A segment this server failed to convert (docs/transcode.md) is asked for once more, not six
       // times over half a minute: the viewer hears why sooner.
-      fragLoadPolicy: isConversion(url) && fragDefaults.errorRetry ? { default: { ...fragDefaults, errorRetry: { ...fragDefaults.errorRetry, maxNumRetry: 1 } } } : HlsClass.DefaultConfig.fragLoadPolicy,
+      ...(isConversion(url) && fragDefaults?.errorRetry ? { fragLoadPolicy: { default: { ...fragDefaults, errorRetry: { ...fragDefaults.errorRetry, maxNumRetry: 1 } } } } : {}),
       // Live: behind the edge after a stall, catch up by playing up to 1.2× rather than jumping (docs/live.md).
       maxLiveSyncPlaybackRate: live ? 1.2 : 1,
     });
