@@ -69,6 +69,7 @@ const as = (user: TestUser, url: string) => url.replace(/token=[^&]+/, `token=${
 
 afterAll(async () => {
   await server?.stop();
+  source?.closeAllConnections();
   await new Promise((resolve) => source?.close(resolve));
 });
 
@@ -208,7 +209,7 @@ describe('a converted movie', () => {
     const { id } = await play({ url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true });
     // From 127.0.0.2 (not this server's own address): as if the route did not exist.
     const fromElsewhere = await new Promise<number>((resolve, reject) => {
-      const request = http.get(`${server.url}/api/room/movie/proxy/${id}/input/x`, { localAddress: SOURCE_HOST }, (response) => {
+      const request = http.get(`${server.url}/api/room/movie/proxy/${id}/input/x`, { localAddress: SOURCE_HOST, agent: false }, (response) => {
         response.resume();
         resolve(response.statusCode ?? 0);
       });
