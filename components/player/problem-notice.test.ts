@@ -17,7 +17,7 @@ describe('mayConvert', () => {
 
   it('offers conversion for a film the server fetches, on a server that converts', () => {
     expect(mayConvert(movie({}), true)).toBe(true);
-    expect(mayConvert(movie({ url: '/api/room/movie/proxy/m?token=t', vendorInfo: { vendor: 'alist' } }), true)).toBe(true);
+    expect(mayConvert(movie({ vendorInfo: { vendor: '' } }), true)).toBe(true);
   });
 
   it('does not offer it where it cannot help or the server does not convert', () => {
@@ -26,6 +26,8 @@ describe('mayConvert', () => {
     expect(mayConvert(movie({ live: true }), true)).toBe(false);
     expect(mayConvert(movie({ rtmpSource: true, live: true }), true)).toBe(false);
     expect(mayConvert(movie({ vendorInfo: { vendor: 'emby' } }), true)).toBe(false);
+    // An AList movie's URL and subtitles here carry the viewer's token: its edit dialog offers the switch.
+    expect(mayConvert(movie({ url: '/api/room/movie/proxy/m?token=t', vendorInfo: { vendor: 'alist' } }), true)).toBe(false);
     // A proxied movie's URL here is the proxy's: its edit dialog offers the switch instead.
     expect(mayConvert(movie({ proxy: true, url: '/api/room/movie/proxy/m?token=t' }), true)).toBe(false);
   });

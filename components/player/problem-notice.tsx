@@ -104,14 +104,15 @@ const CONVERT_HELPS: ReadonlySet<SourceProblem['kind']> = new Set(['codec', 'unp
 
 /**
  * Whether the server may convert `movie` when it does not play: the server converts (the companion
- * server with ffmpeg), and the movie is a film it fetches that is not converted yet: not live, not a
- * push, not an Emby or Jellyfin movie (its media server converts), and not proxied (whose `url` here
- * is the proxy's, not the source's; its edit dialog offers the switch).
+ * server with ffmpeg), and the movie is a film at an address that is not converted yet: not live, not
+ * a push, not a vendor's (an Emby or Jellyfin movie's media server converts it; an AList movie's
+ * `url` and subtitles here are the proxy's, with the viewer's token, which an edit must not store:
+ * its edit dialog offers the switch), and not proxied (its `url` here is the proxy's too).
  */
 export function mayConvert(movie: Movie, serverConverts: boolean): boolean {
   const base = movie.base;
-  if (!serverConverts || base.convert || base.live || base.rtmpSource || base.vendorInfo?.vendor === 'emby') return false;
-  return base.vendorInfo?.vendor === 'alist' || !base.url.startsWith('/');
+  if (!serverConverts || base.convert || base.live || base.rtmpSource || base.vendorInfo?.vendor) return false;
+  return !base.url.startsWith('/');
 }
 
 export interface ProblemRemediesProps {
