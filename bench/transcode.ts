@@ -9,9 +9,9 @@
  * - **the conversion alone** (server/transcode/conversion.ts on the file): the real-time factor (film
  *   seconds written per second) and ffmpeg's CPU, as a share of one core, while it runs;
  * - **in two browsers** (the companion server over `out/`, two headless Chromium viewers in a room,
- *   the film on a host without Range, `convert: true`): the time from "play" (POST /current) to each
- *   viewer's first frame, the two viewers' steady drift (p50/p95 over 10 s), and the time from a seek
- *   to 45 s until both play past it.
+ *   the film on a host without Range, `convert: true`): the time between starting the film
+ *   (POST /current) and each viewer's first frame, the two viewers' steady drift (p50/p95 over
+ *   10 s), and the time from a seek to 45 s until both play past it.
  *
  * Targets (issue 50): a sound-only conversion ≤ 2 s to the first frame and ≤ 15 % of a core; a
  * 720p picture conversion faster than real time on 2 cores; steady drift p95 ≤ 33 ms. Writes

@@ -27,7 +27,7 @@ import { PlanError, planConversion } from '../transcode/plan';
 import { ProbeError } from '../transcode/probe';
 import { ConversionLimitError } from '../transcode/registry';
 import { isEmbyMovie } from '../vendors/emby-movies';
-import type { MovieRecord } from '../db';
+import type { MovieRecord, SiteSettings } from '../db';
 import type { MovieBase } from '@/lib/contract/types';
 
 /** 400 when the site turned conversion off (companion text). */
@@ -106,10 +106,12 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   const { store } = context;
 
   /** The limits the admin set (site settings `convert_*`). */
-  const limits = async (): Promise<ConvertLimits> => {
-    const site = await store.settings.get();
-    return { maxConversions: site.convert_max_conversions, maxPerUser: site.convert_max_per_user, maxHeight: site.convert_max_height, maxMinutes: site.convert_max_minutes };
-  };
+  const limitsOf = (site: SiteSettings): ConvertLimits => ({
+    maxConversions: site.convert_max_conversions,
+    maxPerUser: site.convert_max_per_user,
+    maxHeight: site.convert_max_height,
+    maxMinutes: site.convert_max_minutes,
+  });
 
   /**
    * The room, the movie, ffmpeg's input, the viewer's choice of sound and the limits for a request,
@@ -131,7 +133,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     const input = await inputOf(app, context, movie, access.room.id);
     const query = new URLSearchParams({ token: tokenOf(request), roomId: access.room.id });
     if (audio !== undefined) query.set('audio', String(audio));
-    return { access, movie, input, audio, sourceKey: sourceKey(movie), query, limits: await limits() };
+    return { access, movie, input, audio, sourceKey: sourceKey(movie), query, limits: limitsOf(site) };
   }
 
   /**
