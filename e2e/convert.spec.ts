@@ -4,7 +4,8 @@
  * (convert)" to whoever may change the movie; the room switches for everyone, both browsers play the
  * server's conversion with sound, in step; a viewer picks another sound; and a seek far ahead plays
  * without waiting for what lies before it; a refusal and a conversion that fails are said in words
- * over the picture (docs/transcode.md).
+ * over the picture; a room that converts automatically plays such a film converted from the start;
+ * an image subtitle is drawn into the picture of the viewer who picks it (docs/transcode.md).
  */
 import path from 'node:path';
 import os from 'node:os';
@@ -13,16 +14,18 @@ import type { Page } from '@playwright/test';
 import { expect, PROXY_MEDIA_HOST, test } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
-import { makeConversionFilm } from './support/conversion-media';
+import { IMAGE_SUBTITLE_BOX, makeConversionFilm, makeConversionMedia } from './support/conversion-media';
 import { startPlainHost, type PlainHost } from './support/plain-host';
 import { sampleMedia } from './support/playback';
 import { expectTogether } from './support/watch-party';
 
 let host: PlainHost;
 let film = '';
+let imageSubtitleFilm = '';
 test.beforeAll(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'convert-e2e-'));
   film = path.basename(makeConversionFilm(dir));
+  imageSubtitleFilm = path.basename(makeConversionMedia(dir).imageSubtitle);
   host = await startPlainHost(dir, PROXY_MEDIA_HOST);
 });
 test.afterAll(async () => {
@@ -108,6 +111,86 @@ test('a film the browser cannot decode plays for the whole room through the serv
     test.info().annotations.push({ type: 'seek far ahead', description: `${Date.now() - started} ms until both played past 48 s` });
     await expectTogether(owner.page, viewer.page, 48);
   });
+});
+
+test('a room that converts automatically plays a film the browser cannot decode at once, without the notice', async ({ app, actors }) => {
+  test.setTimeout(90_000);
+  const owner = await actors.user('owner');
+  const roomId = await app.api.createRoom(owner.token!, uniqueName('convert-auto'));
+  const cinema = new CinemaPage(owner.page, app.origin);
+  await cinema.goto(roomId);
+  // The first test's conversions may still be there (they stop 15 s after their last viewer).
+  app.setSetting('convert_max_conversions', 8);
+
+  await test.step('the owner turns it on in the room settings', async () => {
+    const settings = await cinema.openSettings();
+    const toggle = settings.getByTestId('setting-auto_convert');
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await expect(toggle).toBeEnabled();
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await owner.page.screenshot({ path: test.info().outputPath('convert-auto-setting.png') });
+    await cinema.closePanel();
+  });
+
+  await test.step('the film starts converted, with sound, and the notice never shows', async () => {
+    const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${host.url}/${film}`, name: 'HEVC film' });
+    let noticed = false;
+    await owner.page.exposeFunction('noticeShown', () => (noticed = true));
+    await owner.page.evaluate(() => {
+      new MutationObserver(() => {
+        if (document.querySelector('[data-testid="player-problem"]')) (window as unknown as { noticeShown: () => void }).noticeShown();
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await app.api.setCurrent(owner.token!, roomId, movieId);
+    await cinema.waitMediaLoaded();
+    await expect.poll(() => audioDecoded(owner.page), { message: 'no sound was decoded', timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await owner.page.getByTestId('player-video').evaluate((video) => (video as HTMLVideoElement).currentSrc)).toMatch(/^blob:/);
+    expect(noticed, 'the player said it could not play the film').toBe(false);
+  });
+  app.setSetting('convert_max_conversions', 2);
+});
+
+/** The brightness (0–255) of the video's current frame at the image subtitle's box, drawn at its own size (160×90). */
+function boxBrightness(page: Page): Promise<number> {
+  return page.getByTestId('player-video').evaluate((video, box) => {
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [160, 90];
+    const context = canvas.getContext('2d')!;
+    context.drawImage(video as HTMLVideoElement, 0, 0, 160, 90);
+    const [red, green, blue] = context.getImageData(box.x + box.width / 2, box.y + box.height / 2, 1, 1).data;
+    return (red + green + blue) / 3;
+  }, IMAGE_SUBTITLE_BOX);
+}
+
+test('a viewer picks an image subtitle: the server draws it into their picture, and only theirs', async ({ app, actors }) => {
+  test.setTimeout(60_000);
+  const owner = await actors.user('owner');
+  const roomId = await app.api.createRoom(owner.token!, uniqueName('convert-pgs'));
+  const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${host.url}/${imageSubtitleFilm}`, name: 'PGS film', convert: true });
+  await app.api.setCurrent(owner.token!, roomId, movieId);
+  const cinema = new CinemaPage(owner.page, app.origin);
+  app.setSetting('convert_max_conversions', 8);
+  await cinema.goto(roomId);
+  await cinema.waitMediaLoaded();
+  // Paused at 2 s, where the subtitle shows (0.5–5.5 s).
+  await cinema.pause();
+  await cinema.seek(2);
+  await expect.poll(async () => {
+    const sample = await sampleMedia(owner.page);
+    return sample.paused && Math.abs(sample.currentTime - 2) < 0.5;
+  }, { message: 'not paused at 2 s' }).toBe(true);
+  await expect.poll(() => boxBrightness(owner.page), { message: 'the picture is not black where the subtitle goes' }).toBeLessThan(40);
+  const choice = owner.page.getByTestId('burn-subtitle-choice');
+  await expect(choice.locator('option')).toHaveText(['Off', 'English']);
+  await choice.selectOption({ label: 'English' });
+  await expect(owner.page.getByTestId('media-choice-hint')).toBeVisible();
+  await expect.poll(() => boxBrightness(owner.page), { message: 'no subtitle drawn into the picture', timeout: 15_000 }).toBeGreaterThan(200);
+  expect((await sampleMedia(owner.page)).paused).toBe(true);
+  await owner.page.screenshot({ path: test.info().outputPath('convert-image-subtitle.png') });
+  await choice.selectOption({ label: 'Off' });
+  await expect.poll(() => boxBrightness(owner.page), { message: 'the subtitle stayed after it was turned off', timeout: 15_000 }).toBeLessThan(40);
+  app.setSetting('convert_max_conversions', 2);
 });
 
 test('a film whose source is removed while the room watches: the player says the conversion failed, in words', async ({ app, actors }) => {

@@ -119,7 +119,7 @@ describe('site settings', () => {
     expect(Object.keys(all.body.data)).toEqual(expect.arrayContaining(['user', 'room', 'proxy', 'email', 'server', 'database', 'oauth2_github']));
     expect(all.body.data.user).toMatchObject({ enable_password_signup: true, user_max_room_count: 3, enable_guest: true });
     expect(all.body.data.server.version).toMatch(/0\.9\.11/);
-    expect(all.body.data.database.database_version).toBe('5');
+    expect(all.body.data.database.database_version).toBe('6');
 
     const room = await get(server, '/api/admin/settings/room', { token: root.token });
     expect(Object.keys(room.body.data)).toEqual(['room']);

@@ -380,6 +380,8 @@ describe('rooms', () => {
       can_set_current_movie: true,
       can_set_current_status: true,
       can_send_chat_message: true,
+      // The companion extension (docs/transcode.md "Converting automatically").
+      auto_convert: false,
     });
     const joined = await get(server, `/api/room/joined?roomId=${open.roomId}`, { token: member.token });
     expect(joined.body.data).toMatchObject({ joined: true, status: 3, room: { enabledGuest: true } });

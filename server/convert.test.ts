@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
+import { IMAGE_SUBTITLE_BOX, makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
 import { createRoom, get, launch, post, signUpUser, tempDir, TEST_ROOT_PASSWORD, type TestServer, type TestUser } from './test-support/harness';
 import { roomCallers, statusesOf } from './test-support/room-roles';
 
@@ -111,6 +111,27 @@ async function probeSegment(url: string): Promise<{ codecs: string[] }> {
   return { codecs: [...new Set(out.split('\n').map((line) => line.replace(/,$/, '').trim()).filter(Boolean))] };
 }
 
+/**
+ * What frame `frame` of a segment shows, from its brightness (gray, 160×90) at the subtitle box's
+ * centre and in a corner: `box` (white over black), `black`, or the two figures.
+ */
+async function pictureIn(url: string, frame: number): Promise<string> {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  const file = path.join(tempDir('segment-'), 'segment.ts');
+  fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+  const pixels = await new Promise<Buffer>((resolve, reject) =>
+    execFile('ffmpeg', ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${frame})`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], { encoding: 'buffer' }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  const { x, y, width, height } = IMAGE_SUBTITLE_BOX;
+  const [box, corner] = [pixels[(y + height / 2) * 160 + x + width / 2], pixels[5 * 160 + 5]];
+  if (corner < 40) {
+    if (box > 200) return 'box';
+    if (box < 40) return 'black';
+  }
+  return `${box} ${corner}`;
+}
+
 describe('a converted movie', () => {
   it('plays as the server\'s HLS: the picture and sound a browser decodes, a far segment first, shared by the room', async () => {
     const { id, url, type } = await play({ url: `${sourceUrl}/hevc-long.mkv`, name: 'HEVC', convert: true });
@@ -162,6 +183,24 @@ describe('a converted movie', () => {
     expect(await probeSegment(japanese.urls[0])).toEqual({ codecs: ['h264', 'aac'] });
   });
 
+  it('draws an image subtitle into the picture for the viewer who chooses it, from the start or a far segment', async () => {
+    const { id, url } = await play({ url: `${sourceUrl}/image-subtitle.mkv`, name: 'PGS', convert: true });
+    const current = (await get(server, '/api/room/movie/current', { token: member.token, roomId })).body.data.movie.base;
+    expect(current.mediaChoices).toEqual({ audioTracks: [], maxBitrates: [], burnSubtitles: [{ index: 2, name: 'eng', language: 'eng' }] });
+    expect(current.subtitles).toBeUndefined();
+    // The room's conversion: no box.
+    const plain = await segmentsOf(url);
+    expect(await pictureIn(plain.urls[0], 25)).toBe('black');
+    // The member's choice: a white box over the black picture, in a far segment asked first and in the first.
+    const chosen = await segmentsOf(`${as(member, url)}&subtitle=2`);
+    expect(chosen.durations.map((length) => Number(length.toFixed(1)))).toEqual([4, 2]);
+    expect(chosen.urls[1]).toContain('subtitle=2');
+    expect(await pictureIn(chosen.urls[1], 0)).toBe('box');
+    expect(await pictureIn(chosen.urls[0], 25)).toBe('box');
+    const none = await get(server, `/api/room/movie/convert/${id}/index.m3u8?subtitle=1`, { token: member.token, roomId });
+    expect([none.status, none.body.error]).toEqual([400, 'id out of range']);
+  });
+
   it('says the conversion failed when the source is gone in the middle, and stops', async () => {
     // A host without Range: nothing of it stays in the proxy's slice cache.
     const { url } = await play({ url: `${sourceUrl}/whole/dts.mkv`, name: 'Removed later', convert: true });
@@ -203,6 +242,36 @@ describe('a converted movie', () => {
     } finally {
       await setting(true);
     }
+  });
+
+  it('in a room that converts automatically, converts what browsers cannot play when it starts, and leaves the rest as it is', async () => {
+    expect((await get(server, '/api/room/settings', { token: member.token, roomId })).body.data.auto_convert).toBe(false);
+    const setting = (user: TestUser, value: boolean) => post(server, '/api/room/admin/settings', { auto_convert: value }, { token: user.token, roomId });
+    const refused = await setting(member, true);
+    expect(refused.status).toBe(403);
+    // Started before the room converted: as it is.
+    const before = await play({ url: `${sourceUrl}/hevc-eac3.mkv`, name: 'Before' });
+    expect(before.url).toBe(`${sourceUrl}/hevc-eac3.mkv`);
+    expect((await setting(owner, true)).status).toBe(204);
+    try {
+      expect((await get(server, '/api/room/settings', { token: member.token, roomId })).body.data.auto_convert).toBe(true);
+      const urlOf = async (base: Record<string, unknown>) => (await play(base)).url.replace(server.url, '').replace(/\?.*/, '').replace(/[0-9a-f]{32}/, '<id>');
+      expect(await urlOf({ url: `${sourceUrl}/hevc-eac3.mkv`, name: 'HEVC' })).toBe('/api/room/movie/convert/<id>/index.m3u8');
+      expect(await urlOf({ url: `${sourceUrl}/whole/h264-aac.mkv`, name: 'Matroska' })).toBe('/api/room/movie/convert/<id>/index.m3u8');
+      expect(await urlOf({ url: `${sourceUrl}/ac3.mp4`, name: 'AC-3' })).toBe('/api/room/movie/convert/<id>/index.m3u8');
+      expect(await urlOf({ url: `${sourceUrl}/h264-aac.mp4`, name: 'Plays' })).toBe(`${sourceUrl}/h264-aac.mp4`);
+      // Not a film: left for the player to say so.
+      expect(await urlOf({ url: `${sourceUrl}/not-media.mkv`, name: 'Not a film' })).toBe(`${sourceUrl}/not-media.mkv`);
+      // A movie started again once the room converts; the list shows it converted too.
+      expect((await post(server, '/api/room/movie/current', { id: before.id }, { token: owner.token, roomId })).status).toBe(204);
+      const current = await get(server, '/api/room/movie/current', { token: member.token, roomId });
+      expect([current.body.data.movie.base.type, current.body.data.movie.base.url]).toEqual(['m3u8', expect.stringContaining(`/api/room/movie/convert/${before.id}/index.m3u8`)]);
+      const list = await get(server, '/api/room/movie/movies?max=100', { token: member.token, roomId });
+      expect(list.body.data.movies.find((movie: { id: string }) => movie.id === before.id).base.convert).toBe(true);
+    } finally {
+      expect((await setting(owner, false)).status).toBe(204);
+    }
+    expect((await play({ url: `${sourceUrl}/hevc-long.mkv`, name: 'Off again' })).url).toBe(`${sourceUrl}/hevc-long.mkv`);
   });
 
   it('gives ffmpeg its input only on this machine, with a token for that movie', async () => {

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conversion-media';
 import { tempDir, until } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
-import { Converter, NOT_MEDIA, TOO_LONG_TO_CONVERT } from './transcode/converter';
+import { Converter, NOT_MEDIA, TOO_LONG_TO_CONVERT, TOO_LARGE_TO_CONVERT } from './transcode/converter';
 import { ffmpegArgs, segmentStarts, vodPlaylist } from './transcode/hls';
 import { ConversionLimitError, ConversionRegistry, REPLACEABLE_AFTER_MS, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
-import { planConversion, PlanError } from './transcode/plan';
+import { planConversion, PlanError, playsInBrowsers } from './transcode/plan';
 import { probeKeyframes, probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
 
 let media: ConversionMedia;
@@ -89,6 +89,7 @@ describe('planConversion', () => {
   it('burns an image subtitle only when chosen, and refuses a file with nothing to play', () => {
     const probe: MediaProbe = {
       durationSec: 60,
+      sizeBytes: 0,
       container: 'matroska,webm',
       streams: [
         { index: 0, kind: 'video', codec: 'h264', profile: 'High', language: '', title: '', isDefault: true, width: 1920, height: 1080, pixelFormat: 'yuv420p', channels: 0, isCoverArt: false },
@@ -103,6 +104,34 @@ describe('planConversion', () => {
     // A music file's cover is not a picture to convert.
     const song: MediaProbe = { ...probe, streams: [{ ...probe.streams[0], codec: 'mjpeg', isCoverArt: true }, probe.streams[1]] };
     expect(summary(song)).toEqual([null, 'copy aac', 'remux']);
+  });
+});
+
+describe('playsInBrowsers', () => {
+  it('leaves alone only what every browser plays with the engine its address picks', async () => {
+    const verdicts = await Promise.all(
+      (['hevcEac3', 'trueHd', 'ac3Mp4', 'dts', 'h264TenBit', 'h264AacMkv', 'h264AacMp4'] as const).map(async (name) => [name, playsInBrowsers(await probeMedia(media[name]), 'native')]),
+    );
+    expect(verdicts).toEqual([
+      ['hevcEac3', false],
+      ['trueHd', false],
+      ['ac3Mp4', false],
+      ['dts', false],
+      ['h264TenBit', false],
+      // Some browsers play Matroska, others do not.
+      ['h264AacMkv', false],
+      ['h264AacMp4', true],
+    ]);
+    const mp4 = await probeMedia(media.h264AacMp4);
+    // mpegts.js reads FLV and MPEG-TS of the same codecs; HLS and DASH are not judged.
+    expect(playsInBrowsers({ ...mp4, container: 'flv' }, 'flv')).toBe(true);
+    expect(playsInBrowsers(await probeMedia(media.ac3Mp4), 'mpegts')).toBe(false);
+    expect(playsInBrowsers(await probeMedia(media.hevcEac3), 'hls')).toBe(true);
+    const [video, audio] = mp4.streams;
+    const webm: MediaProbe = { ...mp4, container: 'matroska,webm', streams: [{ ...video, codec: 'vp9' }, { ...audio, codec: 'opus' }] };
+    expect(playsInBrowsers(webm, 'native')).toBe(true);
+    expect(playsInBrowsers({ ...webm, container: 'avi' }, 'native')).toBe(false);
+    expect(playsInBrowsers({ ...mp4, container: 'mp3', streams: [{ ...audio, codec: 'mp3' }] }, 'native')).toBe(true);
   });
 });
 
@@ -237,7 +266,7 @@ describe('Conversion', () => {
 describe('Converter', () => {
   it('converts a picture it could copy when its keyframes take too long to read, and copies it once they are known', async () => {
     const converter = new Converter(tempDir('converter-'), 'ffmpeg', undefined, 0);
-    const limits = { maxConversions: 2, maxPerUser: 2, maxHeight: 1080, maxMinutes: 240 };
+    const limits = { maxConversions: 2, maxPerUser: 2, maxHeight: 1080, maxMinutes: 240, maxGigabytes: 100 };
     try {
       const first = await converter.prepare('film', media.h264Ac3Long, {}, limits);
       expect([first.plan.video?.action, first.plan.video?.reason, first.starts]).toEqual(['convert', 'keyframes not known', [0, 4, 8]]);
@@ -246,6 +275,11 @@ describe('Converter', () => {
       expect(later.starts.map((start) => Math.round(start * 10) / 10)).toEqual([0, 4.8, 9.6]);
       await expect(converter.prepare('text', media.notMedia, {}, limits)).rejects.toThrow(NOT_MEDIA);
       await expect(converter.prepare('film', media.h264Ac3Long, {}, { ...limits, maxMinutes: 0.1 })).rejects.toThrow(TOO_LONG_TO_CONVERT);
+      // Its size, as the file tells it: the limit is in GB (10⁹ bytes).
+      const { size } = fs.statSync(media.h264Ac3Long);
+      expect((await converter.probe('film', media.h264Ac3Long)).sizeBytes).toBe(size);
+      await expect(converter.prepare('film', media.h264Ac3Long, {}, { ...limits, maxGigabytes: (size - 1) / 1e9 })).rejects.toThrow(TOO_LARGE_TO_CONVERT);
+      await expect(converter.prepare('film', media.h264Ac3Long, {}, { ...limits, maxGigabytes: size / 1e9 })).resolves.toBeDefined();
     } finally {
       converter.close();
     }

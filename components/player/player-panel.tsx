@@ -81,7 +81,7 @@ function sourcesOf(movie: Movie, mainName: string): MovieSource[] {
 }
 
 /** Nothing chosen: the source as the media server gives it. */
-const NO_MEDIA_CHOICE: MediaChoice = { audio: null, maxBitrate: null };
+const NO_MEDIA_CHOICE: MediaChoice = { audio: null, maxBitrate: null, subtitle: null };
 
 /** The overlay, its settings and the remedies of a broken source: each downloaded when first shown. */
 const DanmakuLayer = lazy(() => import('@/components/player/danmaku-layer').then((module) => ({ default: module.DanmakuLayer })));
@@ -161,10 +161,10 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   // A child of a dynamic folder is the folder's id with its own path (docs/vendors.md).
   const movieKey = movie ? `${movie.id}:${movie.subPath}` : '';
   // The viewer's audio track and bitrate of an Emby/Jellyfin movie's main source, for this movie only.
-  const [mediaChoice, setMediaChoice] = useState<MediaChoice & { movieKey: string }>({ movieKey: '', audio: null, maxBitrate: null });
+  const [mediaChoice, setMediaChoice] = useState<MediaChoice & { movieKey: string }>({ movieKey: '', ...NO_MEDIA_CHOICE });
   const choices = sourceIndex === 0 ? movie?.base.mediaChoices : undefined;
   const choice: MediaChoice = choices && mediaChoice.movieKey === movieKey ? mediaChoice : NO_MEDIA_CHOICE;
-  const chosen = choice.audio !== null || choice.maxBitrate !== null;
+  const chosen = choice.audio !== null || choice.maxBitrate !== null || choice.subtitle !== null;
   const source = chosen ? { ...sources[0], url: withMediaChoice(sources[0].url, choice), type: 'm3u8' } : sources[sourceIndex];
   const defaultAudio = choices?.audioTracks.find((track) => track.default)?.index ?? choices?.audioTracks[0]?.index ?? null;
   const choose = (patch: Partial<MediaChoice>) => {
@@ -318,6 +318,16 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                   value={choice.maxBitrate ?? ''}
                   options={[{ value: '', label: t('player.choice.original') }, ...choices.maxBitrates.map((bitrate) => ({ value: bitrate, label: t('player.choice.bitrate', { mbps: bitrate / 1_000_000 }) }))]}
                   onChange={(value) => choose({ maxBitrate: value ? Number(value) : null })}
+                />
+              ) : null}
+              {choices?.burnSubtitles?.length ? (
+                <BarSelect
+                  label={t('player.choice.burnSubtitle')}
+                  testId="burn-subtitle-choice"
+                  title={t('player.choice.burnHint')}
+                  value={choice.subtitle ?? ''}
+                  options={[{ value: '', label: t('player.choice.none') }, ...choices.burnSubtitles.map((subtitle) => ({ value: subtitle.index, label: trackLabel(subtitle, locale) }))]}
+                  onChange={(value) => choose({ subtitle: value === '' ? null : Number(value) })}
                 />
               ) : null}
               {chosen ? <span className="basis-full text-xs text-zinc-500 dark:text-zinc-400" data-testid="media-choice-hint">{t('player.choice.hint')}</span> : null}

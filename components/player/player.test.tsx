@@ -6,7 +6,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { translate } from '@/lib/i18n/messages';
 import '@/lib/i18n/messages/player-problem';
-import { isHlsSource, sourceKind } from '@/lib/media/source-kind';
+import { isHlsSource, sourceKind } from '@/lib/contract/source-kind';
 import { SOURCE_RETRY_MS } from './engines/hls';
 import { Player } from './player';
 import { WatchOnlyReason } from './watch-only-reason';

@@ -5,7 +5,7 @@
  * engine or the <video> reports a failure; the same probe tells whether the source honours HTTP
  * Range, without which seeking cannot work on a progressive file.
  */
-import type { SourceKind } from '@/lib/media/source-kind';
+import type { SourceKind } from '@/lib/contract/source-kind';
 
 /** What a probe of the URL found. `status` 0 = no readable answer; `rangeSupported` null = unknown. */
 export interface SourceDiagnosis {

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { SourceProblem } from '@/components/player/source-problems';
-import { sourceKind, type SourceKind } from '@/lib/media/source-kind';
+import { sourceKind, type SourceKind } from '@/lib/contract/source-kind';
 import { attachEngine, type TrackEngine } from './engines';
 
 /** How often a player waiting for a broadcast tries again, ms. */

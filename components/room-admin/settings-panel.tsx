@@ -3,7 +3,8 @@
  * The room settings panel of the viewing hall (docs/reference-client.md §1.5 "Room settings drawer";
  * docs/contract.md §3.6, §4.4, §5.5): presets, who can come in (hidden, guests, join review, no new
  * members), what members may do (the seven `can_*` switches), the default member and guest
- * permissions, the room password, and deleting the room. Everyone signed in may read it; a control
+ * permissions, whether the room converts films browsers cannot play (a companion extension), the
+ * room password, and deleting the room. Everyone signed in may read it; a control
  * the viewer may not use is disabled with the reason. Each switch saves at once (one key per
  * request, as the reference client does). Loaded when the panel is first opened.
  */
@@ -24,6 +25,7 @@ import { validateRoomPassword } from '@/lib/contract/validation';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { roomAbilitiesAtom, roomInfoAtom, roomLeavingAtom, roomSettingsAtom } from '@/lib/room/atoms';
+import { publicSettingsAtom } from '@/lib/session';
 import { writeRoomPassword } from '@/lib/storage';
 import { Drawer } from '@/components/ui/drawer';
 import { permissionRows } from './permission-editor';
@@ -46,6 +48,7 @@ export function SettingsPanel({ roomId, open, onOpenChange }: SettingsPanelProps
   const actions = useRoomAdminActions(roomId);
   const [saving, setSaving] = useState<string | null>(null);
   const readOnlyReason = abilities.canSetRoomSettings ? undefined : t('roomAdmin.settings.readOnly');
+  const serverConverts = useAtomValue(publicSettingsAtom)?.movieConvert === true;
 
   /** Writes one or more keys; the panel and the room's abilities show the new values at once. */
   const save = async (patch: Partial<RoomSettings>, key: string) => {
@@ -75,7 +78,7 @@ export function SettingsPanel({ roomId, open, onOpenChange }: SettingsPanelProps
     setSharedSettings(next);
   };
 
-  const toggle = (key: keyof RoomSettings, label: MessageKey, hint?: MessageKey, invert = false) =>
+  const toggle = (key: keyof RoomSettings, label: MessageKey, hint?: MessageKey, invert = false, disabledReason = readOnlyReason) =>
     data ? (
       <Switch
         key={key}
@@ -85,7 +88,7 @@ export function SettingsPanel({ roomId, open, onOpenChange }: SettingsPanelProps
         hint={hint ? t(hint) : undefined}
         checked={invert ? !data[key] : Boolean(data[key])}
         busy={saving === key}
-        disabledReason={readOnlyReason}
+        disabledReason={disabledReason}
         onChange={(checked) => void save({ [key]: invert ? !checked : checked }, key)}
       />
     ) : null;
@@ -119,6 +122,13 @@ export function SettingsPanel({ roomId, open, onOpenChange }: SettingsPanelProps
           <Section title={t('roomAdmin.settings.members')} hint={t('roomAdmin.settings.membersHint')}>
             {SWITCH_KEYS.map((key) => toggle(key, `roomAdmin.settings.${key}` as MessageKey))}
           </Section>
+
+          {/* A companion server's extension (docs/transcode.md): a v0.9.11 server has no such setting. */}
+          {data.auto_convert !== undefined ? (
+            <Section title={t('roomAdmin.settings.films')}>
+              {toggle('auto_convert', 'roomAdmin.settings.autoConvert', 'roomAdmin.settings.autoConvertHint', false, readOnlyReason ?? (serverConverts ? undefined : t('roomAdmin.settings.noConversion')))}
+            </Section>
+          ) : null}
 
           <MaskSection
             key={`defaults-${data.user_default_permissions}`}

@@ -25,6 +25,13 @@ export interface ConversionMedia {
   hevcLong: string;
   /** Twelve seconds of H.264 picture (a keyframe every 2.4 s) and AC-3 sound in MKV: the picture is copied, cut at its keyframes. */
   h264Ac3Long: string;
+  /**
+   * Six seconds of a black 160×90 H.264 picture with AAC and an image subtitle (PGS, eng): a white
+   * box at IMAGE_SUBTITLE_BOX from 0.5 s to 5.5 s; MKV.
+   */
+  imageSubtitle: string;
+  /** H.264 and AAC in MP4: what every browser plays as it is. */
+  h264AacMp4: string;
   /** A text file named like a film. */
   notMedia: string;
 }
@@ -41,6 +48,50 @@ Style: Default,Arial,24,&H00FFFFFF,0,0,2,10,10,10
 Format: Layer, Start, End, Style, Text
 Dialogue: 0,0:00:00.00,0:00:01.50,Default,{\\i1}こんにちは{\\i0}
 `;
+
+/** Where the image subtitle of `imageSubtitle` draws its white box (px of the 160×90 picture). */
+export const IMAGE_SUBTITLE_BOX = { x: 40, y: 50, width: 80, height: 20 };
+
+/** One PGS segment: "PG", its presentation time (90 kHz), a decoding time of 0, its type and payload. */
+function pgsSegment(type: number, atSec: number, payload: Buffer): Buffer {
+  const header = Buffer.alloc(13);
+  header.write('PG', 0, 'latin1');
+  header.writeUInt32BE(Math.round(atSec * 90_000), 2);
+  header.writeUInt8(type, 10);
+  header.writeUInt16BE(payload.length, 11);
+  return Buffer.concat([header, payload]);
+}
+
+const u16 = (value: number) => Buffer.from([value >> 8, value & 0xff]);
+
+/**
+ * A Blu-ray image subtitle (PGS, a `.sup` file) that shows one white box from `startSec` to `endSec`
+ * over a picture of `video`'s size, written here because ffmpeg encodes no PGS. Two display sets:
+ * the box (composition, window, palette, object, end) and an empty composition that clears it. Each
+ * row of the object is run-length coded as `00 C0|len>>8 len 01` and `00 00` (width ≥ 64).
+ */
+function pgsBox(video: { width: number; height: number }, box: typeof IMAGE_SUBTITLE_BOX, startSec: number, endSec: number): Buffer {
+  const composition = (state: number, number: number, objects: 0 | 1) =>
+    Buffer.concat([u16(video.width), u16(video.height), Buffer.from([0x10]), u16(number), Buffer.from([state, 0, 0, objects]), ...(objects ? [u16(0), Buffer.from([0, 0]), u16(box.x), u16(box.y)] : [])]);
+  const window = Buffer.concat([Buffer.from([1, 0]), u16(box.x), u16(box.y), u16(box.width), u16(box.height)]);
+  // Palette entry 1: white (Y 235, Cr 128, Cb 128), opaque.
+  const palette = Buffer.from([0, 0, 1, 235, 128, 128, 255]);
+  const row = Buffer.from([0x00, 0xc0 | (box.width >> 8), box.width & 0xff, 0x01, 0x00, 0x00]);
+  const rle = Buffer.concat(Array.from({ length: box.height }, () => row));
+  const length = rle.length + 4;
+  const object = Buffer.concat([u16(0), Buffer.from([0, 0xc0, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff]), u16(box.width), u16(box.height), rle]);
+  const [PALETTE, OBJECT, COMPOSITION, WINDOW, END] = [0x14, 0x15, 0x16, 0x17, 0x80];
+  return Buffer.concat([
+    pgsSegment(COMPOSITION, startSec, composition(0x80, 0, 1)),
+    pgsSegment(WINDOW, startSec, window),
+    pgsSegment(PALETTE, startSec, palette),
+    pgsSegment(OBJECT, startSec, object),
+    pgsSegment(END, startSec, Buffer.alloc(0)),
+    pgsSegment(COMPOSITION, endSec, composition(0x00, 1, 0)),
+    pgsSegment(WINDOW, endSec, window),
+    pgsSegment(END, endSec, Buffer.alloc(0)),
+  ]);
+}
 
 /** A picture and a tone of `seconds`, as ffmpeg inputs. */
 function sources(seconds: number): string[] {
@@ -61,6 +112,8 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
     h264AacMkv: path.join(dir, 'h264-aac.mkv'),
     hevcLong: path.join(dir, 'hevc-long.mkv'),
     h264Ac3Long: path.join(dir, 'h264-ac3-long.mkv'),
+    h264AacMp4: path.join(dir, 'h264-aac.mp4'),
+    imageSubtitle: path.join(dir, 'image-subtitle.mkv'),
     notMedia: path.join(dir, 'not-media.mkv'),
   };
   const make = (file: string, args: string[]) => {
@@ -89,6 +142,13 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
   make(media.h264AacMkv, [...sources(2), ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac']);
   make(media.hevcLong, [...sources(12), '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none', '-c:a', 'ac3']);
   make(media.h264Ac3Long, [...sources(12), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '60', '-pix_fmt', 'yuv420p', '-c:a', 'ac3']);
+  fs.writeFileSync(path.join(dir, 'box.sup'), pgsBox({ width: 160, height: 90 }, IMAGE_SUBTITLE_BOX, 0.5, 5.5));
+  make(media.imageSubtitle, [
+    '-f', 'lavfi', '-i', 'color=c=black:size=160x90:rate=25:duration=6', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=6',
+    '-i', path.join(dir, 'box.sup'),
+    '-map', '0:v', '-map', '1:a', '-map', '2', ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-c:s', 'copy', '-metadata:s:s:0', 'language=eng',
+  ]);
+  make(media.h264AacMp4, [...sources(2), ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart']);
   if (!fs.existsSync(media.notMedia)) fs.writeFileSync(media.notMedia, 'this is not a film\n'.repeat(100));
   return media;
 }

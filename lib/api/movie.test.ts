@@ -34,10 +34,11 @@ describe('playableUrl', () => {
 
 describe('withMediaChoice', () => {
   const url = 'https://api.example/api/room/movie/proxy/m1?token=t&roomId=r';
-  it('adds the audio track and the bitrate chosen, and leaves the URL alone when nothing is', () => {
-    expect(withMediaChoice(url, { audio: null, maxBitrate: null })).toBe(url);
-    expect(withMediaChoice(url, { audio: 2, maxBitrate: null })).toBe(`${url}&audio=2`);
-    expect(withMediaChoice(url, { audio: 0, maxBitrate: 4_000_000 })).toBe(`${url}&audio=0&maxBitrate=4000000`);
-    expect(withMediaChoice('/proxy/m1', { audio: null, maxBitrate: 1_000_000 })).toBe('/proxy/m1?maxBitrate=1000000');
+  it('adds the audio track, the bitrate and the subtitle to draw in chosen, and leaves the URL alone when nothing is', () => {
+    expect(withMediaChoice(url, { audio: null, maxBitrate: null, subtitle: null })).toBe(url);
+    expect(withMediaChoice(url, { audio: 2, maxBitrate: null, subtitle: null })).toBe(`${url}&audio=2`);
+    expect(withMediaChoice(url, { audio: 0, maxBitrate: 4_000_000, subtitle: null })).toBe(`${url}&audio=0&maxBitrate=4000000`);
+    expect(withMediaChoice('/proxy/m1', { audio: null, maxBitrate: 1_000_000, subtitle: null })).toBe('/proxy/m1?maxBitrate=1000000');
+    expect(withMediaChoice(url, { audio: 1, maxBitrate: null, subtitle: 4 })).toBe(`${url}&audio=1&subtitle=4`);
   });
 });

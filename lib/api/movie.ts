@@ -140,22 +140,26 @@ export function playableUrl(url: string): string {
 }
 
 /**
- * What a viewer chose of an Emby or Jellyfin movie's `mediaChoices` (docs/vendors.md "Audio track and
- * bitrate"): an audio track's `index` and a bitrate in bits/s; null = as the server gives it.
+ * What a viewer chose of a movie's `mediaChoices` (an Emby or Jellyfin movie's, docs/vendors.md
+ * "Audio track and bitrate"; a converted movie's, docs/transcode.md "Choices"): an audio track's
+ * `index`, a bitrate in bits/s, an image subtitle's `index` to draw into the picture; null = as the
+ * server gives it.
  */
 export interface MediaChoice {
   audio: number | null;
   maxBitrate: number | null;
+  subtitle: number | null;
 }
 
 /**
- * The main source's URL with `choice` as its query parameters (`audio`, `maxBitrate`); `url` itself
- * when nothing is chosen. Either makes the source the media server's HLS transcode.
+ * The main source's URL with `choice` as its query parameters (`audio`, `maxBitrate`, `subtitle`);
+ * `url` itself when nothing is chosen. Any of them makes the source the server's HLS conversion.
  */
 export function withMediaChoice(url: string, choice: MediaChoice): string {
   const extra = new URLSearchParams();
   if (choice.audio !== null) extra.set('audio', String(choice.audio));
   if (choice.maxBitrate !== null) extra.set('maxBitrate', String(choice.maxBitrate));
+  if (choice.subtitle !== null) extra.set('subtitle', String(choice.subtitle));
   if (extra.size === 0) return url;
   return `${url}${url.includes('?') ? '&' : '?'}${extra}`;
 }

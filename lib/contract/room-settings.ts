@@ -21,6 +21,7 @@ export const DEFAULT_ROOM_SETTINGS: Readonly<RoomSettings> = {
   can_set_current_movie: true,
   can_set_current_status: true,
   can_send_chat_message: true,
+  auto_convert: false,
 };
 
 /** The `can_*` keys of §5.5: one room-wide switch per member permission bit (WebRTC has none). */

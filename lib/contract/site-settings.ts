@@ -29,7 +29,7 @@ export interface SiteSettingSpec {
   /** Shown, never changed (`version`, `database_version`). */
   readOnly?: boolean;
   /** Unit of an `int`, for the label's suffix. */
-  unit?: 'hours' | 'rooms' | 'movies' | 'conversions' | 'px' | 'minutes';
+  unit?: 'hours' | 'rooms' | 'movies' | 'conversions' | 'px' | 'minutes' | 'gigabytes';
   /**
    * Kept and answered by the companion server but used only by a SyncTV server (RTMP playback, P2P,
    * the proxy cache, reclaiming idle rooms from memory): the console says it changes nothing there.
@@ -88,6 +88,7 @@ export const SITE_SETTING_SPECS: readonly SiteSettingSpec[] = [
   int('proxy', 'convert_max_per_user', 1, 64, { unit: 'conversions' }),
   int('proxy', 'convert_max_height', 144, 4320, { unit: 'px' }),
   int('proxy', 'convert_max_minutes', 1, 1440, { unit: 'minutes' }),
+  int('proxy', 'convert_max_gigabytes', 1, 100_000, { unit: 'gigabytes' }),
   text('proxy', 'convert_ffmpeg', { readOnly: true }),
   bool('email', 'enable_email'),
   bool('email', 'email_disable_user_signup'),

@@ -204,6 +204,12 @@ export interface RoomSettings {
   can_set_current_movie: boolean;
   can_set_current_status: boolean;
   can_send_chat_message: boolean;
+  /**
+   * Companion extension (docs/transcode.md "Converting automatically"): when a movie starts, the
+   * server converts it if browsers cannot play it as it is. Absent on a v0.9.11 server, which refuses
+   * the key (400 `no such column: auto_convert`).
+   */
+  auto_convert?: boolean;
 }
 
 /** MovieBase (§7.1), the request body of push and the `base` of a movie. */
@@ -234,14 +240,17 @@ export interface MovieBase {
     emby?: { path: string; transcode?: boolean };
   };
   /**
-   * Companion extension (docs/vendors.md "Audio track and bitrate"), on an Emby or Jellyfin movie of
-   * `GET /current` only: what a viewer may ask the media server to convert the main source to, as
-   * query parameters of `url`: `&audio=<index>` (one of `audioTracks`) and `&maxBitrate=<bits/s>`
-   * (one of `maxBitrates`). Either makes the source the server's HLS transcode (`type` m3u8).
+   * Companion extension (docs/vendors.md "Audio track and bitrate", docs/transcode.md "Choices"),
+   * on an Emby or Jellyfin movie or a converted movie of `GET /current` only: what a viewer may ask
+   * the server to convert the main source to, as query parameters of `url`: `&audio=<index>` (one of
+   * `audioTracks`), `&maxBitrate=<bits/s>` (one of `maxBitrates`) and, for a converted movie,
+   * `&subtitle=<index>` (one of `burnSubtitles`: an image subtitle drawn into the picture). Any of
+   * them makes the source the server's HLS (`type` m3u8).
    */
   mediaChoices?: {
     audioTracks: { index: number; name: string; language: string; default: boolean }[];
     maxBitrates: number[];
+    burnSubtitles?: { index: number; name: string; language: string }[];
   };
 }
 

@@ -2,10 +2,10 @@
  * What the room link's early start does in the browser (./early-start.ts explains what and why):
  * compiled on its own by scripts/inline-scripts.mjs from ./early-start.inline.ts into
  * ./early-start.generated.ts, which the prerender puts inline in the hall's document. It imports
- * only types and the movie-kind tables (lib/media/source-kind.ts, the player's own), so the compiled
+ * only types and the movie-kind tables (lib/contract/source-kind.ts, the player's own), so the compiled
  * script holds only this file and those.
  */
-import { sourceKind } from '@/lib/media/source-kind';
+import { sourceKind } from '@/lib/contract/source-kind';
 import type { EarlyAnswer, EarlyMedia, EarlyMediaEntry, EarlyStart, EarlyStartConfig, EarlyStartHost } from './early-start';
 
 /**

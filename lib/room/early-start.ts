@@ -40,7 +40,7 @@
  * Not on a soft navigation: React does not run an inline script it renders, so a hall opened from
  * another screen asks through the API client as before (its script is already loaded by then).
  */
-import type { SourceKind } from '@/lib/media/source-kind';
+import type { SourceKind } from '@/lib/contract/source-kind';
 import { STORAGE_KEYS } from '@/lib/storage';
 import { EARLY_START_CODE } from './early-start.generated';
 

@@ -93,9 +93,11 @@ describe('a SQLite file from before the version was kept', () => {
     const db = new Database(path.join(dir, 'test.db'));
     const connection = sqliteConnection(db);
     try {
-      // A database as version 2 of the server left it: users with email, no chat table.
+      // A database as version 2 of the server left it: users with email, room settings, no chat table.
       db.exec(`CREATE TABLE users (id TEXT PRIMARY KEY, username TEXT NOT NULL UNIQUE, hashed_password TEXT NOT NULL,
         role INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, email TEXT)`);
+      db.exec('CREATE TABLE room_settings (room_id TEXT PRIMARY KEY, hidden INTEGER NOT NULL DEFAULT 0)');
+      db.prepare('INSERT INTO room_settings (room_id, hidden) VALUES (?, 1)').run('r'.repeat(32));
       db.prepare('INSERT INTO users VALUES (?, ?, ?, ?, ?, ?, ?)').run('a'.repeat(32), 'kept', 'hash', 3, 1, 1, 'kept@example.com');
       db.pragma('user_version = 2');
       await migrate(connection.db, 'sqlite');
@@ -104,6 +106,9 @@ describe('a SQLite file from before the version was kept', () => {
       // Migration 2 (which adds the email column) did not run again: it would have failed.
       const { rows } = await sql<{ username: string; email: string }>`SELECT username, email FROM users`.execute(connection.db);
       expect(rows).toEqual([{ username: 'kept', email: 'kept@example.com' }]);
+      // A room from then does not convert automatically (migration 6).
+      const settings = await sql<{ hidden: number; auto_convert: number }>`SELECT hidden, auto_convert FROM room_settings`.execute(connection.db);
+      expect(settings.rows).toEqual([{ hidden: 1, auto_convert: 0 }]);
     } finally {
       await connection.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -189,6 +189,13 @@ export const MIGRATIONS: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    name: '0006-room-auto-convert',
+    async up({ db }) {
+      // Whether a room converts what browsers cannot play (docs/transcode.md "Converting automatically").
+      await db.schema.alterTable('room_settings').addColumn('auto_convert', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+    },
+  },
 ];
 
 /** The version a database has once every migration ran: the number of migrations. */

@@ -49,6 +49,8 @@ export interface RoomSettingsTable {
   can_set_current_movie: Generated<number>;
   can_set_current_status: Generated<number>;
   can_send_chat_message: Generated<number>;
+  /** Companion extension: 1 when the room converts what browsers cannot play (docs/transcode.md). */
+  auto_convert: Generated<number>;
 }
 
 export interface RoomMembersTable {

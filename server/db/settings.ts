@@ -69,6 +69,7 @@ export interface SiteSettings extends OAuth2Settings {
   convert_max_per_user: number;
   convert_max_height: number;
   convert_max_minutes: number;
+  convert_max_gigabytes: number;
   // group rtmp (docs/live.md)
   rtmp_player: boolean;
   custom_publish_host: string;
@@ -128,6 +129,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   convert_max_per_user: 2,
   convert_max_height: 1080,
   convert_max_minutes: 240,
+  convert_max_gigabytes: 100,
   rtmp_player: false,
   custom_publish_host: '',
   ts_disguised_as_png: true,

@@ -6,8 +6,8 @@
  *   segments), and
  * - `GET /api/room/movie/convert/:movieId/:n.ts`: segment n, made on demand,
  *
- * each with `?token=…&roomId=…` (a player cannot send headers) and the viewer's choice
- * `&audio=<stream index>`. Authentication as for every room route; every member who may see the
+ * each with `?token=…&roomId=…` (a player cannot send headers) and the viewer's choices
+ * `&audio=<stream index>` and `&subtitle=<stream index>` (an image subtitle burned in). Authentication as for every room route; every member who may see the
  * room may watch. One conversion per movie, source and choice, shared by every viewer.
  *
  * ffmpeg reads the source through `/api/room/movie/proxy/:movieId/input/:inputToken` (routes/proxy.ts),
@@ -23,12 +23,15 @@ import { queryValue } from '../http/query';
 import { ConversionError } from '../transcode/conversion';
 import { NOT_MEDIA, type ConvertLimits, type Converter } from '../transcode/converter';
 import { vodPlaylist } from '../transcode/hls';
-import { PlanError, planConversion } from '../transcode/plan';
+import { PlanError, planConversion, playsInBrowsers } from '../transcode/plan';
 import { ProbeError } from '../transcode/probe';
 import { ConversionLimitError } from '../transcode/registry';
 import { isEmbyMovie } from '../vendors/emby-movies';
+import { settledWithin } from '../within';
 import type { MovieRecord, SiteSettings } from '../db';
 import type { MovieBase } from '@/lib/contract/types';
+import { sourceKind } from '@/lib/contract/source-kind';
+import { checkConvert, type ProxyPolicy } from '../rules/movie-base';
 
 /** 400 when the site turned conversion off (companion text). */
 export const CONVERT_OFF = 'movie conversion is not enabled';
@@ -73,7 +76,8 @@ function streamName(stream: { title: string; language: string }, fallback: strin
 /**
  * What `/current` adds to a converted movie (docs/transcode.md "Choices"): its sounds as
  * `mediaChoices.audioTracks` (a viewer's choice adds `&audio=<index>` to the playlist's URL, as for
- * an Emby movie) and its embedded text subtitles, served by this route as WebVTT or ASS. Nothing when
+ * an Emby movie), its image subtitles as `mediaChoices.burnSubtitles` (`&subtitle=<index>` draws one
+ * into the picture) and its embedded text subtitles, served by this route as WebVTT or ASS. Nothing when
  * the server cannot convert, or the probe fails or takes longer than CHOICES_WAIT_MS (the playlist
  * says why).
  */
@@ -81,18 +85,19 @@ export async function convertedExtras(app: FastifyInstance, context: ServerConte
   const converter = context.converter;
   if (!converter || !(await converter.available()) || !(await context.store.settings.get()).movie_convert) return {};
   const probing = converter.probe(sourceKey(movie), await inputOf(app, context, movie, roomId));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const probe = await Promise.race([probing.catch(() => null), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), CHOICES_WAIT_MS)))]);
-  clearTimeout(timer);
+  const probe = await settledWithin(probing.catch(() => null), CHOICES_WAIT_MS, null);
   if (!probe) return {};
   const plan = planConversion(probe);
   const extras: Pick<MovieBase, 'mediaChoices' | 'subtitles'> = {};
-  if (plan.audioTracks.length > 1) {
+  if (plan.audioTracks.length > 1 || plan.imageSubtitles.length > 0) {
     const defaultIndex = plan.audio?.index;
     extras.mediaChoices = {
-      audioTracks: plan.audioTracks.map((track) => ({ index: track.index, name: streamName(track, `${track.codec} ${track.channels}ch`), language: track.language, default: track.index === defaultIndex })),
+      audioTracks: plan.audioTracks.length > 1 ? plan.audioTracks.map((track) => ({ index: track.index, name: streamName(track, `${track.codec} ${track.channels}ch`), language: track.language, default: track.index === defaultIndex })) : [],
       maxBitrates: [],
     };
+    if (plan.imageSubtitles.length > 0) {
+      extras.mediaChoices.burnSubtitles = plan.imageSubtitles.map((subtitle) => ({ index: subtitle.index, name: streamName(subtitle, `#${subtitle.index}`), language: subtitle.language }));
+    }
   }
   if (plan.subtitles.length > 0) {
     extras.subtitles = Object.fromEntries(
@@ -100,6 +105,39 @@ export async function convertedExtras(app: FastifyInstance, context: ServerConte
     );
   }
   return extras;
+}
+
+/**
+ * A room that converts automatically (room setting `auto_convert`, docs/transcode.md "Converting
+ * automatically"): when movie `movieId` of `roomId` starts, the server reads what it holds and, when
+ * browsers cannot play it as it is (plan.ts `playsInBrowsers`), turns its conversion on (`convert:
+ * true`, stored as an edit would). Resolves true when it did; false when the room does not convert
+ * automatically, the movie is already converted or may not be (plan.ts's rules, `checkConvert` with
+ * `policy`), the server cannot convert, or the source is no media it can read (the player then says
+ * why, and offers the conversion by hand). Never rejects.
+ */
+export async function convertIfUnplayable(app: FastifyInstance, context: ServerContext, roomId: string, movieId: string, policy: ProxyPolicy): Promise<boolean> {
+  const { converter, store } = context;
+  try {
+    if (!converter || !(await store.rooms.settings(roomId)).auto_convert || !(await converter.available())) return false;
+    const movie = await store.movies.find(roomId, movieId);
+    if (!movie || movie.base.convert) return false;
+    try {
+      checkConvert(movie.base, movie.base.vendorInfo?.vendor ?? '', policy);
+    } catch {
+      return false;
+    }
+    const probe = await converter.probe(sourceKey(movie), await inputOf(app, context, movie, roomId));
+    if (playsInBrowsers(probe, sourceKind(movie.base.url || movie.base.vendorInfo?.alist?.path || '', movie.base.type))) return false;
+    // Written only if the movie still plays what was read (an edit in between is another source).
+    const now = await store.movies.find(roomId, movieId);
+    if (!now || now.base.convert || sourceKey(now) !== sourceKey(movie)) return false;
+    await store.movies.replaceBase(roomId, movieId, { ...now.base, convert: true });
+    return true;
+  } catch (error) {
+    if (!(error instanceof ProbeError)) app.log.warn({ err: error, roomId, movieId }, 'could not decide whether to convert a movie');
+    return false;
+  }
 }
 
 export function registerConvertRoutes(app: FastifyInstance, context: ServerContext, converter: Converter | null): void {
@@ -111,12 +149,22 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     maxPerUser: site.convert_max_per_user,
     maxHeight: site.convert_max_height,
     maxMinutes: site.convert_max_minutes,
+    maxGigabytes: site.convert_max_gigabytes,
   });
 
+  /** A stream index the viewer chose (`audio`, `subtitle`); undefined when none. Throws 400 `id out of range` for one that is no number. */
+  const streamParam = (request: FastifyRequest, name: string): number | undefined => {
+    const value = queryValue(request.query, name);
+    if (!value) return undefined;
+    const index = Number(value);
+    if (!Number.isSafeInteger(index)) throw badRequest('id out of range');
+    return index;
+  };
+
   /**
-   * The room, the movie, ffmpeg's input, the viewer's choice of sound and the limits for a request,
-   * or the contract's refusal: 404 `room or movie not found`; 400 CONVERT_OFF, NOT_CONVERTED,
-   * NO_FFMPEG, `id out of range` (an `audio` that is no number).
+   * The room, the movie, ffmpeg's input, the viewer's choices (a sound, an image subtitle to burn
+   * in) and the limits for a request, or the contract's refusal: 404 `room or movie not found`; 400
+   * CONVERT_OFF, NOT_CONVERTED, NO_FFMPEG, `id out of range` (a choice that is no number).
    */
   async function open(request: FastifyRequest) {
     const access = await requireRoom(context, request);
@@ -127,13 +175,13 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     if (!site.movie_convert) throw badRequest(CONVERT_OFF);
     if (!movie.base.convert || movie.base.live || movie.base.rtmpSource || isEmbyMovie(movie.base)) throw badRequest(NOT_CONVERTED);
     if (!converter || !(await converter.available())) throw badRequest(NO_FFMPEG);
-    const audioParam = queryValue(request.query, 'audio');
-    const audio = audioParam ? Number(audioParam) : undefined;
-    if (audio !== undefined && !Number.isSafeInteger(audio)) throw badRequest('id out of range');
+    const audio = streamParam(request, 'audio');
+    const subtitle = streamParam(request, 'subtitle');
     const input = await inputOf(app, context, movie, access.room.id);
     const query = new URLSearchParams({ token: tokenOf(request), roomId: access.room.id });
     if (audio !== undefined) query.set('audio', String(audio));
-    return { access, movie, input, audio, sourceKey: sourceKey(movie), query, limits: limitsOf(site) };
+    if (subtitle !== undefined) query.set('subtitle', String(subtitle));
+    return { access, movie, input, audio, subtitle, sourceKey: sourceKey(movie), query, limits: limitsOf(site) };
   }
 
   /**
@@ -143,11 +191,12 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
    * viewer. Throws 400 with the registry's texts.
    */
   async function conversionOf(opened: Awaited<ReturnType<typeof open>>) {
-    const chargedTo = opened.audio === undefined ? opened.movie.creatorId : opened.access.user.id;
-    const choice = opened.audio === undefined ? {} : { audioIndex: opened.audio };
+    const { audio, subtitle } = opened;
+    const chargedTo = audio === undefined && subtitle === undefined ? opened.movie.creatorId : opened.access.user.id;
+    const choice = { audioIndex: audio, burnSubtitleIndex: subtitle };
     try {
       const prepare = () => converter!.prepare(opened.sourceKey, opened.input, choice, opened.limits);
-      return await converter!.conversion(`${opened.sourceKey} audio=${opened.audio ?? ''}`, chargedTo, opened.input, prepare, opened.limits);
+      return await converter!.conversion(`${opened.sourceKey} audio=${audio ?? ''} subtitle=${subtitle ?? ''}`, chargedTo, opened.input, prepare, opened.limits);
     } catch (error) {
       throw refusal(error);
     }
@@ -157,7 +206,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   function refusal(error: unknown): unknown {
     if (error instanceof ConversionLimitError) return badRequest(error.message);
     // A file with neither picture nor sound is no film either.
-    if (error instanceof PlanError) return badRequest(error.message === 'no such audio track' ? 'id out of range' : NOT_MEDIA);
+    if (error instanceof PlanError) return badRequest(error.message === 'no such audio track' || error.message === 'no such image subtitle' ? 'id out of range' : NOT_MEDIA);
     if (error instanceof ProbeError || error instanceof RangeError) return badRequest(error.message);
     return error;
   }

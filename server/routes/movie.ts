@@ -29,7 +29,11 @@ import type { MovieBase } from '@/lib/contract/types';
 import { checkAlistPush, isAlistMovie } from '../vendors/alist-movies';
 import { checkEmbyPush, isEmbyMovie } from '../vendors/emby-movies';
 import type { MovieRecord } from '../db';
-import { convertedExtras } from './convert';
+import { convertedExtras, convertIfUnplayable } from './convert';
+import { settledWithin } from '../within';
+
+/** How long (ms) starting a movie in a room that converts automatically waits for the server to read it. */
+const AUTO_CONVERT_WAIT_MS = 4000;
 
 export function registerMovieRoutes(app: FastifyInstance, context: ServerContext): void {
   const { store, hubs } = context;
@@ -88,6 +92,17 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
     await setCurrentMovie(store, access, id, subPath, Date.now(), context.emby);
     // The room moved on: the conversions of its other movies stop at once (docs/transcode.md).
     context.converter?.keepOnly(access.room.id, id);
+    if (id) {
+      // A room that converts automatically reads the film first, for a while; when that takes
+      // longer, the room starts it as it is and switches when the answer comes.
+      const converting = convertIfUnplayable(app, context, access.room.id, id, await proxyPolicy());
+      const converted = await settledWithin(converting, AUTO_CONVERT_WAIT_MS, undefined);
+      if (converted === undefined) {
+        void converting.then((late) => {
+          if (late) for (const type of [MessageType.MOVIES, MessageType.CURRENT] as const) notify(access, type);
+        });
+      } else if (converted) notify(access, MessageType.MOVIES);
+    }
     notify(access, MessageType.CURRENT);
     return sendNoContent(reply);
   });

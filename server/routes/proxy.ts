@@ -210,7 +210,8 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
     const site = await store.settings.get();
     if (route.convertInput) {
-      if (!movie.base.convert) throw badRequest('movie is not converted');
+      // A room that converts automatically reads a film before it converts it (./convert.ts).
+      if (!movie.base.convert && !(await store.rooms.settings(roomId)).auto_convert) throw badRequest('movie is not converted');
     } else if (route.mode === 'vod') {
       if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
       if (!movie.base.proxy) throw badRequest('movie is not proxy');

@@ -94,7 +94,7 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
  * an Emby movie (its media server converts it). Throws 400 `movie conversion is not enabled`,
  * `a live movie cannot be converted`, `this movie cannot be converted`, `local ip is not allowed`.
  */
-function checkConvert(base: MovieBase, vendor: string, proxy: ProxyPolicy): void {
+export function checkConvert(base: MovieBase, vendor: string, proxy: ProxyPolicy): void {
   if (!proxy.convert) throw badRequest('movie conversion is not enabled');
   if (base.live || base.rtmpSource) throw badRequest('a live movie cannot be converted');
   if (base.isFolder || (vendor && vendor !== 'alist')) throw badRequest('this movie cannot be converted');

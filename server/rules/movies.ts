@@ -54,6 +54,8 @@ export function wireBase(base: MovieBase, hideSource = false): MovieBase {
   if (base.headers && !hideSource && Object.keys(base.headers).length) wire.headers = base.headers;
   if (base.subtitles && Object.keys(base.subtitles).length) wire.subtitles = base.subtitles;
   if (base.moreSources?.length) wire.moreSources = base.moreSources;
+  // Companion extension (docs/transcode.md): shown only when on, so the edit dialog keeps it.
+  if (base.convert) wire.convert = true;
   return wire;
 }
 

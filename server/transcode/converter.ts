@@ -14,9 +14,12 @@ import { SEGMENT_SEC, segmentStarts } from './hls';
 import { planConversion, type ConversionChoice, type ConversionPlan } from './plan';
 import { probeKeyframes, probeMedia, ProbeError, type MediaProbe } from './probe';
 import { ConversionRegistry, type RegistryLimits } from './registry';
+import { settledWithin } from '../within';
 
 /** 400 when a source is longer than the admin lets the server convert (companion text). */
 export const TOO_LONG_TO_CONVERT = 'the movie is longer than this server converts';
+/** 400 when a source's file is larger than the admin lets the server convert (companion text). */
+export const TOO_LARGE_TO_CONVERT = 'the movie is larger than this server converts';
 /** 400 when ffprobe cannot read a source as media (companion text). */
 export const NOT_MEDIA = 'the source is not a film this server can read';
 /** 400 when a source has no duration: a live stream (companion text). */
@@ -45,6 +48,8 @@ export interface PreparedConversion {
 export interface ConvertLimits extends RegistryLimits {
   maxHeight: number;
   maxMinutes: number;
+  /** The largest source (GB, 10⁹ bytes) converted; a source whose size is not known is bounded by its duration only. */
+  maxGigabytes: number;
 }
 
 /** The ffprobe beside `ffmpegPath` (`ffmpeg` → `ffprobe`, `/opt/ff/bin/ffmpeg` → `/opt/ff/bin/ffprobe`). */
@@ -153,13 +158,14 @@ export class Converter {
 
   /**
    * The plan for `sourceKey` (the movie and its source) read from `input`, for `choice`. Rejects with
-   * ProbeError NOT_MEDIA, RangeError LIVE_NOT_CONVERTED or TOO_LONG_TO_CONVERT, or PlanError.
+   * ProbeError NOT_MEDIA, RangeError LIVE_NOT_CONVERTED, TOO_LONG_TO_CONVERT or TOO_LARGE_TO_CONVERT, or PlanError.
    */
   async prepare(sourceKey: string, input: string, choice: ConversionChoice, limits: ConvertLimits): Promise<PreparedConversion> {
     const known = await this.factsOf(sourceKey, input);
     const { probe } = known;
     if (!(probe.durationSec > 0)) throw new RangeError(LIVE_NOT_CONVERTED);
     if (probe.durationSec > limits.maxMinutes * 60) throw new RangeError(TOO_LONG_TO_CONVERT);
+    if (probe.sizeBytes > limits.maxGigabytes * 1e9) throw new RangeError(TOO_LARGE_TO_CONVERT);
     const plan = planConversion(probe, { ...choice, maxHeight: limits.maxHeight });
     if (plan.video?.action !== 'copy') return { probe, plan, starts: segmentStarts(probe.durationSec, null, SEGMENT_SEC) };
     // A copied picture is cut at its keyframes, whose list means reading every packet of it: from a
@@ -169,13 +175,13 @@ export class Converter {
     reading.catch(() => {
       if (known.keyframes === reading) known.keyframes = null;
     });
-    let timer: NodeJS.Timeout | undefined;
-    const keyframes = await Promise.race([
+    const keyframes = await settledWithin(
       reading.catch((error: unknown) => {
         throw error instanceof ProbeError ? new ProbeError(NOT_MEDIA) : error;
       }),
-      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.keyframesBudgetMs))),
-    ]).finally(() => clearTimeout(timer));
+      this.keyframesBudgetMs,
+      null,
+    );
     if (keyframes) return { probe, plan, starts: segmentStarts(probe.durationSec, keyframes, SEGMENT_SEC) };
     return { probe, plan: planConversion(probe, { ...choice, maxHeight: limits.maxHeight, convertPicture: true }), starts: segmentStarts(probe.durationSec, null, SEGMENT_SEC) };
   }

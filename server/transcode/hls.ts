@@ -61,6 +61,9 @@ export function vodPlaylist(starts: readonly number[], durationSec: number, uri:
   return lines.join('\n');
 }
 
+/** How long before a run's start a burned-in subtitle is read from (s): the longest a subtitle line shown at a seek point may have begun before it. */
+export const SUBTITLE_LEAD_SEC = 15;
+
 /**
  * One ffmpeg run: its input (a path or a loopback URL of this server), where it writes, the
  * segments' starts, from which segment, its number (naming its files, segmentPattern), the list
@@ -82,7 +85,7 @@ export interface RunOptions {
  * The ffmpeg arguments of one run of `plan`. A converted picture becomes H.264 (`veryfast`, 8-bit
  * 4:2:0, a keyframe at every segment start, scaled down to `maxHeight`); a copied one is seeked to
  * the keyframe its segment starts at. The sound becomes stereo AAC unless copied; an image subtitle
- * is drawn over the picture when the plan burns one. Output: MPEG-TS segments cut at `starts`.
+ * is drawn over the picture when the plan burns one (read from SUBTITLE_LEAD_SEC before the start). Output: MPEG-TS segments cut at `starts`.
  */
 export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] {
   const startSec = options.starts[options.startSegment];
@@ -98,7 +101,11 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
   } else if (plan.video) {
     const scale = options.maxHeight ? `scale=-2:'min(ih,${options.maxHeight})'` : '';
     if (plan.burnSubtitleIndex !== null) {
-      const filter = `[0:${plan.video.index}][0:${plan.burnSubtitleIndex}]overlay${scale ? `,${scale}` : ''}[picture]`;
+      // A subtitle shown at the seek point began before it: the subtitle comes from a second
+      // reading of the source that starts SUBTITLE_LEAD_SEC earlier (both keep the source's clock).
+      const subtitleInput = startSec > 0 ? 1 : 0;
+      if (subtitleInput) args.push('-ss', Math.max(0, startSec - SUBTITLE_LEAD_SEC).toFixed(6), '-i', options.input);
+      const filter = `[0:${plan.video.index}][${subtitleInput}:${plan.burnSubtitleIndex}]overlay${scale ? `,${scale}` : ''}[picture]`;
       args.push('-filter_complex', filter, '-map', '[picture]');
     } else {
       args.push('-map', `0:${plan.video.index}`);

@@ -8,6 +8,7 @@
  * as ASS, for libass); image subtitles (PGS, VobSub, DVB) only burned into the picture, when chosen,
  * which converts the picture.
  */
+import type { SourceKind } from '@/lib/contract/source-kind';
 import type { MediaProbe, ProbedStream } from './probe';
 
 /**
@@ -118,4 +119,36 @@ export function planConversion(probe: MediaProbe, choice: ConversionChoice = {})
     imageSubtitles: imageSubtitles.map((stream) => ({ index: stream.index, language: stream.language, title: stream.title })),
     work,
   };
+}
+
+/** H.264 in 8-bit 4:2:0: what every browser decodes of H.264. */
+const isPlainH264 = (stream: ProbedStream) => stream.codec === 'h264' && PLAYABLE_H264_PIXELS.has(stream.pixelFormat);
+
+/** Containers browsers play by themselves holding only sound, by ffprobe's `format_name`. */
+const SOUND_FILES = new Set(['mp3', 'ogg', 'flac', 'wav', 'aac']);
+/** Sounds browsers decode in a file of sound alone. */
+const SOUND_FILE_AUDIO = new Set(['mp3', 'aac', 'vorbis', 'opus', 'flac', 'pcm_s16le', 'pcm_s24le', 'pcm_f32le', 'pcm_u8']);
+
+/**
+ * Whether every browser plays `probe` as it is, with the engine its URL or `type` picks (`kind`,
+ * lib/contract/source-kind.ts): what a room that converts automatically leaves alone (docs/transcode.md
+ * "Converting automatically"). The engine reads the container: the element itself plays an MP4 of
+ * H.264 (8-bit), VP9 or AV1 with AAC, MP3, Opus or FLAC, a WebM (VP8, VP9 or AV1 with Opus or
+ * Vorbis) and files of sound alone; mpegts.js plays FLV and MPEG-TS of H.264 with AAC or MP3. The
+ * sound judged is the one the browser plays, the default one. Matroska of other codecs (H.264 in
+ * MKV) plays in some browsers and not in others, so it is converted (a remux when the codecs are
+ * fine). HLS and DASH are not judged here (true).
+ */
+export function playsInBrowsers(probe: MediaProbe, kind: SourceKind): boolean {
+  if (kind === 'hls' || kind === 'dash') return true;
+  const video = probe.streams.find((stream) => stream.kind === 'video' && !stream.isCoverArt);
+  const audios = probe.streams.filter((stream) => stream.kind === 'audio');
+  const audio = audios.find((stream) => stream.isDefault) ?? audios[0];
+  const formats = probe.container.split(',');
+  const soundIn = (codecs: readonly string[]) => !audio || codecs.includes(audio.codec);
+  if (kind === 'flv' || kind === 'mpegts') return (!video || isPlainH264(video)) && soundIn(['aac', 'mp3']);
+  if (formats.includes('mp4')) return (!video || isPlainH264(video) || video.codec === 'vp9' || video.codec === 'av1') && soundIn(['aac', 'mp3', 'opus', 'flac']);
+  if (formats.includes('webm')) return (!video || ['vp8', 'vp9', 'av1'].includes(video.codec)) && soundIn(['opus', 'vorbis']) && Boolean(video || audio);
+  if (formats.some((format) => SOUND_FILES.has(format))) return !video && Boolean(audio) && SOUND_FILE_AUDIO.has(audio.codec);
+  return false;
 }

@@ -28,9 +28,11 @@ export interface ProbedStream {
   isCoverArt: boolean;
 }
 
-/** A probed file: its duration (s, 0 when unknown, as for a live stream), container and streams. */
+/** A probed file: its duration (s, 0 when unknown, as for a live stream), size, container and streams. */
 export interface MediaProbe {
   durationSec: number;
+  /** The file's size in bytes as the source told it; 0 when unknown. */
+  sizeBytes: number;
   /** ffprobe's `format_name` (`matroska,webm`, `mov,mp4,m4a,3gp,3g2,mj2`, `mpegts` …). */
   container: string;
   streams: ProbedStream[];
@@ -79,7 +81,7 @@ export function readProbe(json: string): MediaProbe {
     };
   });
   if (streams.length === 0) throw new ProbeError('not media');
-  return { durationSec: number(raw.format?.duration), container: text(raw.format?.format_name), streams };
+  return { durationSec: number(raw.format?.duration), sizeBytes: number(raw.format?.size), container: text(raw.format?.format_name), streams };
 }
 
 /**

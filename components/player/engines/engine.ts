@@ -2,13 +2,13 @@
  * The player's engines behind one interface (docs/player.md "Engines"): each adapter attaches one
  * library (or none) to the player's one <video>, plays a source on it, reports through the same
  * hooks why it cannot, and lets go of the element when stopped. The player picks the adapter by the
- * source's kind (lib/media/source-kind.ts) and knows nothing of the libraries. Each library is
+ * source's kind (lib/contract/source-kind.ts) and knows nothing of the libraries. Each library is
  * downloaded only when a movie needs it, after the room link's early start has brought it in
  * (lib/room/early-engine.ts: an import before would download its chunk a second time).
  */
 import type Hls from 'hls.js';
 import type { SourceProblem } from '@/components/player/source-problems';
-import type { SourceKind } from '@/lib/media/source-kind';
+import type { SourceKind } from '@/lib/contract/source-kind';
 
 /** What an adapter plays. Positions in seconds. */
 export interface EngineSource {

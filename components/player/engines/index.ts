@@ -2,7 +2,7 @@
  * The adapter for a source's kind (./engine.ts): hls.js for HLS, mpegts.js for FLV and MPEG-TS,
  * dash.js for DASH, the element itself for the rest.
  */
-import { sourceKind, type SourceKind } from '@/lib/media/source-kind';
+import { sourceKind, type SourceKind } from '@/lib/contract/source-kind';
 import { attachDash, importDash } from './dash';
 import { attachHls, importHlsLight } from './hls';
 import { attachMpegts, importMpegts } from './mpegts';

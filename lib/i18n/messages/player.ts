@@ -20,7 +20,10 @@ export const player = {
     'player.choice.quality': '画质',
     'player.choice.original': '原画',
     'player.choice.bitrate': '{mbps} Mbps',
-    'player.choice.hint': '换音轨或降低码率时，由服务器为你转码（只影响你自己，开始需要几秒）。',
+    'player.choice.hint': '换音轨、降低码率或选图形字幕时，由服务器为你转码（只影响你自己，开始需要几秒）。',
+    'player.choice.burnSubtitle': '图形字幕',
+    'player.choice.burnHint': '图形字幕（PGS、VobSub）由服务器画进画面，只影响你自己，开始需要几秒。',
+    'player.choice.none': '关闭',
 
     'player.subtitles.failed': '字幕“{name}”加载失败（{detail}）',
 
@@ -66,7 +69,10 @@ export const player = {
     'player.choice.quality': 'Quality',
     'player.choice.original': 'Original',
     'player.choice.bitrate': '{mbps} Mbps',
-    'player.choice.hint': 'Another audio track or a lower bitrate is converted for you by the server (for you only; it takes a few seconds to start).',
+    'player.choice.hint': 'Another audio track, a lower bitrate or image subtitles are converted for you by the server (for you only; it takes a few seconds to start).',
+    'player.choice.burnSubtitle': 'Image subtitles',
+    'player.choice.burnHint': 'Image subtitles (PGS, VobSub) are drawn into the picture by the server, for you only; it takes a few seconds to start.',
+    'player.choice.none': 'Off',
 
     'player.subtitles.failed': 'The subtitle "{name}" failed to load ({detail})',
 

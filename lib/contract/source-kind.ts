@@ -1,7 +1,8 @@
 /**
  * Which engine plays a movie, from its `type` or its URL (docs/reference-client.md §5): the player
  * (components/player/player.tsx) and the room link's early start (lib/room/early-start-run.ts, whose
- * compiled inline script holds this module) decide with the same function.
+ * compiled inline script holds this module) decide with the same function, and so does the companion
+ * server when it judges whether browsers play a film as it is (server/transcode/plan.ts).
  */
 
 /** Which engine plays a source: hls.js, mpegts.js (FLV or MPEG-TS), dash.js, or the element itself. */
