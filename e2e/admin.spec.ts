@@ -192,3 +192,26 @@ test('a setting that does not fit is refused at its field, and nothing is saved'
   expect((stored.body?.data as { room: Record<string, unknown> }).room).toMatchObject({ room_ttl: 48, room_must_need_pwd: false, room_must_no_need_pwd: false });
   expect(root.errors).toEqual([]);
 });
+
+test('a hardware encoder this machine lacks is shown but cannot be picked, and says why', async ({ app, actors }) => {
+  const root = await actors.root();
+  await root.page.goto(`${app.url('/admin')}#settings`);
+  await root.page.getByTestId('admin-settings-tab-proxy').click();
+  const stored = await app.api.request('GET', '/api/admin/settings/proxy', { token: root.token });
+  const hardware = String((stored.body?.data as { proxy: Record<string, unknown> }).proxy.convert_hardware);
+  await expect(root.page.getByTestId('setting-convert_hardware')).toHaveValue(hardware);
+  const options = root.page.getByTestId('setting-convert_encoder').locator('option');
+  await expect(options.first()).toHaveText('software');
+  await expect(options.first()).toBeEnabled();
+  for (const encoder of ['vaapi', 'nvenc', 'qsv']) {
+    const option = options.filter({ hasText: encoder });
+    if (hardware.split(', ').includes(encoder)) {
+      await expect(option).toBeEnabled();
+    } else {
+      await expect(option).toHaveText(`${encoder} (not on this server)`);
+      await expect(option).toBeDisabled();
+    }
+  }
+  await root.page.getByTestId('settings-card-proxy').screenshot({ path: test.info().outputPath('convert-settings.png') });
+  expect(root.errors).toEqual([]);
+});

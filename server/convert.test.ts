@@ -303,7 +303,18 @@ describe('a converted movie', () => {
       await bare.stop();
     }
     const root = await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD });
-    expect((await get(server, '/api/admin/settings/proxy', { token: root.body.data.token })).body.data.proxy.convert_ffmpeg).toMatch(/^\d/);
+    const proxy = (await get(server, '/api/admin/settings/proxy', { token: root.body.data.token })).body.data.proxy;
+    expect(proxy.convert_ffmpeg).toMatch(/^\d/);
+    // The hardware encoders that worked in a test here (none without a graphics device); one that did not is refused.
+    expect([proxy.convert_encoder, typeof proxy.convert_hardware]).toEqual(['software', 'string']);
+    const missing = ['vaapi', 'nvenc', 'qsv'].find((encoder) => !proxy.convert_hardware.split(', ').includes(encoder));
+    const encoder = (value: string) => post(server, '/api/admin/settings', { convert_encoder: value }, { token: root.body.data.token });
+    const refused = await encoder(missing!);
+    expect([refused.status, refused.body.error]).toEqual([400, 'this hardware encoder does not work on this server']);
+    expect((await encoder('turbo')).status).toBe(400);
+    expect((await encoder('software')).status).toBe(204);
+    const readOnly = await post(server, '/api/admin/settings', { convert_hardware: 'vaapi' }, { token: root.body.data.token });
+    expect([readOnly.status, readOnly.body.error]).toEqual([400, 'setting convert_hardware not found']);
   });
 
   it('lets in whoever may watch the room, and nobody else (authorization matrix)', async () => {

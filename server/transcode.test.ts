@@ -11,6 +11,7 @@ import { makeConversionMedia, type ConversionMedia } from '../e2e/support/conver
 import { tempDir, until } from './test-support/harness';
 import { Conversion, ConversionError } from './transcode/conversion';
 import { Converter, NOT_MEDIA, TOO_LONG_TO_CONVERT, TOO_LARGE_TO_CONVERT } from './transcode/converter';
+import { workingHardwareEncoders } from './transcode/encoders';
 import { ffmpegArgs, segmentStarts, vodPlaylist } from './transcode/hls';
 import { ConversionLimitError, ConversionRegistry, REPLACEABLE_AFTER_MS, TOO_MANY_CONVERSIONS, TOO_MANY_USER_CONVERSIONS } from './transcode/registry';
 import { planConversion, PlanError, playsInBrowsers } from './transcode/plan';
@@ -263,10 +264,51 @@ describe('Conversion', () => {
   });
 });
 
+describe('hardware encoders', () => {
+  it('are offered only when a test encode with the arguments a conversion uses succeeds', async () => {
+    // An ffmpeg whose build lists VA-API and NVENC, where only NVENC's arguments encode (as on a
+    // machine with an NVIDIA card and no VA-API driver); it records what each test was run with.
+    const dir = tempDir('fake-ffmpeg-');
+    const fake = path.join(dir, 'ffmpeg');
+    const log = path.join(dir, 'runs.log');
+    fs.writeFileSync(fake, `#!/bin/sh
+echo "$*" >> '${log}'
+case "$*" in
+  *-encoders*) printf ' V....D h264_nvenc  NVIDIA NVENC H.264 encoder\n V....D h264_vaapi  H.264/AVC (VAAPI)\n V..... libx264\n'; exit 0 ;;
+  *"h264_nvenc -preset p4 -forced-idr 1 -force_key_frames"*) exit 0 ;;
+  *) exit 1 ;;
+esac
+`);
+    fs.chmodSync(fake, 0o755);
+    expect(await workingHardwareEncoders(fake)).toEqual(['nvenc']);
+    const runs = fs.readFileSync(log, 'utf8').trim().split('\n');
+    // VA-API was tried on its device, with its upload; Quick Sync, not listed, was not tried.
+    expect(runs).toHaveLength(3);
+    expect(runs[1]).toMatch(/-vaapi_device \/dev\/dri\/renderD\d+ .*-vf .*format=nv12,hwupload -c:v h264_vaapi/);
+    expect(await workingHardwareEncoders(path.join(dir, 'missing'))).toEqual([]);
+  });
+
+  it('make the converted picture with the encoder chosen, the sound and segments as ever', () => {
+    const plan = planConversion({
+      durationSec: 8,
+      sizeBytes: 0,
+      container: 'matroska,webm',
+      streams: [{ index: 0, kind: 'video', codec: 'hevc', profile: 'Main', language: '', title: '', isDefault: true, width: 1920, height: 1080, pixelFormat: 'yuv420p', channels: 0, isCoverArt: false }],
+    });
+    const options = { input: 'in.mkv', outDir: '/tmp/x', starts: [0, 4], startSegment: 0, run: 1, listName: 'run1.csv', maxHeight: 720 };
+    const line = (encoder?: 'vaapi' | 'nvenc' | 'qsv') => ffmpegArgs(plan, { ...options, encoder }).join(' ');
+    expect(line()).toContain("-map 0:0 -vf scale=-2:'min(ih,720)' -c:v libx264 -preset veryfast -pix_fmt yuv420p -force_key_frames expr:gte(t,n_forced*4)");
+    expect(line('vaapi')).toMatch(/^-hide_banner .*-vaapi_device \S+ -i in\.mkv .*-vf scale=-2:'min\(ih,720\)',format=nv12,hwupload -c:v h264_vaapi -force_key_frames/);
+    expect(line('nvenc')).toContain('-c:v h264_nvenc -preset p4 -forced-idr 1 -force_key_frames expr:gte(t,n_forced*4)');
+    expect(line('qsv')).toMatch(/-init_hw_device qsv=qsv -filter_hw_device qsv -i in\.mkv .*hwupload=extra_hw_frames=64 -c:v h264_qsv/);
+    expect(line('nvenc')).toContain('-f segment -segment_format mpegts');
+  });
+});
+
 describe('Converter', () => {
   it('converts a picture it could copy when its keyframes take too long to read, and copies it once they are known', async () => {
     const converter = new Converter(tempDir('converter-'), 'ffmpeg', undefined, 0);
-    const limits = { maxConversions: 2, maxPerUser: 2, maxHeight: 1080, maxMinutes: 240, maxGigabytes: 100 };
+    const limits = { maxConversions: 2, maxPerUser: 2, maxHeight: 1080, maxMinutes: 240, maxGigabytes: 100, encoder: 'software' as const };
     try {
       const first = await converter.prepare('film', media.h264Ac3Long, {}, limits);
       expect([first.plan.video?.action, first.plan.video?.reason, first.starts]).toEqual(['convert', 'keyframes not known', [0, 4, 8]]);

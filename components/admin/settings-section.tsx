@@ -223,11 +223,16 @@ export function SettingsCard({ group, values, wide = false }: SettingsCardProps)
                 {field.spec.choices ? (
                   <Field id={id} label={label} hint={help} error={problem}>
                     <Select id={id} data-testid={id} value={String(value)} aria-describedby={problem ? `${id}-error` : `${id}-hint`} onChange={(event) => change(event.target.value)}>
-                      {field.spec.choices.map((choice) => (
-                        <option key={choice} value={choice}>
-                          {choice}
-                        </option>
-                      ))}
+                      {field.spec.choices.map((choice, index) => {
+                        // A choice this server cannot use (a hardware encoder without its device) is shown, disabled, with why.
+                        const listed = field.spec.choicesAvailableIn ? String(draft[field.spec.choicesAvailableIn] ?? '').split(/,\s*/) : null;
+                        const usable = !listed || index === 0 || listed.includes(choice) || value === choice;
+                        return (
+                          <option key={choice} value={choice} disabled={!usable}>
+                            {usable ? choice : t('admin.settings.choiceUnavailable', { choice })}
+                          </option>
+                        );
+                      })}
                     </Select>
                   </Field>
                 ) : field.spec.list ? (

@@ -20,6 +20,11 @@ export interface SiteSettingSpec {
   max?: number;
   /** The only values a `string` may take (compared case-insensitively, stored as listed). */
   choices?: readonly string[];
+  /**
+   * The read-only setting that lists (comma-separated) which `choices` this server can use; the
+   * first choice always can. The console offers the others disabled, with the reason.
+   */
+  choicesAvailableIn?: string;
   /** A `string` that must be empty or an http(s) URL. */
   url?: boolean;
   /** Shown as a password field (never echoed in the console's inputs as plain text). */
@@ -89,7 +94,9 @@ export const SITE_SETTING_SPECS: readonly SiteSettingSpec[] = [
   int('proxy', 'convert_max_height', 144, 4320, { unit: 'px' }),
   int('proxy', 'convert_max_minutes', 1, 1440, { unit: 'minutes' }),
   int('proxy', 'convert_max_gigabytes', 1, 100_000, { unit: 'gigabytes' }),
+  text('proxy', 'convert_encoder', { choices: ['software', 'vaapi', 'nvenc', 'qsv'], choicesAvailableIn: 'convert_hardware' }),
   text('proxy', 'convert_ffmpeg', { readOnly: true }),
+  text('proxy', 'convert_hardware', { readOnly: true }),
   bool('email', 'enable_email'),
   bool('email', 'email_disable_user_signup'),
   bool('email', 'email_signup_need_review'),

@@ -70,6 +70,8 @@ export interface SiteSettings extends OAuth2Settings {
   convert_max_height: number;
   convert_max_minutes: number;
   convert_max_gigabytes: number;
+  /** `software` or a hardware encoder that works here (../transcode/encoders.ts). */
+  convert_encoder: string;
   // group rtmp (docs/live.md)
   rtmp_player: boolean;
   custom_publish_host: string;
@@ -130,6 +132,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   convert_max_height: 1080,
   convert_max_minutes: 240,
   convert_max_gigabytes: 100,
+  convert_encoder: 'software',
   rtmp_player: false,
   custom_publish_host: '',
   ts_disguised_as_png: true,

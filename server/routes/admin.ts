@@ -30,6 +30,7 @@ import {
   setUsername,
   setUserPassword,
   settingsByGroup,
+  type ConvertTools,
   testMailAddress,
   unbanRoom,
   unbanUser,
@@ -81,17 +82,23 @@ export function registerAdminRoutes(app: FastifyInstance, context: ServerContext
   }
 
   // Settings
+  /** What this machine converts with: ffmpeg's version and the hardware encoders that work (tried once). */
+  const convertTools = async (): Promise<ConvertTools> => {
+    const converter = context.converter;
+    return { ffmpeg: (await converter?.version()) ?? '', hardware: (await converter?.hardwareEncoders()) ?? [] };
+  };
+
   app.get('/api/admin/settings', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    return sendData(reply, await settingsByGroup(store, (await context.converter?.version()) ?? ''));
+    return sendData(reply, await settingsByGroup(store, await convertTools()));
   });
   app.get('/api/admin/settings/:group', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    return sendData(reply, await settingsByGroup(store, (await context.converter?.version()) ?? '', (request.params as { group: string }).group));
+    return sendData(reply, await settingsByGroup(store, await convertTools(), (request.params as { group: string }).group));
   });
   app.post('/api/admin/settings', async (request, reply) => {
     await requireSiteAdmin(context, request);
-    await updateSettings(store, decodeBody(AnyObjectRequest, request.body));
+    await updateSettings(store, decodeBody(AnyObjectRequest, request.body), (await convertTools()).hardware);
     return sendNoContent(reply);
   });
 

@@ -22,6 +22,7 @@ import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { queryValue } from '../http/query';
 import { ConversionError } from '../transcode/conversion';
 import { NOT_MEDIA, type ConvertLimits, type Converter } from '../transcode/converter';
+import type { PictureEncoder } from '../transcode/encoders';
 import { vodPlaylist } from '../transcode/hls';
 import { PlanError, planConversion, playsInBrowsers } from '../transcode/plan';
 import { ProbeError } from '../transcode/probe';
@@ -150,6 +151,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     maxHeight: site.convert_max_height,
     maxMinutes: site.convert_max_minutes,
     maxGigabytes: site.convert_max_gigabytes,
+    encoder: site.convert_encoder as PictureEncoder,
   });
 
   /** A stream index the viewer chose (`audio`, `subtitle`); undefined when none. Throws 400 `id out of range` for one that is no number. */

@@ -83,10 +83,26 @@ function serverVersion(): string {
   return packageVersion;
 }
 
-/** Settings the server shows but never takes: `version`, `database_version`, and the ffmpeg that converts films ("" when none). */
-function readOnlySettings(ffmpegVersion: string): Record<string, string> {
-  return { version: `v0.9.11-compatible companion ${serverVersion()}`, database_version: String(SCHEMA_VERSION), convert_ffmpeg: ffmpegVersion };
+/**
+ * What this machine converts with (docs/transcode.md "Settings"): the version of the ffmpeg found
+ * ("" when none) and the hardware encoders that work here (`vaapi`, `nvenc`, `qsv`).
+ */
+export interface ConvertTools {
+  ffmpeg: string;
+  hardware: readonly string[];
 }
+
+/**
+ * Settings the server shows but never takes: `version`, `database_version`, the ffmpeg that
+ * converts films (`convert_ffmpeg`, "" when none) and the hardware encoders that work here
+ * (`convert_hardware`, comma-separated, "" when none).
+ */
+function readOnlySettings(tools: ConvertTools): Record<string, string> {
+  return { version: `v0.9.11-compatible companion ${serverVersion()}`, database_version: String(SCHEMA_VERSION), convert_ffmpeg: tools.ffmpeg, convert_hardware: tools.hardware.join(', ') };
+}
+
+/** 400 when the admin picks a hardware encoder that does not work on this machine (companion text). */
+export const ENCODER_NOT_HERE = 'this hardware encoder does not work on this server';
 
 /** The group of a setting the companion server has (§5.6), by its description. */
 function groupOf(name: string): string {
@@ -96,11 +112,10 @@ function groupOf(name: string): string {
 /**
  * `GET /api/admin/settings[/:group]` (§4.6): `{<group>: {<name>: value}}` of every setting the
  * companion server has; `group` narrows to one group, `oauth2` to every `oauth2_<p>` group.
- * `ffmpegVersion` is the read-only `convert_ffmpeg` ("" when films cannot be converted). Throws 400
- * `group not found`.
+ * `tools` gives the read-only `convert_ffmpeg` and `convert_hardware`. Throws 400 `group not found`.
  */
-export async function settingsByGroup(store: Store, ffmpegVersion: string, group?: string): Promise<Record<string, Record<string, SettingValue>>> {
-  const values: Record<string, SettingValue> = { ...(await store.settings.get()), ...readOnlySettings(ffmpegVersion) };
+export async function settingsByGroup(store: Store, tools: ConvertTools, group?: string): Promise<Record<string, Record<string, SettingValue>>> {
+  const values: Record<string, SettingValue> = { ...(await store.settings.get()), ...readOnlySettings(tools) };
   const groups: Record<string, Record<string, SettingValue>> = {};
   for (const [name, value] of Object.entries(values)) {
     const owner = groupOf(name);
@@ -119,16 +134,18 @@ export async function settingsByGroup(store: Store, ffmpegVersion: string, group
 /**
  * `POST /api/admin/settings` (§4.6): a partial map `{<name>: value}`, coerced to each setting's type
  * and checked against its limits; nothing is written unless every entry is valid. Takes effect at
- * once (every route reads the settings per request). Throws 400 `setting <name> not found` (unknown
- * or read-only), `setting <name> must …`, or the exclusive-pair text.
+ * once (every route reads the settings per request). `hardware` lists the hardware encoders that
+ * work here: `convert_encoder` takes `software` or one of them. Throws 400 `setting <name> not found`
+ * (unknown or read-only), `setting <name> must …`, ENCODER_NOT_HERE, or the exclusive-pair text.
  */
-export async function updateSettings(store: Store, patch: Record<string, unknown>): Promise<void> {
+export async function updateSettings(store: Store, patch: Record<string, unknown>, hardware: readonly string[] = []): Promise<void> {
   const changes: Partial<Record<keyof SiteSettings, SettingValue>> = {};
   for (const [name, raw] of Object.entries(patch)) {
     const spec = settingSpec(name);
     if (!spec || spec.readOnly || !(name in DEFAULT_SITE_SETTINGS)) throw badRequest(`setting ${name} not found`);
     const result = coerceSetting(spec, raw);
     if ('problem' in result) throw badRequest(settingProblemText(name, result.problem));
+    if (name === 'convert_encoder' && result.value !== 'software' && !hardware.includes(String(result.value))) throw badRequest(ENCODER_NOT_HERE);
     changes[name as keyof SiteSettings] = result.value;
   }
   const merged = { ...(await store.settings.get()), ...changes } as Record<string, SettingValue>;

@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { PictureEncoder } from './encoders';
 import { ffmpegArgs, SEGMENT_SEC, segmentFile } from './hls';
 import type { ConversionPlan } from './plan';
 
@@ -42,6 +43,8 @@ export interface ConversionOptions {
   dir: string;
   ffmpegPath?: string;
   maxHeight?: number;
+  /** What makes a converted picture (./encoders.ts); `software` unless given. */
+  encoder?: PictureEncoder;
   segmentSec?: number;
   /** LEAD_SEGMENTS unless given (tests, benchmarks). */
   leadSegments?: number;
@@ -194,6 +197,7 @@ export class Conversion {
       listName: path.basename(listPath),
       segmentSec: this.options.segmentSec ?? SEGMENT_SEC,
       maxHeight: this.options.maxHeight,
+      encoder: this.options.encoder,
     });
     const child = spawn(this.options.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const run: Run = { id, start: n, child, listPath, ended: false, succeeded: false, failure: null, furthest: n, paused: false, throttle: setInterval(() => this.throttle(run), this.options.throttleEveryMs ?? THROTTLE_EVERY_MS) };

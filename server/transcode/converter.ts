@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { ConversionError, type Conversion } from './conversion';
+import { workingHardwareEncoders, type HardwareEncoder, type PictureEncoder } from './encoders';
 import { SEGMENT_SEC, segmentStarts } from './hls';
 import { planConversion, type ConversionChoice, type ConversionPlan } from './plan';
 import { probeKeyframes, probeMedia, ProbeError, type MediaProbe } from './probe';
@@ -50,6 +51,8 @@ export interface ConvertLimits extends RegistryLimits {
   maxMinutes: number;
   /** The largest source (GB, 10⁹ bytes) converted; a source whose size is not known is bounded by its duration only. */
   maxGigabytes: number;
+  /** What makes a converted picture (`convert_encoder`): used when it works here (`hardwareEncoders`), else software. */
+  encoder: PictureEncoder;
 }
 
 /** The ffprobe beside `ffmpegPath` (`ffmpeg` → `ffprobe`, `/opt/ff/bin/ffmpeg` → `/opt/ff/bin/ffprobe`). */
@@ -119,6 +122,7 @@ function isRunning(pid: number): boolean {
 export class Converter {
   readonly registry: ConversionRegistry;
   private readonly found: Promise<string>;
+  private hardware: Promise<HardwareEncoder[]> | null = null;
   private readonly facts = new LRUCache<string, Promise<SourceFacts>>({ max: 200, ttl: PROBE_TTL_MS });
   private readonly subtitles = new LRUCache<string, Promise<string>>({ max: 50, ttl: PROBE_TTL_MS });
 
@@ -144,6 +148,15 @@ export class Converter {
       probe.on('error', () => resolve(''));
       probe.on('close', (code) => resolve(code === 0 ? (/^ffmpeg version (\S+)/.exec(out)?.[1] ?? 'unknown') : ''));
     });
+  }
+
+  /**
+   * The hardware encoders that work on this machine (./encoders.ts `workingHardwareEncoders`), tried
+   * once, when first asked (the admin console, a conversion); empty without ffmpeg.
+   */
+  hardwareEncoders(): Promise<HardwareEncoder[]> {
+    this.hardware ??= this.found.then((version) => (version ? workingHardwareEncoders(this.ffmpegPath) : []));
+    return this.hardware;
   }
 
   /** Whether ffmpeg was found on this machine. */
@@ -237,7 +250,8 @@ export class Converter {
     if (existing) return existing;
     const prepared = await prepare();
     this.registry.limits = { ...this.registry.limits, maxConversions: limits.maxConversions, maxPerUser: limits.maxPerUser };
-    return this.registry.get(key, userId, () => ({ input, plan: prepared.plan, starts: prepared.starts, ffmpegPath: this.ffmpegPath, maxHeight: limits.maxHeight }));
+    const encoder = limits.encoder !== 'software' && (await this.hardwareEncoders()).includes(limits.encoder) ? limits.encoder : 'software';
+    return this.registry.get(key, userId, () => ({ input, plan: prepared.plan, starts: prepared.starts, ffmpegPath: this.ffmpegPath, maxHeight: limits.maxHeight, encoder }));
   }
 
   /**

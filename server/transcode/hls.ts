@@ -13,6 +13,7 @@
  */
 import path from 'node:path';
 import type { ConversionPlan } from './plan';
+import { encoderArgs, type PictureEncoder } from './encoders';
 
 /** Seconds of one segment (at least; a copied picture's segments end at a keyframe). */
 export const SEGMENT_SEC = 4;
@@ -79,11 +80,13 @@ export interface RunOptions {
   listName: string;
   segmentSec?: number;
   maxHeight?: number;
+  /** What makes a converted picture: `software` (libx264) unless given (./encoders.ts). */
+  encoder?: PictureEncoder;
 }
 
 /**
- * The ffmpeg arguments of one run of `plan`. A converted picture becomes H.264 (`veryfast`, 8-bit
- * 4:2:0, a keyframe at every segment start, scaled down to `maxHeight`); a copied one is seeked to
+ * The ffmpeg arguments of one run of `plan`. A converted picture becomes H.264 (8-bit 4:2:0, a
+ * keyframe at every segment start, scaled down to `maxHeight`, by `encoder`); a copied one is seeked to
  * the keyframe its segment starts at. The sound becomes stereo AAC unless copied; an image subtitle
  * is drawn over the picture when the plan burns one (read from SUBTITLE_LEAD_SEC before the start). Output: MPEG-TS segments cut at `starts`.
  */
@@ -91,7 +94,10 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
   const startSec = options.starts[options.startSegment];
   if (startSec === undefined) throw new RangeError(`no segment ${options.startSegment}`);
   const copyPicture = plan.video?.action === 'copy';
+  const segmentSec = options.segmentSec ?? SEGMENT_SEC;
+  const encoder = encoderArgs(options.encoder ?? 'software', options.maxHeight ?? 0, segmentSec);
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'];
+  if (plan.video && !copyPicture) args.push(...encoder.device);
   // A copied picture: half a millisecond past its keyframe, so that the seek lands on that keyframe
   // even when ffprobe rounded its time up.
   if (startSec > 0) args.push('-ss', (copyPicture ? startSec + 0.0005 : startSec).toFixed(6));
@@ -99,21 +105,19 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
   if (plan.video && copyPicture) {
     args.push('-map', `0:${plan.video.index}`, '-c:v', 'copy');
   } else if (plan.video) {
-    const scale = options.maxHeight ? `scale=-2:'min(ih,${options.maxHeight})'` : '';
     if (plan.burnSubtitleIndex !== null) {
       // A subtitle shown at the seek point began before it: the subtitle comes from a second
       // reading of the source that starts SUBTITLE_LEAD_SEC earlier (both keep the source's clock).
       const subtitleInput = startSec > 0 ? 1 : 0;
       if (subtitleInput) args.push('-ss', Math.max(0, startSec - SUBTITLE_LEAD_SEC).toFixed(6), '-i', options.input);
-      const filter = `[0:${plan.video.index}][${subtitleInput}:${plan.burnSubtitleIndex}]overlay${scale ? `,${scale}` : ''}[picture]`;
+      const filter = `[0:${plan.video.index}][${subtitleInput}:${plan.burnSubtitleIndex}]overlay${encoder.filter ? `,${encoder.filter}` : ''}[picture]`;
       args.push('-filter_complex', filter, '-map', '[picture]');
     } else {
       args.push('-map', `0:${plan.video.index}`);
-      if (scale) args.push('-vf', scale);
+      if (encoder.filter) args.push('-vf', encoder.filter);
     }
-    const segmentSec = options.segmentSec ?? SEGMENT_SEC;
-    // `t` counts from this run's start, which is on the grid: a keyframe at every segment start.
-    args.push('-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-force_key_frames', `expr:gte(t,n_forced*${segmentSec})`);
+    // Keyframes: `t` counts from this run's start, which is on the grid, so one at every segment start.
+    args.push(...encoder.codec);
   }
   if (plan.audio) {
     args.push('-map', `0:${plan.audio.index}`);
