@@ -380,10 +380,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
-  if (live && bus) {
-    const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost;
-    context.hubs.shareLive(options.instanceUrl?.replace(/\/+$/, '') || `http://${reachable}:${port}`, () => live.publishing());
-  }
+  // Where the other instances reach this one (docs/deployment.md "Running more than one instance").
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : urlHost;
+  const instanceUrl = options.instanceUrl?.replace(/\/+$/, '') || `http://${reachable}:${port}`;
+  if (live && bus) context.hubs.shareLive(instanceUrl, () => live.publishing());
+  const converter = context.converter;
+  if (converter) context.hubs.shareConversions(instanceUrl, (roomId, movieId) => converter.keepOnly(roomId, movieId));
 
   let closing: Promise<void> | null = null;
   return {

@@ -13,10 +13,14 @@ import { MessageType, type Message } from '@/lib/contract/message';
 import { createRoom, get, launch, post, signUpUser, tempDir, TestSocket, type TestServer, type TestUser } from './test-support/harness';
 import { codeIn, startMailSink, type MailSink } from './test-support/mail-sink';
 import { startRedis, type TestRedis } from './test-support/redis';
+import { makeConversionMedia } from '../e2e/support/conversion-media';
+import { startPlainHost } from '../e2e/support/plain-host';
 
 jest.setTimeout(60_000);
 
 const TICK_MS = 200;
+/** Where the films to convert are served from (outside loopback's 127.0.0.1, allowed to the proxy). */
+const SOURCE_HOST = '127.0.0.2';
 const CAPTCHA_ANSWER = '24680';
 
 let redis: TestRedis;
@@ -60,7 +64,7 @@ beforeAll(async () => {
   redis = await startRedis();
   sink = await startMailSink();
   dataDir = tempDir('synctv-cluster-');
-  const options = { dataDir, redisUrl: redis.url, hubTickMs: TICK_MS, fixedCaptchaAnswer: CAPTCHA_ANSWER };
+  const options = { dataDir, redisUrl: redis.url, hubTickMs: TICK_MS, fixedCaptchaAnswer: CAPTCHA_ANSWER, proxyAllowAddresses: [SOURCE_HOST] };
   a = await launch({ ...options, initialSettings: sink.settings() });
   b = await launch(options);
 });
@@ -291,6 +295,44 @@ it('plays a live push that one instance takes from the other instance too', asyn
   }
   // The push ended: neither instance offers it any more.
   await until(async () => [await statusOn(a), await statusOn(b)], [404, 404], 15_000);
+});
+
+it('converts a movie on one instance for the viewers of both, and stops it there when the room moves on', async () => {
+  const mediaDir = tempDir('cluster-media-');
+  makeConversionMedia(mediaDir);
+  const host = await startPlainHost(mediaDir, SOURCE_HOST);
+  try {
+    const { owner, member, roomId } = await sharedRoom();
+    const push = async (base: Record<string, unknown>) => (await post(a, '/api/room/movie/push', base, { token: owner.token, roomId })).body.data.id as string;
+    const movieId = await push({ url: `${host.url}/hevc-long.mkv`, name: 'HEVC', convert: true });
+    expect((await post(b, '/api/room/movie/current', { id: movieId }, { token: owner.token, roomId })).status).toBe(204);
+    /** The conversions each instance holds (their folders under the shared data directory). */
+    const conversions = () =>
+      [a, b].map((server) => {
+        const dir = path.join(dataDir, 'conversions', String(server.pid));
+        return fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).length : 0;
+      });
+    const segment = async (server: TestServer, user: TestUser, n: number) => {
+      const response = await fetch(`${server.url}/api/room/movie/convert/${movieId}/${n}.ts?${new URLSearchParams({ token: user.token, roomId })}`);
+      expect(response.status).toBe(200);
+      return Buffer.from(await response.arrayBuffer());
+    };
+    const playlist = async (server: TestServer, user: TestUser) =>
+      (await fetch(`${server.url}/api/room/movie/convert/${movieId}/index.m3u8?${new URLSearchParams({ token: user.token, roomId })}`)).text();
+    // The same playlist through either instance (its segments' URLs carry each viewer's token).
+    expect((await playlist(a, owner)).replaceAll(owner.token, 'T')).toBe((await playlist(b, member)).replaceAll(member.token, 'T'));
+    // Segment 2 through A and through B: the same bytes, from the one conversion.
+    expect((await segment(a, owner, 2)).equals(await segment(b, member, 2))).toBe(true);
+    expect((await segment(b, owner, 0)).length).toBeGreaterThan(0);
+    expect(conversions().sort()).toEqual([0, 1]);
+    // The room moves on through the instance that does not convert: the one that does stops.
+    const next = await push({ url: `${host.url}/h264-aac.mp4`, name: 'Plain' });
+    const other = conversions()[0] === 1 ? b : a;
+    expect((await post(other, '/api/room/movie/current', { id: next }, { token: owner.token, roomId })).status).toBe(204);
+    await until(conversions, [0, 0]);
+  } finally {
+    await host.close();
+  }
 });
 
 it('loses nothing when an instance is killed or stopped: the others count its viewers out and keep the chat', async () => {

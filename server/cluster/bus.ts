@@ -31,6 +31,8 @@ export type ClusterEvent =
   | { kind: 'presence'; rooms: Record<string, PresenceEntry[]> }
   | { kind: 'room-presence'; roomId: string; connections: PresenceEntry[] }
   | { kind: 'live'; url: string; movies: string[] }
+  | { kind: 'converter'; url: string }
+  | { kind: 'keep-conversions'; roomId: string; movieId: string }
   | { kind: 'hello' }
   | { kind: 'bye' };
 
@@ -104,7 +106,20 @@ export class SequenceWatch {
   }
 }
 
-const EVENT_KINDS = new Set(['frame', 'kick', 'close-room', 'presence', 'room-presence', 'live', 'hello', 'bye']);
+/** Every kind of event, each named once (a kind added to ClusterEvent and not here fails to compile). */
+const KINDS: Record<ClusterEvent['kind'], true> = {
+  frame: true,
+  kick: true,
+  'close-room': true,
+  presence: true,
+  'room-presence': true,
+  live: true,
+  converter: true,
+  'keep-conversions': true,
+  hello: true,
+  bye: true,
+};
+const EVENT_KINDS = new Set(Object.keys(KINDS));
 
 /** Parses one channel message; null for anything that is not an envelope of ours (dropped). */
 export function parseEnvelope(text: string): Envelope | null {

@@ -154,6 +154,32 @@ it('fans out in process while the bus is down, and through it again once it is b
   expect(two.frames).toEqual([MessageType.CHAT, MessageType.CHAT]);
 });
 
+it('converts each movie on one instance that every instance agrees on, and moves only the movies of one that went away', () => {
+  const stopped: string[] = [];
+  a.shareConversions('http://a', (roomId, movieId) => stopped.push(`a ${roomId} ${movieId}`));
+  b.shareConversions('http://b', (roomId, movieId) => stopped.push(`b ${roomId} ${movieId}`));
+  redis.flush();
+  const keys = Array.from({ length: 40 }, (_, index) => `room movie${index}`);
+  // Each registry names the other's URL, or null for itself: they agree when each `null` is the other's name.
+  const ownerSeenBy = (registry: HubRegistry, self: string) => keys.map((key) => registry.conversionOwner(key) ?? self);
+  const owners = ownerSeenBy(a, 'http://a');
+  expect(ownerSeenBy(b, 'http://b')).toEqual(owners);
+  // Both convert some movies.
+  expect(new Set(owners)).toEqual(new Set(['http://a', 'http://b']));
+  // B goes quiet (crashed): after three ticks A converts everything.
+  redis.up = false;
+  jest.advanceTimersByTime(3 * TICK_MS + 10);
+  expect(keys.map((key) => a.conversionOwner(key))).toEqual(keys.map(() => null));
+  redis.up = true;
+  jest.advanceTimersByTime(TICK_MS);
+  redis.flush();
+  expect(ownerSeenBy(a, 'http://a')).toEqual(owners);
+  // A change of the current movie stops the room's other conversions on every instance.
+  a.keepConversions('room', 'movie3');
+  redis.flush();
+  expect(stopped.sort()).toEqual(['a room movie3', 'b room movie3']);
+});
+
 describe('after the bus was interrupted', () => {
   /** Lets pending promises (the access checks) settle under fake timers. */
   const drain = async () => {

@@ -10,6 +10,7 @@
  * counts, online counts, the hot list and WebRTC targets cover the whole cluster
  * (docs/deployment.md "Running more than one instance").
  */
+import crypto from 'node:crypto';
 import { encodeMessage, MessageType } from '@/lib/contract/message';
 import type { BusTrouble, ClusterBus, ClusterEvent, PresenceEntry } from '../cluster/bus';
 import { EVERYONE, HUB_TICK_MS, RoomHub, type Audience, type HubRouting } from './room-hub';
@@ -22,6 +23,8 @@ interface RemoteInstance {
   rooms: Map<string, PresenceEntry[]>;
   /** The movies whose RTMP push it holds, and where it takes requests for them. */
   live?: { url: string; movies: Set<string> };
+  /** Where it takes requests for the conversions it owns (it converts movies). */
+  converterUrl?: string;
 }
 
 /** How many hub ticks without a word from an instance before its connections stop counting (it crashed). */
@@ -51,6 +54,8 @@ export class HubRegistry {
   private readonly routing: HubRouting;
   /** This instance's live streams, for the others: set by `shareLive`. */
   private liveSource: { url: string; movies: () => string[] } | null = null;
+  /** This instance's conversions, for the others: set by `shareConversions`. */
+  private conversions: { url: string; keepOnly: (roomId: string, movieId: string) => void } | null = null;
   /** Set by `setAccessCheck`. */
   private accessCheck: AccessCheck | null = null;
   /** True while the bus is down, or since a publish failed, until it is back. */
@@ -115,6 +120,39 @@ export class HubRegistry {
   /** Call when this instance's broadcasts changed (../live/live-hub.ts `onChange`). */
   liveChanged(): void {
     this.publishLive();
+  }
+
+  /**
+   * This instance converts movies (../transcode/converter.ts), at `url` for the others; `keepOnly`
+   * stops its conversions of a room but those of one movie (`Converter.keepOnly`).
+   */
+  shareConversions(url: string, keepOnly: (roomId: string, movieId: string) => void): void {
+    this.conversions = { url, keepOnly };
+    this.publishConverter();
+  }
+
+  /**
+   * The instance that converts the movies of `key` (`<room> <movie>`, every choice of it), or null
+   * when it is this one: of this instance and the others that convert, heard from lately, the one
+   * whose hash with the key is highest (rendezvous hashing). Every instance picks the same one while
+   * they hear the same instances; when one goes away, only its movies move.
+   */
+  conversionOwner(key: string): string | null {
+    if (!this.bus || !this.conversions) return null;
+    const score = (instanceId: string) => crypto.createHash('sha256').update(`${instanceId}\n${key}`).digest().readBigUInt64BE();
+    let best: { score: bigint; url: string | null } = { score: score(this.bus.instanceId), url: null };
+    for (const [id, remote] of this.remotes) {
+      if (!remote.converterUrl || remote.seenAt < Date.now() - STALE_AFTER_TICKS * this.tickMs) continue;
+      const candidate = score(id);
+      if (candidate > best.score) best = { score: candidate, url: remote.converterUrl };
+    }
+    return best.url;
+  }
+
+  /** Stops the conversions of room `roomId` but those of `movieId` on every instance (its current movie changed; "" for none). */
+  keepConversions(roomId: string, movieId: string): void {
+    if (this.clustered()) this.bus?.publish({ kind: 'keep-conversions', roomId, movieId });
+    else this.conversions?.keepOnly(roomId, movieId);
   }
 
   /** The URL of another instance that holds the push of `movieId`, or null. */
@@ -237,6 +275,10 @@ export class HubRegistry {
     }, PRESENCE_DEBOUNCE_MS);
   }
 
+  private publishConverter(): void {
+    if (this.clustered() && this.conversions) this.bus?.publish({ kind: 'converter', url: this.conversions.url });
+  }
+
   private publishLive(): void {
     if (!this.clustered() || !this.liveSource) return;
     this.bus?.publish({ kind: 'live', url: this.liveSource.url, movies: this.liveSource.movies() });
@@ -290,6 +332,7 @@ export class HubRegistry {
     const forgotten = Date.now() - 10 * STALE_AFTER_TICKS * this.tickMs;
     for (const [id, remote] of this.remotes) if (remote.seenAt < forgotten) this.remotes.delete(id);
     this.publishLive();
+    this.publishConverter();
     if (!this.clustered()) return;
     const rooms: Record<string, PresenceEntry[]> = {};
     for (const [roomId, hub] of this.hubs) rooms[roomId] = hub.entries();
@@ -315,6 +358,12 @@ export class HubRegistry {
         return;
       case 'live':
         if (!own) this.heardFrom(from).live = { url: event.url, movies: new Set(event.movies) };
+        return;
+      case 'converter':
+        if (!own) this.heardFrom(from).converterUrl = event.url;
+        return;
+      case 'keep-conversions':
+        this.conversions?.keepOnly(event.roomId, event.movieId);
         return;
       case 'bye':
         this.remotes.delete(from);

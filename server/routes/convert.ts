@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
+import { forwardRequest, wasForwarded } from '../http/forward';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { queryValue } from '../http/query';
 import { ConversionError } from '../transcode/conversion';
@@ -213,7 +214,21 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     return error;
   }
 
+  /**
+   * Whether `request` went to the instance that converts its movie (docs/transcode.md "Several
+   * instances"): every choice of a movie is converted on one instance, which answers the request
+   * (the viewer's credentials go with it). False when this instance answers: it converts the movie,
+   * the request was forwarded to it, or the other one cannot be reached.
+   */
+  async function handedOver(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    if (wasForwarded(request)) return false;
+    const roomId = queryValue(request.query, 'roomId') || String(request.headers['x-room-id'] ?? '');
+    const owner = context.hubs.conversionOwner(`${roomId} ${(request.params as { movieId: string }).movieId}`);
+    return owner !== null && (await forwardRequest(request, reply, owner)) !== null;
+  }
+
   app.get('/api/room/movie/convert/:movieId/index.m3u8', async (request, reply) => {
+    if (await handedOver(request, reply)) return reply;
     const opened = await open(request);
     const conversion = await conversionOf(opened);
     const { movie, query } = opened;
@@ -228,6 +243,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   app.get('/api/room/movie/convert/:movieId/subtitle/:file', async (request, reply) => {
     const match = /^(\d{1,4})\.(vtt|ass)$/.exec((request.params as { file: string }).file);
     if (!match) throw notFound('subtitle not found');
+    if (await handedOver(request, reply)) return reply;
     const { movie, input, access, sourceKey: key } = await open(request);
     try {
       const { text, format } = await converter!.subtitle(key, input, Number(match[1]));
@@ -246,6 +262,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   app.get('/api/room/movie/convert/:movieId/:segment', async (request: FastifyRequest, reply: FastifyReply) => {
     const match = /^(\d{1,6})\.ts$/.exec((request.params as { segment: string }).segment);
     if (!match) throw notFound('segment not found');
+    if (await handedOver(request, reply)) return reply;
     const opened = await open(request);
     const conversion = await conversionOf(opened);
     let file: string;

@@ -90,8 +90,8 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
     const access = await requireRoom(context, request);
     const { id, subPath } = decodeBody(SetCurrentRequest, request.body);
     await setCurrentMovie(store, access, id, subPath, Date.now(), context.emby);
-    // The room moved on: the conversions of its other movies stop at once (docs/transcode.md).
-    context.converter?.keepOnly(access.room.id, id);
+    // The room moved on: the conversions of its other movies stop at once, on every instance (docs/transcode.md).
+    context.hubs.keepConversions(access.room.id, id);
     if (id) {
       // A room that converts automatically reads the film first, for a while; when that takes
       // longer, the room starts it as it is and switches when the answer comes.

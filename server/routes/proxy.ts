@@ -18,11 +18,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
+import { forwardRequest, wasForwarded } from '../http/forward';
 import { isDashManifest, rewriteMpd, underBase } from '../proxy/mpd';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playlist';
 import { byteSlice, planRange } from '../proxy/range';
@@ -89,8 +88,6 @@ function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
-/** Marks a request one instance forwards to another (never forwarded again). */
-const FORWARDED_HEADER = 'x-synctv-forwarded';
 
 /** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
 function movieIdOf(param: string): string {
@@ -163,26 +160,9 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
    * holds the push, and its answer streamed back. A forwarded request is never forwarded again.
    */
   async function forwardPush(request: FastifyRequest, reply: FastifyReply, instanceUrl: string): Promise<FastifyReply> {
-    const abort = new AbortController();
-    request.raw.once('close', () => abort.abort());
-    const headers: Record<string, string> = { [FORWARDED_HEADER]: '1' };
-    for (const name of ['authorization', 'x-room-id']) {
-      const value = request.headers[name];
-      if (typeof value === 'string') headers[name] = value;
-    }
-    let upstream: Response;
-    try {
-      upstream = await fetch(`${instanceUrl}${request.url}`, { method: request.method, headers, signal: abort.signal });
-    } catch {
-      throw notFound('live stream not started');
-    }
-    for (const name of ['content-type', 'cache-control']) {
-      const value = upstream.headers.get(name);
-      if (value) reply.header(name, value);
-    }
-    reply.code(upstream.status);
-    if (!upstream.body || request.method === 'HEAD') return reply.send();
-    return reply.send(Readable.fromWeb(upstream.body as WebReadableStream));
+    const forwarded = await forwardRequest(request, reply, instanceUrl);
+    if (!forwarded) throw notFound('live stream not started');
+    return forwarded;
   }
 
   async function proxy(request: FastifyRequest, reply: FastifyReply, route: ProxyRoute): Promise<FastifyReply> {
@@ -200,7 +180,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     const movie = await store.movies.find(roomId, movieId);
     if (!movie || (movie.base.isFolder && !isAlistMovie(movie.base) && !isEmbyMovie(movie.base))) throw notFound('room or movie not found');
     if (route.servesPush && movie.base.rtmpSource) {
-      const elsewhere = holdsPush(movie.id) || request.headers[FORWARDED_HEADER] ? null : context.hubs.liveElsewhere(movie.id);
+      const elsewhere = holdsPush(movie.id) || wasForwarded(request) ? null : context.hubs.liveElsewhere(movie.id);
       if (elsewhere) return forwardPush(request, reply, elsewhere);
       if (route.servesPush === 'flv') return watchPush(request, reply, movie.id);
       // HLS of a push made while RTMP was on, asked for after it was turned off.
