@@ -9,7 +9,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Marks a request one instance forwards to another (never forwarded again). */
-export const FORWARDED_HEADER = 'x-synctv-forwarded';
+const FORWARDED_HEADER = 'x-synctv-forwarded';
 
 /** Whether `request` was forwarded by another instance (and so is answered here, whatever this instance thinks). */
 export function wasForwarded(request: FastifyRequest): boolean {
