@@ -280,11 +280,15 @@ case "$*" in
 esac
 `);
     fs.chmodSync(fake, 0o755);
-    expect(await workingHardwareEncoders(fake)).toEqual(['nvenc']);
-    const runs = fs.readFileSync(log, 'utf8').trim().split('\n');
+    const runs = () => fs.readFileSync(log, 'utf8').trim().split('\n');
+    expect(await workingHardwareEncoders(fake, () => true)).toEqual(['nvenc']);
     // VA-API was tried on its device, with its upload; Quick Sync, not listed, was not tried.
-    expect(runs).toHaveLength(3);
-    expect(runs[1]).toMatch(/-vaapi_device \/dev\/dri\/renderD\d+ .*-vf .*format=nv12,hwupload -c:v h264_vaapi/);
+    expect(runs()).toHaveLength(3);
+    expect(runs()[1]).toMatch(/-vaapi_device \/dev\/dri\/renderD\d+ .*-vf .*format=nv12,hwupload -c:v h264_vaapi/);
+    // Without the devices, only the list is read.
+    fs.rmSync(log);
+    expect(await workingHardwareEncoders(fake, () => false)).toEqual([]);
+    expect(runs()).toHaveLength(1);
     expect(await workingHardwareEncoders(path.join(dir, 'missing'))).toEqual([]);
   });
 

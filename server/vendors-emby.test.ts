@@ -32,6 +32,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The database first: on PostgreSQL its open connection would keep the test worker from exiting.
+  await db?.close();
   await server?.stop();
   await jellyfin?.close();
   await emby?.close();

@@ -36,6 +36,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The database first: on PostgreSQL its open connection would keep the test worker from exiting.
+  await db?.close();
   await server?.stop();
   await alist?.close();
   fs.rmSync(libraryDir, { recursive: true, force: true });

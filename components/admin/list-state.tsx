@@ -43,7 +43,7 @@ export function ListState({ loading, error, count, empty, onRetry, page, pageSiz
   }
   if (loading && count === 0) {
     return (
-      <div className="space-y-2" aria-busy="true" aria-label={t('admin.loading')}>
+      <div role="status" className="space-y-2" aria-busy="true" aria-label={t('admin.loading')}>
         {[0, 1, 2, 3].map((index) => (
           <Skeleton key={index} className="h-16 rounded-xl" />
         ))}

@@ -4,8 +4,9 @@
  * (or, with nothing playing, what to do about it), and the info bar under it: the current movie's
  * name and what the room is doing (playing, paused, a speed other than 1×, live), the viewer count,
  * the sync indicator and button, theater mode; the source selector when the movie has
- * `moreSources`; the audio track and bitrate of an Emby/Jellyfin movie (`mediaChoices`, each
- * viewer's own, converted by the media server); the danmaku switch and its settings; what helps
+ * `moreSources`; the audio track and bitrate of an Emby/Jellyfin movie, and the sound and image
+ * subtitle of a movie this server converts (`mediaChoices`, each viewer's own, converted by the
+ * media server or this one); the danmaku switch and its settings; what helps
  * when the source cannot play; the autoplay notices; over the picture, who just did what. The movie,
  * the room's status, the viewer count and the socket state come from the room atoms.
  */
@@ -160,7 +161,8 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const sourceIndex = movie && picked.movieId === movie.id && picked.index < sources.length ? picked.index : 0;
   // A child of a dynamic folder is the folder's id with its own path (docs/vendors.md).
   const movieKey = movie ? `${movie.id}:${movie.subPath}` : '';
-  // The viewer's audio track and bitrate of an Emby/Jellyfin movie's main source, for this movie only.
+  // The viewer's audio track and bitrate of an Emby/Jellyfin movie's main source, or sound and image
+  // subtitle of a converted movie, for this movie only.
   const [mediaChoice, setMediaChoice] = useState<MediaChoice & { movieKey: string }>({ movieKey: '', ...NO_MEDIA_CHOICE });
   const choices = sourceIndex === 0 ? movie?.base.mediaChoices : undefined;
   const choice: MediaChoice = choices && mediaChoice.movieKey === movieKey ? mediaChoice : NO_MEDIA_CHOICE;

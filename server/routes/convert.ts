@@ -3,12 +3,15 @@
  * pushed or edited with `convert: true` plays as
  *
  * - `GET /api/room/movie/convert/:movieId/index.m3u8`: the complete VOD playlist (HLS, MPEG-TS
- *   segments), and
- * - `GET /api/room/movie/convert/:movieId/:n.ts`: segment n, made on demand,
+ *   segments);
+ * - `GET /api/room/movie/convert/:movieId/:n.ts`: segment n, made on demand;
+ * - `GET /api/room/movie/convert/:movieId/subtitle/:index.(vtt|ass)`: an embedded text subtitle;
  *
- * each with `?token=…&roomId=…` (a player cannot send headers) and the viewer's choices
- * `&audio=<stream index>` and `&subtitle=<stream index>` (an image subtitle burned in). Authentication as for every room route; every member who may see the
- * room may watch. One conversion per movie, source and choice, shared by every viewer.
+ * each with `?token=…&roomId=…` (a player cannot send headers); the playlist and its segments also
+ * with the viewer's choices `&audio=<stream index>` and `&subtitle=<stream index>` (an image
+ * subtitle drawn in). Authentication as for every room route; every member who may see the room may
+ * watch. One conversion per movie, source and choice, shared by every viewer, on one instance of a
+ * cluster.
  *
  * ffmpeg reads the source through `/api/room/movie/proxy/:movieId/input/:inputToken` (routes/proxy.ts),
  * from this machine only.

@@ -88,7 +88,6 @@ function isLoopback(address: string | undefined): boolean {
   return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
 }
 
-
 /** The movie id of a path parameter, without the `.m3u8` / `.flv` suffix the live routes allow. */
 function movieIdOf(param: string): string {
   return param.replace(/\.(m3u8|flv)$/i, '');

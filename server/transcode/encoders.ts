@@ -2,9 +2,10 @@
  * The encoders a converted picture may be made with (docs/transcode.md "Hardware encoders"): x264 in
  * software, always there with Debian's ffmpeg, or a hardware H.264 encoder that ffmpeg offers (VA-API
  * on Intel and AMD graphics, NVENC on NVIDIA, Quick Sync on Intel). An ffmpeg build lists hardware
- * encoders whether or not the machine has the device, so each one is tried once: a second of a test
- * picture encoded with the very arguments a conversion uses (`encoderArgs`). Only those that
- * succeeded are offered to the admin (site setting `convert_encoder`).
+ * encoders whether or not the machine has the device, so each one whose device is there is tried
+ * once: a second of a test picture encoded with the very arguments a conversion uses
+ * (`encoderArgs`). Only those that succeeded are offered to the admin (site setting
+ * `convert_encoder`).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +27,20 @@ export interface EncoderArgs {
   /** Appended to the picture's filter chain (scaling, and the upload to the device). */
   filter: string;
   codec: string[];
+}
+
+/**
+ * Whether the device `encoder` needs is on this machine: a DRM render node (`/dev/dri/renderD*`)
+ * for VA-API and Quick Sync, the NVIDIA driver's control device (`/dev/nvidiactl`) for NVENC.
+ * Without it the encoder cannot work, and is not tried.
+ */
+export function hasDevice(encoder: HardwareEncoder): boolean {
+  if (encoder === 'nvenc') return fs.existsSync('/dev/nvidiactl');
+  try {
+    return fs.readdirSync('/dev/dri').some((name) => name.startsWith('renderD'));
+  } catch {
+    return false;
+  }
 }
 
 /** The first VA-API render node of this machine (`/dev/dri/renderD128` on most), or the usual name when there is none. */
@@ -87,15 +102,16 @@ function runFfmpeg(ffmpegPath: string, args: string[]): Promise<{ code: number; 
 
 /**
  * The hardware encoders that work on this machine with `ffmpegPath`: those its build lists
- * (`-encoders`) whose test encode (a second of 640×360 test picture, scaled to 360 px, through
- * `encoderArgs`) succeeds. Empty without ffmpeg or a device.
+ * (`-encoders`) whose device is there (`deviceThere`, `hasDevice` unless given) and whose test encode
+ * (a second of 640×360 test picture, scaled to 360 px, through `encoderArgs`) succeeds. Empty
+ * without ffmpeg or a device; without a device it costs one run of `ffmpeg -encoders`.
  */
-export async function workingHardwareEncoders(ffmpegPath: string): Promise<HardwareEncoder[]> {
+export async function workingHardwareEncoders(ffmpegPath: string, deviceThere: (encoder: HardwareEncoder) => boolean = hasDevice): Promise<HardwareEncoder[]> {
   const listed = await runFfmpeg(ffmpegPath, ['-hide_banner', '-encoders']);
   if (listed.code !== 0) return [];
   const working: HardwareEncoder[] = [];
   for (const encoder of HARDWARE_ENCODERS) {
-    if (!new RegExp(`\\bh264_${encoder}\\b`).test(listed.output)) continue;
+    if (!new RegExp(`\\bh264_${encoder}\\b`).test(listed.output) || !deviceThere(encoder)) continue;
     const args = encoderArgs(encoder, 360, 1);
     const test = await runFfmpeg(ffmpegPath, [
       '-hide_banner', '-nostdin', '-loglevel', 'error', ...args.device,

@@ -62,7 +62,10 @@ export function vodPlaylist(starts: readonly number[], durationSec: number, uri:
   return lines.join('\n');
 }
 
-/** How long before a run's start a burned-in subtitle is read from (s): the longest a subtitle line shown at a seek point may have begun before it. */
+/**
+ * How long before a run's start a burned-in subtitle is read from (s): the longest a subtitle line
+ * shown at a seek point may have begun before it.
+ */
 export const SUBTITLE_LEAD_SEC = 15;
 
 /**
@@ -86,9 +89,10 @@ export interface RunOptions {
 
 /**
  * The ffmpeg arguments of one run of `plan`. A converted picture becomes H.264 (8-bit 4:2:0, a
- * keyframe at every segment start, scaled down to `maxHeight`, by `encoder`); a copied one is seeked to
- * the keyframe its segment starts at. The sound becomes stereo AAC unless copied; an image subtitle
- * is drawn over the picture when the plan burns one (read from SUBTITLE_LEAD_SEC before the start). Output: MPEG-TS segments cut at `starts`.
+ * keyframe at every segment start, scaled down to `maxHeight`, by `encoder`); a copied one is
+ * seeked to the keyframe its segment starts at. The sound becomes stereo AAC unless copied; an image
+ * subtitle is drawn over the picture when the plan burns one (read from SUBTITLE_LEAD_SEC before the
+ * start). Output: MPEG-TS segments cut at `starts`.
  */
 export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] {
   const startSec = options.starts[options.startSegment];
