@@ -26,8 +26,8 @@ export interface ConversionMedia {
   /** Twelve seconds of H.264 picture (a keyframe every 2.4 s) and AC-3 sound in MKV: the picture is copied, cut at its keyframes. */
   h264Ac3Long: string;
   /**
-   * Six seconds of a black 160×90 H.264 picture with AAC and an image subtitle (PGS, eng): a white
-   * box at IMAGE_SUBTITLE_BOX from 0.5 s to 5.5 s; MKV.
+   * A minute of a black 160×90 H.264 picture with AAC and an image subtitle (PGS, eng): a white box
+   * at IMAGE_SUBTITLE_BOX during IMAGE_SUBTITLE_LINES (3 s of every 4); MKV.
    */
   imageSubtitle: string;
   /** H.264 and AAC in MP4: what every browser plays as it is. */
@@ -51,6 +51,8 @@ Dialogue: 0,0:00:00.00,0:00:01.50,Default,{\\i1}こんにちは{\\i0}
 
 /** Where the image subtitle of `imageSubtitle` draws its white box (px of the 160×90 picture). */
 export const IMAGE_SUBTITLE_BOX = { x: 40, y: 50, width: 80, height: 20 };
+/** When it shows the box (s): 3 s of every 4, as subtitle lines come and go, from 0.5 s to 59.5 s. */
+export const IMAGE_SUBTITLE_LINES: readonly (readonly [number, number])[] = Array.from({ length: 15 }, (_, line) => [4 * line + 0.5, 4 * line + 3.5] as const);
 
 /** One PGS segment: "PG", its presentation time (90 kHz), a decoding time of 0, its type and payload. */
 function pgsSegment(type: number, atSec: number, payload: Buffer): Buffer {
@@ -65,12 +67,13 @@ function pgsSegment(type: number, atSec: number, payload: Buffer): Buffer {
 const u16 = (value: number) => Buffer.from([value >> 8, value & 0xff]);
 
 /**
- * A Blu-ray image subtitle (PGS, a `.sup` file) that shows one white box from `startSec` to `endSec`
- * over a picture of `video`'s size, written here because ffmpeg encodes no PGS. Two display sets:
- * the box (composition, window, palette, object, end) and an empty composition that clears it. Each
- * row of the object is run-length coded as `00 C0|len>>8 len 01` and `00 00` (width ≥ 64).
+ * A Blu-ray image subtitle (PGS, a `.sup` file) that shows a white box over a picture of `video`'s
+ * size during each of `lines` (`[start, end]` in s), written here because ffmpeg encodes no PGS.
+ * Two display sets a line: the box (composition, window, palette, object, end) and an empty
+ * composition that clears it. Each row of the object is run-length coded as `00 C0|len>>8 len 01`
+ * and `00 00` (width ≥ 64).
  */
-function pgsBox(video: { width: number; height: number }, box: typeof IMAGE_SUBTITLE_BOX, startSec: number, endSec: number): Buffer {
+function pgsBox(video: { width: number; height: number }, box: typeof IMAGE_SUBTITLE_BOX, lines: readonly (readonly [number, number])[]): Buffer {
   const composition = (state: number, number: number, objects: 0 | 1) =>
     Buffer.concat([u16(video.width), u16(video.height), Buffer.from([0x10]), u16(number), Buffer.from([state, 0, 0, objects]), ...(objects ? [u16(0), Buffer.from([0, 0]), u16(box.x), u16(box.y)] : [])]);
   const window = Buffer.concat([Buffer.from([1, 0]), u16(box.x), u16(box.y), u16(box.width), u16(box.height)]);
@@ -81,16 +84,18 @@ function pgsBox(video: { width: number; height: number }, box: typeof IMAGE_SUBT
   const length = rle.length + 4;
   const object = Buffer.concat([u16(0), Buffer.from([0, 0xc0, (length >> 16) & 0xff, (length >> 8) & 0xff, length & 0xff]), u16(box.width), u16(box.height), rle]);
   const [PALETTE, OBJECT, COMPOSITION, WINDOW, END] = [0x14, 0x15, 0x16, 0x17, 0x80];
-  return Buffer.concat([
-    pgsSegment(COMPOSITION, startSec, composition(0x80, 0, 1)),
-    pgsSegment(WINDOW, startSec, window),
-    pgsSegment(PALETTE, startSec, palette),
-    pgsSegment(OBJECT, startSec, object),
-    pgsSegment(END, startSec, Buffer.alloc(0)),
-    pgsSegment(COMPOSITION, endSec, composition(0x00, 1, 0)),
-    pgsSegment(WINDOW, endSec, window),
-    pgsSegment(END, endSec, Buffer.alloc(0)),
-  ]);
+  return Buffer.concat(
+    lines.flatMap(([startSec, endSec], line) => [
+      pgsSegment(COMPOSITION, startSec, composition(0x80, 2 * line, 1)),
+      pgsSegment(WINDOW, startSec, window),
+      pgsSegment(PALETTE, startSec, palette),
+      pgsSegment(OBJECT, startSec, object),
+      pgsSegment(END, startSec, Buffer.alloc(0)),
+      pgsSegment(COMPOSITION, endSec, composition(0x00, 2 * line + 1, 0)),
+      pgsSegment(WINDOW, endSec, window),
+      pgsSegment(END, endSec, Buffer.alloc(0)),
+    ]),
+  );
 }
 
 /** A picture and a tone of `seconds`, as ffmpeg inputs. */
@@ -142,9 +147,9 @@ export function makeConversionMedia(dir: string, ffmpegPath = 'ffmpeg'): Convers
   make(media.h264AacMkv, [...sources(2), ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac']);
   make(media.hevcLong, [...sources(12), '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=none', '-c:a', 'ac3']);
   make(media.h264Ac3Long, [...sources(12), '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '60', '-pix_fmt', 'yuv420p', '-c:a', 'ac3']);
-  fs.writeFileSync(path.join(dir, 'box.sup'), pgsBox({ width: 160, height: 90 }, IMAGE_SUBTITLE_BOX, 0.5, 5.5));
+  fs.writeFileSync(path.join(dir, 'box.sup'), pgsBox({ width: 160, height: 90 }, IMAGE_SUBTITLE_BOX, IMAGE_SUBTITLE_LINES));
   make(media.imageSubtitle, [
-    '-f', 'lavfi', '-i', 'color=c=black:size=160x90:rate=25:duration=6', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=6',
+    '-f', 'lavfi', '-i', 'color=c=black:size=160x90:rate=25:duration=60', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=60',
     '-i', path.join(dir, 'box.sup'),
     '-map', '0:v', '-map', '1:a', '-map', '2', ...X264, '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-c:s', 'copy', '-metadata:s:s:0', 'language=eng',
   ]);
