@@ -98,12 +98,18 @@ async function segmentsOf(playlistUrl: string): Promise<{ urls: string[]; durati
 }
 
 /** What a downloaded segment holds, read by ffprobe: its streams' codecs. */
-async function probeSegment(url: string): Promise<{ codecs: string[] }> {
+/** Downloads a segment (200) into a file of its own; its path and content type. */
+async function downloadSegment(url: string): Promise<{ file: string; type: string | null }> {
   const response = await fetch(url);
   expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toBe('video/mp2t');
   const file = path.join(tempDir('segment-'), 'segment.ts');
   fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+  return { file, type: response.headers.get('content-type') };
+}
+
+async function probeSegment(url: string): Promise<{ codecs: string[] }> {
+  const { file, type } = await downloadSegment(url);
+  expect(type).toBe('video/mp2t');
   const out = await new Promise<string>((resolve, reject) =>
     execFile('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file], (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
@@ -116,10 +122,7 @@ async function probeSegment(url: string): Promise<{ codecs: string[] }> {
  * centre and in a corner: `box` (white over black), `black`, or the two figures.
  */
 async function pictureIn(url: string, frame: number): Promise<string> {
-  const response = await fetch(url);
-  expect(response.status).toBe(200);
-  const file = path.join(tempDir('segment-'), 'segment.ts');
-  fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+  const { file } = await downloadSegment(url);
   const pixels = await new Promise<Buffer>((resolve, reject) =>
     execFile('ffmpeg', ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${frame})`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', 'pipe:1'], { encoding: 'buffer' }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
