@@ -53,6 +53,8 @@ import { AlistAccounts } from './vendors/alist-accounts';
 import { AlistClient } from './vendors/alist';
 import { EmbyAccounts } from './vendors/emby-accounts';
 import { EmbyClient } from './vendors/emby';
+import { BilibiliAccounts } from './vendors/bilibili-accounts';
+import { BilibiliClient } from './vendors/bilibili';
 import { VendorCipher } from './vendors/credentials';
 import { SliceCache } from './proxy/slice-cache';
 
@@ -166,6 +168,11 @@ export interface StartServerOptions {
    */
   embyTranscodeIdleMs?: number;
   /**
+   * One server standing in for every bilibili host (`BILIBILI_API_ORIGIN`, e.g. the tests' stand-in
+   * `http://127.0.0.2:8123`); unset, bilibili itself (docs/vendors.md "bilibili").
+   */
+  bilibiliOrigin?: string;
+  /**
    * How long (ms) a conversion nobody asks anything of is kept (./transcode/registry.ts IDLE_CLOSE_MS,
    * two minutes); tests shorten it. Conversions need `ffmpeg` (off with `ffmpeg: false`).
    */
@@ -275,6 +282,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     sliceCache: options.proxyCacheBytes === 0 ? null : new SliceCache(options.proxyCacheBytes ?? DEFAULT_PROXY_CACHE_BYTES),
     alist: new AlistAccounts(store, cipher, new AlistClient(vendorPolicy)),
     emby: new EmbyAccounts(store, cipher, new EmbyClient(vendorPolicy), options.embyTranscodeIdleMs),
+    bilibili: new BilibiliAccounts(store, cipher, new BilibiliClient(options.bilibiliOrigin ?? '')),
     converter: options.ffmpeg === false ? null : new Converter(path.join(dataDir, 'conversions'), options.ffmpeg ?? 'ffmpeg', options.convertIdleMs),
   };
   // After the instances could not tell each other (Redis down, events lost), each re-checks its
@@ -402,6 +410,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         context.hls?.close();
         context.live?.close();
         context.emby.close();
+        context.bilibili.close();
         context.converter?.close();
         closeRtmpSockets?.();
         await Promise.race([

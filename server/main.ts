@@ -109,6 +109,7 @@ async function main(): Promise<void> {
     webDir: process.env.WEB_DIR || './out',
     rootPassword: process.env.ROOT_PASSWORD || undefined,
     proxyAllowAddresses: listOf(process.env.PROXY_ALLOW_ADDRESSES),
+    bilibiliOrigin: process.env.BILIBILI_API_ORIGIN || undefined,
     initialSettings: emailSettingsFromEnv(process.env),
     logLevel,
     trustProxy: trustProxyFromEnv(process.env.TRUST_PROXY),

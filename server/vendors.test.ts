@@ -262,7 +262,8 @@ describe('AList movies in a room', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ name: 'x', vendorInfo: { vendor: 'alist', alist: { path: `${serverId}/Movies/Clip.mp4` } } }, 'alist server not found'],
       [{ name: 'x', vendorInfo: { vendor: 'alist', alist: { path: '' } } }, 'path is empty'],
-      [{ name: 'x', vendorInfo: { vendor: 'bilibili', bilibili: { bvid: 'BV1xx' } } }, 'vendor bilibili is not supported by this server'],
+      [{ name: 'x', vendorInfo: { vendor: 'bilibili', bilibili: { bvid: 'BV1xx' } } }, 'cid is empty'],
+      [{ name: 'x', vendorInfo: { vendor: 'youtube' } }, 'vendor youtube is not supported by this server'],
     ];
     for (const [body, error] of cases) {
       const response = await push(member, body);

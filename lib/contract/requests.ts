@@ -68,6 +68,8 @@ export const ginBool = (): Field<boolean> => field('bool', false, (value) => typ
 /** An unsigned 32-bit integer (a permission mask, a role); 0 when missing or null. */
 export const ginUint32 = (): Field<number> =>
   field('uint32', 0, (value) => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff);
+/** An unsigned 64-bit integer as JSON numbers carry it exactly (a bilibili cid or episode id, up to 2^53); 0 when missing or null. */
+export const ginUint64 = (): Field<number> => field('uint64', 0, (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0);
 /** An array of strings; [] when missing or null. */
 export const ginStringArray = (): Field<string[]> => then(field<unknown[]>('[]string', [], Array.isArray), z.array(ginString()));
 
@@ -177,6 +179,7 @@ export const MovieBaseRequest = z.object({
     backend: ginString(),
     alist: ginObject({ path: ginString(), password: ginString() }),
     emby: ginObject({ path: ginString(), transcode: ginBool() }),
+    bilibili: ginObject({ bvid: ginString(), cid: ginUint64(), epid: ginUint64(), quality: ginUint64(), shared: ginBool() }),
   }),
 });
 export type MovieBaseRequest = z.output<typeof MovieBaseRequest>;
@@ -188,6 +191,15 @@ export type AlistLoginRequest = z.output<typeof AlistLoginRequest>;
 /** `POST /api/vendor/alist/list` (paging in the query). `path` is `<serverId>/<path>`, "" for the bound servers. */
 export const AlistListRequest = z.object({ path: ginString(), password: ginString(), keyword: ginString(), refresh: ginBool() });
 export type AlistListRequest = z.output<typeof AlistListRequest>;
+
+/** `POST /api/vendor/bilibili/login/qr` (docs/vendors.md "bilibili"): the QR sign-in's key. */
+export const BilibiliQrRequest = z.object({ key: ginString() });
+/** `POST /api/vendor/bilibili/login/sms/send`: the Geetest answer and the telephone number. */
+export const BilibiliSmsSendRequest = z.object({ token: ginString(), challenge: ginString(), validate: ginString(), telephone: ginString() });
+/** `POST /api/vendor/bilibili/login/sms/login`. */
+export const BilibiliSmsLoginRequest = z.object({ telephone: ginString(), captchaKey: ginString(), code: ginString() });
+/** `POST /api/vendor/bilibili/parse`: a link or id. */
+export const BilibiliParseRequest = z.object({ url: ginString() });
 
 /** `POST /api/vendor/emby/login` (docs/vendors.md). */
 export const EmbyLoginRequest = z.object({ host: ginString(), username: ginString(), password: ginString() });

@@ -119,7 +119,7 @@ export interface SigningSecretsTable {
  */
 export interface VendorBindingsTable {
   user_id: string;
-  /** `alist` or `emby`. */
+  /** `alist`, `emby` or `bilibili`. */
   vendor: string;
   /** 32 hex characters derived from the host (AList) or the server's own id (Emby). */
   server_id: string;

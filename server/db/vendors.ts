@@ -1,12 +1,12 @@
 /**
  * Users' accounts on vendors' servers (docs/vendors.md): the `vendor_bindings` table, one row per
- * user, vendor (`alist`, `emby`) and server id. `credentials` is sealed text (../vendors/credentials.ts);
+ * user, vendor (`alist`, `emby`, `bilibili`) and server id ("" for bilibili, which has one). `credentials` is sealed text (../vendors/credentials.ts);
  * this repository stores and returns it as it is. Times are Unix ms.
  */
 import type { Db } from './schema';
 
 /** The vendors whose accounts a user binds. */
-export type BoundVendor = 'alist' | 'emby';
+export type BoundVendor = 'alist' | 'emby' | 'bilibili';
 
 /** One bound account. */
 export interface VendorBinding {

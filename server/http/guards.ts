@@ -19,6 +19,7 @@ import { Role } from '@/lib/contract/roles';
 import { queryValue } from './query';
 import type { AlistAccounts } from '../vendors/alist-accounts';
 import type { EmbyAccounts } from '../vendors/emby-accounts';
+import type { BilibiliAccounts } from '../vendors/bilibili-accounts';
 import type { SliceCache } from '../proxy/slice-cache';
 
 /** What every route module needs. */
@@ -49,6 +50,8 @@ export interface ServerContext {
   alist: AlistAccounts;
   /** Users' Emby and Jellyfin accounts and what rooms play from them (../vendors/emby-accounts.ts). */
   emby: EmbyAccounts;
+  /** Users' bilibili accounts and what rooms play from bilibili (../vendors/bilibili-accounts.ts). */
+  bilibili: BilibiliAccounts;
   /** Movies this server converts (../transcode/converter.ts, docs/transcode.md); null when ffmpeg is off. */
   converter: Converter | null;
 }

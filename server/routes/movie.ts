@@ -28,6 +28,10 @@ import { publishKey } from '../rules/live';
 import type { MovieBase } from '@/lib/contract/types';
 import { checkAlistPush, isAlistMovie } from '../vendors/alist-movies';
 import { checkEmbyPush, isEmbyMovie } from '../vendors/emby-movies';
+import { isBilibiliMovie } from '../vendors/bilibili-movies';
+
+/** How often (ms) a quiet danmaku stream sends a comment line. */
+const DANMAKU_KEEP_ALIVE_MS = 15_000;
 import type { MovieRecord } from '../db';
 import { convertedExtras, convertIfUnplayable } from './convert';
 import { settledWithin } from '../within';
@@ -83,7 +87,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
     const extras = (movie: MovieRecord, query: URLSearchParams) => convertedExtras(app, context, movie, access.room.id, query);
-    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context.alist, context.emby, extras));
+    return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context, extras));
   });
 
   app.post('/api/room/movie/current', async (request, reply) => {
@@ -163,15 +167,32 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
     return sendData(reply, await publishKey(store, context.tokens, access, id, context.live !== null, request.headers.host ?? 'localhost'));
   });
 
-  // A movie's live danmaku as Server-Sent Events (§4.5): v0.9.11 streams it only for vendor movies
-  // that have one (bilibili live); this server has no vendors, so for every movie it answers as
-  // v0.9.11 does for a movie without a vendor: 400 `vendor  not support` (the vendor's name, empty,
-  // between the words). Clients open the route only when `base.streamDanmu` names it.
-  app.get('/api/room/movie/danmu/:movieId', async (request) => {
+  // A movie's live danmaku as Server-Sent Events (§4.5, docs/vendors.md "bilibili live rooms"): a
+  // bilibili live room's comments as `danmu` events. Any other movie has none: v0.9.11's answer for
+  // a movie without a vendor is 400 `vendor  not support` (the vendor's name, empty, between the
+  // words). Clients open the route only when `base.streamDanmu` names it.
+  app.get('/api/room/movie/danmu/:movieId', async (request, reply) => {
     const access = await requireRoom(context, request);
     const movie = await store.movies.find(access.room.id, (request.params as { movieId: string }).movieId);
     if (!movie) throw badRequest('room or movie not found');
-    throw badRequest(`vendor ${movie.base.vendorInfo?.vendor ?? ''} not support`);
+    if (!isBilibiliMovie(movie.base)) throw badRequest(`vendor ${movie.base.vendorInfo?.vendor ?? ''} not support`);
+    if (!movie.base.live) throw badRequest('movie is not live');
+    const cookies = (await context.bilibili.cookies(movie.creatorId).catch(() => null)) ?? {};
+    const response = reply.raw;
+    const unsubscribe = await context.bilibili.liveDanmaku.subscribe(movie.base.vendorInfo?.bilibili?.cid ?? 0, cookies, (text) => {
+      if (response.headersSent) response.write(`event: danmu\ndata: ${text.replace(/[\r\n]+/g, ' ')}\n\n`);
+    });
+    reply.header('content-type', 'text/event-stream; charset=utf-8').header('cache-control', 'no-store').header('x-accel-buffering', 'no');
+    reply.hijack();
+    response.writeHead(200, reply.getHeaders() as Record<string, string>);
+    response.write(': connected\n\n');
+    // A comment line now and then keeps proxies from closing a quiet stream.
+    const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), DANMAKU_KEEP_ALIVE_MS);
+    response.on('close', () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+    });
+    return reply;
   });
 
   app.post('/api/room/movie/swap', async (request, reply) => {

@@ -32,6 +32,7 @@ import { queryValue } from '../http/query';
 import { alistSource, isAlistMovie } from '../vendors/alist-movies';
 import { withoutApiKey } from '../vendors/emby';
 import { embyEntryHeaders, embyUpstream, isEmbyMovie } from '../vendors/emby-movies';
+import { bilibiliStreamHeaders, bilibiliUpstream, isBilibiliMovie } from '../vendors/bilibili-movies';
 import { inputClaim } from './convert';
 
 /** Response headers passed on from the source. */
@@ -169,9 +170,11 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     const movieId = movieIdOf(params.movieId);
     let roomId: string;
     let query = '';
+    let viewerId = '';
     if (route.publicRoomId === undefined) {
       const access = await requireRoom(context, request);
       roomId = access.room.id;
+      viewerId = access.user.id;
       query = new URLSearchParams({ token: tokenOf(request), roomId }).toString();
     } else {
       roomId = route.publicRoomId;
@@ -193,8 +196,11 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       if (!movie.base.convert && !(await store.rooms.settings(roomId)).auto_convert) throw badRequest('movie is not converted');
     } else if (route.mode === 'vod') {
       if (!site.movie_proxy) throw badRequest('movie proxy is not enabled');
-      if (!movie.base.proxy) throw badRequest('movie is not proxy');
-      if (movie.base.live) throw badRequest('live proxy is not enabled');
+      // A bilibili movie, live or not, always plays through here (docs/vendors.md "bilibili").
+      if (!isBilibiliMovie(movie.base)) {
+        if (!movie.base.proxy) throw badRequest('movie is not proxy');
+        if (movie.base.live) throw badRequest('live proxy is not enabled');
+      }
     } else {
       if (!site.live_proxy) throw badRequest('live proxy is not enabled');
       if (!movie.base.proxy) throw badRequest('movie is not proxy');
@@ -217,6 +223,18 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       const upstream = await embyUpstream(context.emby, movie, { subPath, sourceIndex: Number(queryValue(request.query, 'source') || 0), subtitleIndex: subtitle, audio: choice('audio'), maxBitrate: choice('maxBitrate') });
       target = upstream.url;
       vendorHeaders = upstream.headers;
+    }
+    if (isBilibiliMovie(movie.base)) {
+      if (route.targetToken === null) {
+        const value = (name: string) => queryValue(request.query, name) ?? '';
+        const upstream = await bilibiliUpstream(context.bilibili, movie, viewerId, { t: value('t'), id: value('id'), n: value('n'), query: new URLSearchParams(query) });
+        if ('body' in upstream) return reply.header('cache-control', 'no-cache').type(upstream.contentType).send(upstream.body);
+        target = upstream.url;
+        vendorHeaders = upstream.headers;
+      } else {
+        // A segment of a live room's HLS: bilibili's CDN asks for its Referer too.
+        vendorHeaders = bilibiliStreamHeaders();
+      }
     }
     if (isAlistMovie(movie.base) && route.targetToken === null) {
       // The creator's AList file (docs/vendors.md); a dynamic folder plays the room's current child.

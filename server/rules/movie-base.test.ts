@@ -45,7 +45,10 @@ describe('readMovieBase', () => {
 
   it('refuses what this server cannot play, and says why', () => {
     const clip = { url: 'https://cdn.test/a.m3u8', name: 'Clip' };
-    expect(() => read({ ...clip, vendorInfo: { vendor: 'bilibili' } })).toThrow('vendor bilibili is not supported by this server');
+    expect(() => read({ ...clip, vendorInfo: { vendor: 'youtube' } })).toThrow('vendor youtube is not supported by this server');
+    expect(() => read({ ...clip, vendorInfo: { vendor: 'bilibili' } })).toThrow('bvid and epid are empty');
+    expect(() => read({ ...clip, live: true, vendorInfo: { vendor: 'bilibili', bilibili: { bvid: 'BV1xx' } } })).toThrow('cid is empty');
+    expect(() => read({ ...clip, isFolder: true, vendorInfo: { vendor: 'bilibili', bilibili: { bvid: 'BV1xx', cid: 1 } } })).toThrow('bilibili folder not support');
     expect(() => read({ ...clip, live: true, rtmpSource: true, proxy: true })).toThrow("rtmp source and proxy can't be true at the same time");
     expect(() => read({ ...clip, rtmpSource: true })).toThrow("rtmp source can't be true when movie is not live");
     expect(() => read({ ...clip, live: true, rtmpSource: true })).toThrow('rtmp is not enabled');

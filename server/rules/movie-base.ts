@@ -68,6 +68,7 @@ export function readMovieBase(input: MovieBaseInput, proxy: ProxyPolicy): MovieB
   if (base.convert) checkConvert(base, vendor, proxy);
   if (vendor === 'alist') return readAlistBase(base, input, proxy);
   if (vendor === 'emby') return readEmbyBase(base, input, proxy);
+  if (vendor === 'bilibili') return readBilibiliBase(base, input, proxy);
   if (vendor) throw badRequest(`vendor ${vendor} is not supported by this server`);
   if (base.isFolder) return base;
   if (base.rtmpSource && base.proxy) throw badRequest("rtmp source and proxy can't be true at the same time");
@@ -134,6 +135,26 @@ function readEmbyBase(base: MovieBase, input: MovieBaseInput, proxy: ProxyPolicy
   if (base.live || base.rtmpSource) throw badRequest('an emby movie cannot be live');
   if (!proxy.movieProxy) throw badRequest('movie proxy is not enabled');
   return { ...base, url: '', proxy: true, headers: undefined, vendorInfo: { vendor: 'emby', backend: '', emby: { path, transcode: Boolean(info?.emby?.transcode) } } };
+}
+
+/**
+ * A bilibili video, series episode or live room (docs/vendors.md "bilibili"): `bvid` and `cid` name
+ * a video's page, `epid` a series' episode, `cid` alone (with `live`) a live room. It always plays
+ * through the proxy (bilibili's CDN answers only its own Referer), so the movie proxy must be on.
+ * `shared` and `proxy` are kept as sent: either shares the creator's account. Throws 400
+ * `backend <name> not found`, `bilibili folder not support`, `bvid and epid are empty`,
+ * `cid is empty`, `movie proxy is not enabled`.
+ */
+function readBilibiliBase(base: MovieBase, input: MovieBaseInput, proxy: ProxyPolicy): MovieBase {
+  const info = input.vendorInfo?.bilibili;
+  if (input.vendorInfo?.backend) throw badRequest(`backend ${input.vendorInfo.backend} not found`);
+  if (base.isFolder) throw badRequest('bilibili folder not support');
+  if (base.rtmpSource) throw badRequest("rtmp source can't be true when movie is not live");
+  if (base.live ? !info?.cid : !info?.bvid && !info?.epid) throw badRequest(base.live ? 'cid is empty' : 'bvid and epid are empty');
+  if (!base.live && info?.bvid && !info.cid) throw badRequest('cid is empty');
+  if (!proxy.movieProxy) throw badRequest('movie proxy is not enabled');
+  const bilibili = { bvid: info?.bvid || undefined, cid: info?.cid || undefined, epid: info?.epid || undefined, quality: info?.quality || undefined, shared: Boolean(info?.shared) };
+  return { ...base, url: '', headers: undefined, convert: undefined, vendorInfo: { vendor: 'bilibili', backend: '', bilibili } };
 }
 
 /**

@@ -18,6 +18,8 @@ import type { AlistAccounts } from '../vendors/alist-accounts';
 import { joinAlistPath } from '../vendors/alist-accounts';
 import type { EmbyAccounts } from '../vendors/emby-accounts';
 import { embyFolderPage, embyPlaybackBase, embyTarget, isEmbyMovie } from '../vendors/emby-movies';
+import type { BilibiliAccounts } from '../vendors/bilibili-accounts';
+import { bilibiliPlaybackBase, isBilibiliMovie } from '../vendors/bilibili-movies';
 import { alistFolderPage, alistPlaybackBase, alistSource, alistTarget, isAlistMovie } from '../vendors/alist-movies';
 
 /** The file extension of the URL's path without the dot (`m3u8`, `mp4`), or "". */
@@ -64,6 +66,7 @@ function wireVendorInfo(base: MovieBase): NonNullable<MovieBase['vendorInfo']> {
   const info = base.vendorInfo;
   if (info?.vendor === 'alist') return { vendor: 'alist', backend: info.backend ?? '', alist: { path: info.alist?.path ?? '' } };
   if (info?.vendor === 'emby') return { vendor: 'emby', backend: info.backend ?? '', emby: { path: info.emby?.path ?? '', transcode: Boolean(info.emby?.transcode) } };
+  if (info?.vendor === 'bilibili') return { vendor: 'bilibili', backend: info.backend ?? '', bilibili: { ...info.bilibili, shared: Boolean(info.bilibili?.shared) } };
   return { vendor: '', backend: '' };
 }
 
@@ -134,6 +137,13 @@ export function isLiveHlsSource(url: string, type: string): boolean {
   return /\.m3u8?$/i.test(url.split(/[?#]/)[0]);
 }
 
+/** Users' vendor accounts, which play the vendors' movies (docs/vendors.md). */
+export interface VendorAccounts {
+  alist: AlistAccounts;
+  emby: EmbyAccounts;
+  bilibili: BilibiliAccounts;
+}
+
 /**
  * `GET /api/room/movie/current` (§7.3), extrapolated to `nowMs`. A proxied movie's `url` becomes the
  * proxy route with the caller's raw `token` ("" for a guest) and the room id (§7.2). `pushHls`: the
@@ -147,10 +157,10 @@ export async function currentView(
   nowMs: number,
   token = '',
   pushHls: boolean,
-  alist: AlistAccounts,
-  emby: EmbyAccounts,
+  vendors: VendorAccounts,
   convertedExtras?: (movie: MovieRecord, query: URLSearchParams) => Promise<Pick<MovieBase, 'mediaChoices' | 'subtitles'>>,
 ): Promise<CurrentMovie> {
+  const { alist, emby, bilibili } = vendors;
   const state = await roomStatusAt(store, access.room.id, nowMs);
   if (!state?.movie) {
     return { movie: emptyMovie(), status: { lastUpdate: '0001-01-01T00:00:00Z' }, expireId: 0 };
@@ -169,6 +179,9 @@ export async function currentView(
     const extras = (await convertedExtras?.(state.movie, query)) ?? {};
     if (extras.mediaChoices) movie.base.mediaChoices = extras.mediaChoices;
     if (extras.subtitles) movie.base.subtitles = { ...extras.subtitles, ...(movie.base.subtitles ?? {}) };
+  } else if (isBilibiliMovie(state.movie.base)) {
+    // Always through the proxy, with the creator's or the viewer's account (docs/vendors.md "bilibili").
+    movie.base = await bilibiliPlaybackBase(bilibili, state.movie, movie.base, query, access.user.id);
   } else if (isEmbyMovie(state.movie.base)) {
     // Always through the proxy, with the creator's account (docs/vendors.md).
     movie.base = await embyPlaybackBase(emby, state.movie, movie.base, query, state.current.subPath);
