@@ -8,6 +8,7 @@ import { startServer } from '../server/app';
 import type { SiteSettings } from '../server/db';
 import { startMailSink, type MailSink } from '../server/test-support/mail-sink';
 import { startOAuthProvider, type OAuthProvider } from './support/oauth-provider';
+import { startBilibiliStandIn, type BilibiliStandIn } from './support/bilibili-stand-in';
 import { SeedApi, uniqueName } from './support/api';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { collectPageErrors } from './support/page-errors';
@@ -73,6 +74,8 @@ interface WorkerFixtures {
   mail: MailSink;
   /** The OAuth2 authorization server behind the e2e server's `github` provider (enabled). */
   oauth: OAuthProvider;
+  /** The bilibili stand-in (./support/bilibili-stand-in.ts) the server asks instead of bilibili. */
+  bilibili: BilibiliStandIn;
   /** Browser tabs kept across this worker's tests, each reset to a fresh context's state. */
   tabs: TabPool;
 }
@@ -105,8 +108,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  bilibili: [
+    async ({}, use) => {
+      const standIn = await startBilibiliStandIn({ mediaDir: path.join(repoRoot, 'e2e', 'media'), host: PROXY_MEDIA_HOST });
+      await use(standIn);
+      await standIn.close();
+    },
+    { scope: 'worker' },
+  ],
+
   app: [
-    async ({ mail, oauth }, use) => {
+    async ({ mail, oauth, bilibili }, use) => {
       const webDir = path.join(repoRoot, 'out');
       if (!existsSync(path.join(webDir, 'index.html'))) {
         throw new Error('out/index.html is missing: build the client first (`npm run build`; `npm run test:e2e` does it)');
@@ -128,6 +140,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           oauth2_github_client_secret: oauth.clientSecret,
         },
         oauth2Endpoints: { github: oauth.endpoints },
+        // bilibili is on the internet: the stand-in answers for it (docs/vendors.md "Testing"),
+        // unless BILIBILI_URL asks for the journey against bilibili itself.
+        bilibiliOrigin: process.env.BILIBILI_URL ? undefined : bilibili.origin,
         logLevel: process.env.E2E_SERVER_LOG === '1' ? 'info' : 'silent',
         // Every browser comes from 127.0.0.1; e2e/rate-limit.spec.ts runs its own server with the limits on.
         rateLimitScale: 0,

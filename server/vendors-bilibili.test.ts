@@ -8,7 +8,6 @@
  * room as HLS with its danmaku over Server-Sent Events, the failures said in words, and who may
  * call each route.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { Role } from '@/lib/contract/roles';
 import { startBilibiliStandIn, type BilibiliStandIn } from '../e2e/support/bilibili-stand-in';
@@ -26,7 +25,7 @@ let bilibili: BilibiliStandIn;
 let db: TestDatabase;
 
 beforeAll(async () => {
-  bilibili = await startBilibiliStandIn({ mediaDir: MEDIA, workDir: path.join(os.tmpdir(), 'synctv-bilibili-media'), host: HOST });
+  bilibili = await startBilibiliStandIn({ mediaDir: MEDIA, host: HOST });
   server = await launch({ proxyAllowAddresses: [HOST], bilibiliOrigin: bilibili.origin });
   db = await openServerDatabase(server.dataDir);
 });
@@ -85,7 +84,7 @@ describe('binding', () => {
     expect((await post(server, '/api/vendor/bilibili/login/sms/login', { telephone: '13800000000', captchaKey, code: '123456' }, { token: user.token })).status).toBe(204);
     expect((await get(server, '/api/vendor/bilibili/me', { token: user.token })).body.data.isLogin).toBe(true);
     bilibili.expireSessions();
-    expect((await get(server, '/api/vendor/bilibili/me', { token: user.token })).body.data).toEqual({ isLogin: false });
+    expect((await get(server, '/api/vendor/bilibili/me', { token: user.token })).body.data).toEqual({ isLogin: false, expired: true });
   });
 });
 

@@ -16,7 +16,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { TextField } from '@/components/ui/field';
 import { inputClasses } from '@/components/ui/input';
 import { pushMovie, pushMovies } from '@/hooks/data/movies';
-import { useT } from '@/lib/i18n';
+import { useT, type MessageKey } from '@/lib/i18n';
 import { notifySuccess } from '@/lib/notify';
 import { useFormAction, type ErrorFields } from '@/components/common/use-form-action';
 import { useAtomValue } from 'jotai';
@@ -29,6 +29,8 @@ import StreamInfoDialog from './stream-info-dialog';
 const HostingGuide = lazy(() => import('@/components/help/hosting-guide'));
 /** "From AList" and "From Emby/Jellyfin" (./vendor-picker.tsx, docs/vendors.md), downloaded when such a mode is first chosen. */
 const VendorPicker = lazy(() => import('./vendor-picker').then((m) => ({ default: m.VendorPicker })));
+/** "From bilibili" (./bilibili-picker.tsx, docs/vendors.md "bilibili"), downloaded when first chosen. */
+const BilibiliPicker = lazy(() => import('./bilibili-picker').then((m) => ({ default: m.BilibiliPicker })));
 import {
   bulkBases,
   movieBaseOf,
@@ -42,6 +44,19 @@ import '@/lib/i18n/messages/vendors';
 
 type FormValues = MovieFormValues;
 
+/** How a movie is added: a link, a list of links, a push, or from a vendor. */
+type Mode = 'one' | 'many' | 'live' | 'alist' | 'emby' | 'bilibili';
+
+/** Each mode's button. */
+const MODE_LABELS: Record<Mode, MessageKey> = {
+  one: 'moviePush.modeOne',
+  many: 'moviePush.modeMany',
+  live: 'moviePush.modeLive',
+  alist: 'alistPicker.title',
+  emby: 'embyPicker.title',
+  bilibili: 'bilibiliPicker.title',
+};
+
 const EMPTY: FormValues = { url: '', name: '', live: false, type: '', proxy: false, convert: false, headers: [], subtitles: [], moreSources: [], bulk: '' };
 
 /** Where the server's field errors go in each mode: a bulk list's are about its text. */
@@ -53,7 +68,7 @@ const ERROR_FIELDS: Record<'one' | 'many' | 'live', ErrorFields<FormValues>> = {
 
 export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps) {
   const t = useT();
-  const [mode, setMode] = useState<'one' | 'many' | 'live' | 'alist' | 'emby'>('one');
+  const [mode, setMode] = useState<Mode>('one');
   // Vendor accounts belong to signed-in users: a guest is not offered "From AList".
   const signedIn = useAtomValue(userAtom) !== null;
   // Offered only by a server that converts (the companion server with ffmpeg, docs/transcode.md).
@@ -115,7 +130,7 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
     if (onPushed) await onPushed([pushed]);
   };
 
-  const modes = signedIn ? (['one', 'many', 'live', 'alist', 'emby'] as const) : (['one', 'many', 'live'] as const);
+  const modes: readonly Mode[] = signedIn ? ['one', 'many', 'live', 'alist', 'emby', 'bilibili'] : ['one', 'many', 'live'];
 
   const modeSwitch = (
     <div role="group" aria-label={t('moviePush.mode')} className="inline-flex flex-wrap rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
@@ -135,18 +150,22 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
             mode === value ? 'bg-white shadow-sm dark:bg-zinc-950' : 'text-zinc-600 dark:text-zinc-300',
           )}
         >
-          {value === 'alist' ? t('alistPicker.title') : t(value === 'one' ? 'moviePush.modeOne' : value === 'many' ? 'moviePush.modeMany' : 'moviePush.modeLive')}
+          {t(MODE_LABELS[value])}
         </button>
       ))}
     </div>
   );
 
-  if (mode === 'alist' || mode === 'emby') {
+  if (mode === 'alist' || mode === 'emby' || mode === 'bilibili') {
     return (
       <div className="space-y-4 p-4">
         {modeSwitch}
         <Suspense fallback={<p aria-busy="true" className="text-sm text-zinc-500">{t('cinema.loading')}</p>}>
-          <VendorPicker key={mode} vendor={mode} roomId={roomId} parentId={parentId} onPushed={onPushed} />
+          {mode === 'bilibili' ? (
+            <BilibiliPicker roomId={roomId} parentId={parentId} onPushed={onPushed} />
+          ) : (
+            <VendorPicker key={mode} vendor={mode} roomId={roomId} parentId={parentId} onPushed={onPushed} />
+          )}
         </Suspense>
       </div>
     );

@@ -3,8 +3,7 @@
  * The profile's "Platforms" (docs/vendors.md; the reference client's "可用平台"): for AList/OpenList
  * and for Emby/Jellyfin, the servers the user bound, each with its user there (on demand) and an
  * unbind behind a confirmation that says what stops playing, and "Add an account"
- * (./vendor-bind-form.tsx, loaded when opened). bilibili is named with what this server offers for
- * it: nothing yet.
+ * (./vendor-bind-form.tsx, loaded when opened); and the bilibili account (./bilibili-account.tsx).
  */
 import { lazy, Suspense, useState } from 'react';
 import { ChevronDown, Plus } from 'lucide-react';
@@ -17,6 +16,7 @@ import { useVendorActions, useVendorBindings, useVendorMe } from '@/hooks/data/v
 import type { VendorServer, BindableVendor } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { notifyError, notifySuccess } from '@/lib/notify';
+import { BilibiliAccount } from './bilibili-account';
 import '@/lib/i18n/messages/vendors';
 
 const VendorBindForm = lazy(() => import('./vendor-bind-form').then((m) => ({ default: m.VendorBindForm })));
@@ -28,17 +28,11 @@ const TEXTS: Record<BindableVendor, { title: MessageKey; hint: MessageKey; none:
 };
 
 export function Platforms() {
-  const t = useT();
   return (
     <div className="space-y-4" data-testid="platforms">
       <VendorSection vendor="alist" />
       <VendorSection vendor="emby" />
-      <section aria-labelledby="platform-bilibili" className="flex items-center justify-between gap-3 border-t border-zinc-200 pt-3 dark:border-zinc-800">
-        <h3 id="platform-bilibili" className="text-sm font-semibold">
-          {t('platforms.bilibili')}
-        </h3>
-        <span className="text-xs text-zinc-500 dark:text-zinc-400">{t('platforms.notYet')}</span>
-      </section>
+      <BilibiliAccount />
     </div>
   );
 }

@@ -2,8 +2,7 @@
  * DASH streams as bilibili's CDN serves them, made by ffmpeg from the test clip for the bilibili
  * stand-in (./bilibili-stand-in.ts): each stream one fragmented MP4 file with one `sidx` covering
  * all its fragments, so that a player reads it by HTTP Range from the byte ranges of its init
- * segment (ftyp + moov) and index (sidx), as bilibili's play-URL answer gives them. Made once per
- * directory.
+ * segment (ftyp + moov) and index (sidx), as bilibili's play-URL answer gives them.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,19 +48,30 @@ function ranges(file: string): { initialization: string; indexRange: string } {
   throw new Error(`${file} has no sidx`);
 }
 
-/** Makes (once) the streams in `dir` from `clip` (e2e/media/mp4/clip.mp4). */
+const FILES = ['avc-320.m4s', 'avc-160.m4s', 'hevc-320.m4s', 'aac.m4s'];
+
+/**
+ * The streams of `clip` (e2e/media/mp4/clip.mp4), made once into `dir`: several processes may ask
+ * at once (test workers), so each makes them in a directory of its own and moves it into place in
+ * one rename; whoever comes second uses the first one's.
+ */
 export function makeBilibiliMedia(clip: string, dir: string): BilibiliMedia {
-  fs.mkdirSync(dir, { recursive: true });
+  if (!FILES.every((name) => fs.existsSync(path.join(dir, name)))) {
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    const own = fs.mkdtempSync(`${dir}-making-`);
+    const make = (name: string, args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', clip, ...args, ...FRAGMENTED, path.join(own, name)]);
+    const keyframes = ['-g', '60', '-keyint_min', '60', '-sc_threshold', '0'];
+    make('avc-320.m4s', ['-map', '0:v', '-c', 'copy']);
+    make('avc-160.m4s', ['-map', '0:v', '-vf', 'scale=160:90', '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'baseline', ...keyframes]);
+    make('hevc-320.m4s', ['-map', '0:v', '-c:v', 'libx265', '-preset', 'ultrafast', '-tag:v', 'hev1', '-x265-params', 'log-level=error', ...keyframes]);
+    make('aac.m4s', ['-map', '0:a', '-c', 'copy']);
+    try {
+      fs.renameSync(own, dir);
+    } catch {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  }
   const out = (name: string) => path.join(dir, name);
-  const run = (name: string, args: string[]) => {
-    if (!fs.existsSync(out(name))) execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', clip, ...args, ...FRAGMENTED, out(`${name}.part`)]);
-    if (fs.existsSync(out(`${name}.part`))) fs.renameSync(out(`${name}.part`), out(name));
-  };
-  const keyframes = ['-g', '60', '-keyint_min', '60', '-sc_threshold', '0'];
-  run('avc-320.m4s', ['-map', '0:v', '-c', 'copy']);
-  run('avc-160.m4s', ['-map', '0:v', '-vf', 'scale=160:90', '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'baseline', ...keyframes]);
-  run('hevc-320.m4s', ['-map', '0:v', '-c:v', 'libx265', '-preset', 'ultrafast', '-tag:v', 'hev1', '-x265-params', 'log-level=error', ...keyframes]);
-  run('aac.m4s', ['-map', '0:a', '-c', 'copy']);
   const stream = (file: string, id: number, codecs: string, width: number, height: number, mimeType: string): BilibiliMediaStream => ({
     file: out(file),
     id,

@@ -20,6 +20,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -92,9 +93,13 @@ function packet(operation: number, protocol: number, body: Buffer): Buffer {
 
 const decodePackets = makeDecoder({ inflateAsync: (buffer) => zlib.inflateSync(buffer), brotliDecompressAsync: (buffer) => zlib.brotliDecompressSync(buffer), Buffer });
 
-/** Starts the stand-in on `host`; `mediaDir` is the test media folder (`e2e/media`), `workDir` where the streams are made. */
-export async function startBilibiliStandIn(options: { mediaDir: string; workDir: string; host?: string }): Promise<BilibiliStandIn> {
-  const media = makeBilibiliMedia(path.join(options.mediaDir, 'mp4', 'clip.mp4'), options.workDir);
+/**
+ * Starts the stand-in on `host`; `mediaDir` is the test media folder (`e2e/media`). The streams are
+ * made once per clip into the system's temporary directory and shared by every test process.
+ */
+export async function startBilibiliStandIn(options: { mediaDir: string; host?: string }): Promise<BilibiliStandIn> {
+  const clip = path.join(options.mediaDir, 'mp4', 'clip.mp4');
+  const media = makeBilibiliMedia(clip, path.join(os.tmpdir(), `synctv-bilibili-media-${fs.statSync(clip).size}`));
   const streams = new Map<string, BilibiliMediaStream>([...media.video, ...media.audio].map((stream) => [path.basename(stream.file), stream]));
   const calls: string[] = [];
   const qrCodes = new Map<string, { state: 'waiting' | 'scanned' | 'confirmed' | 'expired'; issuedMs: number }>();

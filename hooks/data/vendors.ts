@@ -1,13 +1,13 @@
 'use client';
 /**
- * The signed-in user's vendor accounts (docs/vendors.md): the bound AList, Emby and Jellyfin servers,
+ * The signed-in user's vendor accounts (docs/vendors.md): the bound AList, Emby and Jellyfin servers and bilibili account,
  * one server's user, a page of a folder for the add-movie picker, and binding or unbinding a server
  * (the vendor's lists are read again after each). Every call throws `ApiError` on failure.
  */
 import { useMemo } from 'react';
 import useSWR from 'swr';
 import * as vendor from '@/lib/api/vendor';
-import type { BindableVendor } from '@/lib/contract/types';
+import type { BilibiliQrStatus, BindableVendor } from '@/lib/contract/types';
 import { keys, useRevalidate } from './keys';
 
 /** `GET /api/vendor/{vendor}/binds`, once `enabled`. */
@@ -23,6 +23,42 @@ export function useVendorMe(name: BindableVendor, serverId: string | null) {
 /** A page of a vendor's folder or search (docs/vendors.md `POST /api/vendor/{vendor}/list`), once `enabled`. */
 export function useVendorList(name: BindableVendor, query: { path: string; password: string; keyword: string; page: number; max: number }, enabled: boolean) {
   return useSWR(enabled ? keys.vendorList(name, query) : null, () => vendor.listVendor(name, query), { keepPreviousData: true, revalidateOnFocus: false });
+}
+
+/** `GET /api/vendor/bilibili/me`, once `enabled` (docs/vendors.md "bilibili"). */
+export function useBilibiliMe(enabled = true) {
+  return useSWR(enabled ? keys.vendorMe('bilibili', '') : null, () => vendor.getBilibiliMe(), { revalidateOnFocus: false });
+}
+
+/** A new bilibili QR sign-in (docs/vendors.md "bilibili"): the URL its code shows and its key. */
+export const newBilibiliQr = vendor.newBilibiliQr;
+
+/** The state of a bilibili QR sign-in; `success` has bound the account, and its state is read again. */
+export function useBilibiliQrPoll(): (key: string) => Promise<BilibiliQrStatus> {
+  const revalidate = useRevalidate();
+  return useMemo(
+    () => async (key: string) => {
+      const status = await vendor.pollBilibiliQr(key);
+      if (status === 'success') await revalidate('vendor-me');
+      return status;
+    },
+    [revalidate],
+  );
+}
+
+/** What a bilibili link or id names: a video's pages, a series' episodes or a live room. */
+export const parseBilibili = vendor.parseBilibili;
+
+/** Unbinds the bilibili account; then its state is read again. */
+export function useBilibiliLogout(): () => Promise<void> {
+  const revalidate = useRevalidate();
+  return useMemo(
+    () => async () => {
+      await vendor.logoutBilibili();
+      await revalidate('vendor-me');
+    },
+    [revalidate],
+  );
 }
 
 /** Binding and unbinding vendor servers. */

@@ -5,7 +5,7 @@
  * on failure.
  */
 import { get, post } from './client';
-import type { VendorServer, VendorMe, BindableVendor, VendorList } from '@/lib/contract/types';
+import type { BilibiliMe, BilibiliPage, BilibiliQrStatus, VendorServer, VendorMe, BindableVendor, VendorList } from '@/lib/contract/types';
 
 /** What AList's web client appends to a password before hashing it. */
 const ALIST_PASSWORD_SALT = '-https://github.com/alist-org/alist';
@@ -61,4 +61,33 @@ export function listVendor(vendor: BindableVendor, query: { path: string; passwo
     searchParams: { page: query.page, max: query.max },
     json: vendor === 'alist' ? { path: query.path, password: query.password ?? '', keyword: query.keyword ?? '' } : { path: query.path, keyword: query.keyword ?? '' },
   });
+}
+
+/** `GET /api/vendor/bilibili/me` → whether a bilibili account is bound and still signed in (docs/vendors.md "bilibili"). */
+export function getBilibiliMe(): Promise<BilibiliMe> {
+  return get<BilibiliMe>('/api/vendor/bilibili/me');
+}
+
+/** `GET /api/vendor/bilibili/login/qr` → a new QR sign-in: the URL its code shows (bilibili's app opens it) and its key. */
+export function newBilibiliQr(): Promise<{ url: string; key: string }> {
+  return get<{ url: string; key: string }>('/api/vendor/bilibili/login/qr');
+}
+
+/** `POST /api/vendor/bilibili/login/qr {key}` → the sign-in's state; `success` has bound the account. */
+export async function pollBilibiliQr(key: string): Promise<BilibiliQrStatus> {
+  return (await post<{ status: BilibiliQrStatus }>('/api/vendor/bilibili/login/qr', { json: { key } })).status;
+}
+
+/** `POST /api/vendor/bilibili/logout` → 204: unbinds the bilibili account. */
+export function logoutBilibili(): Promise<void> {
+  return post<void>('/api/vendor/bilibili/logout', { json: {} });
+}
+
+/**
+ * `POST /api/vendor/bilibili/parse {url}` → what a link names: a video's pages, a series' episodes or
+ * a live room. Errors: `url is empty`, `match failed`, `bilibili: …` (removed, region), 502 when
+ * bilibili cannot be reached.
+ */
+export function parseBilibili(url: string): Promise<BilibiliPage> {
+  return post<BilibiliPage>('/api/vendor/bilibili/parse', { json: { url } });
 }

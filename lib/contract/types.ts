@@ -350,3 +350,37 @@ export interface VendorMe {
   isLogin: boolean;
   info?: { id: number | string; username?: string; name?: string; basePath?: string; role?: number; permission?: number; disabled?: boolean };
 }
+
+/**
+ * `GET /api/vendor/bilibili/me` (docs/vendors.md "bilibili"): whether the user's bilibili account is
+ * bound and bilibili still takes it, and who it is. `expired` (companion extension): an account is
+ * bound but bilibili no longer takes its sign-in.
+ */
+export interface BilibiliMe {
+  isLogin: boolean;
+  expired?: boolean;
+  info?: { username: string; face: string; isVip: boolean };
+}
+
+/** A QR sign-in's state (`POST /api/vendor/bilibili/login/qr`). */
+export type BilibiliQrStatus = 'notScanned' | 'scanned' | 'expired' | 'success';
+
+/**
+ * One video of a bilibili parse: a page of a video (`bvid`, `cid`), an episode of a series (with
+ * `epid`), or a live room (`live`, `cid` = the room's id). Ids are JSON numbers.
+ */
+export interface BilibiliVideoInfo {
+  bvid?: string;
+  cid?: number;
+  epid?: number;
+  name: string;
+  coverImage: string;
+  live: boolean;
+}
+
+/** `POST /api/vendor/bilibili/parse`: the title, the uploader or cast, and the videos. */
+export interface BilibiliPage {
+  title: string;
+  actors: string;
+  videoInfos: BilibiliVideoInfo[];
+}

@@ -397,6 +397,26 @@ describe('the playback truth', () => {
     });
     expect(failing.store.get(currentErrorAtom)).toBe(failure);
   });
+
+  it('drops the movie it was playing when the room moves on to one the server will not give this viewer', async () => {
+    let refusal: ApiError | null = null;
+    const { store, socket } = await opened({
+      getCurrentMovie: async () => {
+        if (refusal) throw refusal;
+        return movieCurrent('m1');
+      },
+    });
+    expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m1');
+    // A network failure keeps what plays; the server's refusal (a vendor account to bind) does not.
+    refusal = new ApiError(0, 'network', '/api/room/movie/current', { source: 'network' });
+    socket.frame({ type: MessageType.CURRENT });
+    await settle();
+    expect(store.get(currentMovieAtom)?.current.movie.id).toBe('m1');
+    refusal = new ApiError(400, 'bilibili: bind a bilibili account in your user center to watch this video', '/api/room/movie/current');
+    socket.frame({ type: MessageType.CURRENT });
+    await settle();
+    expect([store.get(currentMovieAtom), store.get(playbackStatusAtom), store.get(currentErrorAtom)]).toEqual([null, null, refusal]);
+  });
 });
 
 describe('going on after a movie is played again (the proxy turned on)', () => {

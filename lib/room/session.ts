@@ -409,7 +409,15 @@ export class RoomSession {
         }
       },
       (failure: unknown) => {
-        if (seq === this.currentSeq && !this.closed) this.store.set(currentErrorAtom, failure);
+        if (seq !== this.currentSeq || this.closed) return;
+        // The server answered that this viewer cannot have the room's movie (a vendor account to
+        // bind, a file gone): what was loaded before is not what the room plays any more, so the
+        // player says why instead of going on with it. A network failure keeps what plays.
+        if (!onlyIfChanged && failure instanceof ApiError && failure.status >= 400 && failure.status < 500) {
+          this.store.set(currentMovieAtom, null);
+          this.store.set(playbackStatusAtom, null);
+        }
+        this.store.set(currentErrorAtom, failure);
       },
     );
   }

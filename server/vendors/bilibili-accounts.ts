@@ -67,12 +67,15 @@ export class BilibiliAccounts {
     return binding ? (JSON.parse(this.cipher.open(binding.credentials, BilibiliAccounts.context(userId))) as BilibiliCookies) : null;
   }
 
-  /** `GET /api/vendor/bilibili/me`: `{isLogin: false}` without an account or when bilibili no longer takes it. */
-  async me(userId: string): Promise<{ isLogin: boolean; info?: { username: string; face: string; isVip: boolean } }> {
+  /**
+   * `GET /api/vendor/bilibili/me`: `{isLogin: false}` without an account; `{isLogin: false, expired:
+   * true}` (a companion extension) when one is bound but bilibili no longer takes its sign-in.
+   */
+  async me(userId: string): Promise<{ isLogin: boolean; expired?: boolean; info?: { username: string; face: string; isVip: boolean } }> {
     const cookies = await this.cookies(userId);
     if (!cookies) return { isLogin: false };
     const { isLogin, ...info } = await this.client.me(cookies);
-    return isLogin ? { isLogin, info } : { isLogin: false };
+    return isLogin ? { isLogin, info } : { isLogin: false, expired: true };
   }
 
   /** The DASH streams of `target` as `userId`'s account sees it ("" = no account), from the cache when younger than BILIBILI_CACHE_MS. */
