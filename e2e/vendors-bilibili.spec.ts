@@ -67,6 +67,17 @@ test('bound by QR, a series read from its short link, two episodes added at once
   // The streams came from bilibili's CDN (which answers only its own Referer) through this server.
   expect(bilibili.calls).toContain('/upos/avc-320.m4s');
 
+  await test.step('the qualities A’s account may watch are in the quality menu, and HEVC is a second source', async () => {
+    await expect(b.page.getByTestId('source-select').locator('option')).toHaveText(['Default', 'HEVC']);
+    await a.page.getByTestId('player-settings').click();
+    await a.page.getByRole('menuitem', { name: 'Quality' }).click();
+    await expect(a.page.getByRole('menuitemradio', { name: '180p', exact: true })).toBeVisible();
+    await a.page.getByRole('menuitemradio', { name: '90p', exact: true }).click();
+    await expect.poll(() => cinemaA.video.evaluate((video: HTMLVideoElement) => video.videoHeight), { timeout: 15_000 }).toBe(90);
+    await a.page.keyboard.press('Escape');
+    await expectTogether(a.page, b.page);
+  });
+
   await test.step('A adds a video for each viewer’s own account and plays it: B, who bound none, is told to bind it', async () => {
     const picker = a.page.getByTestId('bilibili-picker');
     await picker.getByLabel('Video link or id').fill(bilibili.fixtures.video.bvid);
@@ -81,6 +92,8 @@ test('bound by QR, a series read from its short link, two episodes added at once
     await cinemaA.waitMediaLoaded();
     // Not the episode B was watching: the room moved on, and B is told what to do.
     await expect(b.page.getByTestId('current-failed')).toContainText('This video plays with each viewer’s own bilibili account: bind yours under Profile → Platforms');
+    await b.page.getByTestId('current-failed-bind').click();
+    await expect(b.page.getByTestId('bilibili-bind')).toBeVisible();
   });
 });
 

@@ -9,10 +9,10 @@
  * call each route.
  */
 import path from 'node:path';
-import { Role } from '@/lib/contract/roles';
 import { startBilibiliStandIn, type BilibiliStandIn } from '../e2e/support/bilibili-stand-in';
 import { BILIBILI_MEMBERS_ONLY, BILIBILI_REGION_LOCKED, BILIBILI_REMOVED, BilibiliClient, BILIBILI_UNREACHABLE } from './vendors/bilibili';
 import { BILIBILI_BIND_TO_WATCH } from './vendors/bilibili-movies';
+import { expectUserLevel, type UserLevelRoute } from './test-support/user-level';
 import { createRoom, get, launch, openServerDatabase, post, signUpUser, until, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(90_000);
@@ -196,7 +196,7 @@ describe('playing', () => {
     expect(stream.status).toBe(206);
   });
 
-  it('says in words that a video is region-locked, members-only or removed', async () => {
+  it('says in words that a video is region-locked, members-only or removed, and a live room off air', async () => {
     const { regionLocked, series } = bilibili.fixtures;
     const [locked, members, removed] = await push([
       { name: 'Locked', vendorInfo: { vendor: 'bilibili', bilibili: { bvid: regionLocked.bvid, cid: regionLocked.cid, shared: true } } },
@@ -214,6 +214,10 @@ describe('playing', () => {
       [400, BILIBILI_MEMBERS_ONLY],
       [400, BILIBILI_REMOVED],
     ]);
+    const [offAir] = await push([{ name: 'Off air', live: true, vendorInfo: { vendor: 'bilibili', bilibili: { cid: bilibili.fixtures.offAir.roomId, shared: true } } }]);
+    await play(offAir.id);
+    const notBroadcasting = await current(viewer);
+    expect([notBroadcasting.status, notBroadcasting.body.error]).toEqual([400, 'bilibili: this live room is not broadcasting']);
     const incomplete = await post(server, '/api/room/movie/push', { name: 'x', vendorInfo: { vendor: 'bilibili', bilibili: { shared: true } } }, as(owner));
     expect([incomplete.status, incomplete.body.error]).toEqual([400, 'bvid and epid are empty']);
   });
@@ -257,7 +261,7 @@ describe('playing', () => {
 
 describe('authorization matrix of the /api/vendor/bilibili routes (user level)', () => {
   it('refuses visitors, pending and banned users; answers users, admins and root for themselves', async () => {
-    const routes: [string, string, unknown][] = [
+    const routes: UserLevelRoute[] = [
       ['GET', '/api/vendor/backends/bilibili', undefined],
       ['GET', '/api/vendor/bilibili/me', undefined],
       ['GET', '/api/vendor/bilibili/login/captcha', undefined],
@@ -267,27 +271,6 @@ describe('authorization matrix of the /api/vendor/bilibili routes (user level)',
       ['POST', '/api/vendor/bilibili/parse', { url: '' }],
       ['POST', '/api/vendor/bilibili/logout', {}],
     ];
-    const [pending, banned, user, admin] = await Promise.all(['bpend', 'bban', 'buser', 'badm'].map((prefix) => signUpUser(server, prefix)));
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Pending, pending.id]);
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Banned, banned.id]);
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Admin, admin.id]);
-    const root = (await post(server, '/api/user/login', { username: 'root', password: 'root-test-pw' })).body.data.token as string;
-    const own = [[200, undefined], [200, undefined], [200, undefined], [400, 'key is empty'], [400, 'token is empty'], [400, 'telephone is empty'], [400, 'url is empty'], [204, undefined]];
-    const callers: [string, string | undefined, [number, string] | null][] = [
-      ['visitor', undefined, [401, 'authentication token is empty']],
-      ['pending', pending.token, [401, 'user account is pending approval']],
-      ['banned', banned.token, [401, 'user account has been banned']],
-      ['user', user.token, null],
-      ['admin', admin.token, null],
-      ['root', root, null],
-    ];
-    for (const [name, token, refusal] of callers) {
-      const outcomes = [];
-      for (const [method, route, body] of routes) {
-        const response = method === 'GET' ? await get(server, route, { token }) : await post(server, route, body, { token });
-        outcomes.push([response.status, response.body?.error]);
-      }
-      expect([name, outcomes]).toEqual([name, refusal ? routes.map(() => refusal) : own]);
-    }
+    await expectUserLevel(server, db, 'bm', routes, [[200, undefined], [200, undefined], [200, undefined], [400, 'key is empty'], [400, 'token is empty'], [400, 'telephone is empty'], [400, 'url is empty'], [204, undefined]]);
   });
 });

@@ -9,8 +9,8 @@
  * and an expired session are said in words; and who may call each route.
  */
 import path from 'node:path';
-import { Role } from '@/lib/contract/roles';
 import { startEmbyStandIn, type EmbyStandIn } from '../e2e/support/emby-stand-in';
+import { expectUserLevel, type UserLevelRoute } from './test-support/user-level';
 import { createRoom, get, launch, openServerDatabase, post, signUpUser, until, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(60_000);
@@ -288,7 +288,7 @@ describe('browsing and playing', () => {
 
 describe('authorization matrix of the /api/vendor/emby routes (user level)', () => {
   it('refuses visitors, pending and banned users; answers users, admins and root for themselves', async () => {
-    const routes: [string, string, unknown][] = [
+    const routes: UserLevelRoute[] = [
       ['GET', '/api/vendor/backends/emby', undefined],
       ['GET', '/api/vendor/emby/binds', undefined],
       ['POST', '/api/vendor/emby/list', { path: '' }],
@@ -296,27 +296,6 @@ describe('authorization matrix of the /api/vendor/emby routes (user level)', () 
       ['POST', '/api/vendor/emby/logout', { serverId: '0123456789abcdef0123456789abcdef' }],
       ['POST', '/api/vendor/emby/login', { host: '', username: 'a', password: 'b' }],
     ];
-    const [pending, banned, user, admin] = await Promise.all(['epend', 'eban', 'euser', 'eadm'].map((prefix) => signUpUser(server, prefix)));
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Pending, pending.id]);
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Banned, banned.id]);
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Admin, admin.id]);
-    const root = (await post(server, '/api/user/login', { username: 'root', password: 'root-test-pw' })).body.data.token as string;
-    const own = [[200, undefined], [200, undefined], [400, 'emby server not found'], [400, 'emby server not found'], [400, 'emby server not found'], [400, 'host is required']];
-    const callers: [string, string | undefined, [number, string] | null][] = [
-      ['visitor', undefined, [401, 'authentication token is empty']],
-      ['pending', pending.token, [401, 'user account is pending approval']],
-      ['banned', banned.token, [401, 'user account has been banned']],
-      ['user', user.token, null],
-      ['admin', admin.token, null],
-      ['root', root, null],
-    ];
-    for (const [name, token, refusal] of callers) {
-      const outcomes = [];
-      for (const [method, route, body] of routes) {
-        const response = method === 'GET' ? await get(server, route, { token }) : await post(server, route, body, { token });
-        outcomes.push([response.status, response.body?.error]);
-      }
-      expect([name, outcomes]).toEqual([name, refusal ? routes.map(() => refusal) : own]);
-    }
+    await expectUserLevel(server, db, 'em', routes, [[200, undefined], [200, undefined], [400, 'emby server not found'], [400, 'emby server not found'], [400, 'emby server not found'], [400, 'host is required']]);
   });
 });

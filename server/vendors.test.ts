@@ -10,8 +10,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Role } from '@/lib/contract/roles';
 import { makeAlistLibrary, startAlistStandIn, type AlistStandIn } from '../e2e/support/alist-stand-in';
+import { expectUserLevel, type UserLevelRoute } from './test-support/user-level';
 import { createRoom, get, launch, openServerDatabase, post, signUpUser, tempDir, type TestDatabase, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(60_000);
@@ -286,7 +286,7 @@ describe('AList movies in a room', () => {
 });
 
 describe('authorization matrix of the /api/vendor routes (user level: each caller sees only their own accounts)', () => {
-  const routes: [string, string, unknown][] = [
+  const routes: UserLevelRoute[] = [
     ['GET', '/api/vendor/backends/alist', undefined],
     ['GET', '/api/vendor/alist/binds', undefined],
     ['POST', '/api/vendor/alist/list', { path: '' }],
@@ -296,32 +296,9 @@ describe('authorization matrix of the /api/vendor routes (user level: each calle
   ];
 
   it('refuses visitors (guests have no token), pending and banned users; answers users, admins and root for themselves', async () => {
-    const pending = await signUpUser(server, 'vpend');
-    const banned = await signUpUser(server, 'vban');
-    const user = await signUpUser(server, 'vuser');
-    const admin = await signUpUser(server, 'vadm');
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Pending, pending.id]);
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Banned, banned.id]);
-    await db.run('UPDATE users SET role = ? WHERE id = ?', [Role.Admin, admin.id]);
-    const root = (await post(server, '/api/user/login', { username: 'root', password: 'root-test-pw' })).body.data.token as string;
-    const callers: [string, string | undefined, number | null, string | undefined][] = [
-      ['visitor', undefined, 401, 'authentication token is empty'],
-      ['pending', pending.token, 401, 'user account is pending approval'],
-      ['banned', banned.token, 401, 'user account has been banned'],
-      ['user', user.token, null, undefined],
-      ['admin', admin.token, null, undefined],
-      ['root', root, null, undefined],
-    ];
     // What a signed-in caller without bound servers gets from each route.
-    const own = [[200, undefined], [200, undefined], [400, 'alist server not found'], [400, 'alist server not found'], [400, 'alist server not found'], [400, 'host is required']];
-    for (const [name, token, status, error] of callers) {
-      const outcomes = [];
-      for (const [method, route, body] of routes) {
-        const response = method === 'GET' ? await get(server, route, { token }) : await post(server, route, body, { token });
-        outcomes.push([response.status, response.body?.error]);
-      }
-      expect([name, outcomes]).toEqual([name, status === null ? own : routes.map(() => [status, error])]);
-    }
+    await expectUserLevel(server, db, 'vm', routes, [[200, undefined], [200, undefined], [400, 'alist server not found'], [400, 'alist server not found'], [400, 'alist server not found'], [400, 'host is required']]);
+    const user = await signUpUser(server, 'vuser');
     expect((await get(server, '/api/vendor/backends/nope', { token: user.token })).body.error).toBe('invalid vendor name');
   });
 });

@@ -11,6 +11,7 @@
  * the room's status, the viewer count and the socket state come from the room atoms.
  */
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import Link from 'next/link';
 import { getDefaultStore, useAtomValue } from 'jotai';
 import { Eye, Film, ListVideo, MessageSquareText, Plus, RectangleHorizontal, RefreshCcw, RotateCw, Settings2, Volume2 } from 'lucide-react';
 import { Notice } from '@/components/common/notice';
@@ -123,7 +124,8 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const t = useT();
   const [locale] = useLocale();
   // The error catalogue comes down with the first error (hooks/use-error-description.ts).
-  const loadErrorText = useErrorDescription(loadError)?.message;
+  const loadErrorDescription = useErrorDescription(loadError);
+  const loadErrorText = loadErrorDescription?.message;
   const loaded = useAtomValue(currentMovieAtom);
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
   const viewerCount = useAtomValue(viewerCountAtom);
@@ -229,6 +231,12 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
             <p role="alert" data-testid="current-failed" className="text-base font-medium">
               {t('cinema.currentFailed', { error: loadErrorText ?? '…' })}
             </p>
+            {/* A video each viewer watches with their own bilibili account (docs/vendors.md): the way to bind one. */}
+            {loadErrorDescription?.text?.startsWith('bilibili: bind') ? (
+              <Link href="/user/me#platforms" className="text-sm font-medium underline underline-offset-2" data-testid="current-failed-bind">
+                {t('cinema.bindBilibili')}
+              </Link>
+            ) : null}
             <Button size="sm" variant="secondary" onClick={onRetryLoad}>
               <RotateCw className="h-3.5 w-3.5" aria-hidden />
               {t('cinema.error.retry')}

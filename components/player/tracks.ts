@@ -139,7 +139,7 @@ export interface DashPlayerLike {
   getTracksFor(type: 'audio'): { lang?: string; labels?: { text: string }[] }[];
   getCurrentTrackFor(type: 'audio'): unknown;
   setCurrentTrack(track: unknown): void;
-  setRepresentationForTypeByIndex(type: 'video', index: number): void;
+  setRepresentationForTypeByIndex(type: 'video', index: number, forceReplace?: boolean): void;
   updateSettings(settings: object): void;
   on(event: string, handler: () => void): void;
   off(event: string, handler: () => void): void;
@@ -154,7 +154,9 @@ export function dashTrackSource(player: DashPlayerLike, streamInitialized: strin
     selectQuality: (index) => {
       const auto = index < 0;
       player.updateSettings({ streaming: { abr: { autoSwitchBitrate: { video: auto } } } });
-      if (!auto) player.setRepresentationForTypeByIndex('video', index);
+      // Replacing what is buffered: a viewer who picks a quality sees it now, not after the buffer
+      // (a whole short film, with bilibili's single-file streams) has played out.
+      if (!auto) player.setRepresentationForTypeByIndex('video', index, true);
     },
     selectAudio: (index) => {
       const track = player.getTracksFor('audio')[index];

@@ -11,7 +11,7 @@
  * - a series (season 4001) of three episodes (ep 5001–5003), the third for members only;
  * - a live room (short id 77, long id 7777) whose HLS loops the test clip and whose danmaku come over
  *   bilibili's live WebSocket protocol (`/sub`: join with the key, welcome, heartbeats, `DANMU_MSG`
- *   packets brotli-compressed as bilibili sends them);
+ *   packets brotli-compressed as bilibili sends them), and one (8888) that is not broadcasting;
  * - short links `b23.tv/series` and `b23.tv/video`.
  *
  * Streams (./bilibili-media.ts: H.264 at two sizes, HEVC, AAC) are served at `/upos/…` with Range,
@@ -66,6 +66,8 @@ export const FIXTURES = {
   },
   membersOnlyEpid: 5003,
   live: { shortId: 77, roomId: 7777, uid: 9001, title: 'Stand-in live', host: 'Stand-in streamer' },
+  /** A live room that is not broadcasting. */
+  offAir: { roomId: 8888, title: 'Stand-in off air' },
   subtitle: { name: '中文（自动生成）', lines: [{ from: 0.5, to: 3, content: '你好' }] },
   user: { uname: 'standin-bili', face: 'https://i0.hdslb.com/bfs/face/standin.jpg' },
 } as const;
@@ -256,11 +258,13 @@ export async function startBilibiliStandIn(options: { mediaDir: string; host?: s
     }
     if (route === '/room/v1/Room/get_info') {
       const id = Number(url.searchParams.get('room_id'));
+      if (id === FIXTURES.offAir.roomId) return json(response, ok({ room_id: id, short_id: 0, uid: FIXTURES.live.uid, title: FIXTURES.offAir.title, live_status: 0, user_cover: '' }));
       if (id !== FIXTURES.live.shortId && id !== FIXTURES.live.roomId) return json(response, refuse(1, '房间不存在'));
       return json(response, ok({ room_id: FIXTURES.live.roomId, short_id: FIXTURES.live.shortId, uid: FIXTURES.live.uid, title: FIXTURES.live.title, live_status: 1, user_cover: `${origin}/cover.jpg` }));
     }
     if (route === '/live_user/v1/Master/info') return json(response, ok({ info: { uid: FIXTURES.live.uid, uname: FIXTURES.live.host, face: '' } }));
     if (route === '/room/v1/Room/playUrl') {
+      if (Number(url.searchParams.get('cid')) === FIXTURES.offAir.roomId) return json(response, ok({ current_quality: 0, accept_quality: [], durl: [] }));
       if (Number(url.searchParams.get('cid')) !== FIXTURES.live.roomId) return json(response, refuse(19002003, '房间信息不存在'));
       return json(response, ok({ current_quality: 4, accept_quality: ['4'], durl: [{ url: `${origin}/live-hls/${FIXTURES.live.roomId}/index.m3u8?expires=${Date.now()}`, order: 1 }] }));
     }

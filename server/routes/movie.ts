@@ -29,12 +29,12 @@ import type { MovieBase } from '@/lib/contract/types';
 import { checkAlistPush, isAlistMovie } from '../vendors/alist-movies';
 import { checkEmbyPush, isEmbyMovie } from '../vendors/emby-movies';
 import { isBilibiliMovie } from '../vendors/bilibili-movies';
-
-/** How often (ms) a quiet danmaku stream sends a comment line. */
-const DANMAKU_KEEP_ALIVE_MS = 15_000;
 import type { MovieRecord } from '../db';
 import { convertedExtras, convertIfUnplayable } from './convert';
 import { settledWithin } from '../within';
+
+/** How often (ms) a quiet danmaku stream sends a comment line. */
+const DANMAKU_KEEP_ALIVE_MS = 15_000;
 
 /** How long (ms) starting a movie in a room that converts automatically waits for the server to read it. */
 const AUTO_CONVERT_WAIT_MS = 4000;

@@ -12,6 +12,8 @@ import { BilibiliDanmaku } from './bilibili-danmaku';
 
 /** How long (ms) a video's streams and subtitles are used before bilibili is asked again. */
 export const BILIBILI_CACHE_MS = 20 * 60 * 1000;
+/** How long (ms) a live room's HLS address is used: players reload the playlist every few seconds, bilibili's addresses last an hour. */
+export const LIVE_URL_CACHE_MS = 5 * 60 * 1000;
 /** Entries kept per cache at most (least recently used dropped first). */
 const MAX_CACHED = 2000;
 /** The host column of a binding (bilibili has one). */
@@ -29,6 +31,7 @@ export class BilibiliAccounts {
   private readonly dashes = new LRUCache<string, BilibiliDash>({ max: MAX_CACHED, ttl: BILIBILI_CACHE_MS });
   private readonly subtitleLists = new LRUCache<string, BilibiliSubtitle[]>({ max: MAX_CACHED, ttl: BILIBILI_CACHE_MS });
   private readonly danmakuFiles = new LRUCache<number, string>({ max: 200, ttl: BILIBILI_CACHE_MS });
+  private readonly liveUrls = new LRUCache<string, string>({ max: 500, ttl: LIVE_URL_CACHE_MS });
   /** Live rooms' danmaku, one connection per room on this instance. */
   readonly liveDanmaku: BilibiliDanmaku;
 
@@ -98,6 +101,19 @@ export class BilibiliAccounts {
     const subtitles = await this.client.subtitles({ bvid: target.bvid, cid: target.cid }, cookies);
     this.subtitleLists.set(key, subtitles);
     return subtitles;
+  }
+
+  /**
+   * Live room `roomId`'s HLS playlist address as `userId`'s account gets it ("" = none), cached
+   * LIVE_URL_CACHE_MS. Throws 400 `bilibili: this live room is not broadcasting` and the client's texts.
+   */
+  async liveHls(userId: string, roomId: number): Promise<string> {
+    const key = `${userId}:${roomId}`;
+    const cached = this.liveUrls.get(key);
+    if (cached) return cached;
+    const url = await this.client.liveHls(roomId, (userId && (await this.cookies(userId))) || {});
+    this.liveUrls.set(key, url);
+    return url;
   }
 
   /** A video page's danmaku file (bilibili's XML), cached BILIBILI_CACHE_MS. */

@@ -64,6 +64,8 @@ export const bilibiliStreamHeaders = bilibiliCdnHeaders;
 export async function bilibiliPlaybackBase(accounts: BilibiliAccounts, movie: BilibiliMovieRow, base: MovieBase, query: URLSearchParams, viewerId: string): Promise<MovieBase> {
   const route = (extra: string) => `/api/room/movie/proxy/${movie.id}?${extra}${query}`;
   if (movie.base.live) {
+    // Asked now, so that a room that is not broadcasting is said in words rather than as a failed stream.
+    await accounts.liveHls(movie.creatorId, targetOf(movie.base).cid ?? 0);
     return { ...base, url: route(''), type: 'm3u8', headers: undefined, streamDanmu: `/api/room/movie/danmu/${movie.id}?${query}` };
   }
   const owner = await accountFor(accounts, movie, viewerId);
@@ -100,10 +102,7 @@ export async function bilibiliUpstream(
   request: { t: string; id: string; n: string; query: URLSearchParams },
 ): Promise<BilibiliUpstream> {
   const target = targetOf(movie.base);
-  if (movie.base.live) {
-    const cookies = (await accounts.cookies(movie.creatorId)) ?? {};
-    return { url: await accounts.client.liveHls(target.cid ?? 0, cookies), headers: bilibiliStreamHeaders() };
-  }
+  if (movie.base.live) return { url: await accounts.liveHls(movie.creatorId, target.cid ?? 0), headers: bilibiliStreamHeaders() };
   if (request.t === 'danmu') {
     if (!target.cid) throw badRequest('subtitle not found');
     return { body: await accounts.danmakuXml(target.cid), contentType: 'application/xml' };

@@ -11,6 +11,7 @@
  * Hosts are bilibili's own unless `origin` names one server standing in for all of them (the
  * tests' stand-in, e2e/support/bilibili-stand-in.ts): the paths do not overlap.
  */
+import type { BilibiliPage, BilibiliVideoInfo } from '@/lib/contract/types';
 import { HttpError } from '../errors';
 import { signWbi, wbiKeysOf } from './bilibili-wbi';
 
@@ -38,6 +39,8 @@ export const BILIBILI_MEMBERS_ONLY = 'bilibili: this video is for bilibili membe
 export const BILIBILI_LOGIN_EXPIRED = 'bilibili: the bilibili sign-in expired, bind the account again';
 /** 400: bilibili refused the server's request as a robot's (codes -352, -412). */
 export const BILIBILI_RISK_CONTROL = 'bilibili: bilibili refused this server for now, try again later';
+/** 400: a live room pushed into a room is not broadcasting now (companion text). */
+export const BILIBILI_OFF_AIR = 'bilibili: this live room is not broadcasting';
 /** 400: the link or id is none of bilibili's (v0.9.11's text). */
 export const BILIBILI_MATCH_FAILED = 'match failed';
 
@@ -47,22 +50,8 @@ export type BilibiliCookies = Record<string, string>;
 /** A QR sign-in's state, as v0.9.11 names it. */
 export type QrStatus = 'notScanned' | 'scanned' | 'expired' | 'success';
 
-/** One video of a parse: a page of a video (bvid, cid), an episode of a series (+ epid) or a live room (cid = room id). */
-export interface BilibiliVideoInfo {
-  bvid?: string;
-  cid?: number;
-  epid?: number;
-  name: string;
-  coverImage: string;
-  live: boolean;
-}
-
-/** `POST /api/vendor/bilibili/parse`'s answer. */
-export interface BilibiliPage {
-  title: string;
-  actors: string;
-  videoInfos: BilibiliVideoInfo[];
-}
+/** What a parse names (`POST /api/vendor/bilibili/parse`'s answer and its videos): the shared wire shapes. */
+export type { BilibiliPage, BilibiliVideoInfo };
 
 /** One stream of a DASH play-URL answer (bilibili's `dash.video[]` / `dash.audio[]`). */
 export interface BilibiliDashStream {
@@ -400,7 +389,7 @@ export class BilibiliClient {
   async liveHls(roomId: number, cookies: BilibiliCookies): Promise<string> {
     const { data } = await this.call<{ durl?: { url: string }[] }>(this.url('live', `/room/v1/Room/playUrl?cid=${roomId}&quality=4&platform=h5`), cookies);
     const url = data.durl?.[0]?.url;
-    if (!url) throw new HttpError(400, 'bilibili: this live room is not broadcasting');
+    if (!url) throw new HttpError(400, BILIBILI_OFF_AIR);
     return url;
   }
 

@@ -7,6 +7,7 @@ export const cinema = {
     'cinema.viewers': '在线人数',
     'cinema.expired': '链接过期，刷新中',
     'cinema.currentFailed': '获取当前影片失败：{error}',
+    'cinema.bindBilibili': '去绑定哔哩哔哩',
 
     'cinema.error.title': '无法进入影厅',
     'cinema.error.redirecting': '需要先加入房间，正在跳转…',
@@ -175,6 +176,7 @@ export const cinema = {
     'cinema.viewers': 'Viewers',
     'cinema.expired': 'The link expired; refreshing',
     'cinema.currentFailed': 'Could not load the current movie: {error}',
+    'cinema.bindBilibili': 'Bind bilibili',
 
     'cinema.error.title': 'Cannot enter this cinema',
     'cinema.error.redirecting': 'You need to join this room first; redirecting…',
