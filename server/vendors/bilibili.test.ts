@@ -56,7 +56,7 @@ describe('the DASH manifest', () => {
     startWithSap: 1,
     segmentBase: { initialization: '0-900', indexRange: '901-1200' },
   });
-  const dash: BilibiliDash = { durationSec: 61.5, minBufferTimeSec: 1.5, video: [stream(80, 'avc1.640032', 1080), stream(80, 'hev1.1.6.L150.90', 1080), stream(32, 'avc1.64001F', 480)], audio: [stream(30280, 'mp4a.40.2', 0)], qualityNames: {} };
+  const dash: BilibiliDash = { durationSec: 61.5, minBufferTimeSec: 1.5, video: [stream(80, 'avc1.640032', 1080), stream(80, 'hev1.1.6.L150.90', 1080), stream(32, 'avc1.64001F', 480)], audio: [stream(30280, 'mp4a.40.2', 0)] };
 
   it('holds H.264 in the main manifest and HEVC in the second, each stream at its number with its byte ranges', () => {
     const main = bilibiliMpd(dash, 'main', (index) => `/proxy/m?id=${index}&token=t`)!;

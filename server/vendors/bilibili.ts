@@ -17,6 +17,8 @@ import { signWbi, wbiKeysOf } from './bilibili-wbi';
 
 /** Time bilibili has for one call (ms). */
 export const BILIBILI_TIMEOUT_MS = 10_000;
+/** How long (ms) the server goes without device ids after asking for them failed. */
+const DEVICE_RETRY_MS = 10 * 60_000;
 /** The User-Agent sent to bilibili and its CDN: a desktop browser's, as its web client is one. */
 const BILIBILI_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 /** The Referer bilibili's API and CDN ask for. */
@@ -68,13 +70,12 @@ export interface BilibiliDashStream {
   segmentBase: { initialization: string; indexRange: string };
 }
 
-/** A DASH play-URL answer: duration (s), the video and audio streams, and the quality names by id. */
+/** A DASH play-URL answer: duration (s) and the video and audio streams. */
 export interface BilibiliDash {
   durationSec: number;
   minBufferTimeSec: number;
   video: BilibiliDashStream[];
   audio: BilibiliDashStream[];
-  qualityNames: Record<number, string>;
 }
 
 /** One subtitle of a video: its language's name and where its JSON is. */
@@ -124,7 +125,7 @@ export function matchLink(input: string): { kind: 'bv' | 'av' | 'ss' | 'ep' | 'l
 /** The bilibili API for the server. */
 export class BilibiliClient {
   private wbiKeys: { imgKey: string; subKey: string; atMs: number } | null = null;
-  private buvid: { b3: string; b4: string } | null = null;
+  private buvid: { b3: string; b4: string; atMs: number } | null = null;
 
   /** `origin`: one server standing in for every bilibili host ("" for bilibili itself). */
   constructor(readonly origin = '') {}
@@ -147,14 +148,16 @@ export class BilibiliClient {
 
   /**
    * The device ids (`buvid3`, `buvid4`) bilibili's web client carries, asked once
-   * (`x/frontend/finger/spi`); without them bilibili refuses some calls as a robot's. None when asking fails.
+   * (`x/frontend/finger/spi`); without them bilibili refuses some calls as a robot's. None when
+   * asking fails, and not asked again for DEVICE_RETRY_MS, so that a slow answer does not slow every call.
    */
   private async deviceCookies(): Promise<BilibiliCookies> {
-    if (!this.buvid) {
+    if (!this.buvid || (!this.buvid.b3 && Date.now() - this.buvid.atMs > DEVICE_RETRY_MS)) {
+      this.buvid = { b3: '', b4: '', atMs: Date.now() };
       try {
         const response = await fetch(this.url('api', '/x/frontend/finger/spi'), { headers: { 'User-Agent': BILIBILI_USER_AGENT }, signal: AbortSignal.timeout(BILIBILI_TIMEOUT_MS) });
         const body = (await response.json()) as { data?: { b_3?: string; b_4?: string } };
-        this.buvid = { b3: body.data?.b_3 ?? '', b4: body.data?.b_4 ?? '' };
+        this.buvid = { b3: body.data?.b_3 ?? '', b4: body.data?.b_4 ?? '', atMs: Date.now() };
       } catch {
         return {};
       }
@@ -352,7 +355,6 @@ export class BilibiliClient {
       minBufferTimeSec: answer.dash.minBufferTime ?? answer.dash.min_buffer_time ?? 1.5,
       video: (answer.dash.video ?? []).map(stream),
       audio: (answer.dash.audio ?? []).map(stream),
-      qualityNames: Object.fromEntries((answer.support_formats ?? []).map((format) => [format.quality, format.new_description || format.display_desc || String(format.quality)])),
     };
   }
 
@@ -449,6 +451,5 @@ interface RawDashStream {
 
 interface PlayUrlData {
   dash?: { duration: number; minBufferTime?: number; min_buffer_time?: number; video?: RawDashStream[]; audio?: RawDashStream[] };
-  support_formats?: { quality: number; new_description?: string; display_desc?: string }[];
 }
 
