@@ -114,6 +114,7 @@ for (const look of LOOKS) {
         await expect(page.getByTestId(button)).toBeVisible();
       }
       await checkOpened(sweep, page, '/user/me: delete account', () => page.getByTestId('delete-account').click(), 'confirm-dialog');
+      await checkOpened(sweep, page, '/user/me: bilibili QR code', () => page.getByTestId('bilibili-bind').click(), 'bilibili-qr-code');
 
       await page.goto(app.url(`/cinema/${roomId}`));
       await expect(page.getByTestId('ws-state')).toHaveAttribute('data-state', 'open');
@@ -148,7 +149,12 @@ for (const look of LOOKS) {
       await page.getByTestId('movie-push-advanced').click();
       await expect(page.getByTestId('movie-push-url')).toBeVisible();
       await sweep.check(page, 'add a movie, advanced options');
-      expectClean(sweep, 17);
+      await page.getByTestId('movie-push-mode-bilibili').click();
+      await page.getByLabel(look.locale === 'zh' ? '视频链接或编号' : 'Video link or id').fill('ss4001');
+      await page.getByTestId('bilibili-parse').click();
+      await expect(page.getByTestId('bilibili-video')).toHaveCount(3);
+      await sweep.check(page, 'add a movie, from bilibili');
+      expectClean(sweep, 19);
     });
 
     test('admin console', async ({ app, actors }) => {
