@@ -24,6 +24,8 @@ export function BilibiliAccount() {
   const logout = useBilibiliLogout();
   const [binding, setBinding] = useState(false);
   const [unbinding, setUnbinding] = useState(false);
+  // bilibili's image host may be out of reach: then no avatar rather than a broken one.
+  const [faceFailed, setFaceFailed] = useState(false);
   const info = me.data?.isLogin ? me.data.info : undefined;
   const unbind = async () => {
     try {
@@ -46,10 +48,10 @@ export function BilibiliAccount() {
       ) : info ? (
         <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800" data-testid="bilibili-bound">
           <span className="flex min-w-0 items-center gap-2">
-            {info.face ? (
+            {info.face && !faceFailed ? (
               // bilibili's image host refuses other sites' Referer.
               // eslint-disable-next-line @next/next/no-img-element
-              <img src={info.face} alt="" width={32} height={32} referrerPolicy="no-referrer" className="h-8 w-8 shrink-0 rounded-full bg-zinc-100 dark:bg-zinc-800" />
+              <img src={info.face} alt="" width={32} height={32} referrerPolicy="no-referrer" onError={() => setFaceFailed(true)} className="h-8 w-8 shrink-0 rounded-full bg-zinc-100 dark:bg-zinc-800" />
             ) : null}
             <span className="truncate font-medium" data-testid="bilibili-username">
               {info.username}
