@@ -57,7 +57,7 @@ test('bound by QR, a series read from its short link, two episodes added at once
     await picker.getByTestId('bilibili-add').click();
   });
 
-  await expect(cinemaA.movieItem('Stand-in series：第2话 The middle')).toContainText('bilibili');
+  await expect(cinemaA.movieItem('Stand-in series：第2话 The middle')).toContainText('bilibili: ep5002');
   await expect(cinemaA.currentMovieName).toHaveText('Stand-in series：第1话 The beginning');
   const cinemaB = new CinemaPage(b.page, app.origin);
   await cinemaB.goto(roomId);

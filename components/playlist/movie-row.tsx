@@ -178,10 +178,14 @@ function rowMenu(
   return items;
 }
 
-/** Where a vendor movie comes from, for its row's second line: its AList path, or the media server's kind ("" for others). */
+/** Where a vendor movie comes from, for its row's second line: its AList path, the media server's kind, or bilibili's id ("" for others). */
 function vendorLine(movie: Movie): string {
   const info = movie.base.vendorInfo;
   if (info?.vendor === 'alist') return info.alist?.path.replace(/^[^/]*\//, 'AList: /') ?? '';
   if (info?.vendor === 'emby') return VENDOR_NAMES.emby;
+  if (info?.vendor === 'bilibili') {
+    const bilibili = info.bilibili;
+    return `bilibili: ${movie.base.live ? `live.bilibili.com/${bilibili?.cid ?? ''}` : bilibili?.epid ? `ep${bilibili.epid}` : (bilibili?.bvid ?? '')}`;
+  }
   return '';
 }
