@@ -184,7 +184,7 @@ export function BilibiliPicker({ roomId, parentId, onPushed }: MoviePushFormProp
           />
           {shared && me.data && !bound ? (
             <Notice tone="warning" testId="bilibili-picker-unbound">
-              {t('bilibiliPicker.unbound')}{' '}
+              {t(me.data.expired ? 'bilibiliPicker.expired' : 'bilibiliPicker.unbound')}{' '}
               <Link href="/user/me#platforms" className="font-medium underline underline-offset-2">
                 {t('bilibiliPicker.goBind')}
               </Link>

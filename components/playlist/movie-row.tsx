@@ -185,7 +185,7 @@ function vendorLine(movie: Movie): string {
   if (info?.vendor === 'emby') return VENDOR_NAMES.emby;
   if (info?.vendor === 'bilibili') {
     const bilibili = info.bilibili;
-    return `bilibili: ${movie.base.live ? `live.bilibili.com/${bilibili?.cid ?? ''}` : bilibili?.epid ? `ep${bilibili.epid}` : (bilibili?.bvid ?? '')}`;
+    return `bilibili: ${movie.base.live ? `https://live.bilibili.com/${bilibili?.cid ?? ''}` : bilibili?.epid ? `ep${bilibili.epid}` : (bilibili?.bvid ?? '')}`;
   }
   return '';
 }
