@@ -8,10 +8,34 @@
  * `BILIBILI_URL` set (a public video's link), the journey runs against bilibili itself instead, for
  * anyone who can reach it (the e2e server then asks bilibili, not the stand-in).
  */
-import { expect, test } from './fixtures';
+import { expect, test, type Actor, type App } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
 import { expectTogether } from './support/watch-party';
+
+/** A's room (B a member, when given) with A in it and "Add a movie" open; `pick` then chooses "From bilibili". */
+async function openRoom(app: App, a: Actor, b: Actor | null, name: string) {
+  const roomId = await app.api.createRoom(a.token!, uniqueName(name));
+  if (b) await app.api.joinRoom(b.token!, roomId);
+  const cinemaA = new CinemaPage(a.page, app.origin);
+  await cinemaA.goto(roomId);
+  await cinemaA.waitConnected();
+  await cinemaA.openPushForm();
+  const pick = async () => {
+    await a.page.getByTestId('movie-push-mode-bilibili').click();
+    return a.page.getByTestId('bilibili-picker');
+  };
+  return { roomId, cinemaA, pick };
+}
+
+/** B joins A's room and both play in step. */
+async function watchTogether(app: App, a: Actor, b: Actor, roomId: string, cinemaA: CinemaPage) {
+  const cinemaB = new CinemaPage(b.page, app.origin);
+  await cinemaB.goto(roomId);
+  await cinemaB.waitConnected();
+  for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
+  await expectTogether(a.page, b.page);
+}
 
 test('bound by QR, a series read from its short link, two episodes added at once play in two browsers in step', async ({ app, actors, bilibili }) => {
   test.skip(Boolean(process.env.BILIBILI_URL), 'the stand-in journey; see the one below');
@@ -31,18 +55,12 @@ test('bound by QR, a series read from its short link, two episodes added at once
     await expect(a.page.getByTestId('bilibili-bound')).toContainText('大会员');
   });
 
-  const roomId = await app.api.createRoom(a.token!, uniqueName('bilibili'));
-  await app.api.joinRoom(b.token!, roomId);
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  await cinemaA.goto(roomId);
-  await cinemaA.waitConnected();
-  await cinemaA.openPushForm();
+  const { roomId, cinemaA, pick } = await openRoom(app, a, b, 'bilibili');
   // Each way to add a movie says what it is (the Emby/Jellyfin one read "Go live").
   await expect(a.page.getByRole('group', { name: 'How to add' }).getByRole('button')).toHaveText(['One movie', 'Several at once', 'Go live', 'From AList', 'From Emby/Jellyfin', 'From bilibili']);
-  await a.page.getByTestId('movie-push-mode-bilibili').click();
+  const picker = await pick();
 
   await test.step('a link that is not bilibili is said at its field; the series short link lists its episodes', async () => {
-    const picker = a.page.getByTestId('bilibili-picker');
     await picker.getByLabel('Video link or id').fill('https://example.com/watch?v=1');
     await picker.getByTestId('bilibili-parse').click();
     await expect(picker.locator('#bilibili-link-error')).toContainText("That isn't a link we recognise");
@@ -59,11 +77,7 @@ test('bound by QR, a series read from its short link, two episodes added at once
 
   await expect(cinemaA.movieItem('Stand-in series：第2话 The middle')).toContainText('bilibili: ep5002');
   await expect(cinemaA.currentMovieName).toHaveText('Stand-in series：第1话 The beginning');
-  const cinemaB = new CinemaPage(b.page, app.origin);
-  await cinemaB.goto(roomId);
-  await cinemaB.waitConnected();
-  for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
-  await expectTogether(a.page, b.page);
+  await watchTogether(app, a, b, roomId, cinemaA);
   // The streams came from bilibili's CDN (which answers only its own Referer) through this server.
   expect(bilibili.calls).toContain('/upos/avc-320.m4s');
 
@@ -79,7 +93,6 @@ test('bound by QR, a series read from its short link, two episodes added at once
   });
 
   await test.step('A adds a video for each viewer’s own account and plays it: B, who bound none, is told to bind it', async () => {
-    const picker = a.page.getByTestId('bilibili-picker');
     await picker.getByLabel('Video link or id').fill(bilibili.fixtures.video.bvid);
     await picker.getByTestId('bilibili-parse').click();
     await picker.getByTestId('bilibili-select-none').click();
@@ -100,13 +113,8 @@ test('bound by QR, a series read from its short link, two episodes added at once
 test('a bilibili live room plays, and its danmaku fly over the picture', async ({ app, actors, bilibili }) => {
   test.skip(Boolean(process.env.BILIBILI_URL), 'the stand-in journey');
   const a = await actors.user('owner');
-  const roomId = await app.api.createRoom(a.token!, uniqueName('bili-live'));
-  const cinemaA = new CinemaPage(a.page, app.origin);
-  await cinemaA.goto(roomId);
-  await cinemaA.waitConnected();
-  await cinemaA.openPushForm();
-  await a.page.getByTestId('movie-push-mode-bilibili').click();
-  const picker = a.page.getByTestId('bilibili-picker');
+  const { cinemaA, pick } = await openRoom(app, a, null, 'bili-live');
+  const picker = await pick();
   await picker.getByLabel('Video link or id').fill(`https://live.bilibili.com/${bilibili.fixtures.live.shortId}`);
   await picker.getByTestId('bilibili-parse').click();
   await expect(picker.getByTestId('bilibili-video')).toHaveText([`${bilibili.fixtures.live.title}Live room ${bilibili.fixtures.live.roomId}`]);
@@ -132,22 +140,12 @@ test.describe('against bilibili itself (BILIBILI_URL)', () => {
   test('a public video plays in two browsers in step', async ({ app, actors }) => {
     const a = await actors.user('owner');
     const b = await actors.user('viewer');
-    const roomId = await app.api.createRoom(a.token!, uniqueName('bilibili-real'));
-    await app.api.joinRoom(b.token!, roomId);
-    const cinemaA = new CinemaPage(a.page, app.origin);
-    await cinemaA.goto(roomId);
-    await cinemaA.waitConnected();
-    await cinemaA.openPushForm();
-    await a.page.getByTestId('movie-push-mode-bilibili').click();
-    const picker = a.page.getByTestId('bilibili-picker');
+    const { roomId, cinemaA, pick } = await openRoom(app, a, b, 'bilibili-real');
+    const picker = await pick();
     await picker.getByLabel('Video link or id').fill(link);
     await picker.getByTestId('bilibili-parse').click();
     await expect(picker.getByTestId('bilibili-video').first()).toBeVisible();
     await picker.getByTestId('bilibili-add').click();
-    const cinemaB = new CinemaPage(b.page, app.origin);
-    await cinemaB.goto(roomId);
-    await cinemaB.waitConnected();
-    for (const cinema of [cinemaA, cinemaB]) await cinema.waitMediaLoaded();
-    await expectTogether(a.page, b.page);
+    await watchTogether(app, a, b, roomId, cinemaA);
   });
 });

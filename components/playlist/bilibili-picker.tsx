@@ -16,12 +16,11 @@ import { Pagination } from '@/components/ui/pagination';
 import { Notice } from '@/components/common/notice';
 import { useErrorDescription } from '@/hooks/use-error-description';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
-import { pushMovies } from '@/hooks/data/movies';
 import { parseBilibili, useBilibiliMe } from '@/hooks/data/vendors';
 import type { BilibiliPage, BilibiliVideoInfo, MovieBase } from '@/lib/contract/types';
 import { useT } from '@/lib/i18n';
-import { notifySuccess } from '@/lib/notify';
 import type { MoviePushFormProps } from './movie-push';
+import { usePushSelected } from './use-push-selected';
 import '@/lib/i18n/messages/vendors';
 
 /** Videos per page, as the reference client's dialog. */
@@ -58,8 +57,7 @@ export function BilibiliPicker({ roomId, parentId, onPushed }: MoviePushFormProp
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [page, setPage] = useState(1);
   const [shared, setShared] = useState(true);
-  const [adding, setAdding] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { adding, failure, setFailure, push } = usePushSelected(roomId, onPushed);
   const parseText = useErrorDescription(parseError)?.message;
   const failureText = useErrorDescription(failure)?.message;
   const bound = me.data?.isLogin === true;
@@ -96,29 +94,16 @@ export function BilibiliPicker({ roomId, parentId, onPushed }: MoviePushFormProp
     setSelected(next);
   };
 
-  const add = async () => {
-    if (!result) return;
-    if (selected.size === 0) {
-      setFailure(new Error(t('alistPicker.nothing')));
-      return;
-    }
-    setAdding(true);
-    setFailure(null);
-    try {
-      const bases = [...selected].sort((a, b) => a - b).map((index) => bilibiliBase(result.videoInfos[index], { shared, parentId }));
-      const pushed = await pushMovies(roomId, bases);
-      setResult(null);
-      setLink('');
-      if (onPushed) await onPushed(pushed);
-      else notifySuccess(t('alistPicker.added', { count: pushed.length }));
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setAdding(false);
-    }
-  };
-
   const videos = result?.videoInfos ?? [];
+  const add = () =>
+    push(
+      [...selected].sort((a, b) => a - b).map((index) => bilibiliBase(videos[index], { shared, parentId })),
+      () => {
+        setResult(null);
+        setLink('');
+      },
+    );
+
   const shown = videos.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   return (
     <div className="space-y-3" data-testid="bilibili-picker">

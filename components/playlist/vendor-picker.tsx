@@ -22,13 +22,12 @@ import { Notice } from '@/components/common/notice';
 import { LoadError } from '@/components/common/load-error';
 import { useErrorDescription } from '@/hooks/use-error-description';
 import { usePaginationLabels } from '@/hooks/use-pagination-labels';
-import { pushMovies } from '@/hooks/data/movies';
 import { useVendorBindings, useVendorList } from '@/hooks/data/vendors';
 import type { BindableVendor, MovieBase, VendorItem } from '@/lib/contract/types';
 import { useT, type MessageKey } from '@/lib/i18n';
 import { isRegistered } from '@/lib/i18n/messages';
-import { notifySuccess } from '@/lib/notify';
 import type { MoviePushFormProps } from './movie-push';
+import { usePushSelected } from './use-push-selected';
 import '@/lib/i18n/messages/vendors';
 
 /** Entries per page, as the reference client's picker. */
@@ -65,8 +64,7 @@ export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFo
   const [password, setPassword] = useState('');
   const [selected, setSelected] = useState<Map<string, { item: VendorItem; password: string }>>(new Map());
   const [proxy, setProxy] = useState(false);
-  const [adding, setAdding] = useState(false);
-  const [failure, setFailure] = useState<unknown>(null);
+  const { adding, failure, push } = usePushSelected(roomId, onPushed);
   const list = useVendorList(vendor, { path, password, keyword, page, max: PAGE_SIZE }, true);
   // With one bound server, "all servers" is that server's top: its own crumb says it.
   const bindings = useVendorBindings(vendor);
@@ -92,25 +90,11 @@ export function VendorPicker({ vendor, roomId, parentId, onPushed }: MoviePushFo
     setKeyword(search.trim());
     setPage(1);
   };
-  const add = async () => {
-    if (selected.size === 0) {
-      setFailure(new Error(t('alistPicker.nothing')));
-      return;
-    }
-    setAdding(true);
-    setFailure(null);
-    try {
-      const bases = [...selected.values()].map(({ item, password: folderPassword }) => vendorBase(vendor, item, { password: folderPassword, proxy, parentId }));
-      const pushed = await pushMovies(roomId, bases);
-      setSelected(new Map());
-      if (onPushed) await onPushed(pushed);
-      else notifySuccess(t('alistPicker.added', { count: pushed.length }));
-    } catch (error) {
-      setFailure(error);
-    } finally {
-      setAdding(false);
-    }
-  };
+  const add = () =>
+    push(
+      [...selected.values()].map(({ item, password: folderPassword }) => vendorBase(vendor, item, { password: folderPassword, proxy, parentId })),
+      () => setSelected(new Map()),
+    );
 
   if (listError?.text === texts.notFound && path === '') {
     return (
