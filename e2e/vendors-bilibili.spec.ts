@@ -76,6 +76,12 @@ test('bound by QR, a series read from its short link, two episodes added at once
   });
 
   await expect(cinemaA.movieItem('Stand-in series：第2话 The middle')).toContainText('bilibili: ep5002');
+  // Its name can change (its address is bilibili's: nothing else to edit).
+  await cinemaA.movieItem('Stand-in series：第2话 The middle').getByTestId('movie-actions').click();
+  await a.page.getByTestId('movie-edit').click();
+  await a.page.getByTestId('movie-edit-dialog').getByLabel('Name').fill('Episode two');
+  await a.page.getByTestId('movie-edit-save').click();
+  await expect(cinemaA.movieItem('Episode two')).toContainText('bilibili: ep5002');
   await expect(cinemaA.currentMovieName).toHaveText('Stand-in series：第1话 The beginning');
   await watchTogether(app, a, b, roomId, cinemaA);
   // The streams came from bilibili's CDN (which answers only its own Referer) through this server.

@@ -48,16 +48,18 @@ export interface MovieEditDialogProps {
 export function MovieEditDialog({ roomId, movie, onClose }: MovieEditDialogProps) {
   const t = useT();
   const folder = Boolean(movie?.base.isFolder);
+  // A vendor's movie (docs/vendors.md) has no address of its own to edit: its name is what changes.
+  const vendor = movie?.base.vendorInfo?.vendor ?? '';
   return (
     <Modal
       open={movie !== null}
       onOpenChange={(open) => !open && onClose()}
       title={movie ? (folder ? t('movieEdit.folderTitle') : t('movieEdit.title', { name: movie.base.name })) : ''}
-      description={movie && !folder ? t('movieEdit.hint') : undefined}
+      description={movie && !folder ? (vendor ? t('movieEdit.vendorHint') : t('movieEdit.hint')) : undefined}
       closeLabel={t('cinema.dialog.cancel')}
       testId="movie-edit-dialog"
     >
-      {movie ? folder ? <FolderForm key={movie.id} roomId={roomId} movie={movie} onClose={onClose} /> : <EditForm key={movie.id} roomId={roomId} movie={movie} onClose={onClose} /> : null}
+      {movie ? folder || vendor ? <FolderForm key={movie.id} roomId={roomId} movie={movie} onClose={onClose} /> : <EditForm key={movie.id} roomId={roomId} movie={movie} onClose={onClose} /> : null}
     </Modal>
   );
 }
@@ -151,7 +153,7 @@ function EditForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; on
   );
 }
 
-/** A folder's name (its other fields stay as they are). */
+/** A folder's or a vendor movie's name (its other fields stay as they are). */
 function FolderForm({ roomId, movie, onClose }: { roomId: string; movie: Movie; onClose: () => void }) {
   const t = useT();
   return (
