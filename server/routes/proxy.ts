@@ -32,7 +32,8 @@ import { queryValue } from '../http/query';
 import { alistSource, isAlistMovie } from '../vendors/alist-movies';
 import { withoutApiKey } from '../vendors/emby';
 import { embyEntryHeaders, embyUpstream, isEmbyMovie } from '../vendors/emby-movies';
-import { bilibiliStreamHeaders, bilibiliUpstream, isBilibiliMovie } from '../vendors/bilibili-movies';
+import { bilibiliCdnHeaders } from '../vendors/bilibili';
+import { bilibiliUpstream, isBilibiliMovie } from '../vendors/bilibili-movies';
 import { inputClaim } from './convert';
 
 /** Response headers passed on from the source. */
@@ -233,7 +234,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
         vendorHeaders = upstream.headers;
       } else {
         // A segment of a live room's HLS: bilibili's CDN asks for its Referer too.
-        vendorHeaders = bilibiliStreamHeaders();
+        vendorHeaders = bilibiliCdnHeaders();
       }
     }
     if (isAlistMovie(movie.base) && route.targetToken === null) {

@@ -50,9 +50,6 @@ async function accountFor(accounts: BilibiliAccounts, movie: BilibiliMovieRow, v
   return viewerId;
 }
 
-/** The headers bilibili's CDN asks of a stream's requests (docs/vendors.md). */
-export const bilibiliStreamHeaders = bilibiliCdnHeaders;
-
 /**
  * What `GET /current` shows `viewerId` of a bilibili movie, `query` being the caller's token and
  * room: the proxy route, as a DASH manifest (`type: mpd`; `t=hevc` as a second source when bilibili
@@ -102,7 +99,7 @@ export async function bilibiliUpstream(
   request: { t: string; id: string; n: string; query: URLSearchParams },
 ): Promise<BilibiliUpstream> {
   const target = targetOf(movie.base);
-  if (movie.base.live) return { url: await accounts.liveHls(movie.creatorId, target.cid ?? 0), headers: bilibiliStreamHeaders() };
+  if (movie.base.live) return { url: await accounts.liveHls(movie.creatorId, target.cid ?? 0), headers: bilibiliCdnHeaders() };
   if (request.t === 'danmu') {
     if (!target.cid) throw badRequest('subtitle not found');
     return { body: await accounts.danmakuXml(target.cid), contentType: 'application/xml' };
@@ -117,7 +114,7 @@ export async function bilibiliUpstream(
   if (request.id !== '') {
     const stream = numberedStreams(dash)[Number(request.id)];
     if (!/^\d+$/.test(request.id) || !stream) throw badRequest('stream id out of range');
-    return { url: stream.baseUrl, headers: bilibiliStreamHeaders() };
+    return { url: stream.baseUrl, headers: bilibiliCdnHeaders() };
   }
   const mpd = bilibiliMpd(dash, request.t === 'hevc' ? 'hevc' : 'main', (index) => `/api/room/movie/proxy/${movie.id}?id=${index}&${request.query}`);
   if (!mpd) throw badRequest('stream id out of range');
