@@ -2,7 +2,7 @@
 /**
  * Binding a bilibili account by QR code (docs/vendors.md "bilibili"): a code from
  * `GET /api/vendor/bilibili/login/qr`, drawn with qrcode.react, then `POST …/login/qr {key}` every 2 s
- * (as the reference client) until bilibili says it was confirmed in its app (the server has then
+ * (as the reference client, one at a time) until bilibili says it was confirmed in its app (the server has then
  * bound the account) or it expired, which offers a new code. SMS sign-in is not offered: it needs
  * bilibili's Geetest captcha, a script from Geetest's servers that this site does not load.
  * Loaded when the user asks to bind.
@@ -37,10 +37,12 @@ export function BilibiliQr({ onDone }: { onDone: (bound: boolean) => void }) {
   }, []);
   useEffect(fetchCode, [fetchCode]);
 
+  // One poll at a time: the next is asked QR_POLL_MS after the previous one answered.
   useEffect(() => {
     if (!code || status === 'expired' || status === 'success' || failure) return;
     let stopped = false;
-    const timer = setInterval(() => {
+    let timer: ReturnType<typeof setTimeout>;
+    const poll = () =>
       pollBilibiliQr(code.key).then(
         (next) => {
           if (stopped) return;
@@ -49,14 +51,16 @@ export function BilibiliQr({ onDone }: { onDone: (bound: boolean) => void }) {
             stopped = true;
             notifySuccess(t('bilibili.bound'));
             onDone(true);
+            return;
           }
+          timer = setTimeout(poll, QR_POLL_MS);
         },
         (error: unknown) => !stopped && setFailure(error),
       );
-    }, QR_POLL_MS);
+    timer = setTimeout(poll, QR_POLL_MS);
     return () => {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
     };
   }, [code, status, failure, onDone, t, pollBilibiliQr]);
 
