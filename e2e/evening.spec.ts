@@ -229,6 +229,34 @@ test.describe('a file from a host without Range (python3 -m http.server)', () =>
     await expect(guest.page.locator('[data-sonner-toast]')).toHaveCount(0);
     expect(guest.errors).toEqual([]);
   });
+
+  test('a file on the server’s own machine, which this server does not proxy: turning on the proxy says why and the room plays on', async ({ app, actors }) => {
+    test.setTimeout(90_000);
+    // 127.0.0.1 is not among the addresses the e2e server's proxy may reach (fixtures.ts PROXY_MEDIA_HOST).
+    const local = await startPlainHost(mediaDir, '127.0.0.1');
+    try {
+      const { a, b, roomId, cinemaA, cinemaB } = await roomOfTwo(app, actors, 'local');
+      // Both are in the hall before the movie starts, so both start it at 0 (this host cannot seek).
+      for (const cinema of [cinemaA, cinemaB]) await cinema.goto(roomId);
+      const id = await app.api.pushMovie(a.token!, roomId, { url: `${local.url}/mp4/clip.mp4?fresh=${uniqueName('c')}`, name: 'on the server' });
+      await app.api.setCurrent(a.token!, roomId, id);
+      await expectTogether(a.page, b.page, 3);
+      const before = (await cinemaA.media()).currentTime;
+
+      await a.page.getByTestId('remedy-proxy').click();
+      const toast = a.page.locator('[data-sonner-toast]');
+      await expect(toast).toContainText("local network can't be proxied");
+      // The way in: who can allow it, and where.
+      await expect(toast).toContainText('Site settings');
+      // The movie is still the room's, playing on from where it was, not proxied.
+      for (const page of [a.page, b.page]) await expect(page.getByTestId('room-playback')).toHaveAttribute('data-state', 'playing', { timeout: 15_000 });
+      await expect.poll(async () => (await cinemaA.media()).currentTime, { timeout: 15_000 }).toBeGreaterThan(before + 1);
+      expect(await cinemaA.video.evaluate((video: HTMLVideoElement) => video.currentSrc)).toContain(local.url);
+      for (const actor of [a, b]) expect(actor.errors).toEqual([]);
+    } finally {
+      await local.close();
+    }
+  });
 });
 
 test("who paused, jumped, changed the speed or the movie is said by name, in the chat and over the picture, one line per person per 2 s", async ({ app, actors, media }) => {

@@ -141,20 +141,28 @@ export function ProblemRemedies({ movie, problem, onContinue }: ProblemRemediesP
   const convertHelps = CONVERT_HELPS.has(problem.kind) && mayConvert(movie, serverConverts);
   if ((!proxyHelps && !convertHelps) || !roomId) return null;
   const allowed = abilities.canEditMovie && abilities.canSetCurrentMovie;
-  /** Plays the movie again with `change` made: the proxy on, or the server converting it. */
+  /**
+   * Plays the movie again with `change` made: the proxy on, or the server converting it. When the
+   * server refuses the edit (e.g. `local ip is not allowed`), the movie plays on unchanged and the
+   * viewer is told why: the room never stays stopped.
+   */
   const playWith = async (change: Partial<MovieBase>) => {
     setBusy(true);
+    let refusal: unknown = null;
     try {
       await setCurrentMovie(roomId, '');
-      await editMovie(roomId, movie.id, { ...movie.base, ...change });
+      await editMovie(roomId, movie.id, { ...movie.base, ...change }).catch((error: unknown) => {
+        refusal = error;
+      });
       // Playing it again restarts it at 0: the room goes on from where it was instead.
       if (playback && abilities.canSetStatus) onContinue?.(movie.id, playback.status, playback.atMs);
       await setCurrentMovie(roomId, movie.id, movie.subPath);
     } catch (error) {
-      notifyError(error);
+      refusal = error;
     } finally {
       setBusy(false);
     }
+    if (refusal) notifyError(refusal);
   };
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="player-remedies">
