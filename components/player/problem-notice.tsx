@@ -158,7 +158,8 @@ export function ProblemRemedies({ movie, problem, onContinue }: ProblemRemediesP
       if (playback && abilities.canSetStatus) onContinue?.(movie.id, playback.status, playback.atMs);
       await setCurrentMovie(roomId, movie.id, movie.subPath);
     } catch (error) {
-      refusal = error;
+      // The edit's refusal, if any, says more than a failure to play the movie again.
+      refusal ??= error;
     } finally {
       setBusy(false);
     }

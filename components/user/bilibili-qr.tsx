@@ -2,8 +2,8 @@
 /**
  * Binding a bilibili account by QR code (docs/vendors.md "bilibili"): a code from
  * `GET /api/vendor/bilibili/login/qr`, drawn with qrcode.react, then `POST …/login/qr {key}` every 2 s
- * (as the reference client, one at a time) until bilibili says it was confirmed in its app (the server has then
- * bound the account) or it expired, which offers a new code. SMS sign-in is not offered: it needs
+ * (as the reference client, one at a time) until bilibili says it was confirmed in its app (the
+ * server has then bound the account) or it expired, which offers a new code. SMS sign-in is not offered: it needs
  * bilibili's Geetest captcha, a script from Geetest's servers that this site does not load.
  * Loaded when the user asks to bind.
  */
