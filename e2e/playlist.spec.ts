@@ -110,3 +110,31 @@ test('folders, reordering, editing and bulk delete, seen by a second viewer', as
   expect(a.errors).toEqual([]);
   expect(b.errors).toEqual([]);
 });
+
+test('the next address typed while a movie is being added stays in the form', async ({ app, actors, media }) => {
+  const a = await actors.user('owner');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('typing-on'));
+  await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'already here' });
+  const owner = new CinemaPage(a.page, app.origin);
+  await owner.goto(roomId);
+  await owner.waitConnected();
+  // The first movie's push is held (a slow network) while the next one is typed.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await a.page.route('**/api/room/movie/push', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await owner.openPushForm();
+  await a.page.getByTestId('movie-push-url').fill(`${media.url}/mp4/clip.mp4`);
+  await a.page.getByTestId('movie-push-name').fill('first');
+  await a.page.getByTestId('movie-push-submit').click();
+  await expect(a.page.getByTestId('movie-push-submit')).toContainText('Adding');
+  await a.page.getByTestId('movie-push-url').fill(`${media.url}/dash/manifest.mpd`);
+  release();
+  await expect(owner.movieItem('first')).toHaveCount(1);
+  // The first one's name is cleared; the address typed since stays, ready to add.
+  await expect(a.page.getByTestId('movie-push-name')).toHaveValue('');
+  await expect(a.page.getByTestId('movie-push-url')).toHaveValue(`${media.url}/dash/manifest.mpd`);
+  expect(a.errors).toEqual([]);
+});

@@ -92,11 +92,22 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
   // A failure that belongs to no field (a permission, the server), shown above the button.
   const { failure, setFailure, run } = useFormAction(setError, {});
 
+  /**
+   * Empties the fields `sent` filled once it was added, keeping what was typed into them meanwhile
+   * (the next address, pasted while a slow network was still adding this one).
+   */
+  const clearSent = (sent: FormValues, keys: readonly (keyof FormValues)[]) => {
+    const now = getValues();
+    const next = { ...now };
+    for (const key of keys) if (JSON.stringify(now[key]) === JSON.stringify(sent[key])) Object.assign(next, { [key]: EMPTY[key] });
+    reset(next);
+  };
+
   const pushOne = async (fields: FormValues) => {
     const base = { ...movieBaseOf({ ...fields, name: fields.name.trim() || nameFromUrl(fields.url) }), parentId };
     if (markMovieProblems(base, fields, setError, t)) return;
     const pushed = await pushMovie(roomId, base);
-    reset({ ...getValues(), url: '', name: '', headers: [], subtitles: [], moreSources: [] });
+    clearSent(fields, ['url', 'name', 'headers', 'subtitles', 'moreSources']);
     if (onPushed) await onPushed([pushed]);
     else notifySuccess(t('cinema.push.added', { name: base.name }));
   };
@@ -112,7 +123,7 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
       roomId,
       result.bases.map((base) => ({ ...base, parentId })),
     );
-    reset({ ...getValues(), bulk: '' });
+    clearSent(fields, ['bulk']);
     if (onPushed) await onPushed(pushed);
     else notifySuccess(t('cinema.push.bulkAdded', { count: result.bases.length }));
   };
@@ -125,7 +136,7 @@ export function MoviePushForm({ roomId, parentId, onPushed }: MoviePushFormProps
       return;
     }
     const pushed = await pushMovie(roomId, { name, url: '', live: true, rtmpSource: true, proxy: false, type: 'flv', parentId });
-    reset({ ...getValues(), name: '' });
+    clearSent(fields, ['name']);
     setCreated({ id: pushed.id, name });
     if (onPushed) await onPushed([pushed]);
   };
