@@ -44,6 +44,23 @@ export interface ProxyTarget {
 }
 
 /**
+ * What an input token names (docs/transcode.md "What ffmpeg reads"): one address ffmpeg may read
+ * through this server's input route, for one movie of one room, until it expires.
+ */
+export interface InputTarget {
+  roomId: string;
+  movieId: string;
+  /** What the movie plays when the token was made (routes/convert.ts `inputClaim`): an edit ends the token. */
+  source: string;
+  /** The address: "" for the movie's own source, else an entry of a playlist the route rewrote. */
+  url: string;
+  /** The route serves it as an HLS playlist it rewrites; else a film, whose body may be no playlist. */
+  playlist: boolean;
+  /** When it expires (Unix seconds). */
+  expiresSec: number;
+}
+
+/**
  * Signs and checks user tokens, the movie proxy's target tokens and RTMP publish keys with HS256
  * under the site's signing secret (`keys`: the current one signs; during a rotation's grace period
  * the previous one still verifies).
@@ -111,6 +128,35 @@ export class TokenService {
       : null;
   }
 
+  /**
+   * An input token (`<claims>.<signature>`, base64url; HMAC-SHA256 under the signing secret with its
+   * own label): synchronous, as a conversion makes one for each run of ffmpeg.
+   */
+  signInput(target: InputTarget): string {
+    const claims = Buffer.from(JSON.stringify([target.roomId, target.movieId, target.source, target.url, target.playlist ? 1 : 0, target.expiresSec])).toString('base64url');
+    return `${claims}.${inputSignature(this.keys.current, claims)}`;
+  }
+
+  /** What an input token names, or null when it does not verify, is malformed or has expired. */
+  verifyInput(token: string, nowSec = Date.now() / 1000): InputTarget | null {
+    const [claims, signature, ...rest] = token.split('.');
+    if (!claims || !signature || rest.length > 0) return null;
+    const given = Buffer.from(signature);
+    const signed = this.keys.accepted.some((secret) => {
+      const expected = Buffer.from(inputSignature(secret, claims));
+      return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+    });
+    if (!signed) return null;
+    try {
+      const [roomId, movieId, source, url, playlist, expiresSec] = JSON.parse(Buffer.from(claims, 'base64url').toString()) as unknown[];
+      if (typeof roomId !== 'string' || typeof movieId !== 'string' || typeof source !== 'string' || typeof url !== 'string' || typeof expiresSec !== 'number') return null;
+      if (expiresSec < nowSec) return null;
+      return { roomId, movieId, source, url, playlist: playlist === 1, expiresSec };
+    } catch {
+      return null;
+    }
+  }
+
   /** The claims of a proxy target token; throws 400 `invalid proxy target` when it does not verify. */
   async verifyProxyTarget(token: string): Promise<ProxyTarget> {
     try {
@@ -135,6 +181,10 @@ export class TokenService {
       throw unauthorized('authentication failed');
     }
   }
+}
+
+function inputSignature(secret: Uint8Array, claims: string): string {
+  return crypto.createHmac('sha256', secret).update(`convert-input\u0000${claims}`).digest('base64url');
 }
 
 function publishSignature(secret: Uint8Array, roomId: string, movieId: string): string {

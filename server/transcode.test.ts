@@ -302,9 +302,9 @@ esac
     const options = { input: 'in.mkv', outDir: '/tmp/x', starts: [0, 4], startSegment: 0, run: 1, listName: 'run1.csv', maxHeight: 720 };
     const line = (encoder?: 'vaapi' | 'nvenc' | 'qsv') => ffmpegArgs(plan, { ...options, encoder }).join(' ');
     expect(line()).toContain("-map 0:0 -vf scale=-2:'min(ih,720)' -c:v libx264 -preset veryfast -pix_fmt yuv420p -force_key_frames expr:gte(t,n_forced*4)");
-    expect(line('vaapi')).toMatch(/^-hide_banner .*-vaapi_device \S+ -i in\.mkv .*-vf scale=-2:'min\(ih,720\)',format=nv12,hwupload -c:v h264_vaapi -force_key_frames/);
+    expect(line('vaapi')).toMatch(/^-hide_banner .*-vaapi_device \S+ .*-i in\.mkv .*-vf scale=-2:'min\(ih,720\)',format=nv12,hwupload -c:v h264_vaapi -force_key_frames/);
     expect(line('nvenc')).toContain('-c:v h264_nvenc -preset p4 -forced-idr 1 -force_key_frames expr:gte(t,n_forced*4)');
-    expect(line('qsv')).toMatch(/-init_hw_device qsv=qsv -filter_hw_device qsv -i in\.mkv .*hwupload=extra_hw_frames=64 -c:v h264_qsv/);
+    expect(line('qsv')).toMatch(/-init_hw_device qsv=qsv -filter_hw_device qsv .*-i in\.mkv .*hwupload=extra_hw_frames=64 -c:v h264_qsv/);
     expect(line('nvenc')).toContain('-f segment -segment_format mpegts');
   });
 });
@@ -313,19 +313,20 @@ describe('Converter', () => {
   it('converts a picture it could copy when its keyframes take too long to read, and copies it once they are known', async () => {
     const converter = new Converter(tempDir('converter-'), 'ffmpeg', undefined, 0);
     const limits = { maxConversions: 2, maxPerUser: 2, maxHeight: 1080, maxMinutes: 240, maxGigabytes: 100, encoder: 'software' as const };
+    const film = () => media.h264Ac3Long;
     try {
-      const first = await converter.prepare('film', media.h264Ac3Long, {}, limits);
+      const first = await converter.prepare('film', film, {}, limits, 'u');
       expect([first.plan.video?.action, first.plan.video?.reason, first.starts]).toEqual(['convert', 'keyframes not known', [0, 4, 8]]);
-      await until(async () => (await converter.prepare('film', media.h264Ac3Long, {}, limits)).plan.video?.action === 'copy', 'the keyframes read');
-      const later = await converter.prepare('film', media.h264Ac3Long, {}, limits);
+      await until(async () => (await converter.prepare('film', film, {}, limits, 'u')).plan.video?.action === 'copy', 'the keyframes read');
+      const later = await converter.prepare('film', film, {}, limits, 'u');
       expect(later.starts.map((start) => Math.round(start * 10) / 10)).toEqual([0, 4.8, 9.6]);
-      await expect(converter.prepare('text', media.notMedia, {}, limits)).rejects.toThrow(NOT_MEDIA);
-      await expect(converter.prepare('film', media.h264Ac3Long, {}, { ...limits, maxMinutes: 0.1 })).rejects.toThrow(TOO_LONG_TO_CONVERT);
+      await expect(converter.prepare('text', () => media.notMedia, {}, limits, 'u')).rejects.toThrow(NOT_MEDIA);
+      await expect(converter.prepare('film', film, {}, { ...limits, maxMinutes: 0.1 }, 'u')).rejects.toThrow(TOO_LONG_TO_CONVERT);
       // Its size, as the file tells it: the limit is in GB (10⁹ bytes).
       const { size } = fs.statSync(media.h264Ac3Long);
-      expect((await converter.probe('film', media.h264Ac3Long)).sizeBytes).toBe(size);
-      await expect(converter.prepare('film', media.h264Ac3Long, {}, { ...limits, maxGigabytes: (size - 1) / 1e9 })).rejects.toThrow(TOO_LARGE_TO_CONVERT);
-      await expect(converter.prepare('film', media.h264Ac3Long, {}, { ...limits, maxGigabytes: size / 1e9 })).resolves.toBeDefined();
+      expect((await converter.probe('film', film, 'u')).sizeBytes).toBe(size);
+      await expect(converter.prepare('film', film, {}, { ...limits, maxGigabytes: (size - 1) / 1e9 }, 'u')).rejects.toThrow(TOO_LARGE_TO_CONVERT);
+      await expect(converter.prepare('film', film, {}, { ...limits, maxGigabytes: size / 1e9 }, 'u')).resolves.toBeDefined();
     } finally {
       converter.close();
     }

@@ -18,19 +18,30 @@ export function isPlaylist(url: string, contentType: string | undefined): boolea
  * The playlist `text` (fetched from `baseUrl`) with each URI replaced by `proxied(absoluteUrl,
  * isPlaylist)`: a URI line right after `#EXT-X-STREAM-INF` or a `URI` attribute of
  * `#EXT-X-MEDIA` / `#EXT-X-I-FRAME-STREAM-INF` is a playlist, anything else a segment or key.
+ *
+ * Lines are split as ffmpeg's HLS reader splits them (LF, CR, CRLF or NUL: a lone CR would otherwise
+ * hide a second line from this rewriter that ffmpeg still reads), and a `URI` attribute is rewritten
+ * quoted or not (ffmpeg reads `URI=http://…` unquoted too); the result is written with LF and quotes.
  */
 export function rewritePlaylist(text: string, baseUrl: string, proxied: (url: string, playlist: boolean) => string): string {
-  const absolute = (uri: string) => new URL(uri, baseUrl).href;
+  const absolute = (uri: string) => {
+    try {
+      return new URL(uri, baseUrl).href;
+    } catch {
+      // No address at all: one the proxy refuses (`unsupported scheme`), never the text itself.
+      return 'about:invalid';
+    }
+  };
   let nextIsPlaylist = false;
   return text
-    .split(/\r?\n/)
+    .split(/\r\n|[\r\n\u0000]/)
     .map((line) => {
       const trimmed = line.trim();
       if (!trimmed) return line;
       if (trimmed.startsWith('#')) {
         const playlistTag = /^#EXT-X-(MEDIA|I-FRAME-STREAM-INF):/.test(trimmed);
         if (trimmed.startsWith('#EXT-X-STREAM-INF')) nextIsPlaylist = true;
-        return line.replace(/URI="([^"]*)"/g, (_match, uri: string) => `URI="${proxied(absolute(uri), playlistTag)}"`);
+        return line.replace(/([:,]\s*)URI=(?:"([^"]*)"|([^,"]*))/gi, (_match, before: string, quoted: string | undefined, bare: string | undefined) => `${before}URI="${proxied(absolute((quoted ?? bare ?? '').trim()), playlistTag)}"`);
       }
       const playlist = nextIsPlaylist;
       nextIsPlaylist = false;

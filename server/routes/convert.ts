@@ -25,7 +25,8 @@ import { forwardRequest, wasForwarded } from '../http/forward';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { queryValue } from '../http/query';
 import { ConversionError } from '../transcode/conversion';
-import { NOT_MEDIA, type ConvertLimits, type Converter } from '../transcode/converter';
+import { NOT_MEDIA, type ConvertLimits, type Converter, type InputSource } from '../transcode/converter';
+import { INPUT_TOKEN_TTL_SEC, inputPath } from '../transcode/input';
 import type { PictureEncoder } from '../transcode/encoders';
 import { vodPlaylist } from '../transcode/hls';
 import { PlanError, planConversion, playsInBrowsers } from '../transcode/plan';
@@ -35,7 +36,7 @@ import { isEmbyMovie } from '../vendors/emby-movies';
 import { settledWithin } from '../within';
 import type { MovieRecord, SiteSettings } from '../db';
 import type { MovieBase } from '@/lib/contract/types';
-import { sourceKind } from '@/lib/contract/source-kind';
+import { isHlsSource, sourceKind } from '@/lib/contract/source-kind';
 import { checkConvert, type ProxyPolicy } from '../rules/movie-base';
 
 /** 400 when the site turned conversion off (companion text). */
@@ -60,14 +61,22 @@ export function loopbackOrigin(app: FastifyInstance): string {
  * room and movie lead, for Converter.keepOnly).
  */
 function sourceKey(movie: MovieRecord): string {
-  const plays = crypto.createHash('sha256').update(JSON.stringify([movie.base.url, movie.base.vendorInfo?.alist?.path ?? '', movie.base.headers ?? {}])).digest('hex').slice(0, 32);
-  return `${movie.roomId} ${movie.id} ${plays}`;
+  return `${movie.roomId} ${movie.id} ${inputClaim(movie)}`;
 }
 
-/** ffmpeg's input for `movie` of `roomId`: this server's loopback input route with a signed token (routes/proxy.ts). */
-async function inputOf(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string): Promise<string> {
-  const token = await context.tokens.signProxyTarget({ roomId, movieId: movie.id, url: inputClaim(movie), playlist: false });
-  return `${loopbackOrigin(app)}/api/room/movie/proxy/${movie.id}/input/${token}`;
+/**
+ * ffmpeg's input for `movie` of `roomId`: this server's loopback input route (routes/proxy.ts) with
+ * a token that names the room, the movie and what it plays, valid INPUT_TOKEN_TTL_SEC; a fresh one
+ * each call. The movie's own source is served as an HLS playlist when it is one (`type` m3u8 or a
+ * `.m3u8` address), and ffmpeg may then read HLS (./../transcode/input.ts).
+ */
+function inputOf(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string): InputSource {
+  const origin = loopbackOrigin(app);
+  const playlist = isHlsSource(movie.base.url || movie.base.vendorInfo?.alist?.path || '', movie.base.type);
+  return () => {
+    const token = context.tokens.signInput({ roomId, movieId: movie.id, source: inputClaim(movie), url: '', playlist, expiresSec: Math.floor(Date.now() / 1000) + INPUT_TOKEN_TTL_SEC });
+    return `${origin}${inputPath(movie.id, token, playlist ? '.m3u8' : '')}`;
+  };
 }
 
 /** How long (ms) `/current` waits for a source's probe to list its sounds and subtitles. */
@@ -86,10 +95,10 @@ function streamName(stream: { title: string; language: string }, fallback: strin
  * the server cannot convert, or the probe fails or takes longer than CHOICES_WAIT_MS (the playlist
  * says why).
  */
-export async function convertedExtras(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string, query: URLSearchParams): Promise<Pick<MovieBase, 'mediaChoices' | 'subtitles'>> {
+export async function convertedExtras(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string, userId: string, query: URLSearchParams): Promise<Pick<MovieBase, 'mediaChoices' | 'subtitles'>> {
   const converter = context.converter;
   if (!converter || !(await converter.available()) || !(await context.store.settings.get()).movie_convert) return {};
-  const probing = converter.probe(sourceKey(movie), await inputOf(app, context, movie, roomId));
+  const probing = converter.probe(sourceKey(movie), inputOf(app, context, movie, roomId), userId);
   const probe = await settledWithin(probing.catch(() => null), CHOICES_WAIT_MS, null);
   if (!probe) return {};
   const plan = planConversion(probe);
@@ -121,7 +130,7 @@ export async function convertedExtras(app: FastifyInstance, context: ServerConte
  * `policy`), the server cannot convert, or the source is no media it can read (the player then says
  * why, and offers the conversion by hand). Never rejects.
  */
-export async function convertIfUnplayable(app: FastifyInstance, context: ServerContext, roomId: string, movieId: string, policy: ProxyPolicy): Promise<boolean> {
+export async function convertIfUnplayable(app: FastifyInstance, context: ServerContext, roomId: string, movieId: string, userId: string, policy: ProxyPolicy): Promise<boolean> {
   const { converter, store } = context;
   try {
     if (!converter || !(await store.rooms.settings(roomId)).auto_convert || !(await converter.available())) return false;
@@ -132,7 +141,7 @@ export async function convertIfUnplayable(app: FastifyInstance, context: ServerC
     } catch {
       return false;
     }
-    const probe = await converter.probe(sourceKey(movie), await inputOf(app, context, movie, roomId));
+    const probe = await converter.probe(sourceKey(movie), inputOf(app, context, movie, roomId), userId);
     if (playsInBrowsers(probe, sourceKind(movie.base.url || movie.base.vendorInfo?.alist?.path || '', movie.base.type))) return false;
     // Written only if the movie still plays what was read (an edit in between is another source).
     const now = await store.movies.find(roomId, movieId);
@@ -183,7 +192,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     if (!converter || !(await converter.available())) throw badRequest(NO_FFMPEG);
     const audio = streamParam(request, 'audio');
     const subtitle = streamParam(request, 'subtitle');
-    const input = await inputOf(app, context, movie, access.room.id);
+    const input = inputOf(app, context, movie, access.room.id);
     const query = new URLSearchParams({ token: tokenOf(request), roomId: access.room.id });
     if (audio !== undefined) query.set('audio', String(audio));
     if (subtitle !== undefined) query.set('subtitle', String(subtitle));
@@ -201,7 +210,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     const chargedTo = audio === undefined && subtitle === undefined ? opened.movie.creatorId : opened.access.user.id;
     const choice = { audioIndex: audio, burnSubtitleIndex: subtitle };
     try {
-      const prepare = () => converter!.prepare(opened.sourceKey, opened.input, choice, opened.limits);
+      const prepare = (admit: () => void) => converter!.prepare(opened.sourceKey, opened.input, choice, opened.limits, chargedTo, admit);
       return await converter!.conversion(`${opened.sourceKey} audio=${audio ?? ''} subtitle=${subtitle ?? ''}`, chargedTo, opened.input, prepare, opened.limits);
     } catch (error) {
       throw refusal(error);
@@ -235,7 +244,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     const opened = await open(request);
     const conversion = await conversionOf(opened);
     const { movie, query } = opened;
-    const { durationSec } = await converter!.probe(opened.sourceKey, opened.input).catch((error: unknown) => {
+    const { durationSec } = await converter!.probe(opened.sourceKey, opened.input, opened.access.user.id).catch((error: unknown) => {
       throw refusal(error);
     });
     const playlist = vodPlaylist(conversion.starts, durationSec, (n) => `/api/room/movie/convert/${movie.id}/${n}.ts?${query}`);
@@ -249,7 +258,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     if (await handedOver(request, reply)) return reply;
     const { movie, input, access, sourceKey: key } = await open(request);
     try {
-      const { text, format } = await converter!.subtitle(key, input, Number(match[1]));
+      const { text, format } = await converter!.subtitle(key, input, Number(match[1]), access.user.id);
       if (format !== match[2]) throw notFound('subtitle not found');
       return reply.header('cache-control', 'private, max-age=3600').type(format === 'vtt' ? 'text/vtt; charset=utf-8' : 'text/x-ssa; charset=utf-8').send(text);
     } catch (error) {
@@ -284,7 +293,10 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   });
 }
 
-/** The claim of an input token (routes/proxy.ts): marks it as ffmpeg's, bound to what the movie plays. */
+/**
+ * What `movie` plays, as an input token (routes/proxy.ts) and a source key bind it: a digest of its
+ * address, its AList path and its headers, so that an edit makes a new source and ends the old tokens.
+ */
 export function inputClaim(movie: MovieRecord): string {
-  return `convert-input:${movie.base.url}`;
+  return crypto.createHash('sha256').update(JSON.stringify([movie.base.url, movie.base.vendorInfo?.alist?.path ?? '', movie.base.headers ?? {}])).digest('hex').slice(0, 32);
 }

@@ -86,7 +86,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
 
   app.get('/api/room/movie/current', async (request, reply) => {
     const access = await requireRoom(context, request);
-    const extras = (movie: MovieRecord, query: URLSearchParams) => convertedExtras(app, context, movie, access.room.id, query);
+    const extras = (movie: MovieRecord, query: URLSearchParams) => convertedExtras(app, context, movie, access.room.id, access.user.id, query);
     return sendData(reply, await currentView(store, access, Date.now(), tokenOf(request), context.hls?.available() ?? false, context, extras));
   });
 
@@ -99,7 +99,7 @@ export function registerMovieRoutes(app: FastifyInstance, context: ServerContext
     if (id) {
       // A room that converts automatically reads the film first, for a while; when that takes
       // longer, the room starts it as it is and switches when the answer comes.
-      const converting = convertIfUnplayable(app, context, access.room.id, id, await proxyPolicy());
+      const converting = convertIfUnplayable(app, context, access.room.id, id, access.user.id, await proxyPolicy());
       const converted = await settledWithin(converting, AUTO_CONVERT_WAIT_MS, undefined);
       if (converted === undefined) {
         void converting.then((late) => {

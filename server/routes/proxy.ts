@@ -18,12 +18,16 @@
  */
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { InputTarget } from '../auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
 import { forwardRequest, wasForwarded } from '../http/forward';
 import { isDashManifest, rewriteMpd, underBase } from '../proxy/mpd';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playlist';
+import { peekStream, sniffPlaylist, SNIFF_BYTES } from '../proxy/sniff';
+import { entryExtension, hasInputSecret, inputPath, PLAYLIST_NOT_FOLLOWED } from '../transcode/input';
 import { byteSlice, planRange } from '../proxy/range';
 import { openUpstream, type UpstreamPolicy } from '../proxy/upstream';
 import { SLICE_BYTES, type SliceCache } from '../proxy/slice-cache';
@@ -79,10 +83,12 @@ interface ProxyRoute {
    */
   servesPush?: 'flv' | 'hlsList' | 'hlsData';
   /**
-   * ffmpeg reading a movie the server converts (./convert.ts): the room comes from the input token
-   * (`publicRoomId`), and neither the site's `movie_proxy` nor the movie's `proxy` is asked for.
+   * ffmpeg reading a movie the server converts (./convert.ts, ../transcode/input.ts): what the input
+   * token names. The room comes from it (`publicRoomId`), and neither the site's `movie_proxy` nor
+   * the movie's `proxy` is asked for; a body is taken for a playlist by its content, and rewritten
+   * (a playlist token) or refused.
    */
-  convertInput?: boolean;
+  input?: InputTarget;
 }
 
 /** Whether a connection comes from this machine. */
@@ -192,7 +198,9 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       return pushSegment(reply, movie.id, route.targetToken ?? '');
     }
     const site = await store.settings.get();
-    if (route.convertInput) {
+    /** ffmpeg's input names an entry of a playlist the route rewrote: nothing of the vendor's is asked again. */
+    const entry = route.input?.url || null;
+    if (route.input) {
       // A room that converts automatically reads a film before it converts it (./convert.ts).
       if (!movie.base.convert && !(await store.rooms.settings(roomId)).auto_convert) throw badRequest('movie is not converted');
     } else if (route.mode === 'vod') {
@@ -216,7 +224,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       const current = await store.rooms.current(roomId);
       return current?.movieId === movie.id ? current.subPath : '';
     };
-    if (isEmbyMovie(movie.base) && route.targetToken === null) {
+    if (isEmbyMovie(movie.base) && route.targetToken === null && !entry) {
       // The creator's media server, with the token in the headers (docs/vendors.md).
       const subtitle = queryValue(request.query, 't') === 'subtitle' ? Number(queryValue(request.query, 'id')) : null;
       const subPath = await playingSubPath();
@@ -225,7 +233,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       target = upstream.url;
       vendorHeaders = upstream.headers;
     }
-    if (isBilibiliMovie(movie.base)) {
+    if (isBilibiliMovie(movie.base) && !entry) {
       if (route.targetToken === null) {
         const value = (name: string) => queryValue(request.query, name) ?? '';
         const upstream = await bilibiliUpstream(context.bilibili, movie, viewerId, { t: value('t'), id: value('id'), n: value('n'), query: new URLSearchParams(query) });
@@ -237,7 +245,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
         vendorHeaders = bilibiliCdnHeaders();
       }
     }
-    if (isAlistMovie(movie.base) && route.targetToken === null) {
+    if (isAlistMovie(movie.base) && route.targetToken === null && !entry) {
       // The creator's AList file (docs/vendors.md); a dynamic folder plays the room's current child.
       const source = await alistSource(context.alist, movie, await playingSubPath());
       target = source.rawUrl;
@@ -248,6 +256,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       }
     }
     let knownPlaylist = false;
+    if (entry) target = entry;
     if (route.targetToken !== null) {
       const claims = await tokens.verifyProxyTarget(route.targetToken.replace(/\.(ts|png)$/i, ''));
       if (claims.roomId !== roomId || claims.movieId !== movie.id) throw badRequest('invalid proxy target');
@@ -273,8 +282,10 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
 
     const range = request.headers.range;
     const policy = { allowLocal: site.allow_proxy_to_local, allowAddresses: context.proxyAllowAddresses };
-    if (route.mode === 'vod' && !knownPlaylist && context.sliceCache && !/\.(m3u8?|mpd)(\?|$)/i.test(new URL(target).pathname)) {
-      const slices = { target, headers: { ...(movie.base.headers ?? {}), ...vendorHeaders }, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl };
+    // A playlist ffmpeg reads is rewritten whole, never sliced.
+    const sliceable = route.input ? !route.input.playlist : !knownPlaylist && !/\.(m3u8?|mpd)(\?|$)/i.test(new URL(target).pathname);
+    if (route.mode === 'vod' && sliceable && context.sliceCache) {
+      const slices = { target, headers: { ...(movie.base.headers ?? {}), ...vendorHeaders }, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl, refusePlaylists: Boolean(route.input) };
       if (await serveSlices(reply, context.sliceCache, slices, policy)) return reply;
     }
 
@@ -290,7 +301,12 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       throw new HttpError(502, `the movie source answered ${status}`);
     }
 
-    if (route.mode === 'vod' && route.targetToken === null && isDashManifest(finalUrl, upstream.headers['content-type'])) {
+    let body: Readable = upstream;
+    if (route.input) {
+      const served = await serveInput(reply, upstream, finalUrl, movie.id, roomId, route.input, typeof range === 'string' ? range : undefined);
+      if (!served) return reply;
+      body = served;
+    } else if (route.mode === 'vod' && route.targetToken === null && isDashManifest(finalUrl, upstream.headers['content-type'])) {
       if (request.method === 'HEAD') {
         upstream.resume();
         return reply.type('application/dash+xml').send();
@@ -305,7 +321,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       return reply.header('cache-control', 'no-cache').type('application/dash+xml').send(body);
     }
 
-    if (knownPlaylist || isPlaylist(finalUrl, upstream.headers['content-type'])) {
+    if (!route.input && (knownPlaylist || isPlaylist(finalUrl, upstream.headers['content-type']))) {
       if (request.method === 'HEAD') {
         upstream.resume();
         return reply.type('application/vnd.apple.mpegurl').send();
@@ -336,7 +352,10 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
     if (route.cacheControl) reply.header('cache-control', route.cacheControl);
     // The viewer went away (or the response ended): stop reading from the source.
-    reply.raw.on('close', () => upstream.destroy());
+    reply.raw.on('close', () => {
+      upstream.destroy();
+      body.destroy();
+    });
     // A source that ignores Range (the whole file, 200, of known length): the proxy serves the range
     // itself, so the viewer can seek (../proxy/range.ts, docs/hosting.md).
     const total = Number(upstream.headers['content-length']);
@@ -355,23 +374,56 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
         }
         const slice = byteSlice(plan.start, plan.end);
         // Everything the viewer asked for has passed: the rest of the file is not read.
-        slice.on('end', () => upstream.destroy());
-        return reply.send(upstream.pipe(slice));
+        slice.on('end', () => body.destroy());
+        return reply.send(body.pipe(slice));
       }
     }
-    return reply.send(upstream);
+    return reply.send(body);
+  }
+
+  /**
+   * What ffmpeg's input route sends for an upstream answer (../transcode/input.ts): a body that
+   * starts as an HLS playlist is, for a playlist token, rewritten so that every URI in it is another
+   * input URL of this movie (same room, source and expiry; a variant as a playlist, anything else as
+   * a film keeping its extension), and sent (resolves null); for a film token it is refused, and a
+   * DASH manifest always, with 400 PLAYLIST_NOT_FOLLOWED. Anything else resolves with the body to
+   * stream on. Only the start of a body (no Range, or one from byte 0) is read for this: ffmpeg
+   * picks a format there.
+   */
+  async function serveInput(reply: FastifyReply, upstream: IncomingMessage, finalUrl: string, movieId: string, roomId: string, input: InputTarget, range: string | undefined): Promise<Readable | null> {
+    if (range && !/^bytes=0*-/.test(range.trim())) return upstream;
+    let peeked = await peekStream(upstream, SNIFF_BYTES);
+    let kind = sniffPlaylist(peeked.head, peeked.ended);
+    // An ID3 tag before the playlist (ffmpeg skips it): read on, as far as a playlist may go.
+    while (kind === 'more' && input.playlist && peeked.head.length < MAX_PLAYLIST_BYTES) {
+      peeked = await peekStream(peeked.body, Math.min(MAX_PLAYLIST_BYTES, peeked.head.length * 4));
+      kind = sniffPlaylist(peeked.head, peeked.ended);
+    }
+    if (kind === 'dash' || (kind === 'hls' && !input.playlist) || (kind === 'more' && input.playlist)) {
+      peeked.body.destroy();
+      throw badRequest(PLAYLIST_NOT_FOLLOWED);
+    }
+    if (kind !== 'hls') return peeked.body;
+    const text = await readPlaylist(peeked.body as IncomingMessage);
+    const start = text.indexOf('#EXTM3U');
+    const rewritten = rewritePlaylist(text.slice(start), finalUrl, (url, playlist) =>
+      inputPath(movieId, tokens.signInput({ ...input, roomId, url, playlist }), playlist ? '.m3u8' : entryExtension(url)),
+    );
+    reply.header('cache-control', 'no-store').type('application/vnd.apple.mpegurl').send(rewritten);
+    return null;
   }
 
   app.get('/api/room/movie/proxy/:movieId', (request, reply) => proxy(request, reply, { mode: 'vod', targetToken: null, forwardRange: true }));
-  // ffmpeg reading a movie this server converts (./convert.ts): from this machine only, with a token
-  // that names the room, the movie and what it plays.
+  // ffmpeg reading a movie this server converts (./convert.ts, ../transcode/input.ts): from this
+  // machine only, with this process's secret header, and a token that names the room, the movie and
+  // what it plays, and has not expired. Its last `.<ext>` is the extension ffmpeg's HLS reader asks for.
   app.get('/api/room/movie/proxy/:movieId/input/:inputToken', async (request, reply) => {
     const { movieId, inputToken } = request.params as { movieId: string; inputToken: string };
-    if (!isLoopback(request.socket.remoteAddress)) throw notFound('room or movie not found');
-    const claims = await tokens.verifyProxyTarget(inputToken);
-    const movie = claims.movieId === movieId ? await store.movies.find(claims.roomId, movieId) : null;
-    if (!movie || claims.url !== inputClaim(movie)) throw badRequest('invalid proxy target');
-    return proxy(request, reply, { mode: 'vod', targetToken: null, forwardRange: true, publicRoomId: claims.roomId, convertInput: true });
+    if (!isLoopback(request.socket.remoteAddress) || !hasInputSecret(request.headers)) throw notFound('room or movie not found');
+    const target = tokens.verifyInput(inputToken.split('.').slice(0, 2).join('.'));
+    const movie = target?.movieId === movieId ? await store.movies.find(target.roomId, movieId) : null;
+    if (!target || !movie || target.source !== inputClaim(movie)) throw badRequest('invalid proxy target');
+    return proxy(request, reply, { mode: 'vod', targetToken: null, forwardRange: true, publicRoomId: target.roomId, input: target });
   });
   app.get('/api/room/movie/proxy/:movieId/m3u8/:targetToken', (request, reply) =>
     proxy(request, reply, { mode: 'vod', targetToken: (request.params as { targetToken: string }).targetToken, forwardRange: true }),
@@ -406,7 +458,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
 async function serveSlices(
   reply: FastifyReply,
   cache: SliceCache,
-  request: { target: string; headers: Record<string, string>; range: string | undefined; head: boolean; cacheControl: string | undefined },
+  request: { target: string; headers: Record<string, string>; range: string | undefined; head: boolean; cacheControl: string | undefined; refusePlaylists?: boolean },
   policy: UpstreamPolicy,
 ): Promise<boolean> {
   const key = `${request.target}\n${JSON.stringify(Object.entries(request.headers).sort())}`;
@@ -429,6 +481,9 @@ async function serveSlices(
     slice = await cache.slice(key, index, open, origin);
     if (!slice) return false;
   }
+  // ffmpeg's input (../transcode/input.ts): a film whose start is a playlist or manifest is refused.
+  const kind = request.refusePlaylists && start === 0 ? sniffPlaylist(slice.data.subarray(0, SNIFF_BYTES), slice.data.length === slice.total) : null;
+  if (kind === 'hls' || kind === 'dash') throw badRequest(PLAYLIST_NOT_FOLLOWED);
   reply.code(plan.status).header('accept-ranges', 'bytes').header('content-length', end - start + 1);
   if (plan.status === 206) reply.header('content-range', `bytes ${start}-${end}/${slice.total}`);
   if (slice.contentType) reply.header('content-type', slice.contentType);

@@ -7,12 +7,13 @@
  * files (./hls.ts `segmentPattern`) and lists each segment it finished, so a segment a stopped run
  * left half-written is never served.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PictureEncoder } from './encoders';
 import { ffmpegArgs, SEGMENT_SEC, segmentFile } from './hls';
 import type { ConversionPlan } from './plan';
+import { spawnTool } from './spawn';
 
 /** How many segments ahead of the last one written a request waits for the running ffmpeg instead of restarting it. */
 export const AHEAD_SEGMENTS = 3;
@@ -34,8 +35,11 @@ export class ConversionError extends Error {}
 
 /** What a conversion converts and where. */
 export interface ConversionOptions {
-  /** A file path, or a loopback URL of this server's proxy (never a user's URL: docs/transcode.md "Probe"). */
-  input: string;
+  /**
+   * A file path, or a loopback URL of this server's proxy (never a user's URL: docs/transcode.md
+   * "What ffmpeg reads"); a function gives a fresh one for each run (an input token expires).
+   */
+  input: string | (() => string);
   plan: ConversionPlan;
   /** Where each segment starts (s): ./hls.ts `segmentStarts`. */
   starts: readonly number[];
@@ -189,7 +193,7 @@ export class Conversion {
     const id = this.runs;
     const listPath = path.join(this.options.dir, `run${id}.csv`);
     const args = ffmpegArgs(this.options.plan, {
-      input: this.options.input,
+      input: typeof this.options.input === 'function' ? this.options.input() : this.options.input,
       outDir: this.options.dir,
       starts: this.options.starts,
       startSegment: n,
@@ -199,7 +203,7 @@ export class Conversion {
       maxHeight: this.options.maxHeight,
       encoder: this.options.encoder,
     });
-    const child = spawn(this.options.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnTool(this.options.ffmpegPath ?? 'ffmpeg', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const run: Run = { id, start: n, child, listPath, ended: false, succeeded: false, failure: null, furthest: n, paused: false, throttle: setInterval(() => this.throttle(run), this.options.throttleEveryMs ?? THROTTLE_EVERY_MS) };
     run.throttle.unref();
     let errors = '';

@@ -14,6 +14,7 @@
 import path from 'node:path';
 import type { ConversionPlan } from './plan';
 import { encoderArgs, type PictureEncoder } from './encoders';
+import { inputOptions } from './input';
 
 /** Seconds of one segment (at least; a copied picture's segments end at a keyframe). */
 export const SEGMENT_SEC = 4;
@@ -105,7 +106,8 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
   // A copied picture: half a millisecond past its keyframe, so that the seek lands on that keyframe
   // even when ffprobe rounded its time up.
   if (startSec > 0) args.push('-ss', (copyPicture ? startSec + 0.0005 : startSec).toFixed(6));
-  args.push('-i', options.input, '-copyts', '-avoid_negative_ts', 'disabled');
+  // The whitelists of ./input.ts: input options, so given before each `-i`.
+  args.push(...inputOptions(options.input), '-i', options.input, '-copyts', '-avoid_negative_ts', 'disabled');
   if (plan.video && copyPicture) {
     args.push('-map', `0:${plan.video.index}`, '-c:v', 'copy');
   } else if (plan.video) {
@@ -113,7 +115,7 @@ export function ffmpegArgs(plan: ConversionPlan, options: RunOptions): string[] 
       // A subtitle shown at the seek point began before it: the subtitle comes from a second
       // reading of the source that starts SUBTITLE_LEAD_SEC earlier (both keep the source's clock).
       const subtitleInput = startSec > 0 ? 1 : 0;
-      if (subtitleInput) args.push('-ss', Math.max(0, startSec - SUBTITLE_LEAD_SEC).toFixed(6), '-i', options.input);
+      if (subtitleInput) args.push('-ss', Math.max(0, startSec - SUBTITLE_LEAD_SEC).toFixed(6), ...inputOptions(options.input), '-i', options.input);
       const filter = `[0:${plan.video.index}][${subtitleInput}:${plan.burnSubtitleIndex}]overlay${encoder.filter ? `,${encoder.filter}` : ''}[picture]`;
       args.push('-filter_complex', filter, '-map', '[picture]');
     } else {

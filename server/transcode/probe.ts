@@ -4,7 +4,8 @@
  * pixel format of a picture, channels of a sound). ffprobe runs as a child process with a deadline;
  * its JSON (`-show_format -show_streams`) is read here, nothing else of its output.
  */
-import { spawn } from 'node:child_process';
+import { inputOptions } from './input';
+import { spawnTool } from './spawn';
 
 /** One stream of a file, numbered as ffprobe numbers them (`index`, the `0:<index>` of an ffmpeg map). */
 export interface ProbedStream {
@@ -91,12 +92,12 @@ export function readProbe(json: string): MediaProbe {
  */
 function runFfprobe(ffprobePath: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffprobePath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTool(ffprobePath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let errors = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (errors = `${errors}${chunk.toString()}`.slice(-2000)));
+    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (errors = `${errors}${chunk.toString()}`.slice(-2000)));
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new ProbeError(`ffprobe did not start: ${error.message}`));
@@ -111,12 +112,12 @@ function runFfprobe(ffprobePath: string, args: string[], timeoutMs: number): Pro
 }
 
 /**
- * Probes `input` (a file path, or a URL ffprobe fetches itself: the caller guards which) with
+ * Probes `input` (a file path, or this server's input route: ./input.ts, whose whitelists it is opened with) with
  * `ffprobePath`. Resolves with what it holds; rejects with ProbeError when it is not media, cannot be
  * read, or ffprobe takes longer than `timeoutMs`.
  */
 export async function probeMedia(input: string, ffprobePath = 'ffprobe', timeoutMs = PROBE_TIMEOUT_MS): Promise<MediaProbe> {
-  return readProbe(await runFfprobe(ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '--', input], timeoutMs));
+  return readProbe(await runFfprobe(ffprobePath, ['-v', 'error', ...inputOptions(input), '-print_format', 'json', '-show_format', '-show_streams', '--', input], timeoutMs));
 }
 
 /** How long (ms) reading a film's keyframes may take: it reads every packet of the picture. */
@@ -128,7 +129,7 @@ export const KEYFRAMES_TIMEOUT_MS = 120_000;
  * copied picture into segments (./hls.ts `segmentStarts`). Rejects with ProbeError as probeMedia does.
  */
 export async function probeKeyframes(input: string, videoIndex: number, ffprobePath = 'ffprobe', timeoutMs = KEYFRAMES_TIMEOUT_MS): Promise<number[]> {
-  const out = await runFfprobe(ffprobePath, ['-v', 'error', '-select_streams', String(videoIndex), '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', '--', input], timeoutMs);
+  const out = await runFfprobe(ffprobePath, ['-v', 'error', ...inputOptions(input), '-select_streams', String(videoIndex), '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', '--', input], timeoutMs);
   const keyframes: number[] = [];
   for (const line of out.split('\n')) {
     const [time, flags] = line.split(',');

@@ -70,13 +70,23 @@ export class ConversionRegistry {
       existing.usedMs = Date.now();
       return existing.conversion;
     }
-    const mine = () => [...this.entries.entries()].filter(([, entry]) => entry.userId === userId);
-    if (mine().length >= this.limits.maxPerUser && !this.replaceOne(mine())) throw new ConversionLimitError(TOO_MANY_USER_CONVERSIONS);
-    if (this.entries.size >= this.limits.maxConversions && !this.replaceOne([...this.entries.entries()])) throw new ConversionLimitError(TOO_MANY_CONVERSIONS);
+    this.admit(userId);
     const dir = path.join(this.dir, crypto.createHash('sha256').update(key).digest('hex').slice(0, 32));
     const conversion = new Conversion({ ...options(), dir });
     this.entries.set(key, { conversion, userId, usedMs: Date.now() });
     return conversion;
+  }
+
+  /**
+   * Makes room for one more conversion of `userId`'s: at a limit, closes the least recently used
+   * conversion that nobody asked anything of for REPLACEABLE_AFTER_MS (of that user, for the per-user
+   * limit). Throws ConversionLimitError TOO_MANY_USER_CONVERSIONS or TOO_MANY_CONVERSIONS when there
+   * is none. Asked before a new conversion reads its source, so that a refusal costs no process.
+   */
+  admit(userId: string): void {
+    const mine = () => [...this.entries.entries()].filter(([, entry]) => entry.userId === userId);
+    if (mine().length >= this.limits.maxPerUser && !this.replaceOne(mine())) throw new ConversionLimitError(TOO_MANY_USER_CONVERSIONS);
+    if (this.entries.size >= this.limits.maxConversions && !this.replaceOne([...this.entries.entries()])) throw new ConversionLimitError(TOO_MANY_CONVERSIONS);
   }
 
   /** Closes the least recently used of `candidates` that nobody asked anything of for REPLACEABLE_AFTER_MS; false when none is. */
