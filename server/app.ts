@@ -28,6 +28,7 @@ import { registerMovieRoutes } from './routes/movie';
 import { registerProxyRoutes } from './routes/proxy';
 import { registerConvertRoutes } from './routes/convert';
 import { Converter } from './transcode/converter';
+import type { JobLimits } from './transcode/jobs';
 import { registerHealthRoutes } from './routes/health';
 import { registerPublicRoutes } from './routes/public';
 import { registerRoomRoutes } from './routes/room';
@@ -177,6 +178,12 @@ export interface StartServerOptions {
    * two minutes); tests shorten it. Conversions need `ffmpeg` (off with `ffmpeg: false`).
    */
   convertIdleMs?: number;
+  /**
+   * Probes, keyframe scans and subtitle extractions at once, on this instance and for one user
+   * (./transcode/jobs.ts; default 4 and 2; 0 = no limit). main.ts reads `CONVERT_MAX_READS` and
+   * `CONVERT_MAX_READS_PER_USER`.
+   */
+  convertReads?: JobLimits;
   /** During a rotation of `jwtSecret`: the secret it replaces, still accepted for 48 h. main.ts reads `JWT_PREVIOUS_SECRET`. */
   jwtPreviousSecret?: string;
   /** Prefix of the Redis channel, so that two sites can share one Redis (default `synctv`). main.ts reads `REDIS_PREFIX`. */
@@ -283,7 +290,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     alist: new AlistAccounts(store, cipher, new AlistClient(vendorPolicy)),
     emby: new EmbyAccounts(store, cipher, new EmbyClient(vendorPolicy), options.embyTranscodeIdleMs),
     bilibili: new BilibiliAccounts(store, cipher, new BilibiliClient(options.bilibiliOrigin ?? '')),
-    converter: options.ffmpeg === false ? null : new Converter(path.join(dataDir, 'conversions'), options.ffmpeg ?? 'ffmpeg', options.convertIdleMs),
+    converter: options.ffmpeg === false ? null : new Converter(path.join(dataDir, 'conversions'), options.ffmpeg ?? 'ffmpeg', options.convertIdleMs, undefined, options.convertReads),
   };
   // After the instances could not tell each other (Redis down, events lost), each re-checks its
   // sockets against the database (docs/deployment.md "Running more than one instance").

@@ -11,7 +11,9 @@
  * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
  * docs/live.md), FFMPEG (the ffmpeg that remuxes pushes into HLS and converts films browsers cannot
  * decode, docs/transcode.md, default `ffmpeg` on the PATH; `off` for HTTP-FLV only and no
- * conversion), DATABASE_URL (`postgres://…`: PostgreSQL instead of the SQLite file,
+ * conversion), CONVERT_MAX_READS and CONVERT_MAX_READS_PER_USER (probes, keyframe scans and subtitle
+ * extractions at once on this instance and for one user, default 4 and 2, 0 = no limit;
+ * docs/transcode.md "Limits"), DATABASE_URL (`postgres://…`: PostgreSQL instead of the SQLite file,
  * docs/deployment.md "Storage"), JWT_SECRET and JWT_PREVIOUS_SECRET (the signing secret of every
  * instance, and the one it replaces during a rotation; default: the database keeps one,
  * docs/deployment.md "The signing secret"), REDIS_URL, REDIS_PREFIX and INSTANCE_URL (more than one instance over one data
@@ -26,6 +28,7 @@ import { SMTP_PROTOCOLS, type SiteSettings } from './db/settings';
 import { bcryptCost } from './passwords';
 import { trustProxyFromEnv } from './trust-proxy';
 import { DEFAULT_SOCKET_CAPS } from './hub/fair-use';
+import { DEFAULT_READS_PER_SERVER, DEFAULT_READS_PER_USER } from './transcode/jobs';
 
 /** The email settings given in the environment (first start). Throws on an invalid port or protocol. */
 function emailSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<SiteSettings> {
@@ -120,6 +123,10 @@ async function main(): Promise<void> {
     frameAncestors: process.env.FRAME_ANCESTORS || undefined,
     ice: iceConfigFromEnv(process.env),
     rtmp: rtmpFromEnv(process.env.RTMP),
+    convertReads: {
+      perServer: capFromEnv('CONVERT_MAX_READS', DEFAULT_READS_PER_SERVER) || Number.POSITIVE_INFINITY,
+      perUser: capFromEnv('CONVERT_MAX_READS_PER_USER', DEFAULT_READS_PER_USER) || Number.POSITIVE_INFINITY,
+    },
     // FFMPEG=off: pushes play as HTTP-FLV only and nothing converts; otherwise the ffmpeg that remuxes them into HLS and converts films.
     ffmpeg: process.env.FFMPEG?.trim().toLowerCase() === 'off' ? false : process.env.FFMPEG?.trim() || 'ffmpeg',
     databaseUrl: process.env.DATABASE_URL?.trim() || undefined,

@@ -231,6 +231,18 @@ describe('Conversion', () => {
     }
   });
 
+  it('serves ten viewers who seek to ten places at once, each in turn, failing none', async () => {
+    const conversion = await open(media.hevcLong);
+    try {
+      const asked = [11, 2, 9, 5, 0, 7, 3, 10, 6, 1];
+      const answers = await Promise.allSettled(asked.map((n) => conversion.segment(n)));
+      expect(answers.map((answer) => answer.status)).toEqual(asked.map(() => 'fulfilled'));
+      expect(answers.map((answer) => (answer.status === 'fulfilled' ? Number(/seg(\d+)\.ts$/.exec(answer.value)?.[1]) : -1))).toEqual(asked);
+    } finally {
+      conversion.close();
+    }
+  });
+
   it('pauses ffmpeg once it is far enough ahead of every viewer, and goes on when one comes closer', async () => {
     const conversion = new Conversion({ input: media.hevcLong, plan: planConversion(await probeMedia(media.hevcLong)), starts: segmentStarts(12, null, 1), dir: tempDir('conversion-'), segmentSec: 1, maxHeight: 72, leadSegments: 2, throttleEveryMs: 10 });
     const written = () => fs.readdirSync(path.dirname(first)).filter((name) => /^run1-seg\d+\.ts$/.test(name)).length;

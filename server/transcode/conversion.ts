@@ -101,20 +101,40 @@ export class Conversion {
 
   /**
    * The path of segment `n` (an MPEG-TS file) once written whole, starting or restarting ffmpeg as
-   * needed. Rejects with RangeError for a segment the film does not have, ConversionError when it
-   * cannot be had (ffmpeg failed, too slow, or the conversion was closed).
+   * needed. Viewers who seek to different places at once take turns: a run started for one viewer's
+   * segment is not stopped for another's until it has written that segment, and a viewer whose run
+   * was replaced by another's looks again (waits for the new run, or starts its own in turn), so no
+   * viewer's request fails because of another's seek. Rejects with RangeError for a segment the
+   * film does not have, ConversionError when it cannot be had (ffmpeg failed, too slow, or the
+   * conversion was closed).
    */
   async segment(n: number): Promise<string> {
     if (!Number.isInteger(n) || n < 0 || n >= this.segments) throw new RangeError(`no segment ${n}`);
     return this.using(async () => {
-      this.refresh();
-      if (!this.written.has(n) && !this.reaches(n)) this.startAt(n);
-      const run = this.run;
-      if (run && n >= run.start && n > run.furthest) {
-        run.furthest = n;
-        this.throttle(run);
+      const deadline = Date.now() + SEGMENT_WAIT_MS;
+      for (;;) {
+        if (this.closed) throw new ConversionError('the conversion was closed');
+        this.refresh();
+        const file = this.written.get(n);
+        if (file) return file;
+        if (!this.reaches(n)) {
+          const current = this.run;
+          if (current && !current.ended && current.start !== n && !this.written.has(current.start)) {
+            // Another viewer's seek, not served yet: its turn first.
+            if (Date.now() > deadline) throw new ConversionError('the conversion is too slow');
+            await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+            continue;
+          }
+          this.startAt(n);
+        }
+        const run = this.run!;
+        if (n >= run.start && n > run.furthest) {
+          run.furthest = n;
+          this.throttle(run);
+        }
+        const written = await this.waitFor(run, n, deadline);
+        if (written !== null) return written;
       }
-      return this.waitFor(n);
     });
   }
 
@@ -230,21 +250,19 @@ export class Conversion {
     this.run = null;
   }
 
-  /** Waits until segment `n` is whole. Rejects when the run that was to write it failed or ended without it, or after SEGMENT_WAIT_MS. */
-  private async waitFor(n: number): Promise<string> {
-    const deadline = Date.now() + SEGMENT_WAIT_MS;
-    const run = this.run;
+  /**
+   * Waits until segment `n` is whole, written by `run`; null when `run` was replaced meanwhile (the
+   * caller looks again). Rejects when `run` failed or ended without it, or after `deadline` (Unix ms).
+   */
+  private async waitFor(run: Run, n: number, deadline: number): Promise<string | null> {
     for (;;) {
       if (this.closed) throw new ConversionError('the conversion was closed');
-      if (this.run === run) this.refresh();
+      if (this.run !== run) return null;
+      this.refresh();
       const file = this.written.get(n);
       if (file) return file;
-      if (run?.failure) throw new ConversionError(`conversion failed: ${run.failure}`);
-      if (run?.ended) {
-        // The run may have been replaced (another viewer's seek): a request still wanted keeps waiting on the new one.
-        if (this.run === run) throw new ConversionError('the conversion ended without this segment');
-        return this.waitFor(n);
-      }
+      if (run.failure) throw new ConversionError(`conversion failed: ${run.failure}`);
+      if (run.ended) throw new ConversionError('the conversion ended without this segment');
       if (Date.now() > deadline) throw new ConversionError('the conversion is too slow');
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
