@@ -24,6 +24,12 @@ let roomId = '';
 let trapHits = 0;
 let liveReloads = 0;
 let flvClosed = 0;
+/** Another origin (same host, another port), and the headers each request to it carried. */
+let other: http.Server;
+let otherUrl = '';
+const otherHeaders: http.IncomingHttpHeaders[] = [];
+/** The headers each request to `/landing` of the source itself carried. */
+const sameHeaders: http.IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
   source = http.createServer((request, response) => {
@@ -91,6 +97,17 @@ beforeAll(async () => {
     } else if (url.pathname === '/needs-header') {
       response.writeHead(request.headers['x-token'] === 'abc' ? 200 : 403, { 'Content-Type': 'video/mp4' });
       response.end('ok');
+    } else if (url.pathname === '/to-other') {
+      // A .strm item of a media server, or a host that moved its files: a redirect to another origin.
+      response.writeHead(302, { Location: `${otherUrl}/landing.mp4` });
+      response.end();
+    } else if (url.pathname === '/to-same') {
+      response.writeHead(302, { Location: '/landing.mp4' });
+      response.end();
+    } else if (url.pathname === '/landing.mp4') {
+      sameHeaders.push(request.headers);
+      response.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': 2 });
+      response.end('ok');
     } else if (url.pathname === '/to-localhost') {
       response.writeHead(302, { Location: `http://localhost:${(source.address() as AddressInfo).port}/trap` });
       response.end();
@@ -103,6 +120,13 @@ beforeAll(async () => {
   // Also on 127.0.0.1 (not allowed), to see that nothing reaches it.
   await new Promise<void>((resolve) => source.listen(0, '0.0.0.0', resolve));
   sourceUrl = `http://${SOURCE_HOST}:${(source.address() as AddressInfo).port}`;
+  other = http.createServer((request, response) => {
+    otherHeaders.push(request.headers);
+    response.writeHead(200, { 'Content-Type': 'video/mp4', 'Content-Length': 2 });
+    response.end('ok');
+  });
+  await new Promise<void>((resolve) => other.listen(0, SOURCE_HOST, resolve));
+  otherUrl = `http://${SOURCE_HOST}:${(other.address() as AddressInfo).port}`;
   server = await launch({ proxyAllowAddresses: [SOURCE_HOST] });
   owner = await signUpUser(server, 'proxy');
   ({ roomId } = await createRoom(server, owner));
@@ -111,6 +135,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await new Promise((resolve) => source.close(resolve));
+  await new Promise((resolve) => other?.close(resolve));
 });
 
 async function pushProxied(url: string, extra: Record<string, unknown> = {}) {
@@ -186,7 +211,32 @@ describe('the movie proxy', () => {
     expect((await fetch(url)).status).toBe(200);
   });
 
+  it('keeps the movie\'s headers with their origin: a redirect to another one gets Range and nothing else', async () => {
+    const headers = { Authorization: 'Bearer movie-secret', Cookie: 'sid=secret', 'X-Api-Key': 'key-secret' };
+    // Sliced (the slice cache asks with Range) and streamed (a HEAD goes through as it is).
+    for (const method of ['GET', 'HEAD']) {
+      otherHeaders.length = 0;
+      sameHeaders.length = 0;
+      const away = await play(`${sourceUrl}/to-other`, { headers });
+      expect((await fetch(away, { method, headers: { Range: 'bytes=0-1' } })).status).toBeLessThan(300);
+      expect(otherHeaders.length).toBeGreaterThan(0);
+      for (const sent of otherHeaders) {
+        expect([sent.authorization, sent.cookie, sent['x-api-key']]).toEqual([undefined, undefined, undefined]);
+        expect(sent.range).toMatch(/^bytes=0-/);
+      }
+      // The same origin: the headers go on, as they were meant to.
+      const here = await play(`${sourceUrl}/to-same`, { headers });
+      expect((await fetch(here, { method })).status).toBeLessThan(300);
+      expect(sameHeaders.at(-1)).toEqual(expect.objectContaining({ authorization: 'Bearer movie-secret', cookie: 'sid=secret', 'x-api-key': 'key-secret' }));
+    }
+  });
+
   it.each([
+    'http://localhost./x.mp4',
+    'http://app.localhost./x.mp4',
+    'http://[::127.0.0.5]/x.mp4',
+    'http://[::7f00:1]:9/x.mp4',
+    'http://[64:ff9b::a00:1]/x.mp4',
     'http://127.0.0.1:9/x.mp4',
     'http://localhost:9/x.mp4',
     'http://[::1]:9/x.mp4',

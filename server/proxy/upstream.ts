@@ -31,8 +31,24 @@ export interface UpstreamPolicy {
 export interface UpstreamRequest {
   method: 'GET' | 'HEAD';
   url: string;
-  /** Headers of the movie (`base.headers`) plus forwarded ones (Range). */
+  /** Headers of the movie (`base.headers`), a vendor's (its token, bilibili's Referer) and forwarded ones (Range). */
   headers: Record<string, string>;
+  /**
+   * Names of `headers` that are no secret and go on when a redirect leads to another origin (e.g.
+   * bilibili's `Referer` and `User-Agent`); `Range` always does. Every other header stays with the
+   * origin it was meant for.
+   */
+  publicHeaders?: readonly string[];
+}
+
+/**
+ * `headers` as they go to another origin than the one they were meant for (RFC 9110 §15.4, as
+ * browsers do with `Authorization` and cookies): only `Range` and the names in `publicHeaders`
+ * (case-insensitive); a movie's own headers, `Authorization`, `Cookie` and vendor tokens are dropped.
+ */
+export function headersForOtherOrigin(headers: Record<string, string>, publicHeaders: readonly string[] = []): Record<string, string> {
+  const kept = new Set(['range', ...publicHeaders.map((name) => name.toLowerCase())]);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => kept.has(name.toLowerCase())));
 }
 
 /** A failure the client should hear about: 400 for a refused address, 502 for an unreachable source. */
@@ -42,19 +58,24 @@ function upstreamError(error: unknown): HttpError {
 }
 
 /**
- * Opens `request.url`, following up to MAX_REDIRECTS redirects (each one checked by the guard), and
+ * Opens `request.url`, following up to MAX_REDIRECTS redirects (each one checked by the guard; the
+ * request's headers go on only while the origin stays the same, headersForOtherOrigin past it), and
  * resolves with the final response (body unread) and its URL. Rejects with an HttpError: 400
  * `local ip is not allowed`, 400 `unsupported scheme: <s>` for a redirect to another scheme, 502 when
  * the source cannot be reached, answers too slowly or redirects too often.
  */
 export async function openUpstream(request: UpstreamRequest, policy: UpstreamPolicy): Promise<{ response: http.IncomingMessage; url: string }> {
   let url = request.url;
+  const origin = new URL(url).origin;
+  let headers = request.headers;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new HttpError(400, `unsupported scheme: ${parsed.protocol.replace(/:$/, '')}`);
     }
-    const response = await requestOnce(parsed, request, policy);
+    // Once gone to another origin, a redirect back does not bring the credentials back.
+    if (parsed.origin !== origin) headers = headersForOtherOrigin(headers, request.publicHeaders);
+    const response = await requestOnce(parsed, { ...request, headers }, policy);
     const location = response.headers.location;
     if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
       response.resume();

@@ -218,6 +218,8 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
 
     let target = movie.base.url;
     let vendorHeaders: Record<string, string> = {};
+    /** Which of the headers are no secret, and go on past a redirect to another origin (../proxy/upstream.ts). */
+    let publicHeaders: string[] = [];
     /** What a vendor movie plays: a dynamic folder plays the room's current child, any other movie itself (""). */
     const playingSubPath = async () => {
       if (!movie.base.isFolder) return '';
@@ -244,6 +246,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
         // A segment of a live room's HLS: bilibili's CDN asks for its Referer too.
         vendorHeaders = bilibiliCdnHeaders();
       }
+      publicHeaders = Object.keys(bilibiliCdnHeaders());
     }
     if (isAlistMovie(movie.base) && route.targetToken === null && !entry) {
       // The creator's AList file (docs/vendors.md); a dynamic folder plays the room's current child.
@@ -285,14 +288,14 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     // A playlist ffmpeg reads is rewritten whole, never sliced.
     const sliceable = route.input ? !route.input.playlist : !knownPlaylist && !/\.(m3u8?|mpd)(\?|$)/i.test(new URL(target).pathname);
     if (route.mode === 'vod' && sliceable && context.sliceCache) {
-      const slices = { target, headers: { ...(movie.base.headers ?? {}), ...vendorHeaders }, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl, refusePlaylists: Boolean(route.input) };
+      const slices = { target, headers: { ...(movie.base.headers ?? {}), ...vendorHeaders }, publicHeaders, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl, refusePlaylists: Boolean(route.input) };
       if (await serveSlices(reply, context.sliceCache, slices, policy)) return reply;
     }
 
     const headers: Record<string, string> = { ...(movie.base.headers ?? {}), ...vendorHeaders };
     if (route.forwardRange && typeof range === 'string') headers.Range = range;
     const { response: upstream, url: finalUrl } = await openUpstream(
-      { method: request.method === 'HEAD' ? 'HEAD' : 'GET', url: target, headers },
+      { method: request.method === 'HEAD' ? 'HEAD' : 'GET', url: target, headers, publicHeaders },
       policy,
     );
     const status = upstream.statusCode ?? 502;
@@ -458,13 +461,13 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
 async function serveSlices(
   reply: FastifyReply,
   cache: SliceCache,
-  request: { target: string; headers: Record<string, string>; range: string | undefined; head: boolean; cacheControl: string | undefined; refusePlaylists?: boolean },
+  request: { target: string; headers: Record<string, string>; publicHeaders: readonly string[]; range: string | undefined; head: boolean; cacheControl: string | undefined; refusePlaylists?: boolean },
   policy: UpstreamPolicy,
 ): Promise<boolean> {
   const key = `${request.target}\n${JSON.stringify(Object.entries(request.headers).sort())}`;
   const origin = new URL(request.target).origin;
   if (cache.isUnsliceable(key, origin)) return false;
-  const open = (extra: Record<string, string>) => openUpstream({ method: 'GET', url: request.target, headers: { ...request.headers, ...extra } }, policy);
+  const open = (extra: Record<string, string>) => openUpstream({ method: 'GET', url: request.target, headers: { ...request.headers, ...extra }, publicHeaders: request.publicHeaders }, policy);
   const asked = /^bytes=(\d+)-/.exec(request.range ?? '');
   let index = asked ? Math.floor(Number(asked[1]) / SLICE_BYTES) : 0;
   let slice = await cache.slice(key, index, open, origin);

@@ -179,13 +179,28 @@ export interface ProxyPolicy {
  * is checked when the proxy connects (../proxy/upstream.ts); this catches the obvious case at push time.
  */
 export function isLocalAddress(hostname: string, allowAddresses: readonly string[]): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // A name's trailing dot (`localhost.`, the root of DNS) names the same host.
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (!ipaddr.isValid(host)) return false;
   let address = ipaddr.parse(host);
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
+  if (address.kind() === 'ipv6') address = embeddedIPv4(address as ipaddr.IPv6) ?? address;
   if (allowAddresses.includes(address.toString())) return false;
   return address.range() !== 'unicast';
+}
+
+/**
+ * The IPv4 address an IPv6 address stands for, or null: IPv4-mapped (`::ffff:a.b.c.d`),
+ * IPv4-compatible (`::a.b.c.d`, deprecated but still routed to the IPv4 host by some stacks) and
+ * NAT64 (`64:ff9b::a.b.c.d`, RFC 6052). `::` and `::1` are left as they are.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const parts = address.parts;
+  const low = new ipaddr.IPv4([parts[6] >> 8, parts[6] & 0xff, parts[7] >> 8, parts[7] & 0xff]);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  if (parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7] > 1)) return low;
+  if (parts[0] === 0x64 && parts[1] === 0xff9b && parts.slice(2, 6).every((part) => part === 0)) return low;
+  return null;
 }
 
 /** The URL's scheme, lower-cased, or "" when it has none (as Go's url.Parse reports). */
