@@ -6,7 +6,14 @@ const createJestConfig = nextJest({ dir: './' });
  * The unit tests that start a program npm does not install (redis-server, nginx, ffmpeg, PostgreSQL:
  * scripts/prerequisites.mjs): left out of `npm run test:quick` (JEST_QUICK=1), run by `npm test`.
  */
-const SERVICE_TESTS = ['/server/cluster\\.test\\.ts$', '/server/cluster-nginx\\.test\\.ts$', '/server/live\\.test\\.ts$', '/server/faults\\.test\\.ts$'];
+const SERVICE_TESTS = [
+  '/server/cluster\\.test\\.ts$',
+  '/server/cluster-nginx\\.test\\.ts$',
+  '/server/live\\.test\\.ts$',
+  '/server/faults\\.test\\.ts$',
+  '/server/convert-guard\\.test\\.ts$',
+  '/server/convert-limits\\.test\\.ts$',
+];
 
 /**
  * Unit tests sit next to the code (*.test.ts / *.test.tsx). Client tests run in jsdom; a server test

@@ -14,6 +14,14 @@ import { userVersion } from './passwords';
 
 /** Token lifetime in seconds (`jwt.expire` default 48 h). */
 export const TOKEN_LIFETIME_SEC = 48 * 60 * 60;
+/**
+ * Lifetime (s) of a proxy target token of an on-demand playlist or DASH manifest: a player keeps the
+ * playlist it loaded for the whole film, so a day. A live playlist is reloaded every few seconds, and
+ * its tokens live LIVE_TARGET_TOKEN_TTL_SEC.
+ */
+export const TARGET_TOKEN_TTL_SEC = 24 * 60 * 60;
+/** Lifetime (s) of the segment tokens of a live playlist. */
+export const LIVE_TARGET_TOKEN_TTL_SEC = 10 * 60;
 
 export { userVersion };
 
@@ -97,11 +105,13 @@ export class TokenService {
   /**
    * A proxy target token (§4.5 `/movie/proxy/:movieId/m3u8/:targetToken`): HS256 with the same
    * secret, claims `r` (room id), `m` (movie id), `t` (target URL), `f` (the target is a playlist),
-   * `b` (the target is a DASH base folder, this server's own), no expiry, as in v0.9.11.
+   * `b` (the target is a DASH base folder, this server's own) and `exp`, `ttlSec` from now (v0.9.11's
+   * never expire: a leaked one would name its target forever).
    */
-  signProxyTarget(claims: ProxyTarget): Promise<string> {
+  signProxyTarget(claims: ProxyTarget, ttlSec = TARGET_TOKEN_TTL_SEC): Promise<string> {
     return new SignJWT({ r: claims.roomId, m: claims.movieId, t: claims.url, f: claims.playlist, ...(claims.base ? { b: true } : {}) })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSec)
       .sign(this.keys.current);
   }
 
@@ -157,11 +167,11 @@ export class TokenService {
     }
   }
 
-  /** The claims of a proxy target token; throws 400 `invalid proxy target` when it does not verify. */
+  /** The claims of a proxy target token; throws 400 `invalid proxy target` when it does not verify or has expired. */
   async verifyProxyTarget(token: string): Promise<ProxyTarget> {
     try {
       const { payload } = await this.verifyWith((secret) => jwtVerify(token, secret, { algorithms: ['HS256'] }));
-      if (typeof payload.r !== 'string' || typeof payload.m !== 'string' || typeof payload.t !== 'string') throw new Error('claims');
+      if (typeof payload.r !== 'string' || typeof payload.m !== 'string' || typeof payload.t !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
       return { roomId: payload.r, movieId: payload.m, url: payload.t, playlist: payload.f === true, base: payload.b === true };
     } catch {
       throw badRequest('invalid proxy target');

@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { makeConversionMedia } from '../e2e/support/conversion-media';
-import { createRoom, get, launch, post, signUpUser, tempDir, type TestServer, type TestUser } from './test-support/harness';
+import { createRoom, get, launch, post, signUpUser, tempDir, until, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(60_000);
 
@@ -180,5 +180,26 @@ describe('what ffmpeg reads', () => {
     const carriageSegments = carriage.playlist.split('\n').filter((line) => line.startsWith('/api/'));
     await (await fetch(`${server.url}${carriageSegments[0]}`)).arrayBuffer();
     expect(canaryHits).toEqual([]);
+  });
+
+  it('logs no token of ffmpeg\'s, and what a log line names reads nothing from this machine', async () => {
+    const logged = await launch({ proxyAllowAddresses: [SOURCE_HOST], logLevel: 'info' });
+    try {
+      const user = await signUpUser(logged, 'loggeduser');
+      const { roomId: room } = await createRoom(logged, user);
+      const pushed = await post(logged, '/api/room/movie/push', { url: `${sourceUrl}/real/${[...hlsSegments.keys()][0]}`, name: 'Logged', convert: true }, { token: user.token, roomId: room });
+      const id = pushed.body.data.id as string;
+      expect((await get(logged, `/api/room/movie/convert/${id}/index.m3u8`, { token: user.token, roomId: room })).status).toBe(200);
+      await until(() => logged.output().includes('/input/'), 'ffmpeg\'s requests in the log');
+      const inputPaths = [...logged.output().matchAll(/\/api\/room\/movie\/proxy\/[0-9a-f]{32}\/input\/\S+/g)].map((match) => match[0]);
+      expect(inputPaths.length).toBeGreaterThan(0);
+      for (const logPath of inputPaths) {
+        expect(logPath).toMatch(/\/input\/\[redacted\](\.\w+)?$/);
+        // Whatever the line names, from this machine (as behind nginx) it is as if the route did not exist.
+        expect((await fetch(`${logged.url}${logPath}`)).status).toBe(404);
+      }
+    } finally {
+      await logged.stop();
+    }
   });
 });

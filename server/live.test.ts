@@ -349,16 +349,16 @@ describe('RTMP push on the HTTP port', () => {
       await until(async () => {
         const response = await fetch(listUrl);
         playlist = await response.text();
-        return response.status === 200 && /\.png$/m.test(playlist);
+        return response.status === 200 && /\.png\?/m.test(playlist);
       }, 'the first HLS playlist');
       expect(playlist).toMatch(/^#EXTM3U/);
-      const segmentPath = playlist.split('\n').find((line) => line.endsWith('.png'))!;
-      expect(segmentPath).toMatch(new RegExp(`^/api/room/movie/live/hls/data/${roomId}/${movieId}/seg\\d+\\.png$`));
-      // A complete 1×1 PNG, then MPEG-TS packets (sync byte 0x47 every 188 bytes), cacheable, with no token.
+      const segmentPath = playlist.split('\n').find((line) => line.includes('.png?'))!;
+      expect(segmentPath).toMatch(new RegExp(`^/api/room/movie/live/hls/data/${roomId}/${movieId}/seg\\d+\\.png\\?token=.+&roomId=${roomId}$`));
+      // A complete 1×1 PNG, then MPEG-TS packets (sync byte 0x47 every 188 bytes), cacheable by the viewer's browser.
       const segment = await fetch(`${server.url}${segmentPath}`);
       expect(segment.status).toBe(200);
       expect(segment.headers.get('content-type')).toBe('image/png');
-      expect(segment.headers.get('cache-control')).toBe('public, max-age=90');
+      expect(segment.headers.get('cache-control')).toBe('private, max-age=90');
       const bytes = Buffer.from(await segment.arrayBuffer());
       expect(bytes.subarray(1, 4).toString()).toBe('PNG');
       const ts = bytes.indexOf('IEND') + 8;
@@ -366,20 +366,20 @@ describe('RTMP push on the HTTP port', () => {
       expect([bytes[ts], bytes[ts + 188], bytes[ts + 376]]).toEqual([0x47, 0x47, 0x47]);
       expect((bytes.length - ts) % 188).toBe(0);
       // The other extension is 404, any other 400, a segment that never was 404 (v0.9.11's texts).
-      const other = await get(server, segmentPath.replace(/\.png$/, '.ts'));
+      const other = await get(server, segmentPath.replace(/\.png\?/, '.ts?'));
       expect([other.status, other.body.error]).toEqual([404, 'not support file type .ts']);
-      expect((await get(server, segmentPath.replace(/\.png$/, '.mp4'))).status).toBe(400);
-      expect((await get(server, `/api/room/movie/live/hls/data/${roomId}/${movieId}/seg999999.png`)).status).toBe(404);
+      expect((await get(server, segmentPath.replace(/\.png\?/, '.mp4?'))).status).toBe(400);
+      expect((await get(server, segmentPath.replace(/seg\d+\.png/, 'seg999999.png'))).status).toBe(404);
 
       const root = (await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).body.data.token as string;
       expect((await post(server, '/api/admin/settings', { ts_disguised_as_png: false }, { token: root })).status).toBe(204);
       try {
         const plainList = await (await fetch(listUrl)).text();
-        const plainPath = plainList.split('\n').find((line) => line.endsWith('.ts'))!;
+        const plainPath = plainList.split('\n').find((line) => line.includes('.ts?'))!;
         const plain = await fetch(`${server.url}${plainPath}`);
         expect(plain.headers.get('content-type')).toBe('video/mp2t');
         expect(Buffer.from(await plain.arrayBuffer())[0]).toBe(0x47);
-        expect((await get(server, plainPath.replace(/\.ts$/, '.png'))).body.error).toBe('not support file type .png');
+        expect((await get(server, plainPath.replace(/\.ts\?/, '.png?'))).body.error).toBe('not support file type .png');
       } finally {
         await post(server, '/api/admin/settings', { ts_disguised_as_png: true }, { token: root });
       }

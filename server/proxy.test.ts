@@ -346,17 +346,24 @@ describe('a proxied DASH manifest', () => {
 });
 
 describe('the live proxy', () => {
-  it('serves a live HLS source as a playlist reloaded on every request, its segments behind the public data route', async () => {
+  it('serves a live HLS source as a playlist reloaded on every request, its segments behind the data route with the viewer\'s credentials', async () => {
     const url = await play(`${sourceUrl}/live/index.m3u8`, { live: true });
     expect(url).toMatch(new RegExp(`/api/room/movie/live/hls/list/[0-9a-f]{32}\\.m3u8\\?token=.+&roomId=${roomId}$`));
     const first = await fetch(url);
     expect(first.headers.get('cache-control')).toBe('no-store');
     const firstText = await first.text();
     const segment = firstText.split('\n').find((line) => line && !line.startsWith('#'));
-    expect(segment).toMatch(new RegExp(`^/api/room/movie/live/hls/data/${roomId}/[0-9a-f]{32}/[^/?]+$`));
-    // The segment route is public (v0.9.11's segment URLs carry no token): the signed target is the key.
+    expect(segment).toMatch(new RegExp(`^/api/room/movie/live/hls/data/${roomId}/[0-9a-f]{32}/[^/?]+\\?token=.+&roomId=${roomId}$`));
+    // The segment needs what the playlist needs: the viewer's token and room (v0.9.11's segment URLs carry none).
     const bytes = await fetch(`${server.url}${segment}`);
     expect(await bytes.text()).toMatch(/^live segment \/live\/live-\d+\.ts$/);
+    expect(bytes.headers.get('cache-control')).toBe('private, max-age=90');
+    const stranger = await signUpUser(server, 'livestranger');
+    const { roomId: elsewhere } = await createRoom(server, stranger);
+    const otherRoom = await fetch(`${server.url}${segment!.replace(/token=[^&]+&roomId=.+$/, `token=${stranger.token}&roomId=${elsewhere}`)}`);
+    expect(otherRoom.status).toBe(404);
+    const forged = await fetch(`${server.url}${segment!.replace(/token=[^&]+/, 'token=not-a-token')}`);
+    expect(forged.status).toBe(401);
     const second = await (await fetch(url)).text();
     expect(second).not.toBe(firstText);
     expect(second).toMatch(/#EXT-X-MEDIA-SEQUENCE:\d+/);

@@ -11,15 +11,16 @@
  *
  * Live movies pushed with `proxy: true` come through `/api/room/movie/live/flv/:movieId(.flv)` (an
  * HTTP-FLV stream passed through, `no-store`) and `/api/room/movie/live/hls/list/:movieId(.m3u8)`
- * (the source's playlist, rewritten on every reload so that segments come through the public
- * `/api/room/movie/live/hls/data/:roomId/:movieId/:dataId`, where `dataId` is a signed target token).
+ * (the source's playlist, rewritten on every reload so that segments come through
+ * `/api/room/movie/live/hls/data/:roomId/:movieId/:dataId`, where `dataId` is a signed target token
+ * that expires, with the viewer's credentials as every room route).
  * A movie pushed over RTMP is served on the same routes from the live hub (docs/live.md): its
  * HTTP-FLV stream, and its HLS remux, whose segments are named by ffmpeg (`seg12.png`).
  */
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { InputTarget } from '../auth';
+import { LIVE_TARGET_TOKEN_TTL_SEC, TARGET_TOKEN_TTL_SEC, type InputTarget } from '../auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError, notFound } from '../errors';
 import { requireRoom, tokenOf, type ServerContext } from '../http/guards';
@@ -60,14 +61,15 @@ async function readPlaylist(upstream: IncomingMessage): Promise<string> {
 
 /**
  * How a request reaches a movie: `vod` through `/movie/proxy/…` (needs `movie_proxy`, refuses live
- * movies), `live` through `/movie/live/…` (needs `live_proxy`, only live movies). `data` marks the
- * public live segment route, whose room comes from the path and whose target token is the only key.
+ * movies), `live` through `/movie/live/…` (needs `live_proxy`, only live movies).
  */
 interface ProxyRoute {
   mode: 'vod' | 'live';
   targetToken: string | null;
-  /** The live segment route: no caller authentication; the room id is in the path. */
+  /** ffmpeg's input route: no caller authentication; the room comes from the input token. */
   publicRoomId?: string;
+  /** The live segment route: the room named in the path must be the caller's (`roomId` of the query). */
+  roomInPath?: boolean;
   /** `Cache-Control` for what streams through (live: `no-store`, as v0.9.11 sends). */
   cacheControl?: string;
   /** Pass the viewer's `Range` upstream (not for a live stream). */
@@ -133,9 +135,9 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
    * started` while nobody pushes (or without ffmpeg).
    * Segment URLs end in `.png` while `ts_disguised_as_png` is on, `.ts` otherwise (§4.5).
    */
-  async function pushPlaylist(reply: FastifyReply, roomId: string, movieId: string): Promise<FastifyReply> {
+  async function pushPlaylist(reply: FastifyReply, roomId: string, movieId: string, query: string): Promise<FastifyReply> {
     const extension = (await store.settings.get()).ts_disguised_as_png ? 'png' : 'ts';
-    const playlist = await context.hls?.playlist(movieId, (name) => `/api/room/movie/live/hls/data/${roomId}/${movieId}/${name}.${extension}`);
+    const playlist = await context.hls?.playlist(movieId, (name) => `/api/room/movie/live/hls/data/${roomId}/${movieId}/${name}.${extension}?${query}`);
     if (!playlist) throw notFound('live stream not started');
     return reply.header('cache-control', 'no-store').type('application/vnd.apple.mpegurl').send(playlist);
   }
@@ -152,7 +154,8 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if ((extension === '.png') !== disguised) throw notFound(`not support file type ${extension}`);
     const segment = await context.hls?.segment(movieId, dataId.slice(0, -extension.length));
     if (!segment) throw notFound('live stream segment not found');
-    reply.header('cache-control', 'public, max-age=90');
+    // Behind the viewer's credentials: a shared cache may not keep it.
+    reply.header('cache-control', 'private, max-age=90');
     return disguised ? reply.type('image/png').send(Buffer.concat([disguisePng(), segment])) : reply.type('video/mp2t').send(segment);
   }
 
@@ -181,6 +184,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     if (route.publicRoomId === undefined) {
       const access = await requireRoom(context, request);
       roomId = access.room.id;
+      if (route.roomInPath && (request.params as { roomId?: string }).roomId !== roomId) throw notFound('room or movie not found');
       viewerId = access.user.id;
       query = new URLSearchParams({ token: tokenOf(request), roomId }).toString();
     } else {
@@ -194,7 +198,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       if (route.servesPush === 'flv') return watchPush(request, reply, movie.id);
       // HLS of a push made while RTMP was on, asked for after it was turned off.
       if (!context.live) throw badRequest('rtmp is not enabled');
-      if (route.servesPush === 'hlsList') return pushPlaylist(reply, roomId, movie.id);
+      if (route.servesPush === 'hlsList') return pushPlaylist(reply, roomId, movie.id, query);
       return pushSegment(reply, movie.id, route.targetToken ?? '');
     }
     const site = await store.settings.get();
@@ -338,9 +342,9 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       const withPlaceholders = rewritePlaylist(text, finalUrl, (url, playlist) => `\u0000${targets.push({ url: entryUrl(url), playlist }) - 1}\u0000`);
       const urls = await Promise.all(
         targets.map(async (item) => {
-          const token = await tokens.signProxyTarget({ roomId, movieId: movie.id, ...item });
-          // Live: the public segment route, as v0.9.11's segment URLs carry no token.
-          return route.mode === 'live' ? `/api/room/movie/live/hls/data/${roomId}/${movie.id}/${token}` : `/api/room/movie/proxy/${movie.id}/m3u8/${token}?${query}`;
+          const token = await tokens.signProxyTarget({ roomId, movieId: movie.id, ...item }, route.mode === 'live' ? LIVE_TARGET_TOKEN_TTL_SEC : TARGET_TOKEN_TTL_SEC);
+          // Live: the segment route of v0.9.11, with the viewer's credentials as every other route asks.
+          return route.mode === 'live' ? `/api/room/movie/live/hls/data/${roomId}/${movie.id}/${token}?${query}` : `/api/room/movie/proxy/${movie.id}/m3u8/${token}?${query}`;
         }),
       );
       const body = withPlaceholders.replace(/\u0000(\d+)\u0000/g, (_match, index: string) => urls[Number(index)]);
@@ -445,10 +449,11 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
   app.get('/api/room/movie/live/hls/list/:movieId', (request, reply) =>
     proxy(request, reply, { mode: 'live', targetToken: null, forwardRange: false, cacheControl: 'no-store', servesPush: 'hlsList' }),
   );
-  // A push's segments are named by ffmpeg (`seg12.png`); a proxied source's by a signed target token.
+  // A push's segments are named by ffmpeg (`seg12.png`); a proxied source's by a signed target token
+  // that expires. Each needs what the playlist needs (the viewer's token, the room in the path).
   app.get('/api/room/movie/live/hls/data/:roomId/:movieId/:dataId', (request, reply) => {
-    const { roomId, dataId } = request.params as { roomId: string; dataId: string };
-    return proxy(request, reply, { mode: 'live', targetToken: dataId, publicRoomId: roomId, forwardRange: false, cacheControl: 'public, max-age=90', servesPush: 'hlsData' });
+    const { dataId } = request.params as { dataId: string };
+    return proxy(request, reply, { mode: 'live', targetToken: dataId, forwardRange: false, cacheControl: 'private, max-age=90', servesPush: 'hlsData', roomInPath: true });
   });
 }
 
