@@ -29,6 +29,7 @@ import { registerProxyRoutes } from './routes/proxy';
 import { registerConvertRoutes } from './routes/convert';
 import { Converter } from './transcode/converter';
 import type { JobLimits } from './transcode/jobs';
+import { DEFAULT_STREAM_CAPS, StreamBudget, type StreamCaps } from './http/stream-budget';
 import { registerHealthRoutes } from './routes/health';
 import { registerPublicRoutes } from './routes/public';
 import { registerRoomRoutes } from './routes/room';
@@ -124,6 +125,12 @@ export interface StartServerOptions {
    * reads `MAX_SOCKETS_PER_USER` and `MAX_SOCKETS_PER_ADDRESS`.
    */
   socketCaps?: SocketCaps;
+  /**
+   * Open responses of the proxy, live and convert routes at once, per viewer and per room
+   * (./http/stream-budget.ts; default DEFAULT_STREAM_CAPS, 16 and 256), multiplied by
+   * `rateLimitScale`; 0 = no cap. main.ts reads `MAX_STREAMS_PER_USER` and `MAX_STREAMS_PER_ROOM`.
+   */
+  streamCaps?: StreamCaps;
   /**
    * A response socket that takes nothing for this long is closed (ms, default 120000): a client that
    * stops reading cannot hold its response in memory. The room WebSocket is not affected.
@@ -290,6 +297,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     alist: new AlistAccounts(store, cipher, new AlistClient(vendorPolicy)),
     emby: new EmbyAccounts(store, cipher, new EmbyClient(vendorPolicy), options.embyTranscodeIdleMs),
     bilibili: new BilibiliAccounts(store, cipher, new BilibiliClient(options.bilibiliOrigin ?? '')),
+    streams: new StreamBudget(scaledStreamCaps(options)),
     converter: options.ffmpeg === false ? null : new Converter(path.join(dataDir, 'conversions'), options.ffmpeg ?? 'ffmpeg', options.convertIdleMs, undefined, options.convertReads),
   };
   // After the instances could not tell each other (Redis down, events lost), each re-checks its
@@ -434,4 +442,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** The media routes' caps of `options`, multiplied by `rateLimitScale` (at least 1; a scale of 0 means no cap, as the tests run). */
+function scaledStreamCaps(options: Pick<StartServerOptions, 'streamCaps' | 'rateLimitScale'>): StreamCaps {
+  const caps = options.streamCaps ?? DEFAULT_STREAM_CAPS;
+  const scale = options.rateLimitScale ?? 1;
+  const scaled = (cap: number) => (cap === 0 || scale === 0 ? 0 : Math.max(1, Math.round(cap * scale)));
+  return { perUser: scaled(caps.perUser), perRoom: scaled(caps.perRoom) };
 }

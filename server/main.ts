@@ -6,7 +6,9 @@
  * (behind a reverse proxy: the proxies' addresses/CIDRs, comma-separated, never `true`; then
  * `X-Forwarded-For` names the client for the rate limits and the log), MAX_SOCKETS_PER_USER and
  * MAX_SOCKETS_PER_ADDRESS (room sockets per person and per address on one instance, default 20 and
- * 100, 0 = no cap; docs/security.md "Room sockets"), FRAME_ANCESTORS (who may frame
+ * 100, 0 = no cap; docs/security.md "Room sockets"), MAX_STREAMS_PER_USER and MAX_STREAMS_PER_ROOM
+ * (open responses of the proxy, live and convert routes per viewer and per room, default 16 and 256,
+ * 0 = no cap; docs/security.md "The proxy's budget"), FRAME_ANCESTORS (who may frame
  * the app: CSP sources, default `'none'`), STUN_URLS, TURN_URLS, TURN_SECRET, TURN_TTL (voice chat's
  * ICE servers, docs/voice.md), RTMP (`off` turns off RTMP pushes on the HTTP port; default on,
  * docs/live.md), FFMPEG (the ffmpeg that remuxes pushes into HLS and converts films browsers cannot
@@ -28,6 +30,7 @@ import { SMTP_PROTOCOLS, type SiteSettings } from './db/settings';
 import { bcryptCost } from './passwords';
 import { trustProxyFromEnv } from './trust-proxy';
 import { DEFAULT_SOCKET_CAPS } from './hub/fair-use';
+import { DEFAULT_STREAM_CAPS } from './http/stream-budget';
 import { DEFAULT_READS_PER_SERVER, DEFAULT_READS_PER_USER } from './transcode/jobs';
 
 /** The email settings given in the environment (first start). Throws on an invalid port or protocol. */
@@ -123,6 +126,10 @@ async function main(): Promise<void> {
     frameAncestors: process.env.FRAME_ANCESTORS || undefined,
     ice: iceConfigFromEnv(process.env),
     rtmp: rtmpFromEnv(process.env.RTMP),
+    streamCaps: {
+      perUser: capFromEnv('MAX_STREAMS_PER_USER', DEFAULT_STREAM_CAPS.perUser),
+      perRoom: capFromEnv('MAX_STREAMS_PER_ROOM', DEFAULT_STREAM_CAPS.perRoom),
+    },
     convertReads: {
       perServer: capFromEnv('CONVERT_MAX_READS', DEFAULT_READS_PER_SERVER) || Number.POSITIVE_INFINITY,
       perUser: capFromEnv('CONVERT_MAX_READS_PER_USER', DEFAULT_READS_PER_USER) || Number.POSITIVE_INFINITY,

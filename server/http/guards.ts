@@ -3,6 +3,7 @@
  * handler calls the guard it needs first and gets the authenticated caller back.
  */
 import type { Converter } from '../transcode/converter';
+import type { StreamBudget } from './stream-budget';
 import type { IceConfig } from '../rules/webrtc';
 import type { HlsRemuxer } from '../live/hls-remux';
 import type { LiveHub } from '../live/live-hub';
@@ -54,6 +55,8 @@ export interface ServerContext {
   bilibili: BilibiliAccounts;
   /** Movies this server converts (../transcode/converter.ts, docs/transcode.md); null when ffmpeg is off. */
   converter: Converter | null;
+  /** The open responses of the proxy, live and convert routes, per viewer and room (./stream-budget.ts). */
+  streams: StreamBudget;
 }
 
 /** `http://<Host header>`: the origin of links when the `host` setting is empty (§4.2, §4.7). */

@@ -92,6 +92,27 @@ const ROOM_LOGIN_BY_ROOM = byAccount('room-login-room', 60, MINUTE, roomOf);
 const VENDOR_LOGIN_BY_IP = byIp('vendor-login', 20);
 const VENDOR_LOGIN_BY_USER = byAccount('vendor-login-user', 10, MINUTE, caller);
 
+// The media routes (the proxy, live, converted movies): a player asks for a playlist or a segment
+// every second or two, a seek for a few at once; these leave a tab or ten that much, and stop a
+// script that would make this server relay or convert as fast as it can (docs/security.md).
+const MEDIA_BY_IP = byIp('media', 3000);
+const MEDIA_BY_USER = byAccount('media-user', 1200, MINUTE, caller);
+const MEDIA_BY_ROOM = byAccount('media-room', 12000, MINUTE, (request) => roomIdOf(request));
+const MEDIA = { rate: [MEDIA_BY_IP, MEDIA_BY_USER, MEDIA_BY_ROOM] };
+
+/** The media routes, by Fastify's route URL (each also answers HEAD, counted the same). */
+export const MEDIA_ROUTES = [
+  '/api/room/movie/proxy/:movieId',
+  '/api/room/movie/proxy/:movieId/m3u8/:targetToken',
+  '/api/room/movie/proxy/:movieId/dash/:baseToken/*',
+  '/api/room/movie/live/flv/:movieId',
+  '/api/room/movie/live/hls/list/:movieId',
+  '/api/room/movie/live/hls/data/:roomId/:movieId/:dataId',
+  '/api/room/movie/convert/:movieId/index.m3u8',
+  '/api/room/movie/convert/:movieId/subtitle/:file',
+  '/api/room/movie/convert/:movieId/:segment',
+];
+
 /**
  * The limits by `METHOD path` (Fastify's route URL). Per-IP rules run before the body is read;
  * per-account rules after. The defaults are per minute unless a window is given.
@@ -119,6 +140,7 @@ export const ROUTE_LIMITS: Readonly<Record<string, RouteLimits>> = {
   'POST /api/room/movie/push': { bodyLimit: MOVIE_BODY_LIMIT, roomBeforeBody: true },
   'POST /api/room/movie/edit': { bodyLimit: MOVIE_BODY_LIMIT, roomBeforeBody: true },
   'POST /api/room/movie/pushs': { bodyLimit: BULK_PUSH_BODY_LIMIT, roomBeforeBody: true },
+  ...Object.fromEntries(MEDIA_ROUTES.flatMap((url) => [[`GET ${url}`, MEDIA], [`HEAD ${url}`, MEDIA]])),
 };
 
 /** How the limits are applied. */

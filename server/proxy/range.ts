@@ -31,6 +31,26 @@ export function planRange(rangeHeader: string | undefined, total: number): Range
   return { status: 206, start: ranges[0].start, end: ranges[0].end };
 }
 
+/** Digits a position may have: 15 reach 999 TB, and stay exact in a JavaScript number. */
+const POSITION = '(\\d{1,15})';
+const ONE_RANGE = new RegExp(`^bytes=(?:${POSITION}-${POSITION}?|-${POSITION})$`);
+
+/**
+ * The one byte range of a viewer's `Range` header this server forwards: `bytes=a-`, `bytes=a-b` or
+ * `bytes=-n` with each number at most 15 digits, white space around it ignored; `start` is null
+ * for a suffix (`-n`), and Infinity for a start of 16 digits or more (past the end of any file).
+ * Null for anything else (no header, several ranges, another unit, malformed): as RFC 9110 §14.2
+ * allows, such a Range is ignored, never sent upstream.
+ */
+export function readRange(rangeHeader: string | undefined): { start: number | null } | null {
+  const value = rangeHeader?.trim() ?? '';
+  const match = ONE_RANGE.exec(value);
+  if (match) return { start: match[3] !== undefined ? null : Number(match[1]) };
+  // A start too long to be a position in any file: unsatisfiable, not malformed.
+  if (/^bytes=\d{16,}-\d*$/.test(value)) return { start: Number.POSITIVE_INFINITY };
+  return null;
+}
+
 /**
  * A stream that passes on only bytes `start`–`end` (inclusive, counted from the first byte written)
  * and ends once it has them (the caller then lets go of the source).

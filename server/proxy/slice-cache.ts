@@ -5,7 +5,8 @@
  * bytes, least recently used dropped first); viewers' ranges are served from the slices, and viewers
  * asking for one slice at the same moment share its one fetch. A source that does not answer a Range
  * with 206 and the file's size (a host without Range, a playlist, a live stream) is not sliced: the
- * caller streams it through as before.
+ * caller streams it through as before. A fetch nobody waits for any more (every viewer who asked
+ * for it went away) is cancelled: the source stops sending.
  */
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
@@ -36,9 +37,21 @@ function contentRange(value: string | undefined): { start: number; end: number; 
 }
 
 /** The proxy's slices, shared by every viewer of every room on this instance. */
+/** A slice being fetched: its answer, how many wait for it, and how to stop the fetch. */
+interface PendingSlice {
+  slice: Promise<Slice | null>;
+  waiters: number;
+  cancel: () => void;
+}
+
+/** The rejection of a wait whose asker went away. */
+export class SliceAbandoned extends Error {}
+
 export class SliceCache {
   private readonly slices: LRUCache<string, Slice>;
-  private readonly pending = new Map<string, Promise<Slice | null>>();
+  private readonly pending = new Map<string, PendingSlice>();
+  /** Each source's size (bytes), as a slice or a 416 `bytes *\/N` told it. */
+  private readonly totals = new LRUCache<string, number>({ max: 2000, ttl: 10 * 60 * 1000 });
   /** Sources found not to answer Range with 206: not asked again for a while. */
   private readonly unsliceable = new LRUCache<string, true>({ max: 2000, ttl: 10 * 60 * 1000 });
 
@@ -56,26 +69,92 @@ export class SliceCache {
     return this.unsliceable.has(key) || this.unsliceable.has(origin);
   }
 
+  /** The size (bytes) of the source `key`, when a slice or a 416 of it told it. */
+  totalOf(key: string): number | undefined {
+    return this.totals.get(key);
+  }
+
   /**
    * Slice `index` of the source `key`, from memory, from a fetch under way, or fetched now with
    * `open`. Resolves null when the source cannot be sliced (no 206 with the file's size, or a
-   * playlist); rejects with the source's error (an HttpError of ./upstream.ts, or 502). `origin` is
-   * the source's host, remembered when it answers a Range with the whole file.
+   * playlist, or a range past its end: `totalOf` then says its size); rejects with the source's
+   * error (an HttpError of ./upstream.ts, or 502), or SliceAbandoned once `signal` aborts (the
+   * viewer went away). A fetch whose every waiter went away is cancelled. `origin` is the source's
+   * host, remembered when it answers a Range with the whole file.
    */
-  async slice(key: string, index: number, open: OpenSource, origin: string): Promise<Slice | null> {
+  async slice(key: string, index: number, open: OpenSource, origin: string, signal?: AbortSignal): Promise<Slice | null> {
     const id = `${key}\n${index}`;
-    const known = this.slices.get(id) ?? this.pending.get(id);
+    const known = this.slices.get(id);
     if (known) return known;
-    const fetching = this.fetch(key, index, open, origin).finally(() => this.pending.delete(id));
-    this.pending.set(id, fetching);
-    return fetching;
+    if (signal?.aborted) throw new SliceAbandoned('the viewer went away');
+    let pending = this.pending.get(id);
+    if (!pending) {
+      let response: IncomingMessage | null = null;
+      let cancelled = false;
+      const fetching = this.fetch(key, index, open, origin, (opened) => {
+        response = opened;
+        if (cancelled) opened.destroy();
+      }).finally(() => {
+        if (this.pending.get(id) === entry) this.pending.delete(id);
+      });
+      const entry: PendingSlice = {
+        slice: fetching,
+        waiters: 0,
+        cancel: () => {
+          cancelled = true;
+          (response as IncomingMessage | null)?.destroy();
+          if (this.pending.get(id) === entry) this.pending.delete(id);
+        },
+      };
+      // A cancelled fetch's failure is nobody's.
+      fetching.catch(() => undefined);
+      this.pending.set(id, entry);
+      pending = entry;
+    }
+    const entry = pending;
+    entry.waiters += 1;
+    return new Promise<Slice | null>((resolve, reject) => {
+      let settled = false;
+      const leave = () => {
+        if (settled) return;
+        settled = true;
+        entry.waiters -= 1;
+        if (entry.waiters === 0) entry.cancel();
+        reject(new SliceAbandoned('the viewer went away'));
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      entry.slice.then(
+        (slice) => {
+          signal?.removeEventListener('abort', leave);
+          if (settled) return;
+          settled = true;
+          entry.waiters -= 1;
+          resolve(slice);
+        },
+        (error: unknown) => {
+          signal?.removeEventListener('abort', leave);
+          if (settled) return;
+          settled = true;
+          entry.waiters -= 1;
+          reject(error);
+        },
+      );
+    });
   }
 
-  private async fetch(key: string, index: number, open: OpenSource, origin: string): Promise<Slice | null> {
+  private async fetch(key: string, index: number, open: OpenSource, origin: string, opened: (response: IncomingMessage) => void): Promise<Slice | null> {
     const start = index * SLICE_BYTES;
     const { response } = await open({ Range: `bytes=${start}-${start + SLICE_BYTES - 1}` });
+    opened(response);
     const range = contentRange(response.headers['content-range']);
     const type = response.headers['content-type'];
+    if (response.statusCode === 416) {
+      // Past the end: the source says its size (RFC 9110 §15.5.17), and the file stays sliceable.
+      response.destroy();
+      const total = /^bytes \*\/(\d{1,15})$/.exec(String(response.headers['content-range'] ?? ''));
+      if (total) this.totals.set(key, Number(total[1]));
+      return null;
+    }
     if (response.statusCode !== 206 || !range || range.start !== start || /mpegurl|dash\+xml/i.test(type ?? '')) {
       response.destroy();
       if ((response.statusCode ?? 0) < 400) this.unsliceable.set(key, true);
@@ -96,15 +175,17 @@ export class SliceCache {
     const slice: Slice = { data: Buffer.concat(chunks), total: range.total, contentType: type, etag: header(response, 'etag'), lastModified: header(response, 'last-modified') };
     if (slice.data.length !== range.end - range.start + 1) throw new Error('the movie source sent a short slice');
     this.slices.set(`${key}\n${index}`, slice);
+    this.totals.set(key, slice.total);
     return slice;
   }
 
   /**
    * The bytes `start`–`end` (inclusive) of the source as a stream of slices, fetching the next slice
-   * while the current one is written. `first` is the slice holding `start`, already fetched.
+   * while the current one is written. `first` is the slice holding `start`, already fetched; `signal`
+   * aborts when the viewer goes, and with it a fetch only this viewer waited for.
    */
-  stream(key: string, origin: string, first: Slice, start: number, end: number, open: OpenSource): Readable {
-    const nextSlice = (index: number) => this.slice(key, index, open, origin);
+  stream(key: string, origin: string, first: Slice, start: number, end: number, open: OpenSource, signal?: AbortSignal): Readable {
+    const nextSlice = (index: number) => this.slice(key, index, open, origin, signal);
     async function* bytes() {
       let index = Math.floor(start / SLICE_BYTES);
       let slice: Slice | null = first;

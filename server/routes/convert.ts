@@ -242,6 +242,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
   app.get('/api/room/movie/convert/:movieId/index.m3u8', async (request, reply) => {
     if (await handedOver(request, reply)) return reply;
     const opened = await open(request);
+    context.streams.hold(request, reply, opened.access.user.id, opened.access.room.id);
     const conversion = await conversionOf(opened);
     const { movie, query } = opened;
     const { durationSec } = await converter!.probe(opened.sourceKey, opened.input, opened.access.user.id).catch((error: unknown) => {
@@ -257,6 +258,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     if (!match) throw notFound('subtitle not found');
     if (await handedOver(request, reply)) return reply;
     const { movie, input, access, sourceKey: key } = await open(request);
+    context.streams.hold(request, reply, access.user.id, access.room.id);
     try {
       const { text, format } = await converter!.subtitle(key, input, Number(match[1]), access.user.id);
       if (format !== match[2]) throw notFound('subtitle not found');
@@ -276,6 +278,7 @@ export function registerConvertRoutes(app: FastifyInstance, context: ServerConte
     if (!match) throw notFound('segment not found');
     if (await handedOver(request, reply)) return reply;
     const opened = await open(request);
+    context.streams.hold(request, reply, opened.access.user.id, opened.access.room.id);
     const conversion = await conversionOf(opened);
     let file: string;
     try {

@@ -29,7 +29,7 @@ import { isDashManifest, rewriteMpd, underBase } from '../proxy/mpd';
 import { isPlaylist, MAX_PLAYLIST_BYTES, rewritePlaylist } from '../proxy/playlist';
 import { peekStream, sniffPlaylist, SNIFF_BYTES } from '../proxy/sniff';
 import { entryExtension, hasInputSecret, inputPath, PLAYLIST_NOT_FOLLOWED } from '../transcode/input';
-import { byteSlice, planRange } from '../proxy/range';
+import { byteSlice, planRange, readRange } from '../proxy/range';
 import { openUpstream, type UpstreamPolicy } from '../proxy/upstream';
 import { SLICE_BYTES, type SliceCache } from '../proxy/slice-cache';
 import { disguisePng } from '../live/hls-remux';
@@ -186,6 +186,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       roomId = access.room.id;
       if (route.roomInPath && (request.params as { roomId?: string }).roomId !== roomId) throw notFound('room or movie not found');
       viewerId = access.user.id;
+      context.streams.hold(request, reply, viewerId, roomId);
       query = new URLSearchParams({ token: tokenOf(request), roomId }).toString();
     } else {
       roomId = route.publicRoomId;
@@ -297,12 +298,21 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     }
 
     const headers: Record<string, string> = { ...(movie.base.headers ?? {}), ...vendorHeaders };
-    if (route.forwardRange && typeof range === 'string') headers.Range = range;
+    // Only a Range this server can read goes on, numbers bounded (RFC 9110 §14.2: one it cannot is ignored).
+    const readable = typeof range === 'string' ? readRange(range) : null;
+    if (route.forwardRange && readable && Number.isFinite(readable.start ?? 0)) headers.Range = range!.trim();
     const { response: upstream, url: finalUrl } = await openUpstream(
       { method: request.method === 'HEAD' ? 'HEAD' : 'GET', url: target, headers, publicHeaders },
       policy,
     );
     const status = upstream.statusCode ?? 502;
+    if (status === 416 && headers.Range) {
+      // A range past the end: the viewer hears so, with the size the source gave.
+      upstream.resume();
+      const size = /^bytes \*\/\d{1,15}$/.exec(String(upstream.headers['content-range'] ?? ''))?.[0];
+      if (size) reply.header('content-range', size);
+      return reply.code(416).header('content-length', 0).send();
+    }
     if (status >= 400) {
       upstream.resume();
       throw new HttpError(502, `the movie source answered ${status}`);
@@ -473,20 +483,32 @@ async function serveSlices(
   const origin = new URL(request.target).origin;
   if (cache.isUnsliceable(key, origin)) return false;
   const open = (extra: Record<string, string>) => openUpstream({ method: 'GET', url: request.target, headers: { ...request.headers, ...extra }, publicHeaders: request.publicHeaders }, policy);
-  const asked = /^bytes=(\d+)-/.exec(request.range ?? '');
-  let index = asked ? Math.floor(Number(asked[1]) / SLICE_BYTES) : 0;
-  let slice = await cache.slice(key, index, open, origin);
-  if (!slice) return false;
-  const plan = planRange(request.range, slice.total);
-  if (plan.status === 416) {
-    reply.code(416).header('content-range', `bytes */${slice.total}`).header('content-length', 0).send();
+  // The viewer went away: a slice only they waited for is no longer fetched.
+  const gone = new AbortController();
+  reply.raw.once('close', () => gone.abort());
+  const unsatisfiable = (total: number) => {
+    reply.code(416).header('content-range', `bytes */${total}`).header('content-length', 0).send();
     return true;
+  };
+  const range = readRange(request.range);
+  const askedStart = range?.start ?? null;
+  const known = cache.totalOf(key);
+  if (askedStart !== null && known !== undefined && askedStart >= known) return unsatisfiable(known);
+  // A start no file reaches (a number of 16 digits or more) is not asked of the source: slice 0 says the size.
+  let index = askedStart !== null && Number.isSafeInteger(askedStart) ? Math.floor(askedStart / SLICE_BYTES) : 0;
+  let slice = await cache.slice(key, index, open, origin, gone.signal);
+  if (!slice) {
+    // Past the end, as the source's 416 said: the same answer here (RFC 9110 §15.5.17).
+    const total = cache.totalOf(key);
+    return askedStart !== null && total !== undefined && askedStart >= total ? unsatisfiable(total) : false;
   }
+  const plan = planRange(range ? request.range : undefined, slice.total);
+  if (plan.status === 416) return unsatisfiable(slice.total);
   const [start, end] = plan.status === 206 ? [plan.start, plan.end] : [0, slice.total - 1];
   if (Math.floor(start / SLICE_BYTES) !== index) {
     // A range from the end (`bytes=-500`): its first slice is another one.
     index = Math.floor(start / SLICE_BYTES);
-    slice = await cache.slice(key, index, open, origin);
+    slice = await cache.slice(key, index, open, origin, gone.signal);
     if (!slice) return false;
   }
   // ffmpeg's input (../transcode/input.ts): a film whose start is a playlist or manifest is refused.
@@ -502,7 +524,7 @@ async function serveSlices(
     reply.send();
     return true;
   }
-  const body = cache.stream(key, origin, slice, start, end, open);
+  const body = cache.stream(key, origin, slice, start, end, open, gone.signal);
   reply.raw.on('close', () => body.destroy());
   reply.send(body);
   return true;
