@@ -18,7 +18,7 @@
 import crypto from 'node:crypto';
 
 /** The header ffmpeg sends with each input request: this process's secret. */
-export const INPUT_HEADER = 'x-synctv-input';
+const INPUT_HEADER = 'x-synctv-input';
 
 /** This process's input secret: random at start, never logged, never in a URL. */
 const INPUT_SECRET = crypto.randomBytes(24).toString('base64url');
