@@ -8,10 +8,13 @@
  *
  * The seed is fixed so that a failure can be replayed; FUZZ_SEED and FUZZ_RUNS override it.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { encodeMessage, MessageType } from '@/lib/contract/message';
 import { MAX_PLAYBACK_RATE, MIN_PLAYBACK_RATE } from '@/lib/contract/validation';
+import { sendWithRange } from '../e2e/support/range-source';
 import { call, createRoom, get, launch, post, signUpUser, TEST_ROOT_PASSWORD, TestSocket, type TestServer, type TestUser } from './test-support/harness';
 
 jest.setTimeout(240_000);
@@ -120,7 +123,7 @@ let rootToken: string;
 let roomId: string;
 
 beforeAll(async () => {
-  server = await launch();
+  server = await launch({ proxyAllowAddresses: ['127.0.0.2'] });
   [owner, member] = await Promise.all([signUpUser(server, 'fuzzowner'), signUpUser(server, 'fuzzmember')]);
   rootToken = (await post(server, '/api/user/login', { username: 'root', password: TEST_ROOT_PASSWORD })).body.data.token;
   ({ roomId } = await createRoom(server, owner));
@@ -174,6 +177,50 @@ it(`answers ${RUNS} random bodies on ${POST_ROUTES.length} POST routes without a
   expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 4);
   expect(server.alive()).toBe(true);
   expect((await get(server, '/api/public/settings')).status).toBe(200);
+});
+
+it('answers random tokens in the media routes\' paths and random Range headers without a 5xx', async () => {
+  const source = http.createServer((request, response) => sendWithRange(request, response, Buffer.alloc(5000, 7)));
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.2', resolve));
+  try {
+    const sourceUrl = `http://127.0.0.2:${(source.address() as AddressInfo).port}/film.mp4`;
+    const pushed = await post(server, '/api/room/movie/push', { url: sourceUrl, name: 'proxied', proxy: true }, { token: owner.token, roomId });
+    const movie = pushed.body.data.id as string;
+    const piece = fc.oneof(awkwardString, fc.string({ unit: fc.constantFrom(...'abcXYZ019-_.~%'), minLength: 1, maxLength: 300 }), fc.constantFrom('eyJhbGciOiJIUzI1NiJ9.e30.x', 'a.b', '..', '%2e%2e', 'x.ts', 'x.m3u8'));
+    const range = fc.oneof(
+      fc.constant(undefined),
+      fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 40n }), fc.option(fc.bigInt({ min: 0n, max: 10n ** 40n }))).map(([start, end]) => `bytes=${start}-${end ?? ''}`),
+      fc.string().map((text) => `bytes=${text}`),
+      awkwardString,
+    );
+    const paths = (token: string) => [
+      `/api/room/movie/proxy/${movie}`,
+      `/api/room/movie/proxy/${movie}/m3u8/${token}`,
+      `/api/room/movie/proxy/${movie}/dash/${token}/${token}`,
+      `/api/room/movie/proxy/${movie}/input/${token}`,
+      `/api/room/movie/live/hls/data/${roomId}/${movie}/${token}`,
+      `/api/room/movie/live/hls/list/${token}`,
+      `/api/room/movie/convert/${movie}/${token}`,
+      `/api/room/movie/convert/${movie}/subtitle/${token}`,
+    ];
+    const serverErrors: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: 7 }), piece, range, fc.boolean(), async (which, token, rangeHeader, signedIn) => {
+        const headers: Record<string, string> = { 'x-synctv-input': token.slice(0, 100).replace(/[^\x21-\x7e]/g, '') };
+        if (rangeHeader !== undefined) headers.Range = rangeHeader.replace(/[^\x20-\x7e]/g, '');
+        const path = `${paths(encodeURIComponent(token))[which]}?roomId=${roomId}${signedIn ? `&token=${member.token}` : ''}`;
+        const response = await call(server, 'GET', path, { headers });
+        if (response.status >= 500) serverErrors.push(`${path.slice(0, 200)} ${rangeHeader ?? ''} ${response.status} ${response.text.slice(0, 200)}`);
+        return response.status < 500;
+      }),
+      { seed: SEED, numRuns: Math.round(RUNS / 5) },
+    );
+    expect(serverErrors).toEqual([]);
+    expect(server.alive()).toBe(true);
+  } finally {
+    source.closeAllConnections();
+    await new Promise((resolve) => source.close(resolve));
+  }
 });
 
 /** A frame: a random protobuf Message (any type, any payload, impossible numbers), random bytes or text. */

@@ -398,6 +398,33 @@ describe('the live proxy', () => {
     expect(flvClosed).toBe(closedBefore + 1);
   });
 
+  it('lets in whoever may watch the room to a live segment, and nobody else (authorization matrix)', async () => {
+    const creator = await signUpUser(server, 'liveowner');
+    const { roomId: room } = await createRoom(server, creator);
+    const { roomId: passwordRoom } = await createRoom(server, creator, { password: 'pw' });
+    const pushed = await post(server, '/api/room/movie/push', { url: `${sourceUrl}/live/index.m3u8`, name: 'live', proxy: true, live: true }, { token: creator.token, roomId: room });
+    const list = await fetch(`${server.url}/api/room/movie/live/hls/list/${pushed.body.data.id}.m3u8?token=${creator.token}&roomId=${room}`);
+    const segment = (await list.text()).split('\n').find((line) => line.startsWith('/api/'))!.replace(/\?.*$/, '');
+    const callers = await roomCallers(server, creator, room, passwordRoom, 'l');
+    const outcomes = await statusesOf(callers, async (token, inRoom) => {
+      const response = await fetch(`${server.url}${segment}?${token ? `token=${token}&` : ''}roomId=${inRoom}`);
+      await response.arrayBuffer();
+      return response.status;
+    });
+    expect(outcomes).toEqual({
+      visitor: 401,
+      guest: 200,
+      'non-member': 401,
+      pending: 401,
+      banned: 401,
+      'member without permissions': 200,
+      'member with every permission': 200,
+      'room admin': 200,
+      creator: 200,
+      'site admin (root)': 200,
+    });
+  });
+
   it('follows the live_proxy site setting: off, live proxied movies are refused at push and on the live routes', async () => {
     const pushed = await pushProxied(`${sourceUrl}/live/index.m3u8`, { live: true });
     expect(pushed.status).toBe(200);

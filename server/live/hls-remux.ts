@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { LiveHub } from './live-hub';
+import { spawnTool } from '../transcode/spawn';
 
 /** Target segment length, s: segments are cut at the encoder's key frames, so they last at least one key-frame interval. */
 const SEGMENT_SECONDS = 1;
@@ -124,7 +125,8 @@ export class HlsRemuxer {
   private start(movieId: string): Remux | null {
     if (!this.hub.isPublishing(movieId)) return null;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'synctv-hls-'));
-    const ffmpeg = spawn(
+    // Killed by the kernel with the server (../transcode/spawn.ts): a remux must not outlive it.
+    const ffmpeg = spawnTool(
       this.ffmpegPath,
       [
         ...['-hide_banner', '-loglevel', 'error', '-probesize', '1000000', '-analyzeduration', '1000000', '-f', 'flv', '-i', 'pipe:0', '-c', 'copy'],
