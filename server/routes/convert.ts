@@ -68,7 +68,7 @@ function sourceKey(movie: MovieRecord): string {
  * ffmpeg's input for `movie` of `roomId`: this server's loopback input route (routes/proxy.ts) with
  * a token that names the room, the movie and what it plays, valid INPUT_TOKEN_TTL_SEC; a fresh one
  * each call. The movie's own source is served as an HLS playlist when it is one (`type` m3u8 or a
- * `.m3u8` address), and ffmpeg may then read HLS (./../transcode/input.ts).
+ * `.m3u8` address), and ffmpeg may then read HLS (../transcode/input.ts).
  */
 function inputOf(app: FastifyInstance, context: ServerContext, movie: MovieRecord, roomId: string): InputSource {
   const origin = loopbackOrigin(app);

@@ -31,7 +31,7 @@ import { peekStream, sniffPlaylist, SNIFF_BYTES } from '../proxy/sniff';
 import { entryExtension, hasInputSecret, inputPath, PLAYLIST_NOT_FOLLOWED } from '../transcode/input';
 import { byteSlice, planRange, readRange } from '../proxy/range';
 import { openUpstream, type UpstreamPolicy } from '../proxy/upstream';
-import { SLICE_BYTES, type SliceCache } from '../proxy/slice-cache';
+import { SLICE_BYTES, SliceAbandoned, type SliceCache } from '../proxy/slice-cache';
 import { disguisePng } from '../live/hls-remux';
 import { queryValue } from '../http/query';
 import { alistSource, isAlistMovie } from '../vendors/alist-movies';
@@ -45,7 +45,7 @@ import { inputClaim } from './convert';
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag', 'cache-control'];
 
 /** Reads a playlist body, refusing one over MAX_PLAYLIST_BYTES (400 `playlist too large`). */
-async function readPlaylist(upstream: IncomingMessage): Promise<string> {
+async function readPlaylist(upstream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of upstream) {
@@ -294,7 +294,13 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
     const sliceable = route.input ? !route.input.playlist : !knownPlaylist && !/\.(m3u8?|mpd)(\?|$)/i.test(new URL(target).pathname);
     if (route.mode === 'vod' && sliceable && context.sliceCache) {
       const slices = { target, headers: { ...(movie.base.headers ?? {}), ...vendorHeaders }, publicHeaders, range: typeof range === 'string' ? range : undefined, head: request.method === 'HEAD', cacheControl: route.cacheControl, refusePlaylists: Boolean(route.input) };
-      if (await serveSlices(reply, context.sliceCache, slices, policy)) return reply;
+      const served = await serveSlices(reply, context.sliceCache, slices, policy).catch((error: unknown) => {
+        if (!(error instanceof SliceAbandoned)) throw error;
+        // The viewer went away while the slice came: nobody to answer.
+        reply.hijack();
+        return true;
+      });
+      if (served) return reply;
     }
 
     const headers: Record<string, string> = { ...(movie.base.headers ?? {}), ...vendorHeaders };
@@ -421,7 +427,7 @@ export function registerProxyRoutes(app: FastifyInstance, context: ServerContext
       throw badRequest(PLAYLIST_NOT_FOLLOWED);
     }
     if (kind !== 'hls') return peeked.body;
-    const text = await readPlaylist(peeked.body as IncomingMessage);
+    const text = await readPlaylist(peeked.body);
     const start = text.indexOf('#EXTM3U');
     const rewritten = rewritePlaylist(text.slice(start), finalUrl, (url, playlist) =>
       inputPath(movieId, tokens.signInput({ ...input, roomId, url, playlist }), playlist ? '.m3u8' : entryExtension(url)),

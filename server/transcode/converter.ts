@@ -15,7 +15,7 @@ import { workingHardwareEncoders, type HardwareEncoder, type PictureEncoder } fr
 import { SEGMENT_SEC, segmentStarts } from './hls';
 import { planConversion, type ConversionChoice, type ConversionPlan } from './plan';
 import { probeKeyframes, probeMedia, ProbeError, type MediaProbe } from './probe';
-import { ConversionRegistry, type RegistryLimits } from './registry';
+import { ConversionLimitError, ConversionRegistry, type RegistryLimits } from './registry';
 import { inputOptions } from './input';
 import { JobLimiter, type JobLimits } from './jobs';
 import { reapToolsUnder, spawnTool } from './spawn';
@@ -42,7 +42,7 @@ interface SourceFacts {
   keyframes: Promise<number[]> | null;
 }
 
-/** ffmpeg's input: a fresh input URL each call (its token expires), or a file path (tests, benchmarks). */
+/** ffmpeg's input: gives a fresh input URL each call (its token expires), or a file path (tests, benchmarks). */
 export type InputSource = () => string;
 
 /** A plan for one source and choice, with where its segments start. */
@@ -208,6 +208,8 @@ export class Converter {
     });
     const keyframes = await settledWithin(
       reading.catch((error: unknown) => {
+        // No slot to read them now: as if they took too long (the picture is converted instead).
+        if (error instanceof ConversionLimitError) return null;
         throw error instanceof ProbeError ? new ProbeError(NOT_MEDIA) : error;
       }),
       this.keyframesBudgetMs,
