@@ -50,3 +50,23 @@ export async function statusesOf(callers: Record<string, RoomCaller>, status: (t
   for (const [name, [token, roomId]] of Object.entries(callers)) outcomes[name] = await status(token ?? '', roomId);
   return outcomes;
 }
+
+/**
+ * The statuses of a route every viewer of the room may use (the movie proxy, the live routes, a
+ * converted movie), by caller: `allowed` for a guest of a room open to guests and for every member
+ * who is not pending or banned, 401 for the others.
+ */
+export function watchersMatrix(allowed: number): Record<string, number> {
+  return {
+    visitor: 401,
+    guest: allowed,
+    'non-member': 401,
+    pending: 401,
+    banned: 401,
+    'member without permissions': allowed,
+    'member with every permission': allowed,
+    'room admin': allowed,
+    creator: allowed,
+    'site admin (root)': allowed,
+  };
+}
