@@ -27,11 +27,6 @@ export class StreamBudget {
 
   constructor(private readonly caps: StreamCaps) {}
 
-  /** How many media responses are open now for `viewer` (a key of `viewerOf`) or in room `roomId`. */
-  count(of: { viewer?: string; roomId?: string }): number {
-    return of.viewer !== undefined ? (this.byViewer.get(of.viewer) ?? 0) : (this.byRoom.get(of.roomId ?? '') ?? 0);
-  }
-
   /**
    * Holds one open response of `userId` (from `request`'s address for a guest) in `roomId` until
    * `reply` closes. Throws HttpError 429 `too many requests` (with `Retry-After: 1` on `reply`) when

@@ -37,11 +37,11 @@ function contentRange(value: string | undefined): { start: number; end: number; 
 }
 
 /** The proxy's slices, shared by every viewer of every room on this instance. */
-/** A slice being fetched: its answer, how many wait for it, and how to stop the fetch. */
+/** A slice being fetched: its answer, how many wait for it, and what stops the fetch. */
 interface PendingSlice {
   slice: Promise<Slice | null>;
   waiters: number;
-  cancel: () => void;
+  stop: AbortController;
 }
 
 /** The rejection of a wait whose asker went away. */
@@ -87,65 +87,58 @@ export class SliceCache {
     const known = this.slices.get(id);
     if (known) return known;
     if (signal?.aborted) throw new SliceAbandoned('the viewer went away');
-    let pending = this.pending.get(id);
-    if (!pending) {
-      let response: IncomingMessage | null = null;
-      let cancelled = false;
-      const fetching = this.fetch(key, index, open, origin, (opened) => {
-        response = opened;
-        if (cancelled) opened.destroy();
-      }).finally(() => {
-        if (this.pending.get(id) === entry) this.pending.delete(id);
-      });
-      const entry: PendingSlice = {
-        slice: fetching,
-        waiters: 0,
-        cancel: () => {
-          cancelled = true;
-          (response as IncomingMessage | null)?.destroy();
-          if (this.pending.get(id) === entry) this.pending.delete(id);
-        },
-      };
-      // A cancelled fetch's failure is nobody's.
-      fetching.catch(() => undefined);
-      this.pending.set(id, entry);
-      pending = entry;
-    }
-    const entry = pending;
-    entry.waiters += 1;
+    const pending = this.pending.get(id) ?? this.startFetch(id, key, index, open, origin);
+    pending.waiters += 1;
     return new Promise<Slice | null>((resolve, reject) => {
       let settled = false;
-      const leave = () => {
+      const settle = (finish: () => void) => {
         if (settled) return;
         settled = true;
-        entry.waiters -= 1;
-        if (entry.waiters === 0) entry.cancel();
-        reject(new SliceAbandoned('the viewer went away'));
+        signal?.removeEventListener('abort', leave);
+        pending.waiters -= 1;
+        finish();
       };
+      const leave = () =>
+        settle(() => {
+          // The last one waiting went away: the source stops sending.
+          if (pending.waiters === 0) {
+            pending.stop.abort();
+            if (this.pending.get(id) === pending) this.pending.delete(id);
+          }
+          reject(new SliceAbandoned('the viewer went away'));
+        });
       signal?.addEventListener('abort', leave, { once: true });
-      entry.slice.then(
-        (slice) => {
-          signal?.removeEventListener('abort', leave);
-          if (settled) return;
-          settled = true;
-          entry.waiters -= 1;
-          resolve(slice);
-        },
-        (error: unknown) => {
-          signal?.removeEventListener('abort', leave);
-          if (settled) return;
-          settled = true;
-          entry.waiters -= 1;
-          reject(error);
-        },
+      pending.slice.then(
+        (slice) => settle(() => resolve(slice)),
+        (error: unknown) => settle(() => reject(error)),
       );
     });
   }
 
-  private async fetch(key: string, index: number, open: OpenSource, origin: string, opened: (response: IncomingMessage) => void): Promise<Slice | null> {
+  /** Starts fetching slice `index` of `key` as `id`, shared by whoever asks for it until it settles. */
+  private startFetch(id: string, key: string, index: number, open: OpenSource, origin: string): PendingSlice {
+    const stop = new AbortController();
+    const entry: PendingSlice = {
+      slice: this.fetch(key, index, open, origin, stop.signal).finally(() => {
+        if (this.pending.get(id) === entry) this.pending.delete(id);
+      }),
+      waiters: 0,
+      stop,
+    };
+    // A stopped fetch's failure is nobody's.
+    entry.slice.catch(() => undefined);
+    this.pending.set(id, entry);
+    return entry;
+  }
+
+  private async fetch(key: string, index: number, open: OpenSource, origin: string, stopped: AbortSignal): Promise<Slice | null> {
     const start = index * SLICE_BYTES;
     const { response } = await open({ Range: `bytes=${start}-${start + SLICE_BYTES - 1}` });
-    opened(response);
+    if (stopped.aborted) {
+      response.destroy();
+      throw new SliceAbandoned('nobody waits for this slice');
+    }
+    stopped.addEventListener('abort', () => response.destroy(), { once: true });
     const range = contentRange(response.headers['content-range']);
     const type = response.headers['content-type'];
     if (response.statusCode === 416) {

@@ -135,7 +135,7 @@ export class Converter {
   private readonly facts = new LRUCache<string, Promise<SourceFacts>>({ max: 200, ttl: PROBE_TTL_MS });
   private readonly subtitles = new LRUCache<string, Promise<string>>({ max: 50, ttl: PROBE_TTL_MS });
   /** The slots of probes, keyframe scans and extractions (./jobs.ts). */
-  readonly jobs: JobLimiter;
+  private readonly jobs: JobLimiter;
 
   /**
    * `root`: where conversions write, in a folder of this process (`<root>/<pid>`; what processes that

@@ -31,11 +31,6 @@ export class JobLimiter {
 
   constructor(readonly limits: JobLimits = { perServer: DEFAULT_READS_PER_SERVER, perUser: DEFAULT_READS_PER_USER }) {}
 
-  /** How many jobs run now, in all or for `userId`. */
-  count(userId?: string): number {
-    return userId === undefined ? this.running : (this.byUser.get(userId) ?? 0);
-  }
-
   /**
    * Runs `job` in a slot of `userId`'s (the caller spawns its process inside `job`) and frees the
    * slot when it settles. Rejects at once, without calling `job`, with ConversionLimitError

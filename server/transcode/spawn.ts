@@ -20,8 +20,20 @@ function hasSetpriv(): boolean {
   return setpriv;
 }
 
+/** What `isExecutable` found, by command: asked once, not at every probe and run. */
+const executables = new Map<string, boolean>();
+
 /** Whether `command` (a path, or a name looked up on PATH) is an executable file here. */
 function isExecutable(command: string): boolean {
+  let found = executables.get(command);
+  if (found === undefined) {
+    found = findExecutable(command);
+    executables.set(command, found);
+  }
+  return found;
+}
+
+function findExecutable(command: string): boolean {
   const candidates = command.includes('/') ? [command] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
   return candidates.some((candidate) => {
     try {
