@@ -28,6 +28,7 @@ import { DEFAULT_VIEW, videoStyle, type PlayerView } from '@/components/player/v
 import { controllerHotkeys, PlayerControls } from './player-controls';
 import { useChrome } from './use-chrome';
 import { useElement } from './use-element';
+import { guardSeekable } from './seekable-guard';
 import { useMovieSubtitles } from './use-movie-subtitles';
 import { useSource } from './use-source';
 import { useTrackMenus } from './use-track-menus';
@@ -87,6 +88,15 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
   const video = useElement<HTMLVideoElement>();
   const controller = useElement<HTMLElement>();
   const videoRef = video.ref;
+  const attachVideo = video.attach;
+  // Before React hands the element to anything that might read its seekable ranges (./seekable-guard.ts).
+  const refVideo = useCallback(
+    (node: HTMLVideoElement | null) => {
+      if (node) guardSeekable(node);
+      attachVideo(node);
+    },
+    [attachVideo],
+  );
   const [view, setView] = useState<PlayerView>(DEFAULT_VIEW);
   const changeView = useCallback((patch: Partial<PlayerView>) => setView((current) => ({ ...current, ...patch })), []);
   const menuId = `player-settings-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
@@ -168,7 +178,7 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
       onFocus={reach}
       onKeyDown={onKeyDown}
     >
-      <video ref={video.attach} slot="media" data-testid="player-video" className="h-full w-full" style={videoStyle(view)} playsInline preload="auto" tabIndex={-1} />
+      <video ref={refVideo} slot="media" data-testid="player-video" className="h-full w-full" style={videoStyle(view)} playsInline preload="auto" tabIndex={-1} />
       {/*
         The layers over the picture, under the controls (media-chrome's media layer), in a box that
         stays as long as the player: media-chrome takes the removal of any `slot="media"` element

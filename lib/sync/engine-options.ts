@@ -42,6 +42,12 @@ export interface SyncEngineOptions {
   /** Jitter source in [0, 1). */
   random?: () => number;
   onAutoplay?: (outcome: AutoplayOutcome) => void;
+  /**
+   * Whether a person is acting on the page now (transient user activation). An unmute made while it
+   * is false is the browser's or the engine's, and a pause right after it the autoplay policy's
+   * (./engine.ts). Default: `navigator.userActivation.isActive`, false where the browser lacks it.
+   */
+  personActive?: () => boolean;
   /** A local play/pause/seek/rate change by a user who may not control playback; the engine restores the room state. */
   onControlDenied?: () => void;
   /** The reply to a manual sync (`manualSync`) was applied. */

@@ -1184,6 +1184,69 @@ describe('autoplay fallback', () => {
   });
 });
 
+describe('no browser moves the room (docs/browsers.md)', () => {
+  /** A muted start (sound refused), in step with a playing room, with the browser's autoplay policy on. */
+  async function playingMuted(webkitRate: boolean) {
+    const media = await readyMedia();
+    media.autoplay = 'muted-only';
+    media.pausesWhenUnmuted = true;
+    media.rateUnmutes = webkitRate;
+    const transport = new RecordingTransport();
+    const denied = jest.fn();
+    const engine = makeEngine(media, transport, { personActive: () => media.gesture, onControlDenied: denied });
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+    await elapse(1500, media);
+    expect(media.muted).toBe(true);
+    expect(media.paused).toBe(false);
+    return { media, transport, engine, denied };
+  }
+
+  it("keeps WebKitGTK's unmute by a rate nudge and the autoplay pause after it from the room, and plays on", async () => {
+    const { media, transport, denied } = await playingMuted(true);
+    media.clockRate = 1.02; // 2 % fast: the engine nudges the rate, which unmutes it in WebKitGTK
+    await elapse(3000, media);
+    expect(media.fired.filter((type) => type === 'ratechange').length).toBeGreaterThan(0);
+    expect(transport.statuses).toEqual([]);
+    expect(denied).not.toHaveBeenCalled();
+    expect(media.muted).toBe(true);
+    expect(media.paused).toBe(false);
+  });
+
+  it('takes a pause right after an unmute that no person made for the browser’s, not a person’s', async () => {
+    const { media, transport, denied } = await playingMuted(false);
+    media.muted = false; // a stored volume preference applied without a gesture
+    await elapse(2000, media);
+    expect(media.fired).toContain('pause');
+    expect(transport.statuses).toEqual([]);
+    expect(denied).not.toHaveBeenCalled();
+    expect(media.paused).toBe(false);
+  });
+
+  it('never reads the seekable ranges before the element has metadata (WebKitGTK then takes the position for the duration)', async () => {
+    const media = new FakeMedia();
+    const engine = makeEngine(media, new RecordingTransport());
+    engine.setConnected(true);
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 12, playbackRate: 1 });
+    await elapse(1000, media);
+    expect(media.seekableReadsBeforeMetadata).toBe(0);
+    media.loadMetadata();
+    await elapse(1000, media);
+    expect(media.currentTime).toBeGreaterThan(12);
+  });
+
+  it('still tells the room of a person’s pause after their own unmute', async () => {
+    const { media, transport } = await playingMuted(false);
+    media.gesture = true;
+    media.muted = false; // the Unmute button: allowed, the element plays on
+    await elapse(50, media);
+    expect(media.paused).toBe(false);
+    media.pause();
+    await elapse(50, media);
+    expect(transport.statuses).toHaveLength(1);
+    expect(transport.statuses[0]).toMatchObject({ isPlaying: false });
+  });
+});
+
 describe('the sync indicator', () => {
   it('is idle with nothing to follow, correcting while it nudges, in sync after, with the drift in ms', async () => {
     const media = await readyMedia();

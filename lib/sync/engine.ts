@@ -15,7 +15,7 @@ import { indicatorOf, initialState, phaseTimerAt, step, targetOnServerClock, typ
 import type { MediaLike } from './media';
 import type { HttpStatus, SyncEngineOptions } from './engine-options';
 import { canTransition, DecisionLog, type SyncDebug } from './phase';
-import { DEFAULT_SEEK_PUBLISH_DELAY_MS, DEFAULT_TICK_MS, MAX_PENDING_SYNCS } from './tuning';
+import { BROWSER_PAUSE_AFTER_UNMUTE_MS, DEFAULT_SEEK_PUBLISH_DELAY_MS, DEFAULT_TICK_MS, MAX_PENDING_SYNCS, RATE_UNMUTE_MS } from './tuning';
 
 export type { AutoplayOutcome, HttpStatus, SyncEngineOptions, SyncTransport } from './engine-options';
 export type { LagKind } from './latency';
@@ -37,6 +37,12 @@ export class SyncEngine {
   private readonly schedule: SyncSchedule;
   private readonly expected: ExpectedEvents;
   private readonly listener = (event: Event) => this.onMediaEvent(event.type as MediaEventType);
+  private readonly volumeListener = () => this.onVolumeChange();
+  /** The element's `muted` as last seen (an unmute is a change from true to false). */
+  private lastMuted: boolean;
+  /** When (local ms) the engine last changed the element's playbackRate, and when an unmute that no person made came. */
+  private rateSetAtMs = Number.NEGATIVE_INFINITY;
+  private unaskedUnmuteAtMs = Number.NEGATIVE_INFINITY;
   private state: MachineState;
   private live: boolean;
   private canControl: boolean;
@@ -65,7 +71,9 @@ export class SyncEngine {
     this.canControl = options.canControl ?? true;
     this.expected = new ExpectedEvents(this.now);
     this.state = initialState(this.tuning);
+    this.lastMuted = this.media.muted;
     for (const type of MEDIA_EVENTS) this.media.addEventListener(type, this.listener as () => void);
+    this.media.addEventListener('volumechange', this.volumeListener);
     this.tickTimer = setInterval(() => this.dispatch({ type: 'tick' }), options.tickMs ?? DEFAULT_TICK_MS);
   }
 
@@ -74,6 +82,7 @@ export class SyncEngine {
     this.destroyed = true;
     this.state = { ...this.state, phase: { name: 'idle' } };
     for (const type of MEDIA_EVENTS) this.media.removeEventListener(type, this.listener as () => void);
+    this.media.removeEventListener('volumechange', this.volumeListener);
     for (const name of ['phase', 'publish', 'sync'] as const) this.setTimer(name, null, () => undefined);
     clearInterval(this.tickTimer);
     this.expected.clear();
@@ -196,10 +205,49 @@ export class SyncEngine {
 
   private onMediaEvent(type: MediaEventType): void {
     const position = this.media.currentTime;
-    if (type === 'play' || type === 'pause') this.dispatch({ type, own: this.expected.consume(type) });
+    if (type === 'pause') {
+      const own = this.expected.consume(type);
+      const browsers = !own && this.browserPaused();
+      this.dispatch({ type, own: own || browsers });
+      // Not a person's pause: nothing to tell; back to the room as a press of sync would (muted if sound is refused).
+      if (browsers) this.dispatch({ type: 'manual-sync' });
+    }
+    else if (type === 'play') this.dispatch({ type, own: this.expected.consume(type) });
     else if (type === 'seeking') this.dispatch({ type, expected: this.expected.pending('seeked', position) });
     else if (type === 'seeked') this.dispatch({ type, expected: this.expected.consume('seeked', position) });
     else this.dispatch({ type });
+  }
+
+  /**
+   * An unmute that no person made (no user activation): after the engine's own rate change it is
+   * WebKitGTK's pipeline taking its mute from the rate, undone at once; either way a pause that
+   * follows within BROWSER_PAUSE_AFTER_UNMUTE_MS is the autoplay policy's, not a person's.
+   */
+  private onVolumeChange(): void {
+    const wasMuted = this.lastMuted;
+    this.lastMuted = this.media.muted;
+    if (!wasMuted || this.media.muted || this.personActive()) return;
+    const nowMs = this.now();
+    this.unaskedUnmuteAtMs = nowMs;
+    if (nowMs - this.rateSetAtMs > RATE_UNMUTE_MS) return;
+    this.media.muted = true;
+    this.lastMuted = true;
+    this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail: 'unmuted by a rate change: muted again', event: 'volumechange' });
+  }
+
+  /** True when a pause that the engine did not make is the browser's (it follows an unmute no person made). */
+  private browserPaused(): boolean {
+    const nowMs = this.now();
+    if (nowMs - this.unaskedUnmuteAtMs > BROWSER_PAUSE_AFTER_UNMUTE_MS) return false;
+    this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail: 'paused by the browser after an unmute: not told to the room', event: 'pause' });
+    return true;
+  }
+
+  /** Whether a person is acting now (the page has transient user activation); false where the browser cannot tell. */
+  private personActive(): boolean {
+    if (this.options.personActive) return this.options.personActive();
+    const activation = typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { userActivation?: { isActive: boolean } }).userActivation;
+    return activation?.isActive === true;
   }
 
   private run(effect: SyncEffect, event: SyncEvent): void {
@@ -216,7 +264,9 @@ export class SyncEngine {
         media.currentTime = effect.to;
         return;
       case 'set-rate':
-        if (Math.abs(media.playbackRate - effect.rate) > 1e-9) media.playbackRate = effect.rate;
+        if (Math.abs(media.playbackRate - effect.rate) <= 1e-9) return;
+        this.rateSetAtMs = this.now();
+        media.playbackRate = effect.rate;
         return;
       case 'send-status':
         if (!options.transport.sendStatus(effect.status)) return;

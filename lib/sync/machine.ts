@@ -310,6 +310,9 @@ class Run {
   }
 }
 
+/** No time ranges: what `seekable` is before the element has metadata. */
+const NO_RANGES: TimeRangesLike = { length: 0, start: () => 0, end: () => 0 };
+
 /** The element as the effects of this step leave it (what the element itself changes at once). */
 class MediaDraft implements MediaLike {
   currentTime: number;
@@ -321,9 +324,10 @@ class MediaDraft implements MediaLike {
   readonly duration: number;
   readonly readyState: number;
   readonly buffered?: TimeRangesLike;
-  readonly seekable?: TimeRangesLike;
+  private readonly element: MediaLike;
 
   constructor(media: MediaLike) {
+    this.element = media;
     this.currentTime = media.currentTime;
     this.playbackRate = media.playbackRate;
     this.muted = media.muted;
@@ -333,7 +337,15 @@ class MediaDraft implements MediaLike {
     this.duration = media.duration;
     this.readyState = media.readyState;
     this.buffered = media.buffered;
-    this.seekable = media.seekable;
+  }
+
+  /**
+   * The element's seekable ranges, read only when a decision needs them and only once it has
+   * metadata: before that they are empty by the HTML spec, and WebKitGTK's reading of them then
+   * fixes the duration at the current position for good (docs/browsers.md "WebKit").
+   */
+  get seekable(): TimeRangesLike | undefined {
+    return this.element.readyState >= HAVE_METADATA ? this.element.seekable : NO_RANGES;
   }
 
   play(): void {

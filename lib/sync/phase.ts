@@ -71,7 +71,8 @@ export type SyncDecisionKind =
   | 'publish' // the user's own action sent as STATUS
   | 'end' // the room passed the end
   | 'give-up' // a page that cannot keep up stops seeking for a while
-  | 'unreachable'; // the source cannot seek where the room is: wait, paused
+  | 'unreachable' // the source cannot seek where the room is: wait, paused
+  | 'browser'; // the browser's own unmute or pause (no person's), kept from the room (./engine.ts)
 
 /** One decision: when (local Unix ms), the phase it led to, and a short detail (positions in s, drift in ms). */
 export interface SyncDecision {

@@ -85,3 +85,17 @@ export const UNREACHABLE_RECHECK_MS = 1000;
  * socket with SYNC requests (the server's message limit) or the screen with notices.
  */
 export const DENIED_RESYNC_MS = 2000;
+
+/**
+ * How long (ms) after an unmute that no person made a pause is the browser's own: an autoplay policy
+ * pauses an element that becomes audible without a gesture (WebKit, Chromium), and that pause is
+ * nobody's choice (docs/browsers.md "No browser moves the room").
+ */
+export const BROWSER_PAUSE_AFTER_UNMUTE_MS = 600;
+
+/**
+ * How long (ms) after the engine's own playbackRate change an unmute that no person made is the
+ * engine's doing: WebKitGTK sets its pipeline's mute from the rate alone, so a nudge unmutes a muted
+ * element, whose autoplay policy then pauses it (docs/browsers.md "WebKit").
+ */
+export const RATE_UNMUTE_MS = 300;

@@ -10,7 +10,6 @@ import type { MediaLike } from '../media';
 export type AutoplayPolicy = 'allowed' | 'muted-only' | 'blocked';
 
 export class FakeMedia extends EventTarget implements MediaLike {
-  muted = false;
   ended = false;
   duration = 120;
   readyState = 0;
@@ -38,9 +37,24 @@ export class FakeMedia extends EventTarget implements MediaLike {
    * (`[[0, 0]]`: every seek lands on 0).
    */
   seekableRanges: Array<[number, number]> | null = null;
+  /**
+   * WebKitGTK: a playbackRate change sets the element's muted from the rate alone (audible for
+   * 0.8–2), so a nudge unmutes a muted element (docs/browsers.md "WebKit").
+   */
+  rateUnmutes = false;
+  /**
+   * The autoplay policy of WebKit and Chromium: a playing element that becomes audible while no
+   * person acts (`gesture` false) is paused by the browser (`volumechange`, then `pause`).
+   */
+  pausesWhenUnmuted = false;
+  /** How often `seekable` was read before metadata (WebKitGTK then fixes the duration at the position: docs/browsers.md). */
+  seekableReadsBeforeMetadata = 0;
+  /** Whether a person is acting now (the page's user activation). */
+  gesture = false;
   /** Every event fired, in order (for asserting what happened). */
   readonly fired: string[] = [];
   private position = 0;
+  private isMuted = false;
   private rate = 1;
   private isPaused = true;
   private pendingSeek: ReturnType<typeof setTimeout> | null = null;
@@ -60,6 +74,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
   }
 
   get seekable() {
+    if (this.readyState < 1) this.seekableReadsBeforeMetadata += 1;
     const ranges = this.seekableRanges ?? [[0, this.duration]];
     return { length: ranges.length, start: (i: number) => ranges[i][0], end: (i: number) => ranges[i][1] };
   }
@@ -97,8 +112,23 @@ export class FakeMedia extends EventTarget implements MediaLike {
     return this.rate;
   }
 
+  get muted(): boolean {
+    return this.isMuted;
+  }
+
+  set muted(value: boolean) {
+    if (value === this.isMuted) return;
+    this.isMuted = value;
+    this.queue('volumechange');
+    if (!value && this.pausesWhenUnmuted && !this.gesture && !this.isPaused) {
+      this.isPaused = true;
+      this.queue('pause');
+    }
+  }
+
   set playbackRate(value: number) {
     if (value === this.rate) return;
+    if (this.rateUnmutes && value >= 0.8 && value <= 2) this.muted = false;
     if (this.rate === 1 && !this.isPaused) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.rateStepMs);
     this.rate = value;
     this.queue('ratechange');
