@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/support/chromium';
 
 /** The spec files of the `solo` project (see below). */
-const SOLO = /[\\/](sync|cluster|reconnect|room-admin|keyboard|player|formats|hall|proxy|autoplay|phone|dev-server|evening|vendors|vendors-emby|vendors-bilibili|convert)\.spec\.ts$/;
+const SOLO = /[\\/](sync|cluster|reconnect|room-admin|keyboard|player|formats|hall|proxy|autoplay|phone|dev-server|evening|vendors|vendors-emby|vendors-bilibili|convert|engines)\.spec\.ts$/;
 
 const browser = { ...devices['Desktop Chrome'], launchOptions: chromiumLaunchOptions };
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * What `npm test` needs that npm does not install (docs/testing.md "What the tests need"): Debian's
- * Chromium (Playwright never downloads a browser here), ffmpeg, redis-server, PostgreSQL, nginx,
- * coturn and python3, each for the tests that start it. Run before `npm test` (its `pretest`) and by
+ * Chromium, Firefox ESR and WebKitGTK (with Xvfb and GStreamer's decoders; Playwright never
+ * downloads a browser here), ffmpeg, redis-server, PostgreSQL, nginx, coturn and python3, each for
+ * the tests that start it. Run before `npm test` (its `pretest`) and by
  * `.ci/run`. Whatever is missing is installed with apt-get when that can be done without a prompt
  * (root, or passwordless sudo, on Debian or Ubuntu); otherwise it stops at once and prints the exact
  * command to run. `npm run test:quick` needs none of them.
@@ -34,6 +35,11 @@ function postgresInstalled() {
   }
 }
 
+/** True when GStreamer's plugin `file` is installed (Debian's multiarch plugin folder). */
+function gstreamerPlugin(file) {
+  return existsSync(`/usr/lib/x86_64-linux-gnu/gstreamer-1.0/${file}`);
+}
+
 /** Each program: what it is, its Debian package, whether it is there, and which tests need it. */
 export const NEEDS = [
   { what: 'Chromium', pkg: 'chromium', present: () => existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium'), forTests: 'the end-to-end tests and the size budgets (or set CHROMIUM_PATH)' },
@@ -42,6 +48,12 @@ export const NEEDS = [
   { what: 'PostgreSQL', pkg: 'postgresql', present: postgresInstalled, forTests: 'the server tests on PostgreSQL' },
   { what: 'nginx', pkg: 'nginx', present: () => onPath('nginx') || existsSync('/usr/sbin/nginx'), forTests: 'the cluster test behind nginx' },
   { what: 'coturn', pkg: 'coturn', present: () => onPath('turnserver') || existsSync('/usr/bin/turnserver'), forTests: 'the TURN test' },
+  { what: 'Firefox ESR', pkg: 'firefox-esr', present: () => existsSync(process.env.FIREFOX_PATH || '/usr/bin/firefox-esr'), forTests: 'the cross-engine journeys (e2e/engines.spec.ts)' },
+  { what: "WebKitGTK's WebDriver and MiniBrowser", pkg: 'webkit2gtk-driver', present: () => existsSync('/usr/bin/WebKitWebDriver') && existsSync('/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'), forTests: 'the cross-engine journeys (WebKit, Safari\'s engine)' },
+  { what: 'Xvfb', pkg: 'xvfb', present: () => existsSync('/usr/bin/Xvfb'), forTests: "WebKitGTK's window in the cross-engine journeys" },
+  { what: "GStreamer's libav decoders", pkg: 'gstreamer1.0-libav', present: () => gstreamerPlugin('libgstlibav.so'), forTests: 'H.264 and AAC in WebKitGTK' },
+  { what: "GStreamer's bad plugins", pkg: 'gstreamer1.0-plugins-bad', present: () => gstreamerPlugin('libgstdebugutilsbad.so'), forTests: "WebKitGTK's MSE (hls.js) and the fake audio sink that stands for speakers" },
+  { what: "GStreamer's OpenGL plugins", pkg: 'gstreamer1.0-gl', present: () => gstreamerPlugin('libgstopengl.so'), forTests: "WebKitGTK's video sink" },
   { what: 'python3', pkg: 'python3', present: () => onPath('python3'), forTests: 'the evening tests (python3 -m http.server as the plain media host)' },
 ];
 

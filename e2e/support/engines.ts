@@ -1,0 +1,209 @@
+/**
+ * The two other browser engines of the cross-engine journeys (docs/browsers.md, docs/testing.md):
+ * Debian's Firefox ESR over WebDriver BiDi (puppeteer-core; Playwright 1.65's BiDi Firefox asks
+ * for commands ESR 153 lacks, e.g. `emulation.setMediaFeaturesOverride`) and Debian's WebKitGTK
+ * MiniBrowser through `WebKitWebDriver` (classic WebDriver, selenium-webdriver) on its own Xvfb
+ * display. Neither is downloaded: both come from apt (scripts/prerequisites.mjs).
+ *
+ * A page of either engine is an `EnginePage`: what a journey needs of a person's browser (open a
+ * link, click, type, read the page) with the same names for both, so that one journey runs in each.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServer } from 'node:net';
+import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
+import { Builder, By, type WebDriver } from 'selenium-webdriver';
+import type { MediaSample } from './playback';
+
+/** The engines besides Chromium, by the name docs/browsers.md gives them. */
+export type EngineName = 'firefox' | 'webkit';
+
+/** Where Debian puts each engine. */
+export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH || '/usr/bin/WebKitWebDriver';
+export const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+/** Whether the engine is installed here (the journeys of a missing one fail with the apt command, never skip in CI). */
+export function engineInstalled(name: EngineName): boolean {
+  return name === 'firefox' ? existsSync(FIREFOX_PATH) : existsSync(WEBKIT_DRIVER_PATH) && existsSync(MINIBROWSER_PATH) && existsSync('/usr/bin/Xvfb');
+}
+
+/** One tab of Firefox or WebKit, driven as a person uses it. */
+export interface EnginePage {
+  readonly engine: EngineName;
+  /** Opens `url` and waits for its load event. */
+  goto(url: string): Promise<void>;
+  /** Runs `body` (a function body that may `return`) in the page with `args` as `arguments`, and returns its JSON result. */
+  run<T>(body: string, ...args: unknown[]): Promise<T>;
+  /** Clicks the element that `css` selects, with the engine's pointer input (a user gesture). */
+  click(css: string): Promise<void>;
+  /** Types `text` into the element that `css` selects, as keystrokes. */
+  type(css: string, text: string): Promise<void>;
+  /** Saves a PNG of the viewport (for failure reports). */
+  screenshot(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A free TCP port on loopback. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Waits until `check` resolves true, polling every 100 ms, for at most `timeoutMs`. */
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** Firefox ESR, headless, over WebDriver BiDi; each `newPage` is a tab in one fresh profile. */
+export async function launchFirefox(): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
+  const browser: PuppeteerBrowser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    // Firefox's own autoplay rule (sound refused without a gesture) is the default a person has.
+    extraPrefsFirefox: { 'media.autoplay.default': 1, 'media.autoplay.blocking_policy': 0 },
+  });
+  return {
+    async newPage() {
+      const page: PuppeteerPage = await browser.newPage();
+      await page.setViewport({ width: 1280, height: 800 });
+      return {
+        engine: 'firefox',
+        async goto(url) {
+          await page.goto(url, { waitUntil: 'load' });
+        },
+        async run<T>(body: string, ...args: unknown[]) {
+          return page.evaluate(new Function(body) as (...a: unknown[]) => T, ...args) as Promise<T>;
+        },
+        async click(css) {
+          await page.locator(css).click();
+        },
+        async type(css, text) {
+          await page.locator(css).fill(text);
+        },
+        async screenshot(file) {
+          await page.screenshot({ path: file as `${string}.png` });
+        },
+        async close() {
+          await page.close();
+        },
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+/**
+ * WebKitGTK's MiniBrowser under its own Xvfb display, through WebKitWebDriver. One WebDriver
+ * session is one window; `newPage` starts one each (WebKitWebDriver serves one session at a time,
+ * so each page gets its own driver).
+ */
+export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
+  const children: ChildProcess[] = [];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'synctv-webkit-'));
+  // Xvfb picks a free display and writes its number to the file descriptor given.
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  children.push(xvfb);
+  const display = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(`:${text.trim()}`);
+    });
+    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
+  });
+  const sessions: WebDriver[] = [];
+  return {
+    async newPage() {
+      const port = await freePort();
+      const driver = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          DISPLAY: display,
+          // No sound server here: GStreamer's fake audio sink stands for the speakers (autoaudiosink
+          // finds none and the media player reports a pipeline error otherwise).
+          GST_PLUGIN_FEATURE_RANK: 'fakeaudiosink:MAX',
+          XDG_RUNTIME_DIR: dir,
+        },
+      });
+      children.push(driver);
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/status`)).ok, 10_000, 'WebKitWebDriver');
+      const session = await new Builder()
+        .usingServer(`http://127.0.0.1:${port}`)
+        .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] } })
+        .build();
+      sessions.push(session);
+      await session.manage().window().setRect({ width: 1280, height: 800 });
+      return {
+        engine: 'webkit',
+        async goto(url) {
+          await session.get(url);
+        },
+        async run<T>(body: string, ...args: unknown[]) {
+          return session.executeScript(body, ...args) as Promise<T>;
+        },
+        async click(css) {
+          await until(async () => (await session.findElement(By.css(css))).isDisplayed(), 10_000, `${css} to show`);
+          await session.findElement(By.css(css)).click();
+        },
+        async type(css, text) {
+          const element = await session.findElement(By.css(css));
+          await element.clear();
+          await element.sendKeys(text);
+        },
+        async screenshot(file) {
+          writeFileSync(file, Buffer.from(await session.takeScreenshot(), 'base64'));
+        },
+        async close() {
+          await session.quit().catch(() => undefined);
+          driver.kill();
+        },
+      };
+    },
+    async close() {
+      await Promise.all(sessions.map((session) => session.quit().catch(() => undefined)));
+      for (const child of children) child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches the named engine. */
+export function launchEngine(name: EngineName) {
+  return name === 'firefox' ? launchFirefox() : launchWebKit();
+}
+
+/** The page code that reads the player like e2e/support/playback.ts `sampleMedia` (a function body). */
+export const SAMPLE_MEDIA = `
+  const video = document.querySelector('video[data-testid="player-video"]');
+  if (!video) return { present: false, currentTime: 0, paused: true, muted: false, seeking: false, ended: false, playbackRate: 1, readyState: 0, buffered: '', atMs: Date.now() };
+  return { present: true, currentTime: video.currentTime, paused: video.paused, muted: video.muted, seeking: video.seeking, ended: video.ended,
+    playbackRate: video.playbackRate, readyState: video.readyState, buffered: '', duration: video.duration, atMs: Date.now() };
+`;
+
+/** The engine page's player, as `sampleMedia` reads a Playwright page's. */
+export function sampleEngine(page: EnginePage): Promise<MediaSample & { duration: number }> {
+  return page.run(SAMPLE_MEDIA);
+}
+
+/** Signs `page` in with `token` (the API's JWT in localStorage, as the sign-in screen leaves it) and opens `url`. */
+export async function openSignedIn(page: EnginePage, origin: string, token: string, url: string): Promise<void> {
+  await page.goto(`${origin}/web/`);
+  await page.run(`localStorage.setItem('userToken', arguments[0]); localStorage.setItem('debug', 'sync');`, token);
+  await page.goto(url);
+}
