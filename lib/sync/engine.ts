@@ -211,8 +211,7 @@ export class SyncEngine {
       this.dispatch({ type, own: own || browsers });
       // Not a person's pause: nothing to tell; back to the room as a press of sync would (muted if sound is refused).
       if (browsers) this.dispatch({ type: 'manual-sync' });
-    }
-    else if (type === 'play') this.dispatch({ type, own: this.expected.consume(type) });
+    } else if (type === 'play') this.dispatch({ type, own: this.expected.consume(type) });
     else if (type === 'seeking') this.dispatch({ type, expected: this.expected.pending('seeked', position) });
     else if (type === 'seeked') this.dispatch({ type, expected: this.expected.consume('seeked', position) });
     else this.dispatch({ type });
