@@ -12,9 +12,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:net';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
 import { Builder, By, type WebDriver } from 'selenium-webdriver';
+import { freePort } from '../../server/test-support/redis';
 import type { MediaSample } from './playback';
 
 /** The engines besides Chromium, by the name docs/browsers.md gives them. */
@@ -44,18 +44,6 @@ export interface EnginePage {
   /** Saves a PNG of the viewport (for failure reports). */
   screenshot(file: string): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A free TCP port on loopback. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Waits until `check` resolves true, polling every 100 ms, for at most `timeoutMs`. */
@@ -201,7 +189,10 @@ export function sampleEngine(page: EnginePage): Promise<MediaSample & { duration
   return page.run(SAMPLE_MEDIA);
 }
 
-/** Signs `page` in with `token` (the API's JWT in localStorage, as the sign-in screen leaves it) and opens `url`. */
+/**
+ * Signs `page` in with `token` (the API's JWT in localStorage, as the sign-in screen leaves it), turns
+ * on the sync debug overlay (docs/sync.md "Debugging") for the failure reports, and opens `url`.
+ */
 export async function openSignedIn(page: EnginePage, origin: string, token: string, url: string): Promise<void> {
   await page.goto(`${origin}/web/`);
   await page.run(`localStorage.setItem('userToken', arguments[0]); localStorage.setItem('debug', 'sync');`, token);
