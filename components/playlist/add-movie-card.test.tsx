@@ -93,6 +93,25 @@ describe('AddMovieCard', () => {
     expect(screen.getByTestId('movie-push-submit')).toHaveTextContent(zh('moviePush.submit'));
   });
 
+  it('opens on a request made before it was on the page (the empty player\'s "Add a movie" clicked while the card\'s code came down)', async () => {
+    // jsdom does not lay out, so it has no scrollIntoView; the card asks for it to come into view.
+    const scrollIntoView = jest.fn();
+    Element.prototype.scrollIntoView = scrollIntoView;
+    const handled = jest.fn();
+    const { rerender } = render(<AddMovieCard roomId="room-1" openRequested onOpenRequestHandled={handled} />);
+    expect(screen.getByTestId('movie-push-open')).toHaveAttribute('aria-expanded', 'true');
+    await waitFor(() => expect(screen.getByTestId('movie-push-url')).toHaveFocus());
+    expect(handled).toHaveBeenCalledTimes(1);
+    expect(scrollIntoView).toHaveBeenCalledTimes(1);
+
+    // Asked again once handled: the field takes the focus again.
+    rerender(<AddMovieCard roomId="room-1" openRequested={false} onOpenRequestHandled={handled} />);
+    screen.getByTestId('movie-push-name').focus();
+    rerender(<AddMovieCard roomId="room-1" openRequested onOpenRequestHandled={handled} />);
+    await waitFor(() => expect(screen.getByTestId('movie-push-url')).toHaveFocus());
+    expect(handled).toHaveBeenCalledTimes(2);
+  });
+
   it('keeps what was typed when closed and opened again', async () => {
     render(<AddMovieCard roomId="room-1" />);
     const open = screen.getByTestId('movie-push-open');

@@ -19,10 +19,14 @@ export interface AddMovieCardProps {
   /** The folder the movie list shows ("" = root); movies are added there. */
   parentId?: string;
   /**
-   * Bumped (from 1) by another part of the hall that offers "Add a movie" (the empty player, the
-   * empty list): the card opens, comes into view and focuses its address field.
+   * Set by another part of the hall that offers "Add a movie" (the empty player, the empty list):
+   * the card opens, comes into view, focuses its address field and calls onOpenRequestHandled.
+   * A request made before the card was on the page (its code still coming down) is honoured when
+   * it mounts.
    */
-  openRequest?: number;
+  openRequested?: boolean;
+  /** Called once an openRequested has been acted on; the owner clears the request. */
+  onOpenRequestHandled?: () => void;
   /** See MoviePushFormProps: what happens once movies were added. */
   onPushed?: MoviePushFormProps['onPushed'];
 }
@@ -32,7 +36,7 @@ export interface AddMovieCardProps {
  * button (`movie-push-open`, aria-expanded); opening it loads the form and focuses the URL field.
  * If the form cannot be downloaded, the card says why and offers a retry.
  */
-export function AddMovieCard({ roomId, parentId = '', openRequest = 0, onPushed }: AddMovieCardProps) {
+export function AddMovieCard({ roomId, parentId = '', openRequested = false, onOpenRequestHandled, onPushed }: AddMovieCardProps) {
   const t = useT();
   const bodyId = useId();
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -72,18 +76,18 @@ export function AddMovieCard({ roomId, parentId = '', openRequest = 0, onPushed 
   }, [open, Fields, wantsFocus]);
 
   // Asked to open from elsewhere in the hall.
-  const handledRequest = useRef(openRequest);
-  const loadFieldsRef = useRef(loadFields);
+  // Acted on once per request: the latest form state and callback are read through a ref.
+  const latest = useRef({ Fields, loadFields, onOpenRequestHandled });
   useEffect(() => {
-    loadFieldsRef.current = loadFields;
+    latest.current = { Fields, loadFields, onOpenRequestHandled };
   });
   useEffect(() => {
-    if (openRequest === handledRequest.current) return;
-    handledRequest.current = openRequest;
+    if (!openRequested) return;
     setOpen(true);
     setWantsFocus('request');
-    if (!Fields) loadFieldsRef.current();
-  }, [openRequest, Fields]);
+    if (!latest.current.Fields) latest.current.loadFields();
+    latest.current.onOpenRequestHandled?.();
+  }, [openRequested]);
 
   return (
     // Closed, the card keeps its own height instead of stretching beside the movie list.

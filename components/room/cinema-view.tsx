@@ -103,9 +103,11 @@ function CinemaHall({ roomId }: CinemaViewProps) {
   const chat = useChat(session);
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [theater, toggleTheater] = useTheater();
-  // Bumped to open "Add a movie", bring it into view and focus its address field.
-  const [pushRequest, setPushRequest] = useState(0);
-  const requestPushForm = useCallback(() => setPushRequest((n) => n + 1), []);
+  // Set to open "Add a movie", bring it into view and focus its address field; the card clears it
+  // once done, so a click made while the card's code was still coming down is not lost.
+  const [pushRequested, setPushRequested] = useState(false);
+  const requestPushForm = useCallback(() => setPushRequested(true), []);
+  const pushRequestHandled = useCallback(() => setPushRequested(false), []);
 
   const movie = loaded && hasCurrentMovie(loaded.current) ? loaded.current.movie : null;
   // A picture is on its way while the current movie is loading or is one; not after it failed to load.
@@ -261,7 +263,7 @@ function CinemaHall({ roomId }: CinemaViewProps) {
             <div className="hall-add min-w-0 self-start">
               {abilities.canAddMovie ? (
                 <AfterFirstFrame ready={sideParts} placeholder={<Skeleton className="h-12 rounded-2xl" />}>
-                  <AddMovieCard roomId={roomId} parentId={view.folderId} openRequest={pushRequest} onPushed={onPushed} />
+                  <AddMovieCard roomId={roomId} parentId={view.folderId} openRequested={pushRequested} onOpenRequestHandled={pushRequestHandled} onPushed={onPushed} />
                 </AfterFirstFrame>
               ) : (
                 <Card className="px-4 py-3 text-center" data-testid="movie-push-denied">
