@@ -259,7 +259,7 @@ test.describe('a file from a host without Range (python3 -m http.server)', () =>
   });
 });
 
-test("who paused, jumped, changed the speed or the movie is said by name, in the chat and over the picture, one line per person per 2 s", async ({ app, actors, media }) => {
+test("who paused, jumped, changed the speed or the movie is said by name, in the chat and over the picture, one line per person per 2 s; your own as yours", async ({ app, actors, media }) => {
   test.setTimeout(120_000);
   const { a, b, roomId, cinemaA, cinemaB } = await roomOfTwo(app, actors, 'who');
   const first = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'first film' });
@@ -273,11 +273,15 @@ test("who paused, jumped, changed the speed or the movie is said by name, in the
   await expectTogether(a.page, b.page);
   const linesOfB = a.page.getByTestId('chat-system').filter({ hasText: b.username });
   const notice = a.page.getByTestId('room-action-notice');
+  const ownLinesOfB = b.page.getByTestId('chat-system').filter({ hasText: /^You / });
 
   await test.step("B's pause: “B paused at 0:0x” for A", async () => {
     await cinemaB.pressPlayButton();
     await expect(linesOfB.last()).toHaveText(new RegExp(`${b.username} paused at 0:0\\d`));
     await expect(notice).toHaveText(new RegExp(`${b.username} paused at 0:0\\d`));
+    // B is told too, as the others are: a browser that paused by itself would be noticed.
+    await expect(ownLinesOfB.last()).toHaveText(/You paused at 0:0\d/);
+    await expect(b.page.getByTestId('room-action-notice')).toHaveText(/You paused at 0:0\d/);
   });
 
   await test.step('B jumps three times in a row: one line, saying where B ended up', async () => {
@@ -299,6 +303,7 @@ test("who paused, jumped, changed the speed or the movie is said by name, in the
     await expect(linesOfB.last()).toContainText(`${b.username} started second film`);
     await expect(notice).toHaveText(`${b.username} started second film`);
   });
-  // B's own actions are not told to B.
+  // B's own actions are told to B as B's own, never by B's name.
+  await expect(ownLinesOfB.filter({ hasText: 'You set the speed to 1.5×' })).toHaveCount(1);
   await expect(b.page.getByTestId('chat-system').filter({ hasText: `${b.username} paused` })).toHaveCount(0);
 });

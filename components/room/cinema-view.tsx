@@ -58,6 +58,8 @@ const swrConfig: SWRConfiguration = {
 
 /** Minimum gap (ms) between two "you may not control playback" warnings. */
 const DENIED_NOTICE_GAP_MS = 5000;
+/** The chat's grouping key for the user's own playback actions (no username can be empty). */
+const OWN_ACTIONS = '';
 
 export interface CinemaViewProps {
   roomId: string;
@@ -152,15 +154,17 @@ function CinemaHall({ roomId }: CinemaViewProps) {
     if (movie && by) setActionNotice((previous) => ({ id: previous.id + 1, text }));
   }, [loaded, movie, addSystemLine, t]);
 
-  // Who paused, played, jumped or changed the speed (lib/room/actions.ts): a chat line per person per
-  // 2 s, and a moment over the picture.
+  // Who paused, played, jumped or changed the speed (lib/room/actions.ts), the user included ("You
+  // paused at 0:22"): a chat line per person per 2 s, and a moment over the picture.
   const roomAction = useAtomValue(roomActionAtom);
   const { addActionLine } = chat;
   useEffect(() => {
     if (!roomAction) return;
-    const { username: by, action } = roomAction;
-    const text = action.kind === 'rate' ? t('cinema.action.rate', { by, rate: action.playbackRate }) : t(`cinema.action.${action.kind}`, { by, at: formatPosition(action.currentTime) });
-    addActionLine(by, text);
+    const { username: by, own, action } = roomAction;
+    const key = own ? (`cinema.action.own.${action.kind}` as const) : (`cinema.action.${action.kind}` as const);
+    const text = action.kind === 'rate' ? t(key, { by, rate: action.playbackRate }) : t(key, { by, at: formatPosition(action.currentTime) });
+    // The user's own lines are grouped apart from anyone's (a guest has no name).
+    addActionLine(own ? OWN_ACTIONS : by, text);
     setActionNotice((previous) => ({ id: previous.id + 1, text }));
   }, [roomAction, addActionLine, t]);
 

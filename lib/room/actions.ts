@@ -1,8 +1,10 @@
 /**
  * Who did what to the room's playback (docs/features.md "Who did it"): a STATUS frame from another
  * member carries its `sender` (docs/contract.md §6.7), and comparing it with the status the room had
- * tells whether they played, paused, jumped or changed the speed. The hall says it in the chat (one
- * line per person per ACTION_LINE_GAP_MS, the latest action winning) and briefly over the picture.
+ * tells whether they played, paused, jumped or changed the speed. The STATUS this tab sends is
+ * compared the same way, so that the person sees their own action as the others do. The hall says it
+ * in the chat (one line per person per ACTION_LINE_GAP_MS, the latest action winning) and briefly
+ * over the picture.
  */
 import type { PlaybackState } from '@/lib/contract/playback';
 
@@ -13,10 +15,15 @@ export interface RoomAction {
   playbackRate: number;
 }
 
-/** A room action with who did it and when (local Unix ms); `id` tells two equal actions apart. */
+/**
+ * A room action with who did it and when (local Unix ms); `id` tells two equal actions apart.
+ * `own`: the action was this user's, from this tab (a STATUS it sent) or another of theirs; the hall
+ * says "You paused at 0:22", so that a browser acting on its own is noticed by its person.
+ */
 export interface RoomActionEvent {
   id: number;
   username: string;
+  own: boolean;
   action: RoomAction;
   atMs: number;
 }

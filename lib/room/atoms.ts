@@ -64,8 +64,8 @@ export interface RoomPlaybackStatus {
 export const playbackStatusAtom = atom<RoomPlaybackStatus | null>(null);
 
 /**
- * The last thing another member did to the room's playback (a STATUS frame with its `sender`,
- * ./actions.ts), or null: the hall says it in the chat and over the picture.
+ * The last thing a member did to the room's playback (a STATUS frame with its `sender`, or the
+ * STATUS this tab sent: ./actions.ts), or null: the hall says it in the chat and over the picture.
  */
 export const roomActionAtom = atom<RoomActionEvent | null>(null);
 

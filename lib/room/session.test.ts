@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/api/error';
 import { decodeMessage, encodeMessage, MessageType } from '@/lib/contract/message';
 import type { PlaybackState } from '@/lib/contract/playback';
 import type { CurrentMovie, RoomInfo, RoomMe } from '@/lib/contract/types';
-import { tokenAtom } from '@/lib/session';
+import { tokenAtom, userAtom } from '@/lib/session';
 import type { HttpStatus } from '@/lib/sync/engine';
 import type { RoomSocketEvents, RoomSocketState } from '@/lib/ws/room-socket';
 import {
@@ -447,16 +447,40 @@ describe('going on after a movie is played again (the proxy turned on)', () => {
 });
 
 describe('who did it', () => {
-  it("tells another member's pause, and nothing for my own from another tab", async () => {
+  it("tells another member's pause, and my own jump from another tab as mine", async () => {
     const { store, socket } = await opened();
     socket.open();
     await settle();
     const playing = { isPlaying: true, currentTime: 10, playbackRate: 1 };
     store.set(playbackStatusAtom, { status: playing, atMs: Date.now() });
     socket.frame({ type: MessageType.STATUS, sender: { userId: 'u2', username: 'bob' }, payload: { case: 'playbackStatus', value: { ...playing, isPlaying: false } } });
-    expect(store.get(roomActionAtom)).toMatchObject({ username: 'bob', action: { kind: 'pause' } });
-    const first = store.get(roomActionAtom);
+    expect(store.get(roomActionAtom)).toMatchObject({ username: 'bob', own: false, action: { kind: 'pause' } });
+    store.set(playbackStatusAtom, { status: playing, atMs: Date.now() });
     socket.frame({ type: MessageType.STATUS, sender: { userId: ME.userId, username: 'me' }, payload: { case: 'playbackStatus', value: { ...playing, currentTime: 100 } } });
+    expect(store.get(roomActionAtom)).toMatchObject({ own: true, action: { kind: 'seek', currentTime: 100 } });
+  });
+
+  it('tells my own pause from this tab, against the room before it, once it was sent', async () => {
+    const { store, socket, session } = await opened();
+    store.set(userAtom, { id: ME.userId, username: 'me' } as never);
+    const playing = { isPlaying: true, currentTime: 10, playbackRate: 1 };
+    const paused = { ...playing, isPlaying: false, currentTime: 22 };
+    session.followed(playing, Date.now());
+    // Not sent (the socket is not open yet): nothing is said.
+    session.followed(paused, Date.now());
+    expect(session.sendStatus(paused)).toBe(false);
+    expect(store.get(roomActionAtom)).toBeNull();
+
+    socket.open();
+    await settle();
+    session.followed(playing, Date.now());
+    // The engine reports its new target before it sends.
+    session.followed(paused, Date.now());
+    expect(session.sendStatus(paused)).toBe(true);
+    expect(store.get(roomActionAtom)).toMatchObject({ username: 'me', own: true, action: { kind: 'pause', currentTime: 22 } });
+    // A repeat of the room's status changes nothing a person would notice.
+    const first = store.get(roomActionAtom);
+    session.sendStatus(paused);
     expect(store.get(roomActionAtom)).toBe(first);
   });
 

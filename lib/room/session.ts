@@ -31,7 +31,7 @@
  * - MOVIES → the `movies` listeners (the movie list's cache);
  * - STATUS, CHECK_STATUS and SYNC → the attached sync engine (lib/sync/engine.ts), which follows them
  *   and reports the status it follows back (`followed`): that is the playback truth. A STATUS also
- *   tells who did what (`roomActionAtom`, ./actions.ts). With no engine
+ *   tells who did what (`roomActionAtom`, ./actions.ts), as does the STATUS this tab sends. With no engine
  *   (no movie, or the player not mounted yet) the session keeps the truth from the frames itself.
  * - ERROR → a notice;
  * - WEBRTC_* → voice chat (`onVoice`, lib/voice/mesh.ts).
@@ -49,7 +49,7 @@ import { MessageType, timestampMs, type Message } from '@/lib/contract/message-t
 import type { PlaybackState } from '@/lib/contract/playback';
 import { MemberRole } from '@/lib/contract/roles';
 import type { CurrentMovie, RoomInfo, RoomJoined, RoomMe, RoomSettings } from '@/lib/contract/types';
-import { publicSettingsAtom, tokenAtom } from '@/lib/session';
+import { publicSettingsAtom, tokenAtom, userAtom } from '@/lib/session';
 import { readChatLines, readToken, writeChatLines } from '@/lib/storage';
 import { ServerClock } from '@/lib/sync/clock';
 import type { HttpStatus } from '@/lib/sync/engine';
@@ -61,6 +61,7 @@ import {
   type LoadedCurrent,
   currentMovieAtom,
   playbackStatusAtom,
+  type RoomPlaybackStatus,
   resetRoomAtoms,
   roomActionAtom,
   roomConnectionAtom,
@@ -71,7 +72,7 @@ import {
   roomSettingsAtom,
   viewerCountAtom,
 } from './atoms';
-import { ACTION_LINE_GAP_MS, describeRoomAction } from './actions';
+import { ACTION_LINE_GAP_MS, describeRoomAction, type RoomAction } from './actions';
 import { appendLine, chatLineOf, lineId, mergeReplay, validLines, type ChatLine } from './chat';
 import { takeEarlyAnswer, type EarlyRead } from './early-start';
 
@@ -202,6 +203,8 @@ export class RoomSession {
   /** Each member's last action line in the chat (`addActionLine`): its id and when it was written (local ms). */
   private readonly actionLines = new Map<string, { id: string; atMs: number }>();
   private actionSeq = 0;
+  // The followed status before the latest `followed` (the room before the user's own action).
+  private beforeFollowed: RoomPlaybackStatus | null = null;
   /** Where the room goes on once a movie is played again (`continueAt`), or null. */
   private pendingContinue: { movieId: string; status: PlaybackState; atMs: number } | null = null;
 
@@ -278,9 +281,20 @@ export class RoomSession {
     return this.socketInstance?.sendChat(text) ?? false;
   }
 
-  /** Sends the user's STATUS (the engine's transport); false when the socket is not open. */
+  /**
+   * Sends the user's STATUS (the engine's transport); false when the socket is not open. What it
+   * did to the room goes to `roomActionAtom` as the user's own (./actions.ts), compared with the
+   * status the room had before: the engine reports its new target (`followed`) before it sends.
+   */
   sendStatus(status: PlaybackState): boolean {
-    return this.socketInstance?.sendStatus(status) ?? false;
+    if (!this.socketInstance?.sendStatus(status)) return false;
+    const now = this.now();
+    const followedNow = this.store.get(playbackStatusAtom);
+    const before = followedNow && sameStatus(followedNow.status, status) ? this.beforeFollowed : followedNow;
+    // Once sent, this is the room's status: a repeat of it says nothing.
+    this.beforeFollowed = followedNow;
+    this.noteOwnAction(describeRoomAction(before, status, now), now);
+    return true;
   }
 
   /**
@@ -369,7 +383,9 @@ export class RoomSession {
    * is the room's playback truth that the labels read.
    */
   followed(status: PlaybackState, atMs: number): void {
-    if (!this.closed) this.store.set(playbackStatusAtom, { status, atMs });
+    if (this.closed) return;
+    this.beforeFollowed = this.store.get(playbackStatusAtom);
+    this.store.set(playbackStatusAtom, { status, atMs });
   }
 
   /**
@@ -433,7 +449,8 @@ export class RoomSession {
     const { status, atMs } = pending;
     const elapsedSec = status.isPlaying ? ((this.now() - atMs) / 1000) * status.playbackRate : 0;
     const resumed = { ...status, currentTime: status.currentTime + elapsedSec };
-    this.sendStatus(resumed);
+    // Sent as the room's own continuation, not as an action of the person.
+    this.socketInstance?.sendStatus(resumed);
     return resumed;
   }
 
@@ -490,15 +507,21 @@ export class RoomSession {
   }
 
   /**
-   * Another member's STATUS (before the engine takes it): what they did, compared with the status
-   * the room had, goes to `roomActionAtom` (./actions.ts). My own from another tab says nothing.
+   * Another connection's STATUS (before the engine takes it): what they did, compared with the
+   * status the room had, goes to `roomActionAtom` (./actions.ts); my own from another tab as mine.
    */
   private noteAction(message: Message, status: PlaybackState): void {
     const sender = message.sender;
-    if (!sender?.username || sender.userId === this.store.get(roomMemberAtom)?.userId) return;
+    if (!sender?.username) return;
     const now = this.now();
     const action = describeRoomAction(this.store.get(playbackStatusAtom), status, now);
-    if (action) this.store.set(roomActionAtom, { id: ++this.actionSeq, username: sender.username, action, atMs: now });
+    if (!action) return;
+    if (sender.userId === this.store.get(roomMemberAtom)?.userId) this.noteOwnAction(action, now);
+    else this.store.set(roomActionAtom, { id: ++this.actionSeq, username: sender.username, own: false, action, atMs: now });
+  }
+
+  private noteOwnAction(action: RoomAction | null, now: number): void {
+    if (action) this.store.set(roomActionAtom, { id: ++this.actionSeq, username: this.store.get(userAtom)?.username ?? '', own: true, action, atMs: now });
   }
 
   private onPlayback(type: MessageType, status: PlaybackState, serverTimeMs: number): void {
@@ -631,4 +654,9 @@ export class RoomSession {
 /** The loaded current movie's status for the engine (positions in seconds, times in local Unix ms). */
 function httpStatusOf(loaded: { current: CurrentMovie; requestedAtMs: number; receivedAtMs: number }): HttpStatus {
   return { status: fromJsonStatus(loaded.current.status), requestedAtMs: loaded.requestedAtMs, receivedAtMs: loaded.receivedAtMs };
+}
+
+/** Whether two statuses are the same (positions within a microsecond). */
+function sameStatus(a: PlaybackState, b: PlaybackState): boolean {
+  return a.isPlaying === b.isPlaying && Math.abs(a.currentTime - b.currentTime) < 1e-6 && Math.abs(a.playbackRate - b.playbackRate) < 1e-9;
 }
