@@ -16,6 +16,21 @@ const SERVICE_TESTS = [
 ];
 
 /**
+ * Left out of the PostgreSQL run (`npm run test:pg`, TEST_DATABASE=postgres): tests whose subject is
+ * a media pipeline (RTMP, ffmpeg's conversions and their limits, the proxy's byte budget), where the
+ * server's data is only the users and rooms every other server test also writes on PostgreSQL. They
+ * run once, on SQLite, in `npm run test:unit` (92 s of the PostgreSQL run's 2.5 min: docs/testing.md).
+ */
+const SQLITE_ONLY_TESTS = [
+  '/server/live\\.test\\.ts$',
+  '/server/convert\\.test\\.ts$',
+  '/server/convert-limits\\.test\\.ts$',
+  '/server/convert-guard\\.test\\.ts$',
+  '/server/transcode\\.test\\.ts$',
+  '/server/proxy-budget\\.test\\.ts$',
+];
+
+/**
  * Unit tests sit next to the code (*.test.ts / *.test.tsx). Client tests run in jsdom; a server test
  * opts into Node with a `@jest-environment node` docblock.
  * @type {import('jest').Config}
@@ -26,7 +41,15 @@ const config = {
   // With TEST_DATABASE=postgres, one throwaway PostgreSQL for the server tests (`npm run test:pg`).
   globalSetup: '<rootDir>/server/test-support/jest-global-setup.ts',
   globalTeardown: '<rootDir>/server/test-support/jest-global-teardown.ts',
-  testPathIgnorePatterns: ['/node_modules/', '/e2e/', '/out/', '/.next/', '/bench/results/', ...(process.env.JEST_QUICK === '1' ? SERVICE_TESTS : [])],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '/e2e/',
+    '/out/',
+    '/.next/',
+    '/bench/results/',
+    ...(process.env.JEST_QUICK === '1' ? SERVICE_TESTS : []),
+    ...(process.env.TEST_DATABASE === 'postgres' ? SQLITE_ONLY_TESTS : []),
+  ],
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/$1' },
   // Every core: Jest's default leaves one to its parent process, which on a 2-core machine means one
   // worker (147 s for the suite; 80 s on two).

@@ -280,3 +280,33 @@ test('a tap on the video of a phone shows its controls, also before they have lo
     await context.close();
   }
 });
+
+test('after signing in from the guest banner and coming back to the room, a tap on the video of a phone shows its controls', async ({ app, media, browser }) => {
+  const owner = await app.api.signup(longName('host'), USER_PASSWORD);
+  const roomId = await app.api.createRoom(owner, longName('guestroom'));
+  const movieId = await app.api.pushMovie(owner, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'clip' });
+  await app.api.setCurrent(owner, roomId, movieId);
+  const username = longName('back');
+  await app.api.signup(username, USER_PASSWORD);
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await applyLook(context, { theme: 'light', locale: 'en' });
+  const page = await context.newPage();
+  const loaded = () => expect.poll(() => page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => video.readyState)).toBeGreaterThanOrEqual(2);
+  const shown = () => page.getByTestId('player-controls').evaluate((bar) => Number(getComputedStyle(bar).opacity)).catch(() => 0);
+  try {
+    await page.goto(app.url(`/joinRoom/${roomId}`));
+    await loaded();
+    await page.getByTestId('guest-login').tap();
+    await page.getByTestId('login-username').fill(username);
+    await page.getByTestId('login-password').fill(USER_PASSWORD);
+    await page.getByTestId('login-submit').tap();
+    await expect(page.getByTestId('guest-banner')).toHaveCount(0);
+    await expect(page.getByTestId('header-username')).toBeVisible();
+    await loaded();
+    await page.getByTestId('player-video').tap();
+    await expect.poll(shown, { timeout: 5000, message: 'the control bar shows on a tap' }).toBeGreaterThan(0.9);
+    await expect(page.getByTestId('player-settings')).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
