@@ -26,9 +26,9 @@ function pausedGap(a: MediaSample, b: MediaSample): number {
 /**
  * The engines that hold the whole journey. WebKitGTK does not yet: after joining in step it can
  * still pause the room by itself and, on HLS, not follow a pause (docs/browsers.md "Known gaps");
- * its journey below covers what holds today.
+ * its journey below covers what holds today. E2E_ENGINES=webkit,firefox runs the journey in those.
  */
-const ENGINES: EngineName[] = ['firefox'];
+const ENGINES: EngineName[] = process.env.E2E_ENGINES ? (process.env.E2E_ENGINES.split(',') as EngineName[]) : ['firefox'];
 
 /** The movies each engine plays in the room: an MP4 from a host with Range and CORS, and HLS (hls.js or the engine's own). */
 const MOVIES = [
@@ -93,7 +93,7 @@ for (const engine of ENGINES) {
       } catch (error) {
         if (page) await page.screenshot(testInfo.outputPath(`${engine}.png`)).catch(() => undefined);
         if (page) {
-          const debug = await page.run<string>(`const o = document.querySelector('[data-testid="sync-debug"]'); return o ? o.innerText : 'no overlay';`).catch((e: unknown) => String(e));
+          const debug = await page.run<string>(`return JSON.stringify(window.__synctvSyncDebug ? window.__synctvSyncDebug() : 'no overlay', null, 1);`).catch((e: unknown) => String(e));
           await testInfo.attach(`${engine}-sync-debug`, { body: `${JSON.stringify(await sampleEngine(page).catch(() => null))}\n${debug}` });
         }
         throw error;

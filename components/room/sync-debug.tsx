@@ -3,7 +3,8 @@
  * The sync debug overlay (`?debug=sync` in the hall's address; docs/sync.md "Debugging"): the
  * engine's phase and its data, the drift, the element's and the room's rate, the server clock offset and round
  * trip, the learned latencies and the last decisions with the events that led to them, read from the engine four times a second. For
- * developers and bug reports, so it is not translated; a lazy chunk that nobody else downloads.
+ * developers and bug reports, so it is not translated; a lazy chunk that nobody else downloads. The
+ * same record is `window.__synctvSyncDebug()` while the overlay shows.
  */
 import { useEffect, useState } from 'react';
 import type { SyncDebug as Debug } from '@/lib/sync/engine';
@@ -40,7 +41,13 @@ export default function SyncDebug({ read }: SyncDebugProps) {
   const [debug, setDebug] = useState<Debug | null>(() => read());
   useEffect(() => {
     const timer = setInterval(() => setDebug(read()), POLL_MS);
-    return () => clearInterval(timer);
+    // For a driver without DevTools (WebDriver in WebKitGTK, e2e/support/engines.ts): the whole record as data.
+    const exposed = window as Window & { __synctvSyncDebug?: () => Debug | null };
+    exposed.__synctvSyncDebug = read;
+    return () => {
+      clearInterval(timer);
+      if (exposed.__synctvSyncDebug === read) delete exposed.__synctvSyncDebug;
+    };
   }, [read]);
   if (!debug) return <div data-testid="sync-debug" className="font-mono text-xs">sync: no engine</div>;
   const { phase, phaseData, nowMs, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;

@@ -1212,6 +1212,54 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(media.paused).toBe(false);
   });
 
+  it("keeps WebKitGTK's start of a paused element its pipeline unmuted from the room: the room's pause holds", async () => {
+    const { media, transport, engine, denied } = await playingMuted(true);
+    media.playsAfterRateUnmute = true;
+    media.clockRate = 1.02; // the engine nudges the rate while the room plays
+    await elapse(1500, media);
+    expect(media.playbackRate).not.toBe(1);
+    engine.onRemoteStatus({ isPlaying: false, currentTime: media.currentTime, playbackRate: 1 });
+    await elapse(2000, media);
+    expect(media.fired).toContain('play');
+    expect(transport.statuses).toEqual([]);
+    expect(denied).not.toHaveBeenCalled();
+    expect(media.paused).toBe(true);
+  });
+
+  it("follows a paused room's seek that comes while its own seek to the pause is still in flight (WebKitGTK seeks slowly when paused)", async () => {
+    const media = await readyMedia();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+    await elapse(1500, media);
+    media.seekDelayMs = 800;
+    media.bufferedSeekDelayMs = 800;
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 11.2, playbackRate: 1 });
+    await elapse(300, media);
+    expect(media.seeking).toBe(true);
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 20, playbackRate: 1 });
+    await elapse(2000, media);
+    expect(media.paused).toBe(true);
+    expect(media.currentTime).toBeCloseTo(20, 2);
+    expect(transport.statuses).toEqual([]);
+  });
+
+  it("starts a common play of its own where the paused element stays at HAVE_CURRENT_DATA until it plays (WebKitGTK), and tells the room", async () => {
+    const media = await readyMedia();
+    media.suspendsWhenPaused = true;
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 8, playbackRate: 1 });
+    await elapse(500, media);
+    expect(media.readyState).toBe(2);
+    void media.play(); // the person's play button
+    await elapse(1500, media);
+    expect(transport.statuses).toHaveLength(1);
+    expect(transport.statuses[0]).toMatchObject({ isPlaying: true });
+    expect(media.paused).toBe(false);
+    expect(media.currentTime).toBeGreaterThan(8.5);
+  });
+
   it('takes a pause right after an unmute that no person made for the browser’s, not a person’s', async () => {
     const { media, transport, denied } = await playingMuted(false);
     media.muted = false; // a stored volume preference applied without a gesture

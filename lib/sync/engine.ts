@@ -15,7 +15,7 @@ import { indicatorOf, initialState, phaseTimerAt, step, targetOnServerClock, typ
 import type { MediaLike } from './media';
 import type { HttpStatus, SyncEngineOptions } from './engine-options';
 import { canTransition, DecisionLog, type SyncDebug } from './phase';
-import { BROWSER_PAUSE_AFTER_UNMUTE_MS, DEFAULT_SEEK_PUBLISH_DELAY_MS, DEFAULT_TICK_MS, MAX_PENDING_SYNCS, RATE_UNMUTE_MS } from './tuning';
+import { BROWSER_AFTER_UNMUTE_MS, DEFAULT_SEEK_PUBLISH_DELAY_MS, DEFAULT_TICK_MS, MAX_PENDING_SYNCS, RATE_UNMUTE_MS } from './tuning';
 
 export type { AutoplayOutcome, HttpStatus, SyncEngineOptions, SyncTransport } from './engine-options';
 export type { LagKind } from './latency';
@@ -205,22 +205,22 @@ export class SyncEngine {
 
   private onMediaEvent(type: MediaEventType): void {
     const position = this.media.currentTime;
-    if (type === 'pause') {
+    if (type === 'pause' || type === 'play') {
       const own = this.expected.consume(type);
-      const browsers = !own && this.browserPaused();
+      const browsers = !own && this.browserActed(type);
       this.dispatch({ type, own: own || browsers });
-      // Not a person's pause: nothing to tell; back to the room as a press of sync would (muted if sound is refused).
+      // Not a person's pause or play: nothing to tell; back to the room as a press of sync would (muted if sound is refused).
       if (browsers) this.dispatch({ type: 'manual-sync' });
-    } else if (type === 'play') this.dispatch({ type, own: this.expected.consume(type) });
-    else if (type === 'seeking') this.dispatch({ type, expected: this.expected.pending('seeked', position) });
+    } else if (type === 'seeking') this.dispatch({ type, expected: this.expected.pending('seeked', position) });
     else if (type === 'seeked') this.dispatch({ type, expected: this.expected.consume('seeked', position) });
     else this.dispatch({ type });
   }
 
   /**
    * An unmute that no person made (no user activation): after the engine's own rate change it is
-   * WebKitGTK's pipeline taking its mute from the rate, undone at once; either way a pause that
-   * follows within BROWSER_PAUSE_AFTER_UNMUTE_MS is the autoplay policy's, not a person's.
+   * WebKitGTK's pipeline taking its mute from the rate, undone at once; either way a pause or a play
+   * that follows within BROWSER_AFTER_UNMUTE_MS without a person acting is the browser's, not a
+   * person's (the autoplay policy's pause; WebKitGTK's start of the paused element it unmuted).
    */
   private onVolumeChange(): void {
     const wasMuted = this.lastMuted;
@@ -234,11 +234,15 @@ export class SyncEngine {
     this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail: 'unmuted by a rate change: muted again', event: 'volumechange' });
   }
 
-  /** True when a pause that the engine did not make is the browser's (it follows an unmute no person made). */
-  private browserPaused(): boolean {
+  /**
+   * True when a pause or play that the engine did not make is the browser's: it follows an unmute no
+   * person made, and no person is acting now.
+   */
+  private browserActed(type: 'pause' | 'play'): boolean {
     const nowMs = this.now();
-    if (nowMs - this.unaskedUnmuteAtMs > BROWSER_PAUSE_AFTER_UNMUTE_MS) return false;
-    this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail: 'paused by the browser after an unmute: not told to the room', event: 'pause' });
+    if (nowMs - this.unaskedUnmuteAtMs > BROWSER_AFTER_UNMUTE_MS || this.personActive()) return false;
+    const detail = `${type === 'pause' ? 'paused' : 'played'} by the browser after an unmute: not told to the room`;
+    this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail, event: type });
     return true;
   }
 

@@ -32,7 +32,7 @@
 import type { PlaybackState } from '@/lib/contract/playback';
 import { decideTracking, isPastEnd, nudgedRate, positionAt, seekTarget, type RoomTarget, type SyncIndicator, type SyncTuning } from './correction';
 import { FAR_LEAD_MAX_SEC, Latencies, MAX_LAG_SEC, type LagKind } from './latency';
-import { canSeekTo, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, seekLanding, type MediaLike, type TimeRangesLike } from './media';
+import { canSeekTo, HAVE_CURRENT_DATA, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, NETWORK_IDLE, readLocal, seekLanding, type MediaLike, type TimeRangesLike } from './media';
 import type { SyncDecisionKind, SyncPhase } from './phase';
 import { rateSwitchAtMs } from './rate-switch';
 import { StruggleGuard } from './struggle';
@@ -51,6 +51,7 @@ import {
   NO_SEEK_CATCH_UP_MAX_SEC,
   RECOVERY_COOLDOWN_MS,
   SCHEDULED_SEEK_TOLERANCE_SEC,
+  SCHEDULED_SUSPENDED_MS,
   SETTLE_MS,
   START_AT_ONCE_SEC,
   STRUGGLE_MS,
@@ -323,6 +324,7 @@ class MediaDraft implements MediaLike {
   readonly ended: boolean;
   readonly duration: number;
   readonly readyState: number;
+  readonly networkState?: number;
   readonly buffered?: TimeRangesLike;
   private readonly element: MediaLike;
 
@@ -336,6 +338,7 @@ class MediaDraft implements MediaLike {
     this.ended = media.ended;
     this.duration = media.duration;
     this.readyState = media.readyState;
+    this.networkState = media.networkState;
     this.buffered = media.buffered;
   }
 
@@ -421,10 +424,17 @@ function onSyncReply(r: Run, { status, serverTimeMs, request }: Extract<SyncEven
   if (request?.manual) r.effects.push({ type: 'manual-synced' });
 }
 
-/** The person pressed sync: inside that click playback may start where autoplay is blocked, so a room known to play resumes now. */
+/**
+ * The person pressed sync (or the browser played or paused by itself: lib/sync/engine.ts): inside
+ * that click playback may start where autoplay is blocked, so a room known to play resumes now; a
+ * room known to be paused is held again at its position.
+ */
 function onManualSync(r: Run): void {
   const m = r.media;
-  if (r.s.target?.status.isPlaying && m.paused && r.s.phase.name !== 'scheduled' && m.readyState >= HAVE_METADATA && !m.ended) play(r);
+  const status = r.s.target?.status;
+  if (!status || m.readyState < HAVE_METADATA) return;
+  if (status.isPlaying && m.paused && r.s.phase.name !== 'scheduled' && !m.ended) play(r);
+  else if (!status.isPlaying && !m.paused) apply(r);
 }
 
 function setTarget(r: Run, target: Target, acquire: boolean): void {
@@ -561,8 +571,11 @@ function applyPaused(r: Run, roomAt: number): void {
   if (away && !canSeekTo(m, roomAt)) return beUnreachable(r, roomAt);
   enter(r, { name: 'paused' }, 'hold', `at ${roomAt.toFixed(2)} s`);
   if (wasRunning) pauseElement(r);
+  // The engine's own seek still in flight to where the room was (WebKitGTK seeks slowly when
+  // paused) is redirected to where it is now; a person's is left alone.
+  const seekingElsewhere = m.seeking && !r.s.userSeeking && r.s.engineSeekTo !== null && Math.abs(r.s.engineSeekTo - roomAt) > r.ctx.tuning.pausedToleranceSec;
   // Where the source cannot seek, a paused element near the room stays where it is (`seekElement` refuses).
-  if (wasRunning || (!m.seeking && away)) seekElement(r, roomAt);
+  if (wasRunning || (away && (!m.seeking || seekingElsewhere))) seekElement(r, roomAt);
   r.s.allowance.seek = null;
 }
 
@@ -648,7 +661,7 @@ function maybeStartScheduled(r: Run, retime = false): void {
     phase.startAtMs = null;
   }
   const m = r.media;
-  if (m.seeking || m.readyState < HAVE_FUTURE_DATA) return;
+  if (m.seeking || !(m.readyState >= HAVE_FUTURE_DATA || waitsForPlay(r, phase))) return;
   const target = roomTarget(r);
   if (!target?.status.isPlaying) return cancelStart(r);
   if (!phase.ready) {
@@ -661,6 +674,17 @@ function maybeStartScheduled(r: Run, retime = false): void {
   phase.startAtMs = r.now + Math.max(0, waitMs);
   if (canCatchUp(r, lateSec)) catchUp(r, lateSec);
   else if (waitMs <= 1) startScheduled(r, phase.startAtMs);
+}
+
+/**
+ * True when a paused element that landed on its scheduled position has the frame there and fetches
+ * nothing more until it plays (WebKitGTK stays at HAVE_CURRENT_DATA, suspended, while paused): after
+ * SCHEDULED_SUSPENDED_MS it counts as ready, else its start would never come. One still fetching
+ * (Chromium on a slow network) keeps waiting for HAVE_FUTURE_DATA.
+ */
+function waitsForPlay(r: Run, phase: Extract<Phase, { name: 'scheduled' }>): boolean {
+  const m = r.media;
+  return m.paused && m.readyState >= HAVE_CURRENT_DATA && m.networkState === NETWORK_IDLE && r.now - phase.calledAtMs >= SCHEDULED_SUSPENDED_MS;
 }
 
 /** The scheduled start is due (at `dueAtMs`): play, or level by rate what a late timer lost (a busy page runs it late). */

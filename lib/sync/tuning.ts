@@ -87,11 +87,12 @@ export const UNREACHABLE_RECHECK_MS = 1000;
 export const DENIED_RESYNC_MS = 2000;
 
 /**
- * How long (ms) after an unmute that no person made a pause is the browser's own: an autoplay policy
- * pauses an element that becomes audible without a gesture (WebKit, Chromium), and that pause is
- * nobody's choice (docs/browsers.md "No browser moves the room").
+ * How long (ms) after an unmute that no person made a pause or a play that no person made either is
+ * the browser's own: an autoplay policy pauses an element that becomes audible without a gesture
+ * (WebKit, Chromium), WebKitGTK starts a paused element its pipeline unmuted, and neither is anyone's
+ * choice (docs/browsers.md "No browser moves the room").
  */
-export const BROWSER_PAUSE_AFTER_UNMUTE_MS = 600;
+export const BROWSER_AFTER_UNMUTE_MS = 600;
 
 /**
  * How long (ms) after the engine's own playbackRate change an unmute that no person made is the
@@ -99,3 +100,11 @@ export const BROWSER_PAUSE_AFTER_UNMUTE_MS = 600;
  * element, whose autoplay policy then pauses it (docs/browsers.md "WebKit").
  */
 export const RATE_UNMUTE_MS = 300;
+
+/**
+ * How long (ms) a scheduled start waits for HAVE_FUTURE_DATA from an element that, paused at its
+ * position with the frame there, fetches nothing until it plays (WebKitGTK: docs/browsers.md
+ * "WebKit"); then it is taken as ready. Shorter than COMMON_LEAD_SEC, so that a common start is
+ * still on time; long enough for an element about to fetch to say so (networkState LOADING).
+ */
+export const SCHEDULED_SUSPENDED_MS = 150;

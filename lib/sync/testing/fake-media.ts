@@ -43,6 +43,18 @@ export class FakeMedia extends EventTarget implements MediaLike {
    */
   rateUnmutes = false;
   /**
+   * WebKitGTK: a paused element that its pipeline unmuted (`rateUnmutes`) starts playing by itself
+   * 50 ms later (`play`, `playing`), with no person acting (docs/browsers.md "WebKit").
+   */
+  playsAfterRateUnmute = false;
+  /**
+   * WebKitGTK: a seek that lands while paused leaves the element at HAVE_CURRENT_DATA and suspended
+   * (networkState NETWORK_IDLE) until it plays, however long it waits (docs/browsers.md "WebKit").
+   */
+  suspendsWhenPaused = false;
+  /** HTMLMediaElement.networkState; unknown (undefined) unless `suspendsWhenPaused` set it. */
+  networkState: number | undefined = undefined;
+  /**
    * The autoplay policy of WebKit and Chromium: a playing element that becomes audible while no
    * person acts (`gesture` false) is paused by the browser (`volumechange`, then `pause`).
    */
@@ -102,6 +114,13 @@ export class FakeMedia extends EventTarget implements MediaLike {
     const inBuffer = this.bufferedRanges.some(([start, end]) => this.position >= start && this.position <= end);
     this.pendingSeek = setTimeout(() => {
       this.pendingSeek = null;
+      if (this.suspendsWhenPaused && this.isPaused) {
+        this.readyState = 2;
+        this.networkState = 1;
+        this.fire('seeked');
+        this.fire('suspend');
+        return;
+      }
       this.fire('seeked');
       this.fire('canplay');
       if (!this.isPaused) this.fire('playing');
@@ -128,7 +147,10 @@ export class FakeMedia extends EventTarget implements MediaLike {
 
   set playbackRate(value: number) {
     if (value === this.rate) return;
-    if (this.rateUnmutes && value >= 0.8 && value <= 2) this.muted = false;
+    if (this.rateUnmutes && value >= 0.8 && value <= 2 && this.isMuted) {
+      this.muted = false;
+      if (this.isPaused && this.playsAfterRateUnmute) setTimeout(() => void this.play(), 50);
+    }
     if (this.rate === 1 && !this.isPaused) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.rateStepMs);
     this.rate = value;
     this.queue('ratechange');
@@ -145,6 +167,10 @@ export class FakeMedia extends EventTarget implements MediaLike {
     if (this.isPaused) {
       this.isPaused = false;
       this.ended = false;
+      if (this.suspendsWhenPaused && this.readyState === 2) {
+        this.readyState = 4;
+        this.networkState = 2;
+      }
       this.position = Math.min(this.duration, this.position + this.overshootSec);
       this.overshootSec = 0;
       // The clock starts `runDelayMs` after play(), whenever the queued events get dispatched.
