@@ -1244,22 +1244,6 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(transport.statuses).toEqual([]);
   });
 
-  it("starts a common play of its own where the paused element stays at HAVE_CURRENT_DATA until it plays (WebKitGTK), and tells the room", async () => {
-    const media = await readyMedia();
-    media.suspendsWhenPaused = true;
-    const transport = new RecordingTransport();
-    const engine = makeEngine(media, transport);
-    engine.onRemoteStatus({ isPlaying: false, currentTime: 8, playbackRate: 1 });
-    await elapse(500, media);
-    expect(media.readyState).toBe(2);
-    void media.play(); // the person's play button
-    await elapse(1500, media);
-    expect(transport.statuses).toHaveLength(1);
-    expect(transport.statuses[0]).toMatchObject({ isPlaying: true });
-    expect(media.paused).toBe(false);
-    expect(media.currentTime).toBeGreaterThan(8.5);
-  });
-
   it('takes a pause right after an unmute that no person made for the browser’s, not a person’s', async () => {
     const { media, transport, denied } = await playingMuted(false);
     media.muted = false; // a stored volume preference applied without a gesture

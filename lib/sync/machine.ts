@@ -32,7 +32,7 @@
 import type { PlaybackState } from '@/lib/contract/playback';
 import { decideTracking, isPastEnd, nudgedRate, positionAt, seekTarget, type RoomTarget, type SyncIndicator, type SyncTuning } from './correction';
 import { FAR_LEAD_MAX_SEC, Latencies, MAX_LAG_SEC, type LagKind } from './latency';
-import { canSeekTo, HAVE_CURRENT_DATA, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, NETWORK_IDLE, readLocal, seekLanding, type MediaLike, type TimeRangesLike } from './media';
+import { canSeekTo, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, seekLanding, type MediaLike, type TimeRangesLike } from './media';
 import type { SyncDecisionKind, SyncPhase } from './phase';
 import { rateSwitchAtMs } from './rate-switch';
 import { StruggleGuard } from './struggle';
@@ -51,7 +51,6 @@ import {
   NO_SEEK_CATCH_UP_MAX_SEC,
   RECOVERY_COOLDOWN_MS,
   SCHEDULED_SEEK_TOLERANCE_SEC,
-  SCHEDULED_SUSPENDED_MS,
   SETTLE_MS,
   START_AT_ONCE_SEC,
   STRUGGLE_MS,
@@ -324,7 +323,6 @@ class MediaDraft implements MediaLike {
   readonly ended: boolean;
   readonly duration: number;
   readonly readyState: number;
-  readonly networkState?: number;
   readonly buffered?: TimeRangesLike;
   private readonly element: MediaLike;
 
@@ -338,7 +336,6 @@ class MediaDraft implements MediaLike {
     this.ended = media.ended;
     this.duration = media.duration;
     this.readyState = media.readyState;
-    this.networkState = media.networkState;
     this.buffered = media.buffered;
   }
 
@@ -661,7 +658,7 @@ function maybeStartScheduled(r: Run, retime = false): void {
     phase.startAtMs = null;
   }
   const m = r.media;
-  if (m.seeking || !(m.readyState >= HAVE_FUTURE_DATA || waitsForPlay(r, phase))) return;
+  if (m.seeking || m.readyState < HAVE_FUTURE_DATA) return;
   const target = roomTarget(r);
   if (!target?.status.isPlaying) return cancelStart(r);
   if (!phase.ready) {
@@ -674,17 +671,6 @@ function maybeStartScheduled(r: Run, retime = false): void {
   phase.startAtMs = r.now + Math.max(0, waitMs);
   if (canCatchUp(r, lateSec)) catchUp(r, lateSec);
   else if (waitMs <= 1) startScheduled(r, phase.startAtMs);
-}
-
-/**
- * True when a paused element that landed on its scheduled position has the frame there and fetches
- * nothing more until it plays (WebKitGTK stays at HAVE_CURRENT_DATA, suspended, while paused): after
- * SCHEDULED_SUSPENDED_MS it counts as ready, else its start would never come. One still fetching
- * (Chromium on a slow network) keeps waiting for HAVE_FUTURE_DATA.
- */
-function waitsForPlay(r: Run, phase: Extract<Phase, { name: 'scheduled' }>): boolean {
-  const m = r.media;
-  return m.paused && m.readyState >= HAVE_CURRENT_DATA && m.networkState === NETWORK_IDLE && r.now - phase.calledAtMs >= SCHEDULED_SUSPENDED_MS;
 }
 
 /** The scheduled start is due (at `dueAtMs`): play, or level by rate what a late timer lost (a busy page runs it late). */

@@ -15,11 +15,6 @@ export interface MediaLike {
   readonly readyState: number;
   /** True while a seek has not completed (the position then does not advance). */
   readonly seeking: boolean;
-  /**
-   * HTMLMediaElement.networkState: 0 empty, 1 idle (not fetching: loaded, or suspended), 2 loading,
-   * 3 no source; absent: unknown.
-   */
-  readonly networkState?: number;
   /** Media ranges (s) already downloaded; a seek inside them completes without the network. */
   readonly buffered?: TimeRangesLike;
   /**
@@ -100,9 +95,3 @@ export function readLocal(media: MediaLike): LocalPlayback {
     duration: media.duration,
   };
 }
-
-/** HTMLMediaElement.HAVE_CURRENT_DATA: the frame at the position is there, not yet what follows. */
-export const HAVE_CURRENT_DATA = 2;
-
-/** HTMLMediaElement.NETWORK_IDLE: the element fetches nothing now (all loaded, or suspended). */
-export const NETWORK_IDLE = 1;

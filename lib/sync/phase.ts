@@ -110,7 +110,7 @@ export interface SyncDebug {
 export class DecisionLog {
   private readonly entries: SyncDecision[] = [];
 
-  constructor(private readonly size = 12) {}
+  constructor(private readonly size = 40) {}
 
   add(decision: SyncDecision): void {
     this.entries.push(decision);

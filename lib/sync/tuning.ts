@@ -100,11 +100,3 @@ export const BROWSER_AFTER_UNMUTE_MS = 600;
  * element, whose autoplay policy then pauses it (docs/browsers.md "WebKit").
  */
 export const RATE_UNMUTE_MS = 300;
-
-/**
- * How long (ms) a scheduled start waits for HAVE_FUTURE_DATA from an element that, paused at its
- * position with the frame there, fetches nothing until it plays (WebKitGTK: docs/browsers.md
- * "WebKit"); then it is taken as ready. Shorter than COMMON_LEAD_SEC, so that a common start is
- * still on time; long enough for an element about to fetch to say so (networkState LOADING).
- */
-export const SCHEDULED_SUSPENDED_MS = 150;

@@ -48,13 +48,6 @@ export class FakeMedia extends EventTarget implements MediaLike {
    */
   playsAfterRateUnmute = false;
   /**
-   * WebKitGTK: a seek that lands while paused leaves the element at HAVE_CURRENT_DATA and suspended
-   * (networkState NETWORK_IDLE) until it plays, however long it waits (docs/browsers.md "WebKit").
-   */
-  suspendsWhenPaused = false;
-  /** HTMLMediaElement.networkState; unknown (undefined) unless `suspendsWhenPaused` set it. */
-  networkState: number | undefined = undefined;
-  /**
    * The autoplay policy of WebKit and Chromium: a playing element that becomes audible while no
    * person acts (`gesture` false) is paused by the browser (`volumechange`, then `pause`).
    */
@@ -114,13 +107,6 @@ export class FakeMedia extends EventTarget implements MediaLike {
     const inBuffer = this.bufferedRanges.some(([start, end]) => this.position >= start && this.position <= end);
     this.pendingSeek = setTimeout(() => {
       this.pendingSeek = null;
-      if (this.suspendsWhenPaused && this.isPaused) {
-        this.readyState = 2;
-        this.networkState = 1;
-        this.fire('seeked');
-        this.fire('suspend');
-        return;
-      }
       this.fire('seeked');
       this.fire('canplay');
       if (!this.isPaused) this.fire('playing');
@@ -167,10 +153,6 @@ export class FakeMedia extends EventTarget implements MediaLike {
     if (this.isPaused) {
       this.isPaused = false;
       this.ended = false;
-      if (this.suspendsWhenPaused && this.readyState === 2) {
-        this.readyState = 4;
-        this.networkState = 2;
-      }
       this.position = Math.min(this.duration, this.position + this.overshootSec);
       this.overshootSec = 0;
       // The clock starts `runDelayMs` after play(), whenever the queued events get dispatched.
