@@ -93,7 +93,9 @@ for (const { engine, kind } of JOURNEYS) {
       await expect.poll(async () => Math.abs((await sampleMedia(friend.page)).currentTime - 8), { timeout: 10_000, message: `${engine}'s seek should reach the friend` }).toBeLessThan(0.15);
       await page.click('[data-testid="player-play"]');
       await expect.poll(gap, { timeout: 15_000, message: `${engine}'s play should start the friend in step` }).toBeLessThan(0.3);
-      // And pauses with the same button.
+      // And, once its button says "pause" (media-chrome's `mediapaused` gone), pauses with it.
+      await expect.poll(() => other.run<boolean>(`return !document.querySelector('[data-testid="player-play"]').hasAttribute('mediapaused');`), { message: `${engine}'s play button should show pause` }).toBe(true);
+      await friend.page.waitForTimeout(500);
       await page.click('[data-testid="player-play"]');
       await expect.poll(pausedApart, { timeout: 10_000, message: `${engine}'s pause should reach the friend` }).toBeLessThan(0.15);
     } catch (error) {

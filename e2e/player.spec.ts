@@ -81,6 +81,23 @@ test('an MP4 with SRT and ASS subtitles plays in two browsers in sync; each subt
       .toBe('SRT: Hello from <i>SRT</i>');
   });
 
+  await test.step('while the control bar shows, the subtitle line sits above it, and back down once the bar hides', async () => {
+    const activeLine = () =>
+      cinemaA.video.evaluate((video: HTMLVideoElement) => {
+        const showing = Array.from(video.textTracks).find((track) => track.mode === 'showing');
+        const cue = showing?.activeCues?.[0] as VTTCue | undefined;
+        return cue ? String(cue.line) : 'no cue';
+      });
+    await a.page.getByTestId('player').hover();
+    await expect(a.page.getByTestId('player-controls')).toBeVisible();
+    await expect.poll(activeLine).toMatch(/^-\d+$/);
+    await a.page.waitForTimeout(300);
+    await a.page.screenshot({ path: test.info().outputPath('subtitle-above-bar.png') });
+    // The pointer leaves and media-chrome hides the bar of the playing video: the line goes back.
+    await a.page.mouse.move(0, 0);
+    await expect.poll(activeLine, { timeout: 10_000 }).toBe('auto');
+  });
+
   await test.step("the subtitle offset moves the SRT cues, for this viewer only", async () => {
     const firstCueStart = (page: Page) =>
       page.getByTestId('player-video').evaluate((video: HTMLVideoElement) => {

@@ -34,6 +34,7 @@ import { Denied } from '@/components/room/denied';
 import { Player } from './player';
 import { useFirstFrame } from './use-first-frame';
 import { WatchOnlyReason } from './watch-only-reason';
+import { AutoplayBlocked } from './autoplay-blocked';
 import type { ActionNotice } from './room-action-notice';
 
 const NO_NOTICE: ActionNotice = { id: 0, text: null };
@@ -221,6 +222,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                 ) : null}
               </>
             }
+            centerNotice={sync.autoplay === 'blocked' ? <AutoplayBlocked onJoin={() => sync.manualSync()} /> : null}
           />
         ) : loading ? (
           <Skeleton className="mx-auto aspect-video max-h-[var(--hall-video-max-h)] w-full max-w-[calc(var(--hall-video-max-h)*16/9)] sm:rounded-lg" />
@@ -379,11 +381,6 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
                   {t('cinema.autoplay.unmute')}
                 </Button>
               </div>
-            </Notice>
-          ) : null}
-          {sync.autoplay === 'blocked' ? (
-            <Notice tone="error" testId="autoplay-blocked-notice">
-              {t('cinema.autoplay.blocked')}
             </Notice>
           ) : null}
           {signedIn ? null : (

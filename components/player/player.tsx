@@ -27,6 +27,7 @@ import type { SourceProblem } from '@/components/player/source-problems';
 import { DEFAULT_VIEW, videoStyle, type PlayerView } from '@/components/player/view';
 import { controllerHotkeys, PlayerControls } from './player-controls';
 import { useChrome } from './use-chrome';
+import { useCueLift } from './use-cue-lift';
 import { useElement } from './use-element';
 import { guardSeekable } from './seekable-guard';
 import { useMovieSubtitles } from './use-movie-subtitles';
@@ -65,6 +66,12 @@ export interface PlayerProps {
   onChatShortcut?: () => void;
   /** Layers over the picture (the danmaku overlay); they stay over it in fullscreen. */
   overlay?: React.ReactNode;
+  /**
+   * A notice with its own buttons in the middle of the control layer, over the layer that takes a
+   * press on the picture for play or pause, and kept while the controls hide (the autoplay
+   * refusal's "Join the room"); the controls load at once to hold it.
+   */
+  centerNotice?: React.ReactNode;
   /** Reports a subtitle that could not be loaded, in words (null when there is none). */
   onSubtitleProblem?: (text: string | null) => void;
   /** Switches the hall's theater mode (`t`); absent outside the viewing hall. */
@@ -82,7 +89,7 @@ export interface PlayerProps {
 /** The words for a source that cannot play, downloaded only when one cannot. */
 const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 
-export function Player({ url, type, headers, live = false, broadcast = false, subtitles, onVideo, canControl = true, onProblem, onChatShortcut, overlay, onSubtitleProblem, onToggleTheater, onSendDanmaku, startPosition }: PlayerProps) {
+export function Player({ url, type, headers, live = false, broadcast = false, subtitles, onVideo, canControl = true, onProblem, onChatShortcut, overlay, centerNotice, onSubtitleProblem, onToggleTheater, onSendDanmaku, startPosition }: PlayerProps) {
   const t = useT();
   const [locale] = useLocale();
   const video = useElement<HTMLVideoElement>();
@@ -121,6 +128,8 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
     [onSubtitleProblem],
   );
   useMovieSubtitles(videoRef, JSON.stringify(subtitles ?? []), view.subtitleOffsetSec, subtitleProblem);
+  // Legible cues, above the control bar while it shows (./use-cue-lift.ts).
+  useCueLift(video.element, controller.element, chrome.ready && !view.locked);
 
   useEffect(() => {
     onVideo(videoRef.current);
@@ -131,9 +140,10 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
   // notice would lie below the picture, out of sight.
   const loadChrome = chrome.load;
   const hasProblem = Boolean(problem);
+  const hasCenterNotice = Boolean(centerNotice);
   useEffect(() => {
-    if (offAir || hasProblem) loadChrome();
-  }, [offAir, hasProblem, loadChrome]);
+    if (offAir || hasProblem || hasCenterNotice) loadChrome();
+  }, [offAir, hasProblem, hasCenterNotice, loadChrome]);
   // Web fullscreen ends with Escape, like fullscreen.
   useEffect(() => {
     if (!view.webFullscreen) return;
@@ -201,6 +211,11 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
         <p role="status" slot="centered-chrome" {...{ noautohide: '' }} data-testid="broadcast-off-air" data-state={offAir} className="pointer-events-none rounded-lg bg-black/60 px-4 py-2 text-center text-sm font-medium text-white">
           {t(offAir === 'waiting' ? 'player.broadcastWaiting' : 'player.broadcastEnded')}
         </p>
+      ) : null}
+      {centerNotice && !(broadcast && offAir) ? (
+        <div slot="centered-chrome" {...{ noautohide: '' }} className="flex justify-center">
+          {centerNotice}
+        </div>
       ) : null}
       {problem && problem.kind !== 'noRange' ? (
         <Suspense fallback={null}>

@@ -49,7 +49,8 @@ export const cinema = {
 
     'cinema.autoplay.muted': '由于浏览器限制，播放器已静音播放',
     'cinema.autoplay.unmute': '取消静音',
-    'cinema.autoplay.blocked': '自动播放失败，请点击播放或同步按钮',
+    'cinema.autoplay.blocked': '浏览器没有让视频自动开始播放',
+    'cinema.autoplay.join': '加入放映',
 
     'cinema.chat.title': '在线聊天',
     'cinema.voice.join': '加入语音',
@@ -222,7 +223,8 @@ export const cinema = {
 
     'cinema.autoplay.muted': 'Your browser blocked sound, so the video plays muted',
     'cinema.autoplay.unmute': 'Unmute',
-    'cinema.autoplay.blocked': 'Autoplay was blocked; press play or the sync button',
+    'cinema.autoplay.blocked': 'Your browser did not let the video start by itself',
+    'cinema.autoplay.join': 'Join the room',
 
     'cinema.chat.title': 'Chat',
     'cinema.voice.join': 'Join voice',
