@@ -94,16 +94,18 @@ export function useCueLift(video: HTMLVideoElement | null, controller: HTMLEleme
     update();
     const attributes = new MutationObserver(update);
     attributes.observe(controller, { attributes: true, attributeFilter: ['userinactive', 'mediapaused'] });
-    const resize = new ResizeObserver(update);
-    resize.observe(video);
-    const tracks = video.textTracks;
+    // Every browser has it; a test's DOM (jsdom) may not.
+    const resize = typeof ResizeObserver === 'function' ? new ResizeObserver(update) : null;
+    resize?.observe(video);
+    // A test's DOM may stand in a plain list for the TextTrackList.
+    const tracks = typeof video.textTracks?.addEventListener === 'function' ? video.textTracks : null;
     tracks?.addEventListener('change', update);
     tracks?.addEventListener('addtrack', update);
     // A track's cues arrive after it was turned on (a file still loading), and an offset makes them anew.
     video.addEventListener('timeupdate', update);
     return () => {
       attributes.disconnect();
-      resize.disconnect();
+      resize?.disconnect();
       tracks?.removeEventListener('change', update);
       tracks?.removeEventListener('addtrack', update);
       video.removeEventListener('timeupdate', update);
