@@ -18,6 +18,7 @@ const ViewBarButtons = lazy(() => import('@/components/player/view-controls').th
 const TouchControls = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.TouchControls })));
 const DanmakuInput = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.DanmakuInput })));
 const MiniProgress = lazy(() => import('@/components/player/view-controls').then((module) => ({ default: module.MiniProgress })));
+const CueLift = lazy(() => import('@/components/player/use-cue-lift').then((module) => ({ default: module.CueLift })));
 
 /** Keys media-chrome must ignore for a viewer without playback control (play, pause, seek). */
 const WATCH_ONLY_HOTKEYS = 'nospace nok noarrowleft noarrowright noj nol no< no> noc';
@@ -120,6 +121,8 @@ export function PlayerControls({ menuId, canControl, live, cannotSeek, menuCount
       </media-control-bar>
       <Suspense fallback={null}>
         <TouchControls view={view} onView={onView} video={video} controller={controller} canFastForward={canControl && !live && !cannotSeek} />
+        {/* Legible subtitles, above this bar while it shows. */}
+        <CueLift video={video} controller={controller} hasBar={!view.locked} />
         {live ? null : <MiniProgress video={video} />}
       </Suspense>
     </>

@@ -27,7 +27,6 @@ import type { SourceProblem } from '@/components/player/source-problems';
 import { DEFAULT_VIEW, videoStyle, type PlayerView } from '@/components/player/view';
 import { controllerHotkeys, PlayerControls } from './player-controls';
 import { useChrome } from './use-chrome';
-import { useCueLift } from './use-cue-lift';
 import { useElement } from './use-element';
 import { guardSeekable } from './seekable-guard';
 import { useMovieSubtitles } from './use-movie-subtitles';
@@ -128,8 +127,6 @@ export function Player({ url, type, headers, live = false, broadcast = false, su
     [onSubtitleProblem],
   );
   useMovieSubtitles(videoRef, JSON.stringify(subtitles ?? []), view.subtitleOffsetSec, subtitleProblem);
-  // Legible cues, above the control bar while it shows (./use-cue-lift.ts).
-  useCueLift(video.element, controller.element, chrome.ready && !view.locked);
 
   useEffect(() => {
     onVideo(videoRef.current);

@@ -1,7 +1,9 @@
 /**
  * Subtitles that stay readable (docs/player.md "Subtitles"): the browser draws a text track's cues
  * at the bottom of the picture, where the control bar covers them whenever it shows, and at 5 % of
- * the picture's height, which on a phone is a 10 px line. So, in every engine:
+ * the picture's height, which on a phone is a 10 px line. So, in every engine, once the controls
+ * have loaded (it comes with them, components/player/player-controls.tsx; until then `::cue` is
+ * 15 px):
  * - the cue text is at least MIN_CUE_PX high (`--cue-size` on the <video>, read by `::cue` in
  *   app/globals.css);
  * - while the control bar shows, each cue placed by the browser (`line` "auto") of a showing track
@@ -112,4 +114,10 @@ export function useCueLift(video: HTMLVideoElement | null, controller: HTMLEleme
       placeCues(video, null, cueSize, lifted);
     };
   }, [video, controller, hasBar]);
+}
+
+/** useCueLift as an element, for a lazy import with the controls (components/player/player-controls.tsx). */
+export function CueLift({ video, controller, hasBar }: { video: HTMLVideoElement | null; controller: HTMLElement | null; hasBar: boolean }): null {
+  useCueLift(video, controller, hasBar);
+  return null;
 }
