@@ -22,23 +22,62 @@ export function loadChrome() {
 
 /**
  * Loads the controls for the player of `videoRef` inside `controllerRef` (the media-controller).
- * `ready`: the controls' elements are defined; `reach`: the viewer reached for them (the controller
- * then shows them as on a pointer move, not hidden under the finger); `load`: load them now (a
- * broadcast's off-air notice lives in their centre).
+ * `ready`: the controls' elements are defined; `reach`: the viewer reached for them (a pointer, a tap
+ * or the focus on the controller; see below); `load`: load them now (a broadcast's off-air notice
+ * lives in their centre).
+ *
+ * A reach before media-chrome defined the controller went unseen by it, so once the controls are
+ * there they are shown as on a pointer move, not left hidden under the finger. A tap is shown only
+ * after the finger is up: media-chrome takes the lift of a tap over visible controls for "hide
+ * them". A reach on a controller that is already defined (a second player on the page, e.g. after
+ * coming back to the room) is media-chrome's own: showing them as well would turn the tap that
+ * shows them into one that hides them.
  */
 export function useChrome(videoRef: RefObject<HTMLVideoElement | null>, controllerRef: RefObject<HTMLElement | null>) {
   const [ready, setReady] = useState(false);
   const load = useCallback(() => {
     void loadChrome().then(() => setReady(true), () => undefined);
   }, []);
-  const reached = useRef(false);
-  const reach = useCallback(() => {
-    reached.current = true;
-    load();
-  }, [load]);
+  /** An unseen reach, shown once the controls are there; `touching`: its finger is still down. */
+  const reached = useRef<{ touching: boolean; onLift?: () => void } | null>(null);
+  const reach = useCallback(
+    (event: React.SyntheticEvent) => {
+      load();
+      if (controllerRef.current?.matches(':defined')) return;
+      const touching = event.type === 'pointerdown' && (event.nativeEvent as PointerEvent).pointerType === 'touch';
+      if (reached.current && !touching) return;
+      const state: { touching: boolean; onLift?: () => void } = { touching };
+      reached.current = state;
+      if (!touching) return;
+      const lift = () => {
+        window.removeEventListener('pointerup', lift);
+        window.removeEventListener('pointercancel', lift);
+        state.touching = false;
+        state.onLift?.();
+      };
+      window.addEventListener('pointerup', lift);
+      window.addEventListener('pointercancel', lift);
+    },
+    [load, controllerRef],
+  );
   useEffect(() => {
-    if (!ready || !reached.current || typeof PointerEvent !== 'function') return;
-    controllerRef.current?.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', bubbles: true }));
+    const controller = controllerRef.current;
+    const state = reached.current;
+    if (!ready || !state || !controller || typeof PointerEvent !== 'function') return;
+    const show = () => {
+      reached.current = null;
+      controller.dispatchEvent(new PointerEvent('pointermove', { pointerType: 'mouse', bubbles: true }));
+    };
+    if (!state.touching) return show();
+    // After media-chrome's own handler of the same lift, which ran first on the controller.
+    let after: ReturnType<typeof setTimeout> | undefined;
+    state.onLift = () => {
+      after = setTimeout(show, 0);
+    };
+    return () => {
+      state.onLift = undefined;
+      clearTimeout(after);
+    };
   }, [ready, controllerRef]);
   useEffect(() => {
     const video = videoRef.current;
