@@ -8,9 +8,11 @@
  * status from the server every 100 ms, and prints per phase the inter-client drift, the time to
  * converge after each action and the hard seeks and rate changes; then a pass/fail line per target.
  * Writes `bench/results/sync-latest.json` (figures and run metadata), `sync-latest.svg` (the plot)
- * and `sync-latest-raw.json` (every sample, for re-analysis).
+ * and `sync-latest-raw.json` (every sample, for re-analysis); `sync-browsers-latest.*` for a run
+ * with `--browsers`.
  *
  *   npm run bench:sync [-- --clients N] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4] [--voice N]
+ *     [--browsers chromium,firefox,webkit]   (one more viewer in each other engine: docs/browsers.md "Figures")
  *   npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json | --markdown
  *
  * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error or the hard timeout.
@@ -33,7 +35,8 @@ import type { CurrentMovie, Envelope } from '@/lib/contract/types';
 import type { RoomSample } from './lib/analysis';
 import { startDelayProxy } from './lib/delay-proxy';
 import { probeScript, type ProbeAction, type ProbeApi } from './lib/page-probe';
-import { analyzeRun, TARGETS, type ClientRecord, type FrameRecord, type Phase, type RunReport } from './lib/report';
+import { analyzeRun, TARGETS, type ClientRecord, type EngineName, type FrameRecord, type Phase, type RunReport } from './lib/report';
+import { engineInstalled, launchEngine, type EnginePage } from '@/e2e/support/engines';
 import { actionRecord, assignRoles, scenario, SESSION_END_SEC, type Roles, type ScenarioStep } from './lib/scenario';
 import { figuresMarkdown, type ResultsFile } from './lib/markdown';
 import { renderDriftSvg } from './lib/svg-plot';
@@ -66,13 +69,15 @@ interface Options {
   cpuThrottle: number;
   /** How many of the first clients talk in a voice call (Chromium's fake microphone) throughout the session; 0 = none. */
   voice: number;
+  /** The engines other than Chromium that get one viewer each (`--browsers chromium,firefox,webkit`). */
+  otherEngines: Exclude<EngineName, 'chromium'>[];
 }
 
 /** A wrong command line: reported as one line, without a stack. */
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4, voice: 0 };
+  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4, voice: 0, otherEngines: [] };
   const numberAfter = (i: number, flag: string): number => {
     const value = Number(argv[i + 1]);
     if (argv[i + 1] === undefined || !Number.isFinite(value)) throw new UsageError(`${flag} needs a number`);
@@ -93,8 +98,17 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--skew-ms') options.skewMs = numberAfter(i++, arg);
     else if (arg === '--cpu-throttle') options.cpuThrottle = numberAfter(i++, arg);
     else if (arg === '--voice') options.voice = numberAfter(i++, arg);
+    else if (arg === '--browsers') {
+      const names = (argv[i + 1] ?? '').split(',').filter(Boolean);
+      i += 1;
+      const unknown = names.filter((name) => !['chromium', 'firefox', 'webkit'].includes(name));
+      if (names.length === 0 || unknown.length) throw new UsageError(`--browsers takes chromium,firefox,webkit (some of them), got ${argv[i] ?? 'nothing'}`);
+      if (!names.includes('chromium')) throw new UsageError('--browsers must include chromium: its clients carry the delayed network, the skewed clock and the slow CPU');
+      options.otherEngines = [...new Set(names.filter((name): name is 'firefox' | 'webkit' => name !== 'chromium'))];
+    }
     else if (arg === '--help' || arg === '-h') {
       console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3; the 4th runs on a 4× slower CPU)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4] [--voice N (the first N clients talk in a voice call)]');
+      console.log('       [--browsers chromium,firefox,webkit (one more viewer in Firefox ESR and in WebKitGTK; the first pauses and resumes, the second changes the rate)]');
       console.log('       npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json [--strict]');
       console.log('       npm run bench:sync -- --markdown    (the docs/benchmarks.md tables of bench/results/sync-latest.json)');
       process.exit(0);
@@ -104,6 +118,9 @@ function parseArgs(argv: string[]): Options {
   if (options.clients > 8) throw new UsageError('--clients above 8 would measure this machine, not the engine');
   if (!Number.isInteger(options.voice) || options.voice === 1 || options.voice < 0 || options.voice > options.clients) {
     throw new UsageError(`--voice must be 0 or an integer from 2 to --clients, got ${options.voice}`);
+  }
+  for (const engine of options.otherEngines) {
+    if (!engineInstalled(engine)) throw new UsageError(`${engine} is not installed here: node scripts/prerequisites.mjs installs it`);
   }
   return options;
 }
@@ -214,10 +231,22 @@ function grantMembersAllPermissions(dataDir: string, roomId: string): void {
   }
 }
 
+/**
+ * One tab of any engine as the bench drives it: `run` runs a function body (which may `return`) in
+ * the page with `args` as `arguments` and gives back its JSON result; `goto` opens a URL with the
+ * bench's probe in it.
+ */
+interface BenchPage {
+  run<T>(body: string, ...args: unknown[]): Promise<T>;
+  goto(url: string): Promise<void>;
+}
+
 /** One client's browser page and what Node records about it. */
 interface Client {
   record: ClientRecord;
-  page: Page;
+  page: BenchPage;
+  /** Chromium's clients: the Playwright page (the voice call's buttons). */
+  playwright: Page | null;
   origin: string;
   token: string;
   errors: string[];
@@ -226,12 +255,10 @@ interface Client {
   dateSkewMs: number | null;
 }
 
-type BenchWindow = Window & { __syncBench?: ProbeApi };
-
 async function drain(client: Client): Promise<void> {
   let batch: ReturnType<ProbeApi['drain']> | null = null;
   try {
-    batch = await client.page.evaluate(() => (window as BenchWindow).__syncBench?.drain() ?? null);
+    batch = await client.page.run('return window.__syncBench ? window.__syncBench.drain() : null;');
   } catch {
     return; // navigating or closed: the next drain reads the new document
   }
@@ -285,7 +312,14 @@ async function openClient(
     events: [],
     frames: [],
   };
-  const client: Client = { record, page, origin: opts.origin, token: opts.token, errors: [], loadIds: [], dateSkewMs: null };
+  const benchPage: BenchPage = {
+    // A string, not a function: Playwright evaluates it as it is, with no helper of tsx's around it.
+    run: (body, ...args) => page.evaluate(`(function () {${body}\n}).apply(null, ${JSON.stringify(args)})`),
+    goto: async (url) => {
+      await page.goto(url);
+    },
+  };
+  const client: Client = { record, page: benchPage, playwright: page, origin: opts.origin, token: opts.token, errors: [], loadIds: [], dateSkewMs: null };
   page.on('pageerror', (error) => client.errors.push(error.message));
   page.on('websocket', (ws) => {
     record.events.push({ t: Date.now(), type: 'ws-open' });
@@ -297,16 +331,46 @@ async function openClient(
 }
 
 /**
+ * A plain viewer in Firefox ESR or WebKitGTK (e2e/support/engines.ts). Neither driver can add a
+ * script before the app's own, so the probe comes in once the page has loaded: its samples and
+ * media events are the same, but the app's socket was opened before the probe's wrapper, so the
+ * client has no frame records, and its clock cannot be skewed.
+ */
+async function openEngineClient(engine: Exclude<EngineName, 'chromium'>, opts: { origin: string; token: string }): Promise<Client> {
+  const browser = await launchEngine(engine);
+  onCleanup(engine, () => browser.close());
+  const tab: EnginePage = await browser.newPage();
+  const probe = probeScript({ skewMs: 0, sampleEveryMs: SAMPLE_EVERY_MS });
+  const record: ClientRecord = { id: engine, conditions: [engine], delayed: false, skewed: false, throttled: false, late: false, engine, samples: [], events: [], frames: [] };
+  const page: BenchPage = {
+    run: (body, ...args) => tab.run(body, ...args),
+    goto: async (url) => {
+      // The token as the sign-in screen leaves it, on the app's origin, before the room opens.
+      await tab.goto(`${new URL(url).origin}/web/`);
+      await tab.run(`localStorage.setItem('userToken', arguments[0]);`, opts.token);
+      await tab.goto(url);
+      await tab.run(probe);
+      record.events.push({ t: Date.now(), type: 'ws-open' });
+    },
+  };
+  return { record, page, playwright: null, origin: opts.origin, token: opts.token, errors: [], loadIds: [], dateSkewMs: null };
+}
+
+/**
  * Puts `callers` in the room's voice call (the hall's own Join voice button, Chromium's fake
  * microphone) and waits until every one is connected to every other and hears them speak, so the
  * session is measured with the call's audio flowing. Throws after 30 s.
  */
 async function startCall(callers: Client[]): Promise<void> {
   const deadline = Date.now() + 30_000;
-  for (const client of callers) await client.page.getByTestId('voice-join').click();
+  const pages = callers.map((client) => {
+    if (!client.playwright) throw new Error(`${client.record.id} is not a Chromium client: --voice is for Chromium's clients`);
+    return client.playwright;
+  });
+  for (const page of pages) await page.getByTestId('voice-join').click();
   const others = callers.length - 1;
-  for (const client of callers) {
-    const heard = client.page.locator('[data-testid="voice-person"][data-state="connected"][data-speaking="true"]');
+  for (const [i, client] of callers.entries()) {
+    const heard = pages[i].locator('[data-testid="voice-person"][data-state="connected"][data-speaking="true"]');
     while ((await heard.count()) < others) {
       if (Date.now() > deadline) throw new Error(`${client.record.id} did not hear the ${others} others in the voice call within 30 s`);
       await sleep(250);
@@ -334,28 +398,33 @@ function roomUrl(origin: string, roomId: string): string {
 
 /** Waits until the page's player shows a frame and is playing (`playing`) or paused (`paused`). */
 async function waitForPlayer(client: Client, state: 'playing' | 'paused'): Promise<void> {
-  try {
-    await client.page.waitForFunction(
-      (want) => {
-        const video = document.querySelector<HTMLVideoElement>('video[data-testid="player-video"]');
-        const socket = document.querySelector<HTMLElement>('[data-testid="ws-state"]');
-        if (!video || video.readyState < 2 || socket?.dataset.state !== 'open') return false;
-        return want === 'paused' ? video.paused : !video.paused && video.readyState >= 3;
-      },
-      state,
-      { timeout: LOAD_TIMEOUT_MS, polling: 100 },
-    );
-  } catch (error) {
-    throw new Error(`${client.record.id} did not get a ${state} player within ${LOAD_TIMEOUT_MS} ms: ${(error as Error).message.split('\n')[0]}`);
+  const deadline = Date.now() + LOAD_TIMEOUT_MS;
+  let last = '';
+  while (Date.now() < deadline) {
+    const reading = await client.page
+      .run<{ ready: boolean; seen: string }>(
+        `const video = document.querySelector('video[data-testid="player-video"]');
+        const socket = document.querySelector('[data-testid="ws-state"]');
+        const seen = video ? 'readyState ' + video.readyState + (video.paused ? ', paused' : ', playing') + ', socket ' + (socket ? socket.dataset.state : 'none') : 'no player';
+        if (!video || video.readyState < 2 || !socket || socket.dataset.state !== 'open') return { ready: false, seen };
+        return { ready: arguments[0] === 'paused' ? video.paused : !video.paused && video.readyState >= 3, seen };`,
+        state,
+      )
+      .catch((error: Error) => ({ ready: false, seen: error.message.split('\n')[0] }));
+    if (reading.ready) return;
+    last = reading.seen;
+    await sleep(100);
   }
+  throw new Error(`${client.record.id} did not get a ${state} player within ${LOAD_TIMEOUT_MS} ms (last seen: ${last})`);
 }
 
 async function act(client: Client, action: ProbeAction): Promise<number> {
-  return client.page.evaluate((a) => {
-    const probe = (window as BenchWindow).__syncBench;
+  return client.page.run<number>(
+    `const probe = window.__syncBench;
     if (!probe) throw new Error('the bench probe is not installed');
-    return probe.act(a);
-  }, action);
+    return probe.act(arguments[0]);`,
+    action,
+  );
 }
 
 /** Polls `GET /api/room/movie/current` every 100 ms; the envelope's `time` (µs) is the instant the status refers to. */
@@ -421,7 +490,8 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
   });
   onCleanup('browser', () => browser.close());
   const clients: Record<string, Client> = {};
-  for (const id of ids) {
+  for (const engine of options.otherEngines) clients[engine] = await openEngineClient(engine, { origin: server.url, token: tokens[engine] });
+  for (const id of ids.filter((name) => !clients[name])) {
     const delayed = id === roles.delayed;
     const skewMs = id === roles.skewed ? options.skewMs : 0;
     const cpuThrottle = id === roles.throttled ? options.cpuThrottle : 1;
@@ -519,6 +589,7 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
     cpus: os.cpus().length,
     node: process.version,
     chromium: chromiumVersion,
+    engines: Object.fromEntries(ids.map((id) => [id, clients[id].record.engine ?? 'chromium'])),
     ...gitInfo(),
     targets: TARGETS,
     pageErrors: Object.fromEntries(ids.map((id) => [id, clients[id].errors])),
@@ -565,6 +636,17 @@ function printReport(report: RunReport, meta: Record<string, unknown>, ids: stri
     const rates = ids.map((id) => p.clients[id]?.engineRateChanges ?? 0).join('/');
     console.log(pad(p.name, 14) + pad(`${p.startSec.toFixed(1)}–${p.endSec.toFixed(1)}`, 12) + pad(action, 14) + pad(d, 16) + pad(s, 16) + pad(conv, 13) + pad(seeks, 14) + rates);
   }
+  const perEngine = report.phases.filter((p) => p.engineConvergedAfterMs);
+  if (perEngine.length) {
+    const engines = Object.keys(perEngine[0].engineConvergedAfterMs ?? {}) as EngineName[];
+    console.log('');
+    console.log("Per engine: ms from the action until that engine's clients and Chromium's are all within 100 ms, holding 1 s (Chromium: among its own)");
+    console.log(pad('phase', 14) + pad('action', 16) + engines.map((engine) => pad(engine, 10)).join(''));
+    for (const p of perEngine) {
+      const action = p.action ? `${p.action.clientId} ${p.action.kind}` : '';
+      console.log(pad(p.name, 14) + pad(action, 16) + engines.map((engine) => pad(p.engineConvergedAfterMs?.[engine] == null ? 'never' : num(p.engineConvergedAfterMs[engine]), 10)).join(''));
+    }
+  }
   console.log('');
   console.log('Drift against the room\'s expected position (GET /movie/current): median signed / p95 |Δ| / max |Δ|, ms (+ = ahead)');
   console.log(pad('phase', 14) + ids.map((id) => pad(id, 18)).join(''));
@@ -610,11 +692,17 @@ function printReport(report: RunReport, meta: Record<string, unknown>, ids: stri
   for (const target of report.targets) console.log(`${target.pass ? 'PASS' : 'FAIL'}  ${target.name}: ${target.detail}`);
 }
 
+/** `sync`, or `sync-browsers` for a run with other engines (its figures are kept apart from Chromium's). */
+function resultsName(meta: Record<string, unknown>): string {
+  return Object.values((meta.engines ?? {}) as Record<string, string>).some((engine) => engine !== 'chromium') ? 'sync-browsers' : 'sync';
+}
+
 async function writeResults(report: RunReport, meta: Record<string, unknown>, raw: RawRun | null, ids: string[]): Promise<void> {
   await mkdir(resultsDir, { recursive: true });
   const { series, ...figures } = report;
-  await writeFile(path.join(resultsDir, 'sync-latest.json'), JSON.stringify({ meta, ...figures, series }, null, 1) + '\n');
-  if (raw) await writeFile(path.join(resultsDir, 'sync-latest-raw.json'), JSON.stringify(raw) + '\n');
+  const name = resultsName(meta);
+  await writeFile(path.join(resultsDir, `${name}-latest.json`), JSON.stringify({ meta, ...figures, series }, null, 1) + '\n');
+  if (raw) await writeFile(path.join(resultsDir, `${name}-latest-raw.json`), JSON.stringify(raw) + '\n');
   const load = meta.loadAverage as { start: number[] };
   const roles = meta.roles as Record<string, string[]>;
   const svg = renderDriftSvg({
@@ -624,8 +712,8 @@ async function writeResults(report: RunReport, meta: Record<string, unknown>, ra
     spreadMs: series.spreadMs,
     phases: report.phases.map((p) => ({ name: p.name, startSec: p.startSec })),
   });
-  await writeFile(path.join(resultsDir, 'sync-latest.svg'), svg);
-  log(`wrote ${path.relative(repoRoot, resultsDir)}/sync-latest.json, sync-latest.svg${raw ? ', sync-latest-raw.json' : ''}`);
+  await writeFile(path.join(resultsDir, `${name}-latest.svg`), svg);
+  log(`wrote ${path.relative(repoRoot, resultsDir)}/${name}-latest.json, ${name}-latest.svg${raw ? `, ${name}-latest-raw.json` : ''}`);
 }
 
 function verdict(report: RunReport, strict: boolean): number {
@@ -652,7 +740,7 @@ async function main(): Promise<number> {
     process.stdout.write(figuresMarkdown(results));
     return 0;
   }
-  const roles = assignRoles(options.clients);
+  const roles = assignRoles(options.clients, options.otherEngines);
   // The build (when needed) is not part of the bounded run: under load it alone can take minutes.
   const webDir = ensureExport(options.build);
   const hardTimeout = setTimeout(() => {

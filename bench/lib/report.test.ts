@@ -51,6 +51,35 @@ function verdict(report: ReturnType<typeof run>, startsWith: string): boolean {
   return target.pass;
 }
 
+/** Chromium's a and b in step; WebKit's w follows the seek `webkitAfterMs` after it, 40 ms behind. */
+function mixedRun(webkitAfterMs: number) {
+  const a = client('a', track(T0 - 500, T0 + 10000, roomPosition));
+  const b = client('b', track(T0 - 500, T0 + 10000, (t) => roomPosition(t) - 0.01));
+  const w = client('w', track(T0 - 500, T0 + 10000, (t) => (t < T0 + 5000 + webkitAfterMs ? (t - T0) / 1000 : roomPosition(t)) - 0.04), { engine: 'webkit' });
+  return analyzeRun({ clients: [a, b, w], room, phases, t0Ms: T0, stepMs: 100 });
+}
+
+describe('analyzeRun with other engines in the room', () => {
+  it('times each engine from the action and holds WebKit to 1 s, the widest pair to 50 ms and Chromium alone to 33 ms', () => {
+    const report = mixedRun(700);
+    expect(report.phases[1].engineConvergedAfterMs).toEqual({ chromium: 0, webkit: 700 });
+    expect(verdict(report, 'webkit: in step')).toBe(true);
+    expect(verdict(report, 'chromium: in step')).toBe(true);
+    // The whole room waited for WebKit.
+    expect(report.phases[1].convergence?.convergedAfterMs).toBe(700);
+    expect(report.targets.find((t) => t.name.startsWith('steady play: p95'))?.name).toContain('50 ms across chromium, webkit');
+    expect(verdict(report, 'steady play: p95')).toBe(true);
+    expect(verdict(report, "steady play among Chromium's clients")).toBe(true);
+  });
+
+  it('fails WebKit past 1 s, and leaves runs of one engine as they were', () => {
+    expect(verdict(mixedRun(1500), 'webkit: in step')).toBe(false);
+    const single = run(20, 200);
+    expect(single.phases[1].engineConvergedAfterMs).toBeUndefined();
+    expect(single.targets.some((t) => t.name.startsWith('chromium:'))).toBe(false);
+  });
+});
+
 describe('analyzeRun', () => {
   it('passes the steady targets when the clients are one frame apart at most', () => {
     const report = run(20, 800);

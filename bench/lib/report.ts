@@ -37,7 +37,21 @@ export const TARGETS = {
   lateJoinConvergeMs: 1000,
   /** Hard seeks one client may make for one remote action. */
   maxSeeksPerAction: 1,
+  /**
+   * With other engines in the room (`--browsers`): everyone in step within this of each action,
+   * ms, per engine (docs/browsers.md "Figures"), and the steady p95 of the widest pair across them.
+   */
+  engineActionConvergeMs: { chromium: 300, firefox: 300, webkit: 1000 },
+  enginesSteadyP95Ms: 50,
 } as const;
+
+/** The browser engine a client ran in (`--browsers`, docs/browsers.md); Chromium when absent. */
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
+
+/** The engine of `client` (records from before `--browsers` were all Chromium's). */
+export function engineOf(client: Pick<ClientRecord, 'engine'>): EngineName {
+  return client.engine ?? 'chromium';
+}
 
 /**
  * How long (ms) the drift must stay within `inSyncMs` for the clients to count as converged: one
@@ -68,6 +82,8 @@ export interface ClientRecord {
   throttled?: boolean;
   skewed: boolean;
   late: boolean;
+  /** The browser engine it ran in; absent = Chromium. Only Chromium's clients have `frames`. */
+  engine?: EngineName;
   samples: MediaSample[];
   events: MediaEvent[];
   frames: FrameRecord[];
@@ -144,6 +160,12 @@ export interface PhaseFigures {
   driftAfterConvergence: Summary | null;
   /** For actions from the action; for the late join from the joiner's first frame (`fromSec`). */
   convergence?: Convergence & { fromSec: number };
+  /**
+   * For actions, per engine in the room: ms from the action until that engine's clients and
+   * Chromium's are all within `inSyncMs` of each other, holding (for Chromium: its clients among
+   * themselves); null if never. Absent with one engine.
+   */
+  engineConvergedAfterMs?: Partial<Record<EngineName, number | null>>;
   clients: Record<string, ClientPhaseFigures>;
 }
 
@@ -227,15 +249,20 @@ export function analyzeRun(input: RunInput): RunReport {
    * Drift series on a grid of its own that starts at `fromMs` (an action, a first frame), so that
    * "in sync right away" reads 0 ms rather than the distance to the next instant of the main grid.
    */
-  const seriesFrom = (fromMs: number, untilMs: number, client: number | null) => {
+  const seriesFrom = (fromMs: number, untilMs: number, client: number | number[] | null) => {
     const own = makeGrid(fromMs, untilMs, stepMs);
     const at = own.map((t) => sortedSamples.map((samples, i) => (firstFrames[i] === null || t < (firstFrames[i] as number) ? null : positionAt(samples, t))));
-    return { grid: own, series: at.map((p) => (client === null ? spreadMs(p) : clientDriftMs(p, client))) };
+    const among = (p: (number | null)[], group: number[]) => spreadMs(group.map((i) => p[i]));
+    return { grid: own, series: at.map((p) => (client === null ? spreadMs(p) : Array.isArray(client) ? among(p, client) : clientDriftMs(p, client))) };
   };
-  const converge = (fromMs: number, untilMs: number, client: number | null) => {
+  /** `client`: null = every client, an index = that client against the others, a list = the widest pair among those. */
+  const converge = (fromMs: number, untilMs: number, client: number | number[] | null) => {
     const { grid: own, series } = seriesFrom(fromMs, untilMs, client);
     return convergence(series, own, { fromMs, untilMs, thresholdMs: TARGETS.inSyncMs, holdMs: CONVERGENCE_HOLD_MS });
   };
+  const engines = [...new Set(clients.map(engineOf))];
+  /** The present (not late) clients of `engine`, by index. */
+  const clientsOf = (engine: EngineName) => clients.flatMap((c, i) => (engineOf(c) === engine && !c.late ? [i] : []));
   const roomPositions = grid.map((t) => positionAt(sortedRoom, t, 1000));
   const instants = grid.map((_, g) => clients.map((_c, i) => positions[i][g]));
   const spread = instants.map((at) => spreadMs(at));
@@ -252,9 +279,16 @@ export function analyzeRun(input: RunInput): RunReport {
     const idx = inRange(grid, phase.startMs, phase.endMs);
     let conv: PhaseFigures['convergence'];
     let driftAfterConvergence: Summary | null = null;
+    let engineConvergedAfterMs: PhaseFigures['engineConvergedAfterMs'];
     if (phase.kind === 'action' && phase.action) {
       const c = converge(phase.action.atMs, phase.endMs, null);
       conv = { ...c, fromSec: round((phase.action.atMs - t0Ms) / 1000, 2) };
+      if (engines.length > 1) {
+        const atMs = phase.action.atMs;
+        engineConvergedAfterMs = Object.fromEntries(
+          engines.map((engine) => [engine, converge(atMs, phase.endMs, [...new Set([...clientsOf('chromium'), ...clientsOf(engine)])]).convergedAfterMs]),
+        );
+      }
     } else if (phase.kind === 'late-join') {
       const joiner = clients.findIndex((c) => c.late);
       const from = joiner >= 0 ? firstFrames[joiner] : null;
@@ -299,6 +333,7 @@ export function analyzeRun(input: RunInput): RunReport {
       drift: roundSummary(summarize(idx.map((i) => spread[i]))),
       driftAfterConvergence,
       convergence: conv,
+      ...(engineConvergedAfterMs ? { engineConvergedAfterMs } : {}),
       clients: clientFigures,
     };
   });
@@ -332,8 +367,14 @@ export function analyzeRun(input: RunInput): RunReport {
 
   const steadyValues = (series: (number | null)[]) =>
     phases.filter((p) => p.kind === 'steady').flatMap((p) => inRange(grid, p.startMs, p.endMs).map((i) => series[i]));
+  const chromiumOnly = clientsOf('chromium');
   report.targets = evaluateTargets(report, {
     steadySpread: summarize(steadyValues(spread)),
+    // The widest pair among Chromium's clients alone, when other engines are in the room.
+    ...(engines.length > 1 && chromiumOnly.length > 1
+      ? { steadyChromiumSpread: summarize(steadyValues(instants.map((at) => spreadMs(at.filter((_p, i) => chromiumOnly.includes(i)))))) }
+      : {}),
+    engines,
     steadyPerClient: Object.fromEntries(clients.map((c, ci) => [c.id, summarize(steadyValues(perClientDrift[ci]))])),
     clients,
   });
@@ -347,15 +388,47 @@ function fmt(value: number | null | undefined): string {
 /** Verdicts on the sync targets, from the phase figures and the steady-play drift over all steady phases. */
 export function evaluateTargets(
   report: Pick<RunReport, 'phases'>,
-  steady: { steadySpread: Summary | null; steadyPerClient: Record<string, Summary | null>; clients: Pick<ClientRecord, 'id' | 'delayed' | 'skewed' | 'throttled' | 'conditions'>[] },
+  steady: {
+    steadySpread: Summary | null;
+    steadyPerClient: Record<string, Summary | null>;
+    clients: Pick<ClientRecord, 'id' | 'delayed' | 'skewed' | 'throttled' | 'conditions'>[];
+    /** The engines in the room (Chromium alone when absent). */
+    engines?: EngineName[];
+    /** The widest pair among Chromium's clients alone, with other engines in the room. */
+    steadyChromiumSpread?: Summary | null;
+  },
 ): TargetResult[] {
   const results: TargetResult[] = [];
   const s = steady.steadySpread;
+  const engines = steady.engines ?? ['chromium'];
+  const mixed = engines.length > 1;
+  const steadyP95Ms = mixed ? TARGETS.enginesSteadyP95Ms : TARGETS.steadyP95Ms;
   results.push({
-    name: `steady play: p95 inter-client drift <= ${TARGETS.steadyP95Ms} ms`,
-    pass: s !== null && s.p95 <= TARGETS.steadyP95Ms,
+    name: `steady play: p95 inter-client drift <= ${steadyP95Ms} ms${mixed ? ` across ${engines.join(', ')}` : ''}`,
+    pass: s !== null && s.p95 <= steadyP95Ms,
     detail: s ? `p95 ${fmt(s.p95)} ms (median ${fmt(s.median)}, ${s.count} instants)` : 'no steady-play samples',
   });
+  if (steady.steadyChromiumSpread !== undefined) {
+    const c = steady.steadyChromiumSpread;
+    results.push({
+      name: `steady play among Chromium's clients: p95 <= ${TARGETS.steadyP95Ms} ms`,
+      pass: c !== null && c.p95 <= TARGETS.steadyP95Ms,
+      detail: c ? `p95 ${fmt(c.p95)} ms (median ${fmt(c.median)})` : 'no steady-play samples',
+    });
+  }
+  if (mixed) {
+    for (const engine of engines) {
+      const limit = TARGETS.engineActionConvergeMs[engine];
+      const times = report.phases
+        .filter((p) => p.kind === 'action' && p.engineConvergedAfterMs)
+        .map((p) => ({ name: p.name, ms: p.engineConvergedAfterMs?.[engine] ?? null }));
+      results.push({
+        name: `${engine}: in step (within ${TARGETS.inSyncMs} ms of Chromium's clients) within ${limit} ms of every action`,
+        pass: times.length > 0 && times.every((t) => t.ms !== null && t.ms <= limit),
+        detail: times.map((t) => `${t.name} ${t.ms === null ? 'never' : fmt(t.ms)}`).join(', ') + ' ms',
+      });
+    }
+  }
   results.push({
     name: `steady play: max inter-client drift <= ${TARGETS.steadyMaxMs} ms`,
     pass: s !== null && s.max <= TARGETS.steadyMaxMs,

@@ -9,6 +9,8 @@
  * - `c4` (N >= 4): its CPU is 4× slower (Chromium's CPU throttling, like a cheap phone); a viewer.
  * - `c5` .. `cN`: plain viewers.
  * - `late`: a plain viewer that opens the room mid-session.
+ * - `firefox`, `webkit` (`--browsers`): one plain viewer in each other engine named, from the start;
+ *   the first pauses and resumes, the second (if any) changes the rate, so that each engine acts.
  */
 import type { ActionRecord, PhaseKind } from './report';
 
@@ -42,10 +44,13 @@ export interface Roles {
 
 export const LATE_JOINER_ID = 'late';
 
-/** Roles for `clients` initial clients (2 or more). Throws below 2: sync needs someone to be in sync with. */
-export function assignRoles(clients: number): Roles {
+/**
+ * Roles for `clients` initial Chromium clients (2 or more) and one viewer per engine of `others`
+ * (its id is the engine's name). Throws below 2: sync needs someone to be in sync with.
+ */
+export function assignRoles(clients: number, others: readonly string[] = []): Roles {
   if (!Number.isInteger(clients) || clients < 2) throw new Error(`--clients must be an integer >= 2, got ${clients}`);
-  const initial = Array.from({ length: clients }, (_, i) => `c${i + 1}`);
+  const initial = [...Array.from({ length: clients }, (_, i) => `c${i + 1}`), ...others];
   return {
     initial,
     late: LATE_JOINER_ID,
@@ -53,8 +58,8 @@ export function assignRoles(clients: number): Roles {
     skewed: clients >= 3 ? 'c3' : null,
     throttled: clients >= 4 ? 'c4' : null,
     seeker: 'c1',
-    rater: 'c2',
-    pauser: clients >= 3 ? 'c3' : 'c2',
+    rater: others[1] ?? 'c2',
+    pauser: others[0] ?? (clients >= 3 ? 'c3' : 'c2'),
   };
 }
 

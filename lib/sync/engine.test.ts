@@ -13,6 +13,11 @@ import type { PlaybackState } from '@/lib/contract/playback';
 const rateChanges = (media: FakeMedia) => media.fired.filter((event) => event === 'ratechange').length;
 
 /** Local − room (s) for an engine following a status received at `atMs` (Date.now) with no network delay. */
+/** Reads the element's real position from now on (the jitter of `positionJitterMs` off). */
+function readExactly(media: FakeMedia): void {
+  media.positionJitterMs = 0;
+}
+
 function driftFrom(media: FakeMedia, status: PlaybackState, atMs: number): number {
   const room = status.isPlaying ? status.currentTime + ((Date.now() - atMs) / 1000) * status.playbackRate : status.currentTime;
   return media.currentTime - room;
@@ -351,6 +356,25 @@ describe('the correction loop', () => {
     await elapse(1500, media);
     expect(seeks(media)).toBe(seeksBefore + 1);
     expect(media.playbackRate).toBeCloseTo(1.05);
+  });
+
+  it("leaves alone a clock that is in step but read coarsely (Firefox's currentTime, ±20 ms): at most two rate changes in 10 s, no seek", async () => {
+    const { media, seeksBefore, ratesBefore } = await playingWithDrift(0, (m) => {
+      m.positionJitterMs = 20;
+    });
+    await elapse(10_000, media);
+    expect(seeks(media)).toBe(seeksBefore);
+    expect(rateChanges(media) - ratesBefore).toBeLessThanOrEqual(2);
+  });
+
+  it('still nudges a coarsely read clock (±25 ms) that is really 60 ms behind, and brings it within 15 ms', async () => {
+    const { media, status, at, seeksBefore } = await playingWithDrift(-0.06, (m) => {
+      m.positionJitterMs = 25;
+    });
+    await elapse(4000, media);
+    readExactly(media);
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.015);
+    expect(seeks(media)).toBe(seeksBefore);
   });
 
   it('seeks once when steady play is more than 1 s off', async () => {

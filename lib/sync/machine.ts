@@ -47,6 +47,7 @@ import {
   CONFIRM_TIMEOUT_MS,
   DENIED_RESYNC_MS,
   DRIFT_JUMP_SEC,
+  DRIFT_MEDIAN_OF,
   JUMP_WINDOW_MS,
   NO_SEEK_CATCH_UP_MAX_SEC,
   RECOVERY_COOLDOWN_MS,
@@ -70,11 +71,16 @@ export interface Target {
   clock: 'server' | 'local';
 }
 
-/** A measurement of the correction loop: the drift (s), when (ms), and whether it jumped from the one before. */
+/**
+ * A measurement of the correction loop: the drift (s), when (ms), whether it jumped from the one
+ * before, and the last DRIFT_MEDIAN_OF consecutive measurements under the nudge in force, up to this
+ * one, oldest first, as [atMs, driftSec] (a new array each time: never edited in place).
+ */
 interface Measure {
   driftSec: number;
   atMs: number;
   jumping: boolean;
+  recent: readonly (readonly [number, number])[];
 }
 
 /** The phases in which the element runs and the loop measures it; `nudge` is the rate offset in force (a fraction of the room rate). */
@@ -884,13 +890,16 @@ function track(r: Run): void {
     if (phase.nudge === 0) r.s.latencies.learn(kind, (r.now - atMs) / 1000 - (m.currentTime - position) / m.playbackRate);
     r.s.pendingLearn = null;
   }
-  const drift = m.currentTime - roomAt;
+  const measured = m.currentTime - roomAt;
   const last = phase.lastMeasure;
-  phase.lastMeasure = { driftSec: drift, atMs: r.now, jumping: false };
-  if (last && r.now - last.atMs <= JUMP_WINDOW_MS) {
+  const consecutive = last !== null && r.now - last.atMs <= JUMP_WINDOW_MS;
+  const reading = [r.now, measured] as const;
+  phase.lastMeasure = { driftSec: measured, atMs: r.now, jumping: false, recent: consecutive && !last.jumping ? [...last.recent, reading].slice(-DRIFT_MEDIAN_OF) : [reading] };
+  if (consecutive) {
     // Frozen (or jumping) right now: decide once the drift holds still again.
-    if (Math.abs(drift - last.driftSec) >= DRIFT_JUMP_SEC) {
+    if (Math.abs(measured - last.driftSec) >= DRIFT_JUMP_SEC) {
       phase.lastMeasure.jumping = true;
+      phase.lastMeasure.recent = [reading];
       return;
     }
     if (last.jumping) recover(r);
@@ -904,6 +913,10 @@ function track(r: Run): void {
   // An action's one seek stays allowed; a catch-up (after a stall, or a start that missed) does not while struggling.
   const forAction = allowance.seek === 'action' && !retry;
   const acquiring = forAction || (!struggling && (allowance.seek !== null || retry));
+  // Right after an action the one reading decides (a seek is due at once); in steady play the median
+  // of the recent ones, each carried to now by the nudge in force (which moves the drift steadily).
+  const moving = phase.nudge * r.s.roomRate;
+  const drift = acquiring ? measured : medianOf(phase.lastMeasure.recent.map(([atMs, driftSec]) => driftSec + (moving * (r.now - atMs)) / 1000));
   const decision = decideTracking({ driftSec: drift, roomRate: r.s.roomRate, nudge: phase.nudge, acquiring, tuning: band });
   allowance.seek = null;
   allowance.fine = false;
@@ -913,11 +926,20 @@ function track(r: Run): void {
     if (!forAction && r.s.struggle.noteSeek(r.now)) decide(r, 'give-up', `${STRUGGLE_SEEKS} catch-up seeks in ${STRUGGLE_WINDOW_MS / 1000} s: nudging only for ${STRUGGLE_MS / 1000} s`);
     scheduleStart(r);
   } else if (decision.kind === 'rate') {
-    enter(r, { ...phase, name: steadyPhase, nudge: decision.nudge }, 'nudge', `drift ${driftMs} ms → rate ${decision.playbackRate.toFixed(3)}`);
+    // The readings before this rate change moved at the old rate: the next median starts from this one.
+    const lastMeasure = { ...phase.lastMeasure, recent: [reading] };
+    enter(r, { ...phase, name: steadyPhase, nudge: decision.nudge, lastMeasure }, 'nudge', `drift ${driftMs} ms → rate ${decision.playbackRate.toFixed(3)}`);
     setRate(r, decision.playbackRate);
   } else {
     enter(r, { ...phase, name: steadyPhase }, null);
   }
+}
+
+/** The median of `values` (not empty); of an even count, the mean of the middle two. */
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** The element lost time on its own (a stall or freeze): catch up like after an action, but not over and over. */

@@ -39,6 +39,14 @@ export const STRUGGLE_SEEKS = 3;
 export const STRUGGLE_WINDOW_MS = 20_000;
 export const STRUGGLE_MS = 30_000;
 export const STRUGGLE_SEEK_SEC = 5;
+/**
+ * The steady loop decides on the median drift of the last DRIFT_MEDIAN_OF consecutive measurements
+ * (~0.5 s at a tick per 100 ms), not on the last one: Firefox's currentTime is the position its
+ * pipeline last published, so single reads jitter by up to ±20 ms around an element in step, past
+ * the 15 ms dead band, and the rate would change several times a second (docs/browsers.md "Firefox").
+ * A jump, a seek and the first measure after an action still decide at once.
+ */
+export const DRIFT_MEDIAN_OF = 5;
 /** Two measurements further apart than this (ms) are not compared for jumps. */
 export const JUMP_WINDOW_MS = 600;
 /** SYNC requests kept waiting for a reply; older ones are dropped (their replies then count as plain statuses). */

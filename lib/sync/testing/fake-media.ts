@@ -29,6 +29,12 @@ export class FakeMedia extends EventTarget implements MediaLike {
   pauseOvershootMs = 0;
   /** How fast the media clock runs against the wall clock (0.99: 1 % slow, a drifting audio clock). */
   clockRate = 1;
+  /**
+   * Firefox: `currentTime` is the position its media pipeline last published, not the clock read
+   * now, so reads taken 100 ms apart advance by 80–130 ms. Each 50 ms of wall time the reading is
+   * off the real position by its own amount, up to this many ms either way (0: exact).
+   */
+  positionJitterMs = 0;
   /** Downloaded ranges [start, end] in s; a seek inside them takes `bufferedSeekDelayMs`. */
   bufferedRanges: Array<[number, number]> = [];
   /**
@@ -85,7 +91,11 @@ export class FakeMedia extends EventTarget implements MediaLike {
   }
 
   get currentTime(): number {
-    return this.position;
+    if (!this.positionJitterMs || this.isPaused) return this.position;
+    // A fixed pseudo-random offset per 50 ms bucket of wall time (one published position).
+    const bucket = Math.floor(Date.now() / 50);
+    const unit = (((bucket * 2654435761) >>> 0) % 2001) / 1000 - 1;
+    return Math.max(0, this.position + (unit * this.positionJitterMs) / 1000);
   }
 
   set currentTime(value: number) {
