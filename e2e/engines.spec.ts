@@ -145,3 +145,66 @@ test('webkit: a late joiner gets the film’s real duration and seekable range, 
   }
 });
 
+
+/** How much wider (px) than the viewport the page is, and what reaches furthest right: the engine's own reading. */
+const SIDEWAYS = `
+  const width = document.documentElement.clientWidth;
+  const scrollWidth = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+  let widest = '';
+  let right = width;
+  for (const element of document.body.querySelectorAll('*')) {
+    const box = element.getBoundingClientRect();
+    if (box.right > right + 0.5) { right = box.right; widest = element.tagName.toLowerCase() + (element.dataset.testid ? '[' + element.dataset.testid + ']' : ''); }
+  }
+  return { width, over: scrollWidth - width, widest };`;
+
+test('webkit at 390×844 (an iPhone held upright): no screen scrolls sideways, and the video with its controls is on the screen of the hall', async ({ app, media, actors }, testInfo) => {
+  test.setTimeout(90_000);
+  expect(engineInstalled('webkit'), 'WebKitGTK is not installed: node scripts/prerequisites.mjs installs it').toBe(true);
+  const owner = await actors.user('o');
+  const roomId = await app.api.createRoom(owner.token!, uniqueName('wkphone'));
+  const movieId = await app.api.pushMovie(owner.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: `A film with a long name ${'WithoutSpaces'.repeat(4)}` });
+  await app.api.setCurrent(owner.token!, roomId, movieId);
+  const browser = await launchEngine('webkit');
+  let page: EnginePage | null = null;
+  try {
+    page = await browser.newPage();
+    await page.resize(390, 844);
+    const token = await app.api.signup(uniqueName('p'), 'password-123');
+    await app.api.joinRoom(token, roomId);
+    await openSignedIn(page, app.origin, token, webUrl(app.origin, '/'));
+    const other = page;
+    expect(await other.run<number>('return window.innerWidth;')).toBe(390);
+    for (const [route, testId] of [
+      ['/', 'page-home'],
+      ['/rooms', 'room-card'],
+      ['/createRoom', 'page-createRoom'],
+      [`/cinema/${roomId}`, 'player'],
+    ] as const) {
+      await other.goto(webUrl(app.origin, route));
+      await expect.poll(() => other.run<boolean>(`return Boolean(document.querySelector('[data-testid="${testId}"]'));`), { timeout: 15_000, message: `${route} shows` }).toBe(true);
+      await expect
+        .poll(async () => (await other.run<{ over: number; widest: string }>(SIDEWAYS)).over, { timeout: 5000, message: `${route} scrolls sideways in WebKit at 390 px` })
+        .toBeLessThanOrEqual(0);
+    }
+    await expect.poll(async () => (await sampleEngine(other)).readyState, { timeout: 30_000, message: 'the video loads' }).toBeGreaterThanOrEqual(2);
+    await other.hover('[data-testid="player"]');
+    const boxes = () =>
+      other.run<{ video: DOMRect; bar: DOMRect | null; opacity: number }>(`
+        const bar = document.querySelector('[data-testid="player-controls"]');
+        return { video: document.querySelector('[data-testid="player"]').getBoundingClientRect().toJSON(), bar: bar && bar.getBoundingClientRect().toJSON(), opacity: bar ? Number(getComputedStyle(bar).opacity) : 0 };`);
+    await expect.poll(async () => (await boxes()).opacity, { timeout: 10_000, message: 'the control bar shows under the pointer' }).toBeGreaterThan(0.9);
+    const { video, bar } = await boxes();
+    expect(video.y, 'the video starts on the screen').toBeGreaterThanOrEqual(0);
+    expect(video.y + video.height, 'the video ends on the screen').toBeLessThanOrEqual(844);
+    expect(video.width, 'the video spans the width').toBeGreaterThan(390 * 0.9);
+    expect(bar!.y + bar!.height, 'the controls are inside the video').toBeLessThanOrEqual(video.y + video.height + 0.5);
+    expect(bar!.x + bar!.width, 'the controls fit the width').toBeLessThanOrEqual(390.5);
+    await other.screenshot(testInfo.outputPath('webkit-390.png'));
+  } catch (error) {
+    if (page) await page.screenshot(testInfo.outputPath('webkit-390-failed.png')).catch(() => undefined);
+    throw error;
+  } finally {
+    await browser.close();
+  }
+});

@@ -9,7 +9,7 @@
  * link, click, type, read the page) with the same names for both, so that one journey runs in each.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
@@ -41,6 +41,10 @@ export interface EnginePage {
   click(css: string): Promise<void>;
   /** Types `text` into the element that `css` selects, as keystrokes. */
   type(css: string, text: string): Promise<void>;
+  /** Moves the engine's pointer over the middle of the element that `css` selects. */
+  hover(css: string): Promise<void>;
+  /** Makes the page's viewport `width` × `height` CSS px (WebKit: the window, sized until its viewport is). */
+  resize(width: number, height: number): Promise<void>;
   /** Saves a PNG of the viewport (for failure reports). */
   screenshot(file: string): Promise<void>;
   close(): Promise<void>;
@@ -83,6 +87,12 @@ export async function launchFirefox(): Promise<{ newPage(): Promise<EnginePage>;
         async type(css, text) {
           await page.locator(css).fill(text);
         },
+        async hover(css) {
+          await page.locator(css).hover();
+        },
+        async resize(width, height) {
+          await page.setViewport({ width, height });
+        },
         async screenshot(file) {
           await page.screenshot({ path: file as `${string}.png` });
         },
@@ -114,6 +124,10 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
     });
     xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
   });
+  // MiniBrowser's toolbar keeps its window at least 447 px wide; a GTK style without padding or
+  // icons lets it go down to a phone's 390 px viewport (e2e/engines.spec.ts "webkit at 390×844").
+  mkdirSync(path.join(dir, 'gtk-3.0'), { recursive: true });
+  writeFileSync(path.join(dir, 'gtk-3.0', 'gtk.css'), '* { padding: 0; margin: 0; min-width: 0; min-height: 0; font-size: 1px; -gtk-icon-style: regular; } image { -gtk-icon-transform: scale(0.1); }\n');
   const sessions: WebDriver[] = [];
   return {
     async newPage() {
@@ -127,6 +141,7 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
           // finds none and the media player reports a pipeline error otherwise).
           GST_PLUGIN_FEATURE_RANK: 'fakeaudiosink:MAX',
           XDG_RUNTIME_DIR: dir,
+          XDG_CONFIG_HOME: dir,
         },
       });
       children.push(driver);
@@ -153,6 +168,15 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
           const element = await session.findElement(By.css(css));
           await element.clear();
           await element.sendKeys(text);
+        },
+        async hover(css) {
+          await session.actions().move({ origin: await session.findElement(By.css(css)) }).perform();
+        },
+        async resize(width, height) {
+          // The window holds the viewport and MiniBrowser's own frame: size it, measure, correct once.
+          await session.manage().window().setRect({ width, height });
+          const inner = (await session.executeScript('return [window.innerWidth, window.innerHeight];')) as [number, number];
+          if (inner[0] !== width || inner[1] !== height) await session.manage().window().setRect({ width: 2 * width - inner[0], height: 2 * height - inner[1] });
         },
         async screenshot(file) {
           writeFileSync(file, Buffer.from(await session.takeScreenshot(), 'base64'));
