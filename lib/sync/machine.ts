@@ -921,7 +921,12 @@ function track(r: Run): void {
   allowance.seek = null;
   allowance.fine = false;
   const driftMs = Math.round(drift * 1000);
-  if (decision.kind === 'seek') {
+  if (decision.kind === 'seek' && retry && !m.paused && canCatchUp(r, -drift)) {
+    // A start that just missed, a little behind, with the data at hand: it runs faster until level
+    // rather than pausing to start again. A person's press of the play button in that pause would
+    // play the element, not pause the room: their pause reached nobody (docs/browsers.md).
+    catchUp(r, -drift);
+  } else if (decision.kind === 'seek') {
     decide(r, 'seek', `drift ${driftMs} ms`);
     if (!forAction && r.s.struggle.noteSeek(r.now)) decide(r, 'give-up', `${STRUGGLE_SEEKS} catch-up seeks in ${STRUGGLE_WINDOW_MS / 1000} s: nudging only for ${STRUGGLE_MS / 1000} s`);
     scheduleStart(r);
