@@ -16,6 +16,7 @@ import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage
 import { Builder, By, type WebDriver } from 'selenium-webdriver';
 import { freePort } from '../../server/test-support/redis';
 import type { MediaSample } from './playback';
+import { FUTURE_DATA_AHEAD_SEC } from '../../lib/sync/media';
 
 /** The engines besides Chromium, by the name docs/browsers.md gives them. */
 export type EngineName = 'firefox' | 'webkit';
@@ -200,12 +201,22 @@ export function launchEngine(name: EngineName) {
   return name === 'firefox' ? launchFirefox() : launchWebKit();
 }
 
-/** The page code that reads the player like e2e/support/playback.ts `sampleMedia` (a function body). */
+/**
+ * The page code that reads the player like e2e/support/playback.ts `sampleMedia` (a function body).
+ * Its readyState is the one the spec defines from the data at hand, as the engine reads it
+ * (lib/sync/media.ts `readinessOf`): WebKitGTK reports HAVE_CURRENT_DATA after every seek and rate
+ * change while it plays with the whole file buffered.
+ */
 export const SAMPLE_MEDIA = `
   const video = document.querySelector('video[data-testid="player-video"]');
   if (!video) return { present: false, currentTime: 0, paused: true, muted: false, seeking: false, ended: false, playbackRate: 1, readyState: 0, buffered: '', atMs: Date.now() };
+  let readyState = video.readyState;
+  const ahead = Math.min(video.currentTime + ${FUTURE_DATA_AHEAD_SEC}, Number.isFinite(video.duration) ? video.duration : Infinity);
+  for (let i = 0; readyState === 2 && !video.seeking && i < video.buffered.length; i += 1) {
+    if (video.currentTime >= video.buffered.start(i) && ahead <= video.buffered.end(i)) readyState = 3;
+  }
   return { present: true, currentTime: video.currentTime, paused: video.paused, muted: video.muted, seeking: video.seeking, ended: video.ended,
-    playbackRate: video.playbackRate, readyState: video.readyState, buffered: '', duration: video.duration, atMs: Date.now() };
+    playbackRate: video.playbackRate, readyState, buffered: '', duration: video.duration, atMs: Date.now() };
 `;
 
 /** The engine page's player, as `sampleMedia` reads a Playwright page's. */

@@ -1304,6 +1304,69 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(media.paused).toBe(false);
   });
 
+  /** A loaded element that holds HAVE_CURRENT_DATA after its seeks and rate changes, as WebKitGTK's does. */
+  async function gstreamerMedia(): Promise<FakeMedia> {
+    const media = await readyMedia();
+    media.holdsCurrentData = true;
+    return media;
+  }
+
+  it("joins a playing room in step on WebKitGTK, whose element says `waiting` and HAVE_CURRENT_DATA after every seek and rate change while its clock runs, and stays in the loop", async () => {
+    const media = await gstreamerMedia();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    const status = { isPlaying: true, currentTime: 10, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(1500, media);
+    media.clockRate = 1.01; // 1 % fast: the loop must nudge, and each nudge says `waiting`
+    await elapse(6000, media);
+    expect(rateChanges(media)).toBeGreaterThan(0);
+    expect(media.fired).toContain('waiting');
+    expect(engine.debug().phase).not.toBe('recovering');
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.03);
+    expect(transport.statuses).toEqual([]);
+  });
+
+  it("a person's pause, seek and play on WebKitGTK reach the room, and the play is a common start that starts (HAVE_CURRENT_DATA held after the seek)", async () => {
+    const media = await gstreamerMedia();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+    await elapse(1500, media);
+    media.pause(); // the person
+    await elapse(500, media);
+    media.currentTime = 30; // the person, on the seek bar
+    await elapse(1000, media);
+    expect(media.readyState).toBe(2);
+    void media.play(); // the person: WebKitGTK's promise never settles from HAVE_CURRENT_DATA
+    const playedAt = Date.now();
+    await elapse(COMMON_LEAD_SEC * 1000 + 1500, media);
+    expect(transport.statuses.map((status) => status.isPlaying)).toEqual([false, false, true]);
+    expect(transport.statuses[1].currentTime).toBeCloseTo(30, 2);
+    const play = transport.statuses[2];
+    expect(media.paused).toBe(false);
+    expect(Math.abs(driftFrom(media, play, playedAt))).toBeLessThan(0.03);
+    expect(engine.debug().phase).not.toBe('recovering');
+  });
+
+  it("follows the room's seek while playing on WebKitGTK and measures again after it (no `playing` follows the seek)", async () => {
+    const media = await gstreamerMedia();
+    const transport = new RecordingTransport();
+    const engine = makeEngine(media, transport);
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+    await elapse(1500, media);
+    const status = { isPlaying: true, currentTime: 40, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(2000, media);
+    media.advance(80); // 80 ms ahead, silently: the loop must see it
+    await elapse(4000, media);
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.03);
+    expect(engine.debug().phase).toBe('tracking');
+    expect(transport.statuses).toEqual([]);
+  });
+
   it('never reads the seekable ranges before the element has metadata (WebKitGTK then takes the position for the duration)', async () => {
     const media = new FakeMedia();
     const engine = makeEngine(media, new RecordingTransport());

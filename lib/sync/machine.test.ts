@@ -259,7 +259,7 @@ const TABLE: Record<Phase['name'], Row[]> = {
   recovering: [
     {
       what: 'the stalled element runs again: one catch-up allowed',
-      state: stateIn(running('recovering'), playing(10), { stalledSinceMs: NOW - 500 }),
+      state: stateIn(running('recovering'), playing(10), { stalled: { sinceMs: NOW - 500, atSec: 10 } }),
       event: { type: 'playing' },
       media: element(),
       phase: 'recovering',

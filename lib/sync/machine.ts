@@ -32,7 +32,7 @@
 import type { PlaybackState } from '@/lib/contract/playback';
 import { decideTracking, isPastEnd, nudgedRate, positionAt, seekTarget, type RoomTarget, type SyncIndicator, type SyncTuning } from './correction';
 import { FAR_LEAD_MAX_SEC, Latencies, MAX_LAG_SEC, type LagKind } from './latency';
-import { canSeekTo, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readLocal, seekLanding, type MediaLike, type TimeRangesLike } from './media';
+import { canSeekTo, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readinessOf, readLocal, seekLanding, type MediaLike, type TimeRangesLike } from './media';
 import type { SyncDecisionKind, SyncPhase } from './phase';
 import { rateSwitchAtMs } from './rate-switch';
 import { StruggleGuard } from './struggle';
@@ -53,6 +53,7 @@ import {
   RECOVERY_COOLDOWN_MS,
   SCHEDULED_SEEK_TOLERANCE_SEC,
   SETTLE_MS,
+  STALL_RUNS_SEC,
   START_AT_ONCE_SEC,
   STRUGGLE_MS,
   STRUGGLE_SEEK_SEC,
@@ -142,8 +143,8 @@ export interface MachineState {
   /** Until when (ms) the element's clock is not steady yet. */
   settleUntilMs: number;
   pendingLearn: PendingLearn | null;
-  /** Since when (ms) the element stalls for data while the room plays; null: not stalled. */
-  stalledSinceMs: number | null;
+  /** Since when (ms) and at which position (s) the element stalls for data while the room plays; null: not stalled. */
+  stalled: { sinceMs: number; atSec: number } | null;
   /** Where the engine's seek in flight was sent (s); null: none. */
   engineSeekTo: number | null;
   /** A person's seek is in flight that was handled at its `seeking`. */
@@ -225,7 +226,7 @@ export function initialState(tuning: SyncTuning): MachineState {
     allowance: { seek: null, retry: 'spent', fine: false },
     settleUntilMs: -Infinity,
     pendingLearn: null,
-    stalledSinceMs: null,
+    stalled: null,
     engineSeekTo: null,
     userSeeking: false,
     publish: { dueAtMs: null, playing: false, lastAtMs: -Infinity },
@@ -328,6 +329,7 @@ class MediaDraft implements MediaLike {
   seeking: boolean;
   readonly ended: boolean;
   readonly duration: number;
+  /** The element's readiness from its data (./media.ts `readinessOf`), not only the number it reports. */
   readonly readyState: number;
   readonly buffered?: TimeRangesLike;
   private readonly element: MediaLike;
@@ -341,7 +343,7 @@ class MediaDraft implements MediaLike {
     this.seeking = media.seeking;
     this.ended = media.ended;
     this.duration = media.duration;
-    this.readyState = media.readyState;
+    this.readyState = readinessOf(media);
     this.buffered = media.buffered;
   }
 
@@ -745,7 +747,7 @@ function retimeCatchUp(r: Run): void {
   const phase = r.s.phase;
   const m = r.media;
   const target = roomTarget(r);
-  if (phase.name !== 'catching-up' || !target?.status.isPlaying || m.paused || m.seeking || r.s.stalledSinceMs !== null || startPending(r)) return;
+  if (phase.name !== 'catching-up' || !target?.status.isPlaying || m.paused || m.seeking || r.s.stalled !== null || startPending(r)) return;
   const gap = positionAt(target, r.ctx.serverNowMs) - m.currentTime;
   if (r.s.engineRate === null || gap <= 0 || gap > phase.limitSec) {
     phase.endAtMs = r.now;
@@ -823,6 +825,12 @@ function onTick(r: Run): void {
   }
   if (phase.name === 'scheduled') return maybeStartScheduled(r);
   if (!target.status.isPlaying) return;
+  const stalled = r.s.stalled;
+  if (stalled && !r.media.paused && !r.media.seeking && r.media.currentTime - stalled.atSec >= STALL_RUNS_SEC) {
+    // A `waiting` that no `playing` ended, with the clock running again (WebKitGTK): the stall is over.
+    decide(r, 'stall', `over at ${r.media.currentTime.toFixed(2)} s: the clock runs without a \`playing\``);
+    onPlaying(r);
+  }
   // A catch-up runs toward the provisional position as well; only the loop's corrections wait for the confirmation.
   if (phase.name === 'catching-up') retimeCatchUp(r);
   else if (steady(r) && !awaitingConfirm(r)) track(r);
@@ -852,7 +860,7 @@ function steady(r: Run): boolean {
     !m.paused &&
     !m.ended &&
     !m.seeking &&
-    r.s.stalledSinceMs === null &&
+    r.s.stalled === null &&
     phase !== 'catching-up' &&
     phase !== 'switching-rate' &&
     m.readyState >= HAVE_FUTURE_DATA &&
@@ -1000,7 +1008,7 @@ function beUnreachable(r: Run, roomAt: number): void {
 /** The element dropped its source (another URL of the same movie): whatever was under way no longer applies. */
 function onEmptied(r: Run): void {
   r.effects.push({ type: 'forget-expected' });
-  Object.assign(r.s, { engineSeekTo: null, userSeeking: false, stalledSinceMs: null, pendingLearn: null });
+  Object.assign(r.s, { engineSeekTo: null, userSeeking: false, stalled: null, pendingLearn: null });
   r.s.allowance.seek = null;
   const phase = r.s.phase;
   // A catch-up's rate goes back to the room's.
@@ -1012,8 +1020,8 @@ function onEmptied(r: Run): void {
 function onPlaying(r: Run): void {
   r.s.settleUntilMs = r.now + SETTLE_MS;
   resetMeasure(r);
-  if (r.s.stalledSinceMs === null) return;
-  r.s.stalledSinceMs = null;
+  if (r.s.stalled === null) return;
+  r.s.stalled = null;
   recover(r);
 }
 
@@ -1021,12 +1029,12 @@ function onPlaying(r: Run): void {
 function onWaiting(r: Run): void {
   const m = r.media;
   if (m.seeking || r.s.engineSeekTo !== null || r.s.phase.name === 'scheduled' || m.paused || !r.s.target?.status.isPlaying) return;
-  if (r.s.stalledSinceMs === null) {
+  if (r.s.stalled === null) {
     const phase = r.s.phase;
     const detail = `at ${m.currentTime.toFixed(2)} s`;
     if ('lastMeasure' in phase) enter(r, { ...phase, name: 'recovering' }, 'stall', detail);
     else decide(r, 'stall', detail);
-    r.s.stalledSinceMs = r.now;
+    r.s.stalled = { sinceMs: r.now, atSec: m.currentTime };
   }
   r.s.pendingLearn = null;
 }
@@ -1342,7 +1350,7 @@ export function indicatorOf(state: MachineState, context: Pick<StepContext, 'med
   }
   const scheduled = state.phase.name === 'scheduled';
   if (state.struggle.active(context.nowMs) && !scheduled && !local.paused) return { state: magnitude < tuning.deadBandSec ? 'in-sync' : 'struggling', driftMs };
-  if (state.stalledSinceMs !== null || (local.paused && !scheduled) || magnitude >= tuning.seekThresholdSec) return { state: 'out-of-sync', driftMs };
+  if (state.stalled !== null || (local.paused && !scheduled) || magnitude >= tuning.seekThresholdSec) return { state: 'out-of-sync', driftMs };
   if (scheduled || media.seeking || nudgeOf(state.phase) !== 0 || magnitude >= tuning.deadBandSec) return { state: 'correcting', driftMs };
   return { state: 'in-sync', driftMs };
 }

@@ -63,8 +63,32 @@ export function canSeekTo(media: MediaLike, position: number): boolean {
 
 /** readyState at which duration and seeking work (HTMLMediaElement.HAVE_METADATA). */
 export const HAVE_METADATA = 1;
+/** readyState with the frame at the position and nothing beyond (HTMLMediaElement.HAVE_CURRENT_DATA). */
+export const HAVE_CURRENT_DATA = 2;
 /** readyState from which playback can advance (HTMLMediaElement.HAVE_FUTURE_DATA). */
 export const HAVE_FUTURE_DATA = 3;
+/** How far past the position (s) the buffered data must reach for HAVE_CURRENT_DATA to count as future data. */
+export const FUTURE_DATA_AHEAD_SEC = 0.5;
+
+/**
+ * The element's readyState as the HTML spec defines it from the data at hand: HAVE_FUTURE_DATA
+ * when it reports HAVE_CURRENT_DATA but one buffered range holds the position and
+ * FUTURE_DATA_AHEAD_SEC beyond (or up to the end). WebKitGTK's GStreamer player stays at
+ * HAVE_CURRENT_DATA after every seek and rate change, paused or playing, with the whole file
+ * buffered and its clock running (docs/browsers.md "WebKit"); every other engine reports the same
+ * number as the element.
+ */
+export function readinessOf(media: MediaLike): number {
+  const state = media.readyState;
+  if (state !== HAVE_CURRENT_DATA || media.seeking || !media.buffered) return state;
+  const from = media.currentTime;
+  const to = Number.isFinite(media.duration) ? Math.min(from + FUTURE_DATA_AHEAD_SEC, media.duration) : from + FUTURE_DATA_AHEAD_SEC;
+  const ranges = media.buffered;
+  for (let i = 0; i < ranges.length; i += 1) {
+    if (from >= ranges.start(i) && to <= ranges.end(i)) return HAVE_FUTURE_DATA;
+  }
+  return state;
+}
 
 /** True when `position` (s) lies inside the element's buffered ranges. */
 export function isBuffered(media: MediaLike, position: number): boolean {

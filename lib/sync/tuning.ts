@@ -30,6 +30,12 @@ export const SCHEDULED_SEEK_TOLERANCE_SEC = 0.5;
 export const DRIFT_JUMP_SEC = 0.05;
 export const RECOVERY_COOLDOWN_MS = 5000;
 /**
+ * A stall ends when the element says `playing`, or when its clock has run this far (s) past where
+ * it stalled: WebKitGTK says `waiting` after every seek and rate change while it plays on, and never
+ * `playing` after (docs/browsers.md "WebKit").
+ */
+export const STALL_RUNS_SEC = 0.1;
+/**
  * A page that needed STRUGGLE_SEEKS catch-up seeks of the loop within STRUGGLE_WINDOW_MS did not
  * hold any of them (a starved CPU, a backgrounded tab): it stops seeking for STRUGGLE_MS, only nudges
  * (a seek only past STRUGGLE_SEEK_SEC), and the indicator says it cannot keep up (docs/sync.md

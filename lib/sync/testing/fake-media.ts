@@ -58,6 +58,13 @@ export class FakeMedia extends EventTarget implements MediaLike {
    * person acts (`gesture` false) is paused by the browser (`volumechange`, then `pause`).
    */
   pausesWhenUnmuted = false;
+  /**
+   * WebKitGTK (GStreamer): after a seek or a rate change the element's readyState stays at
+   * HAVE_CURRENT_DATA for good and a playing element fires `waiting`, never `playing` again, though
+   * its clock runs and `buffered` covers what lies ahead; a play() from there fires `play` and
+   * `waiting`, and its promise never settles (docs/browsers.md "WebKit").
+   */
+  holdsCurrentData = false;
   /** How often `seekable` was read before metadata (WebKitGTK then fixes the duration at the position: docs/browsers.md). */
   seekableReadsBeforeMetadata = 0;
   /** Whether a person is acting now (the page's user activation). */
@@ -117,6 +124,12 @@ export class FakeMedia extends EventTarget implements MediaLike {
     const inBuffer = this.bufferedRanges.some(([start, end]) => this.position >= start && this.position <= end);
     this.pendingSeek = setTimeout(() => {
       this.pendingSeek = null;
+      if (this.holdsCurrentData) {
+        this.readyState = 2;
+        if (!this.isPaused) this.fire('waiting');
+        this.fire('seeked');
+        return;
+      }
       this.fire('seeked');
       this.fire('canplay');
       if (!this.isPaused) this.fire('playing');
@@ -150,6 +163,10 @@ export class FakeMedia extends EventTarget implements MediaLike {
     if (this.rate === 1 && !this.isPaused) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.rateStepMs);
     this.rate = value;
     this.queue('ratechange');
+    if (this.holdsCurrentData && this.readyState >= 2) {
+      this.readyState = 2;
+      if (!this.isPaused) this.queue('waiting');
+    }
   }
 
   get paused(): boolean {
@@ -169,6 +186,10 @@ export class FakeMedia extends EventTarget implements MediaLike {
       this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.runDelayMs);
       this.restartOnPlaying = false;
       this.queue('play');
+      if (this.holdsCurrentData && this.readyState === 2) {
+        this.queue('waiting');
+        return new Promise<void>(() => undefined);
+      }
       this.queue('playing');
     }
     return Promise.resolve();
