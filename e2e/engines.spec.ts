@@ -89,6 +89,8 @@ for (const { engine, kind } of JOURNEYS) {
       // engine's landing, docs/sync.md), the engine's viewer seeks (the seek bar's element write)
       // and plays with its play button (a real click).
       await friend.page.waitForTimeout(1000);
+      // What each click reached, and how the element stood then (for the failure report).
+      await page.run(`window.__clicks = []; document.addEventListener('click', (event) => { const v = document.querySelector('video[data-testid="player-video"]'); window.__clicks.push({ target: event.composedPath()[0].tagName + '.' + (event.composedPath()[0].getAttribute && event.composedPath()[0].getAttribute('part')), paused: v.paused, seeking: v.seeking, readyState: v.readyState, at: v.currentTime }); }, true);`);
       await page.run(`document.querySelector('video[data-testid="player-video"]').currentTime = 8;`);
       await expect.poll(async () => Math.abs((await sampleMedia(friend.page)).currentTime - 8), { timeout: 10_000, message: `${engine}'s seek should reach the friend` }).toBeLessThan(0.15);
       await page.click('[data-testid="player-play"]');
@@ -101,7 +103,7 @@ for (const { engine, kind } of JOURNEYS) {
     } catch (error) {
       if (page) await page.screenshot(testInfo.outputPath(`${engine}.png`)).catch(() => undefined);
       if (page) {
-        const debug = await page.run<string>(`const v = document.querySelector('video[data-testid="player-video"]'); return JSON.stringify({ networkState: v && v.networkState, debug: window.__synctvSyncDebug ? window.__synctvSyncDebug() : 'no overlay' }, null, 1);`).catch((e: unknown) => String(e));
+        const debug = await page.run<string>(`const v = document.querySelector('video[data-testid="player-video"]'); return JSON.stringify({ networkState: v && v.networkState, clicks: window.__clicks, debug: window.__synctvSyncDebug ? window.__synctvSyncDebug() : 'no overlay' }, null, 1);`).catch((e: unknown) => String(e));
         await testInfo.attach(`${engine}-sync-debug`, { body: `${JSON.stringify(await sampleEngine(page).catch(() => null))}\n${debug}` });
       }
       throw error;

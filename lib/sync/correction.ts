@@ -118,7 +118,7 @@ export function decideTracking(input: TrackingInput): TrackingDecision {
   const wanted = proportionalNudge(drift, tuning);
   if (nudge === 0) {
     const band = input.acquiring ? tuning.settleBandSec : tuning.deadBandSec;
-    if (magnitude < band) return { kind: 'hold' };
+    if (magnitude < band || wanted === 0) return { kind: 'hold' };
     return rate(wanted, roomRate);
   }
   // The nudge pushes against the drift: positive (faster) when behind.

@@ -1244,11 +1244,12 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     const transport = new RecordingTransport();
     const denied = jest.fn();
     const engine = makeEngine(media, transport, { personActive: () => media.gesture, onControlDenied: denied });
+    const at = Date.now();
     engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
     await elapse(1500, media);
     expect(media.muted).toBe(true);
     expect(media.paused).toBe(false);
-    return { media, transport, engine, denied };
+    return { media, transport, engine, denied, room: { status: { isPlaying: true, currentTime: 10, playbackRate: 1 }, at } };
   }
 
   it("keeps WebKitGTK's unmute by a rate nudge and the autoplay pause after it from the room, and plays on", async () => {
@@ -1262,12 +1263,40 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(media.paused).toBe(false);
   });
 
+  it("corrects a muted WebKitGTK element by seeks once a rate change unmuted it: no more rate changes, so no more of the browser's pauses, and within 70 ms", async () => {
+    const { media, transport, denied, room } = await playingMuted(true);
+    media.holdsCurrentData = true;
+    media.clockRate = 1.02; // 2 % fast: the engine nudges once, which unmutes it
+    for (let waited = 0; rateChanges(media) === 0 && waited < 3000; waited += 10) await elapse(10, media);
+    expect(rateChanges(media)).toBe(1);
+    media.clockRate = 1.006; // an audio clock 0.6 % fast from now on: 60 ms in 10 s
+    await elapse(1000, media);
+    const changesBefore = rateChanges(media);
+    const pausesBefore = media.fired.filter((type) => type === 'pause').length;
+    const seeksBefore = seeks(media);
+    let worst = 0;
+    for (let i = 0; i < 200; i += 1) {
+      await elapse(100, media);
+      if (!media.seeking) worst = Math.max(worst, Math.abs(driftFrom(media, room.status, room.at)));
+    }
+    expect(rateChanges(media) - changesBefore).toBe(0);
+    expect(media.fired.filter((type) => type === 'pause').length - pausesBefore).toBe(0);
+    // Corrected by seeks that play on: no pause, in which a person's press would play the element.
+    expect(seeks(media) - seeksBefore).toBeGreaterThan(0);
+    expect(media.muted).toBe(true);
+    expect(media.paused).toBe(false);
+    expect(transport.statuses).toEqual([]);
+    expect(denied).not.toHaveBeenCalled();
+    expect(worst).toBeLessThan(0.07);
+  });
+
   it("keeps WebKitGTK's start of a paused element its pipeline unmuted from the room: the room's pause holds", async () => {
     const { media, transport, engine, denied } = await playingMuted(true);
     media.playsAfterRateUnmute = true;
     media.clockRate = 1.02; // the engine nudges the rate while the room plays
-    await elapse(1500, media);
+    for (let waited = 0; media.playbackRate === 1 && waited < 3000; waited += 10) await elapse(10, media);
     expect(media.playbackRate).not.toBe(1);
+    // The room pauses while the nudge is in force: the engine takes the rate back on the paused element.
     engine.onRemoteStatus({ isPlaying: false, currentTime: media.currentTime, playbackRate: 1 });
     await elapse(2000, media);
     expect(media.fired).toContain('play');

@@ -42,6 +42,8 @@ export class SyncEngine {
   private lastMuted: boolean;
   /** When (local ms) the engine last changed the element's playbackRate, and when an unmute that no person made came. */
   private rateSetAtMs = Number.NEGATIVE_INFINITY;
+  /** Learned once: a rate change of this element unmutes it (WebKitGTK), so a muted one is corrected by seeks. */
+  private rateUnmutes = false;
   private unaskedUnmuteAtMs = Number.NEGATIVE_INFINITY;
   private state: MachineState;
   private live: boolean;
@@ -188,6 +190,7 @@ export class SyncEngine {
       canControl: this.canControl,
       connected: this.connected,
       seekPublishDelayMs: this.options.seekPublishDelayMs ?? DEFAULT_SEEK_PUBLISH_DELAY_MS,
+      rateUnmutes: this.rateUnmutes,
     };
   }
 
@@ -231,7 +234,8 @@ export class SyncEngine {
     if (nowMs - this.rateSetAtMs > RATE_UNMUTE_MS) return;
     this.media.muted = true;
     this.lastMuted = true;
-    this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail: 'unmuted by a rate change: muted again', event: 'volumechange' });
+    this.rateUnmutes = true;
+    this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail: 'unmuted by a rate change: muted again; corrected by seeks while muted', event: 'volumechange' });
   }
 
   /**

@@ -36,6 +36,7 @@ function run(state: MachineState, event: SyncEvent, media: SimElement, context: 
     canControl: true,
     connected: true,
     seekPublishDelayMs: 200,
+      rateUnmutes: false,
     ...context,
   });
 }

@@ -59,6 +59,7 @@ import {
   STRUGGLE_SEEK_SEC,
   STRUGGLE_SEEKS,
   STRUGGLE_WINDOW_MS,
+  UNNUDGEABLE_SEEK_SEC,
   UNREACHABLE_RECHECK_MS,
   USER_SEEK_MIN_SEC,
 } from './tuning';
@@ -174,6 +175,12 @@ export interface StepContext {
   connected: boolean;
   /** Window (ms) in which a person's further seeks collapse into one trailing STATUS. */
   seekPublishDelayMs: number;
+  /**
+   * Whether a rate change of this element unmutes it (WebKitGTK's pipeline takes its mute from the
+   * rate; the autoplay policy then pauses and resumes it, ~300 ms lost each time): a muted element
+   * is then corrected by seeks alone (`nudgeable`, docs/browsers.md "WebKit"). Learned by the shell.
+   */
+  rateUnmutes: boolean;
 }
 
 /** What happens to the engine: the room's word, the element's events (the person's or the engine's own), time. */
@@ -638,7 +645,7 @@ function startWithoutSeek(r: Run, roomAt: number): void {
   if (behindSec <= 0 && -behindSec / r.s.roomRate <= FAR_LEAD_MAX_SEC && m.readyState >= HAVE_FUTURE_DATA && !m.seeking) {
     if (!m.paused) pauseElement(r);
     waitHere(r, 'the source cannot seek');
-  } else if (canCatchUp(r, behindSec, NO_SEEK_CATCH_UP_MAX_SEC)) {
+  } else if (canCatchUp(r, behindSec, NO_SEEK_CATCH_UP_MAX_SEC, 'nothing')) {
     catchUp(r, behindSec, NO_SEEK_CATCH_UP_MAX_SEC);
   } else {
     beUnreachable(r, roomAt);
@@ -706,11 +713,21 @@ function cancelStart(r: Run): void {
  * True when an element `lateSec` (s of media) behind where the room will be can catch up by rate (up
  * to `maxSec`): the gap is small, the element is not seeking, and the gap and a second beyond are buffered.
  */
-function canCatchUp(r: Run, lateSec: number, maxSec = CATCH_UP_MAX_SEC): boolean {
+function canCatchUp(r: Run, lateSec: number, maxSec = CATCH_UP_MAX_SEC, orElse: 'seek' | 'nothing' = 'seek'): boolean {
   const m = r.media;
+  if (orElse === 'seek' && !nudgeable(r)) return false;
   if (!(lateSec >= START_AT_ONCE_SEC && lateSec <= maxSec) || r.ctx.live || m.seeking || m.readyState < HAVE_FUTURE_DATA) return false;
   const through = m.currentTime + lateSec + CATCH_UP_BUFFER_SEC * r.s.roomRate;
   return isBuffered(m, m.currentTime) && isBuffered(m, Number.isFinite(m.duration) ? Math.min(through, m.duration) : through);
+}
+
+/**
+ * True when the element's rate may move off the room's to correct it: not when that would unmute a
+ * muted element (`StepContext.rateUnmutes`, WebKitGTK); it is then corrected by seeks, from
+ * UNNUDGEABLE_SEEK_SEC in steady play.
+ */
+function nudgeable(r: Run): boolean {
+  return !(r.ctx.rateUnmutes && r.media.muted);
 }
 
 /**
@@ -915,7 +932,12 @@ function track(r: Run): void {
   const struggling = r.s.struggle.active(r.now);
   const { tuning } = r.ctx;
   const { allowance } = r.s;
-  const band = { ...tuning, ...(allowance.fine ? { deadBandSec: tuning.settleBandSec } : {}), ...(struggling ? { seekThresholdSec: STRUGGLE_SEEK_SEC } : {}) };
+  const band = {
+    ...tuning,
+    ...(allowance.fine ? { deadBandSec: tuning.settleBandSec } : {}),
+    ...(nudgeable(r) ? {} : { maxNudge: 0, seekThresholdSec: UNNUDGEABLE_SEEK_SEC }),
+    ...(struggling ? { seekThresholdSec: STRUGGLE_SEEK_SEC } : {}),
+  };
   const retry = allowance.retry === 'pending';
   if (retry) allowance.retry = 'spent';
   // An action's one seek stays allowed; a catch-up (after a stall, or a start that missed) does not while struggling.
@@ -937,7 +959,7 @@ function track(r: Run): void {
   } else if (decision.kind === 'seek') {
     decide(r, 'seek', `drift ${driftMs} ms`);
     if (!forAction && r.s.struggle.noteSeek(r.now)) decide(r, 'give-up', `${STRUGGLE_SEEKS} catch-up seeks in ${STRUGGLE_WINDOW_MS / 1000} s: nudging only for ${STRUGGLE_MS / 1000} s`);
-    scheduleStart(r);
+    if (!seekPlaying(r)) scheduleStart(r);
   } else if (decision.kind === 'rate') {
     // The readings before this rate change moved at the old rate: the next median starts from this one.
     const lastMeasure = { ...phase.lastMeasure, recent: [reading] };
@@ -946,6 +968,27 @@ function track(r: Run): void {
   } else {
     enter(r, { ...phase, name: steadyPhase }, null);
   }
+}
+
+/**
+ * A correction seek of an element that may not nudge (`nudgeable`: a muted one in WebKitGTK) and
+ * plays with the data at hand: to where the room will be when the seek lands, playing on. A
+ * scheduled start would pause it, and a person's press of the play button in that pause would play
+ * the element instead of pausing the room (docs/browsers.md "WebKit"). False when it does not apply.
+ */
+function seekPlaying(r: Run): boolean {
+  const target = roomTarget(r);
+  const m = r.media;
+  if (!target?.status.isPlaying || m.paused || m.seeking || nudgeable(r)) return false;
+  const roomAt = positionAt(target, r.ctx.serverNowMs);
+  const to = seekTarget(roomAt, r.s.latencies.get('readyNear'), target.status, m.duration);
+  if (!isBuffered(m, to) || !isBuffered(m, to + CATCH_UP_BUFFER_SEC * r.s.roomRate) || !canSeekTo(m, to)) return false;
+  cancelStart(r);
+  const phase = runningPhase(r);
+  enter(r, { ...phase, name: 'acquiring', lastMeasure: null }, 'seek', `playing on, to ${to.toFixed(2)} s`);
+  seekElement(r, to);
+  restartMeasuring(r);
+  return true;
 }
 
 /** The median of `values` (not empty); of an even count, the mean of the middle two. */

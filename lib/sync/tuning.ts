@@ -36,6 +36,12 @@ export const RECOVERY_COOLDOWN_MS = 5000;
  */
 export const STALL_RUNS_SEC = 0.1;
 /**
+ * An element whose rate may not move (a muted one in WebKitGTK, where a rate change unmutes it and
+ * the autoplay policy pauses it: machine.ts `nudgeable`) seeks in steady play from this drift (s),
+ * two frames, instead of nudging from the dead band; the struggle guard still bounds its seeks.
+ */
+export const UNNUDGEABLE_SEEK_SEC = 0.06;
+/**
  * A page that needed STRUGGLE_SEEKS catch-up seeks of the loop within STRUGGLE_WINDOW_MS did not
  * hold any of them (a starved CPU, a backgrounded tab): it stops seeking for STRUGGLE_MS, only nudges
  * (a seek only past STRUGGLE_SEEK_SEC), and the indicator says it cannot keep up (docs/sync.md

@@ -197,6 +197,7 @@ export class MachineWorld {
       canControl: this.canControl,
       connected: true,
       seekPublishDelayMs: 200,
+      rateUnmutes: false,
     });
     this.state = state;
     this.steps.push({ event, person, before, after: state, effects });
