@@ -1290,6 +1290,36 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(worst).toBeLessThan(0.07);
   });
 
+  it("keeps from the room WebKitGTK's pause of a muted start that catches up by rate (the pipeline unmutes at the play after the engine's own mute)", async () => {
+    const media = await readyMedia();
+    media.autoplay = 'muted-only';
+    media.pausesWhenUnmuted = true;
+    media.rateUnmutes = true;
+    const transport = new RecordingTransport();
+    const denied = jest.fn();
+    const engine = makeEngine(media, transport, { personActive: () => media.gesture, onControlDenied: denied });
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 5, playbackRate: 1 });
+    await elapse(2000, media);
+    media.pause(); // set apart: the room pauses, so the next start is a fresh (muted) play()
+    engine.onRemoteStatus({ isPlaying: false, currentTime: 20, playbackRate: 1 });
+    await elapse(500, media);
+    media.gesture = true;
+    media.muted = false; // the person unmutes while paused: the next start is refused sound and muted again
+    await elapse(100, media);
+    media.gesture = false;
+    transport.statuses.length = 0;
+    // The machine slows down: its start's seek takes longer than the lead, so it catches up by rate.
+    media.bufferedSeekDelayMs = 350;
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 40, playbackRate: 1 });
+    await elapse(3000, media);
+    expect(engine.debug().decisions.map((d) => d.kind)).toContain('catch-up');
+    expect(media.fired).toContain('pause');
+    expect(transport.statuses).toEqual([]);
+    expect(denied).not.toHaveBeenCalled();
+    expect(media.muted).toBe(true);
+    expect(media.paused).toBe(false);
+  });
+
   it("keeps WebKitGTK's start of a paused element its pipeline unmuted from the room: the room's pause holds", async () => {
     const { media, transport, engine, denied } = await playingMuted(true);
     media.playsAfterRateUnmute = true;

@@ -113,7 +113,8 @@ export type Phase =
 
 /** A start whose outcome teaches a latency: where the element was (s) and when (ms). */
 interface PendingLearn {
-  kind: 'start' | 'resume';
+  /** 'readyNear': a correction seek that played on (`seekPlaying`): how long its clock stood still. */
+  kind: 'start' | 'resume' | 'readyNear';
   position: number;
   atMs: number;
 }
@@ -988,6 +989,8 @@ function seekPlaying(r: Run): boolean {
   enter(r, { ...phase, name: 'acquiring', lastMeasure: null }, 'seek', `playing on, to ${to.toFixed(2)} s`);
   seekElement(r, to);
   restartMeasuring(r);
+  // The next measurement learns how long the clock stood still: the next such seek lands level.
+  r.s.pendingLearn = { kind: 'readyNear', position: to, atMs: r.now };
   return true;
 }
 

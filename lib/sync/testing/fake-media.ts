@@ -48,6 +48,8 @@ export class FakeMedia extends EventTarget implements MediaLike {
    * 0.8–2), so a nudge unmutes a muted element (docs/browsers.md "WebKit").
    */
   rateUnmutes = false;
+  /** A rate set while paused (`rateUnmutes`): WebKitGTK's pipeline takes its mute from it at the next play(). */
+  private rateSetWhilePaused = false;
   /**
    * WebKitGTK: a paused element that its pipeline unmuted (`rateUnmutes`) starts playing by itself
    * 50 ms later (`play`, `playing`), with no person acting (docs/browsers.md "WebKit").
@@ -160,6 +162,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
       this.muted = false;
       if (this.isPaused && this.playsAfterRateUnmute) setTimeout(() => void this.play(), 50);
     }
+    if (this.isPaused) this.rateSetWhilePaused = true;
     if (this.rate === 1 && !this.isPaused) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.rateStepMs);
     this.rate = value;
     this.queue('ratechange');
@@ -186,6 +189,9 @@ export class FakeMedia extends EventTarget implements MediaLike {
       this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.runDelayMs);
       this.restartOnPlaying = false;
       this.queue('play');
+      // At once, inside play(): its `volumechange` comes after the one of a mute just before it.
+      if (this.rateUnmutes && this.rateSetWhilePaused && this.isMuted && this.rate >= 0.8 && this.rate <= 2) this.muted = false;
+      this.rateSetWhilePaused = false;
       if (this.holdsCurrentData && this.readyState === 2) {
         this.queue('waiting');
         return new Promise<void>(() => undefined);
