@@ -17,6 +17,10 @@ import { ConversionLimitError, ConversionRegistry, REPLACEABLE_AFTER_MS, TOO_MAN
 import { planConversion, PlanError, playsInBrowsers } from './transcode/plan';
 import { probeKeyframes, probeMedia, ProbeError, readProbe, type MediaProbe } from './transcode/probe';
 
+// Each test runs Debian's ffmpeg for real: ten conversions at once take 2–3 s here alone and more
+// than jest's 5 s when the suite shares the machine's two cores with the other workers.
+jest.setTimeout(30_000);
+
 let media: ConversionMedia;
 
 beforeAll(() => {
