@@ -7,7 +7,7 @@ import { ServerClock } from './clock';
 import { COMMON_LEAD_SEC, SyncEngine, type AutoplayOutcome } from './engine';
 import { FakeMedia } from './testing/fake-media';
 import { FakeRoom, type FakeConnection } from './testing/fake-room';
-import { destroyEngines, elapse, makeEngine, readyMedia, RecordingTransport, seeks } from './testing/harness';
+import { destroyEngines, elapse, makeEngine, playingSteadily, readyMedia, RecordingTransport, seeks } from './testing/harness';
 import type { PlaybackState } from '@/lib/contract/playback';
 
 const rateChanges = (media: FakeMedia) => media.fired.filter((event) => event === 'ratechange').length;
@@ -1363,21 +1363,15 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(media.paused).toBe(false);
   });
 
-  /** A loaded element that holds HAVE_CURRENT_DATA after its seeks and rate changes, as WebKitGTK's does. */
-  async function gstreamerMedia(): Promise<FakeMedia> {
-    const media = await readyMedia();
+  /** Holds HAVE_CURRENT_DATA after its seeks and rate changes, as WebKitGTK's element does. */
+  const gstreamer = (media: FakeMedia) => {
     media.holdsCurrentData = true;
-    return media;
-  }
+  };
 
   it("joins a playing room in step on WebKitGTK, whose element says `waiting` and HAVE_CURRENT_DATA after every seek and rate change while its clock runs, and stays in the loop", async () => {
-    const media = await gstreamerMedia();
-    const transport = new RecordingTransport();
-    const engine = makeEngine(media, transport);
-    const status = { isPlaying: true, currentTime: 10, playbackRate: 1 };
     const at = Date.now();
-    engine.onRemoteStatus(status);
-    await elapse(1500, media);
+    const { media, engine, transport } = await playingSteadily(gstreamer);
+    const status = { isPlaying: true, currentTime: 10, playbackRate: 1 };
     media.clockRate = 1.01; // 1 % fast: the loop must nudge, and each nudge says `waiting`
     await elapse(6000, media);
     expect(rateChanges(media)).toBeGreaterThan(0);
@@ -1388,11 +1382,7 @@ describe('no browser moves the room (docs/browsers.md)', () => {
   });
 
   it("a person's pause, seek and play on WebKitGTK reach the room, and the play is a common start that starts (HAVE_CURRENT_DATA held after the seek)", async () => {
-    const media = await gstreamerMedia();
-    const transport = new RecordingTransport();
-    const engine = makeEngine(media, transport);
-    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
-    await elapse(1500, media);
+    const { media, engine, transport } = await playingSteadily(gstreamer);
     media.pause(); // the person
     await elapse(500, media);
     media.currentTime = 30; // the person, on the seek bar
@@ -1410,11 +1400,7 @@ describe('no browser moves the room (docs/browsers.md)', () => {
   });
 
   it("follows the room's seek while playing on WebKitGTK and measures again after it (no `playing` follows the seek)", async () => {
-    const media = await gstreamerMedia();
-    const transport = new RecordingTransport();
-    const engine = makeEngine(media, transport);
-    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
-    await elapse(1500, media);
+    const { media, engine, transport } = await playingSteadily(gstreamer);
     const status = { isPlaying: true, currentTime: 40, playbackRate: 1 };
     const at = Date.now();
     engine.onRemoteStatus(status);

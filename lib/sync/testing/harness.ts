@@ -75,11 +75,14 @@ export async function readyMedia(options: { buffered?: boolean } = {}): Promise<
   return media;
 }
 
-/** A loaded element whose engine follows a playing room (at 10 s, rate 1) and has run steadily for 1.5 s. */
-export async function playingSteadily(): Promise<{ media: FakeMedia; engine: SyncEngine }> {
+/** A loaded element whose engine follows a playing room (at 10 s, rate 1) from `Date.now()` and has run steadily for 1.5 s. */
+export async function playingSteadily(prepare: (media: FakeMedia) => void = () => undefined): Promise<{ media: FakeMedia; engine: SyncEngine; transport: RecordingTransport }> {
   const media = await readyMedia();
-  const engine = makeEngine(media, new RecordingTransport());
+  // What the element models besides Chromium's latencies (e.g. `holdsCurrentData`), from its first seek.
+  prepare(media);
+  const transport = new RecordingTransport();
+  const engine = makeEngine(media, transport);
   engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
   await elapse(1500, media);
-  return { media, engine };
+  return { media, engine, transport };
 }
