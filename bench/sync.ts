@@ -36,7 +36,7 @@ import type { RoomSample } from './lib/analysis';
 import { startDelayProxy } from './lib/delay-proxy';
 import { probeScript, type ProbeAction, type ProbeApi } from './lib/page-probe';
 import { analyzeRun, TARGETS, type ClientRecord, type EngineName, type FrameRecord, type Phase, type RunReport } from './lib/report';
-import { engineInstalled, launchEngine, type EnginePage } from '@/e2e/support/engines';
+import { engineInstalled, launchEngine, openSignedIn, type EngineName as OtherEngine, type EnginePage } from '@/e2e/support/engines';
 import { actionRecord, assignRoles, scenario, SESSION_END_SEC, type Roles, type ScenarioStep } from './lib/scenario';
 import { figuresMarkdown, type ResultsFile } from './lib/markdown';
 import { renderDriftSvg } from './lib/svg-plot';
@@ -70,7 +70,7 @@ interface Options {
   /** How many of the first clients talk in a voice call (Chromium's fake microphone) throughout the session; 0 = none. */
   voice: number;
   /** The engines other than Chromium that get one viewer each (`--browsers chromium,firefox,webkit`). */
-  otherEngines: Exclude<EngineName, 'chromium'>[];
+  otherEngines: OtherEngine[];
 }
 
 /** A wrong command line: reported as one line, without a stack. */
@@ -336,7 +336,7 @@ async function openClient(
  * media events are the same, but the app's socket was opened before the probe's wrapper, so the
  * client has no frame records, and its clock cannot be skewed.
  */
-async function openEngineClient(engine: Exclude<EngineName, 'chromium'>, opts: { origin: string; token: string }): Promise<Client> {
+async function openEngineClient(engine: OtherEngine, opts: { origin: string; token: string }): Promise<Client> {
   const browser = await launchEngine(engine);
   onCleanup(engine, () => browser.close());
   const tab: EnginePage = await browser.newPage();
@@ -345,10 +345,8 @@ async function openEngineClient(engine: Exclude<EngineName, 'chromium'>, opts: {
   const page: BenchPage = {
     run: (body, ...args) => tab.run(body, ...args),
     goto: async (url) => {
-      // The token as the sign-in screen leaves it, on the app's origin, before the room opens.
-      await tab.goto(`${new URL(url).origin}/web/`);
-      await tab.run(`localStorage.setItem('userToken', arguments[0]);`, opts.token);
-      await tab.goto(url);
+      // Without the debug overlay: the bench measures the room as people see it.
+      await openSignedIn(tab, new URL(url).origin, opts.token, url, { debug: false });
       await tab.run(probe);
       record.events.push({ t: Date.now(), type: 'ws-open' });
     },

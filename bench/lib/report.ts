@@ -21,6 +21,7 @@ import {
   type RoomSample,
   type Summary,
 } from './analysis';
+import type { EngineName as OtherEngine } from '../../e2e/support/engines';
 import type { PlaybackState } from '@/lib/contract/playback';
 
 /** The sync targets (loopback, 30 fps clip). */
@@ -46,7 +47,7 @@ export const TARGETS = {
 } as const;
 
 /** The browser engine a client ran in (`--browsers`, docs/browsers.md); Chromium when absent. */
-export type EngineName = 'chromium' | 'firefox' | 'webkit';
+export type EngineName = 'chromium' | OtherEngine;
 
 /** The engine of `client` (records from before `--browsers` were all Chromium's). */
 export function engineOf(client: Pick<ClientRecord, 'engine'>): EngineName {

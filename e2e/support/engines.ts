@@ -226,10 +226,11 @@ export function sampleEngine(page: EnginePage): Promise<MediaSample & { duration
 
 /**
  * Signs `page` in with `token` (the API's JWT in localStorage, as the sign-in screen leaves it), turns
- * on the sync debug overlay (docs/sync.md "Debugging") for the failure reports, and opens `url`.
+ * on the sync debug overlay (docs/sync.md "Debugging") for the failure reports unless `debug` is
+ * false, and opens `url`.
  */
-export async function openSignedIn(page: EnginePage, origin: string, token: string, url: string): Promise<void> {
+export async function openSignedIn(page: EnginePage, origin: string, token: string, url: string, { debug = true } = {}): Promise<void> {
   await page.goto(`${origin}/web/`);
-  await page.run(`localStorage.setItem('userToken', arguments[0]); localStorage.setItem('debug', 'sync');`, token);
+  await page.run(`localStorage.setItem('userToken', arguments[0]);${debug ? " localStorage.setItem('debug', 'sync');" : ''}`, token);
   await page.goto(url);
 }
