@@ -8,6 +8,8 @@ import fc from 'fast-check';
 import type { PlaybackState } from '@/lib/contract/playback';
 import { phaseTimerAt } from './machine';
 import { canTransition } from './phase';
+import { STRUGGLE_UNNUDGEABLE_SEEK_SEC, UNNUDGEABLE_SEEK_SEC } from './tuning';
+import { RECORDED_ENGINES } from './testing/engine-orders';
 import { MachineWorld } from './testing/machine-sim';
 
 type Action =
@@ -77,11 +79,11 @@ const PERSON_OVERTAKES_ENGINE: Action[][][] = [
   ],
 ];
 
-describe('the sync machine, over random evenings', () => {
+describe.each(RECORDED_ENGINES)('the sync machine, over random evenings, with the element of %s', (engine) => {
   it('publishes a STATUS only for something a person did, never for its own play, pause, seek or rate', () => {
     fc.assert(
       fc.property(evening, (actions) => {
-        const world = new MachineWorld();
+        const world = new MachineWorld({ engine });
         play(world, actions);
         for (const record of world.steps) {
           if (!record.person) expect(record.effects.filter((effect) => effect.type === 'send-status')).toEqual([]);
@@ -94,7 +96,7 @@ describe('the sync machine, over random evenings', () => {
   it('never moves the room for a member without playback control, whatever they do to the element', () => {
     fc.assert(
       fc.property(evening, (actions) => {
-        const world = new MachineWorld(false);
+        const world = new MachineWorld({ canControl: false, engine });
         play(world, actions);
         expect(world.steps.flatMap((record) => record.effects).filter((effect) => effect.type === 'send-status')).toEqual([]);
       }),
@@ -105,7 +107,7 @@ describe('the sync machine, over random evenings', () => {
   it('goes only where the phase table allows, and keeps one phase timer at most, armed for the due time of the phase it is in, after every step', () => {
     fc.assert(
       fc.property(evening, (actions) => {
-        const world = new MachineWorld();
+        const world = new MachineWorld({ engine });
         play(world, actions);
         const outside = world.steps.filter((record) => !canTransition(record.before.phase.name, record.after.phase.name));
         expect(outside.map((record) => `${record.before.phase.name} → ${record.after.phase.name} on ${record.event.type}`)).toEqual([]);
@@ -119,7 +121,7 @@ describe('the sync machine, over random evenings', () => {
   it('from wherever an evening left it, a playing room’s STATUS leads to tracking within 5 s and stays there', () => {
     fc.assert(
       fc.property(evening, fc.double({ min: 5, max: 100, noNaN: true }), rate, (actions, at, playbackRate) => {
-        const world = new MachineWorld();
+        const world = new MachineWorld({ engine });
         play(world, actions);
         world.elapse(3000); // whatever the person did settles (a stall ends, metadata comes)
         world.remote({ isPlaying: true, currentTime: at, playbackRate });
@@ -130,8 +132,15 @@ describe('the sync machine, over random evenings', () => {
         }
         expect(trackedAfterMs).not.toBeNull();
         world.elapse(3000);
+        // A muted element whose rate change unmutes it (WebKitGTK) is not nudged: it seeks from two
+        // frames, and may be in one of those seeks now; back in step within a second.
+        // While it struggles (seeks that did not hold), from a quarter second.
+        const bySeeks = world.element.muted && world.rateUnmutes;
+        const band = !bySeeks ? 0.05 : world.state.struggle.active(world.now) ? STRUGGLE_UNNUDGEABLE_SEEK_SEC : UNNUDGEABLE_SEEK_SEC;
+        const inStep = () => world.state.phase.name === 'tracking' && Math.abs(world.element.currentTime - world.roomPosition()) < band;
+        for (let ms = 0; bySeeks && ms < 1000 && !inStep(); ms += 10) world.elapse(10);
         expect(world.state.phase.name).toBe('tracking');
-        expect(Math.abs(world.element.currentTime - world.roomPosition())).toBeLessThan(0.05);
+        expect(Math.abs(world.element.currentTime - world.roomPosition())).toBeLessThan(band);
       }),
       RUNS,
     );

@@ -8,7 +8,9 @@ import type { PlaybackState } from '@/lib/contract/playback';
 import { DEFAULT_TUNING } from './correction';
 import { canTransition } from './phase';
 import { initialState, phaseTimerAt, step, type MachineState, type Phase, type StepContext, type SyncEffect, type SyncEvent } from './machine';
+import { StruggleGuard } from './struggle';
 import { ranges, SimElement } from './testing/machine-sim';
+import { STRUGGLE_SEEKS } from './tuning';
 
 const NOW = 1_700_000_000_000;
 
@@ -52,6 +54,13 @@ interface Row {
   context?: Partial<StepContext>;
   phase: Phase['name'];
   effects: SyncEffect['type'][];
+}
+
+/** A struggle guard that gave up seeking just now (docs/sync.md "Slow devices"). */
+function struggling(): StruggleGuard {
+  const guard = new StruggleGuard();
+  for (let i = 0; i < STRUGGLE_SEEKS; i += 1) guard.noteSeek(NOW - 100);
+  return guard;
 }
 
 const running = (name: 'acquiring' | 'tracking' | 'recovering', nudge = 0): Phase => ({ name, nudge, lastMeasure: null });
@@ -153,6 +162,14 @@ const TABLE: Record<Phase['name'], Row[]> = {
       effects: ['play'],
     },
     {
+      what: 'the browser plays the element meanwhile (WebKitGTK, ~90 ms after a rate change and a pause): parked again ahead of the room',
+      state: stateIn(scheduled(20.3, NOW + 200), playing(20)),
+      event: { type: 'manual-sync' },
+      media: element({ paused: false, currentTime: 20.35 }),
+      phase: 'scheduled',
+      effects: ['pause', 'seek', 'cancel-timer'],
+    },
+    {
       what: 'the room pauses meanwhile: the start is dropped and the element holds the paused position',
       state: stateIn(scheduled(20.3, NOW + 200), playing(20)),
       event: { type: 'remote-status', status: paused(15) },
@@ -236,8 +253,34 @@ const TABLE: Record<Phase['name'], Row[]> = {
       what: 'the element stalls for data: recovering, nothing published',
       state: stateIn(running('tracking'), playing(10)),
       event: { type: 'waiting' },
-      media: element({ readyState: 2 }),
+      media: element({ readyState: 2, buffered: ranges([[0, 10]]) }),
       phase: 'recovering',
+      effects: [],
+    },
+    {
+      what: 'a nudge in force on a muted element whose rate change unmutes it (WebKitGTK): back to the room’s rate before any seek',
+      state: stateIn(running('tracking', -0.05), playing(10), { engineRate: 0.95 }),
+      event: { type: 'tick' },
+      media: element({ muted: true, playbackRate: 0.95, currentTime: 10.09 }),
+      context: { rateUnmutes: true },
+      phase: 'tracking',
+      effects: ['set-rate'],
+    },
+    {
+      what: 'struggling, a muted element whose rate change unmutes it still seeks from a quarter second (it has nothing else)',
+      state: stateIn({ name: 'tracking', nudge: 0, lastMeasure: { driftSec: 0.3, atMs: NOW - 100, jumping: false, recent: [[NOW - 100, 0.3]] } }, playing(10), { struggle: struggling() }),
+      event: { type: 'tick' },
+      media: element({ muted: true, currentTime: 10.3 }),
+      context: { rateUnmutes: true },
+      phase: 'acquiring',
+      effects: ['seek'],
+    },
+    {
+      what: "WebKitGTK's `waiting` after a start or a rate change, with the data ahead at hand: no stall, tracking goes on",
+      state: stateIn(running('tracking'), playing(10)),
+      event: { type: 'waiting' },
+      media: element({ readyState: 2 }),
+      phase: 'tracking',
       effects: [],
     },
     {
@@ -338,6 +381,15 @@ describe('step', () => {
  * step goes only where PHASE_TRANSITIONS allows, leaves the phase timer armed for the next phase's
  * own due time (or cancelled), and sends a STATUS only for what a person did.
  */
+describe('a stall', () => {
+  it('ends once the clock runs past where a seek landed, `playing` or not (WebKitGTK fires none after a seek)', () => {
+    const stalled = stateIn(running('recovering'), playing(30), { stalled: { sinceMs: NOW - 500, atSec: 30 } });
+    const landed = run(stalled, { type: 'seeked', expected: false }, element({ currentTime: 5 }));
+    const { state } = run(landed.state, { type: 'tick' }, element({ currentTime: 5.15 }));
+    expect(state.stalled).toBeNull();
+  });
+});
+
 describe('every phase × every event', () => {
   const rooms: [string, PlaybackState][] = [
     ['playing', playing(10)],

@@ -60,6 +60,7 @@ import {
   STRUGGLE_SEEKS,
   STRUGGLE_WINDOW_MS,
   UNNUDGEABLE_SEEK_SEC,
+  STRUGGLE_UNNUDGEABLE_SEEK_SEC,
   UNREACHABLE_RECHECK_MS,
   USER_SEEK_MIN_SEC,
 } from './tuning';
@@ -448,6 +449,10 @@ function onManualSync(r: Run): void {
   if (!status || m.readyState < HAVE_METADATA) return;
   if (status.isPlaying && m.paused && r.s.phase.name !== 'scheduled' && !m.ended) play(r);
   else if (!status.isPlaying && !m.paused) apply(r);
+  // Playing while it should wait for its start: WebKitGTK plays a muted element again by itself
+  // ~90 ms after the engine paused it right after a rate change (docs/browsers.md "Event orders"),
+  // and would start ahead of the room by the time it ran. Parked again, from where the room is now.
+  else if (status.isPlaying && !m.paused && r.s.phase.name === 'scheduled') scheduleStart(r);
 }
 
 function setTarget(r: Run, target: Target, acquire: boolean): void {
@@ -937,8 +942,16 @@ function track(r: Run): void {
     ...tuning,
     ...(allowance.fine ? { deadBandSec: tuning.settleBandSec } : {}),
     ...(nudgeable(r) ? {} : { maxNudge: 0, seekThresholdSec: UNNUDGEABLE_SEEK_SEC }),
-    ...(struggling ? { seekThresholdSec: STRUGGLE_SEEK_SEC } : {}),
+    ...(struggling ? { seekThresholdSec: nudgeable(r) ? STRUGGLE_SEEK_SEC : STRUGGLE_UNNUDGEABLE_SEEK_SEC } : {}),
   };
+  if (phase.nudge !== 0 && !nudgeable(r)) {
+    // A nudge in force on an element found not to take one (its rate change unmuted it): back to the
+    // room's rate before any seek, or it drifts on from every seek's landing, and no seek's latency
+    // is learned while nudged (docs/browsers.md "Event orders"). It is measured afresh.
+    enter(r, { ...phase, name: steadyPhase, nudge: 0, lastMeasure: null }, 'nudge', `drift ${Math.round(measured * 1000)} ms: this element's rate may not move, back to × ${r.s.roomRate}`);
+    setRate(r, r.s.roomRate);
+    return;
+  }
   const retry = allowance.retry === 'pending';
   if (retry) allowance.retry = 'spent';
   // An action's one seek stays allowed; a catch-up (after a stall, or a start that missed) does not while struggling.
@@ -1075,6 +1088,10 @@ function onPlaying(r: Run): void {
 function onWaiting(r: Run): void {
   const m = r.media;
   if (m.seeking || r.s.engineSeekTo !== null || r.s.phase.name === 'scheduled' || m.paused || !r.s.target?.status.isPlaying) return;
+  // With the data ahead at hand it is no stall: WebKitGTK says `waiting` ~90 ms after every start
+  // and rate change and plays on (docs/browsers.md "Event orders"). Taken for one, it hid each
+  // start's latency from being learned and left the page recovering after each nudge.
+  if (m.readyState >= HAVE_FUTURE_DATA) return;
   if (r.s.stalled === null) {
     const phase = r.s.phase;
     const detail = `at ${m.currentTime.toFixed(2)} s`;
@@ -1122,6 +1139,9 @@ function onSeeking(r: Run, expected: boolean): void {
 
 function onSeeked(r: Run, expected: boolean): void {
   const position = r.media.currentTime;
+  // A stall before the seek ends once the clock runs past the landing (WebKitGTK fires no `playing`
+  // after a seek): measured from where it stalled, a seek back left it stalled until the clock got there again.
+  if (r.s.stalled) r.s.stalled = { ...r.s.stalled, atSec: position };
   const engineLanding = isEngineLanding(r, position);
   // Any `seeked` ends the seek in flight (a person's seek aborts the engine's).
   r.s.engineSeekTo = null;

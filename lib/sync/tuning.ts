@@ -52,6 +52,13 @@ export const STRUGGLE_WINDOW_MS = 20_000;
 export const STRUGGLE_MS = 30_000;
 export const STRUGGLE_SEEK_SEC = 5;
 /**
+ * While struggling, an element that may not nudge (`UNNUDGEABLE_SEEK_SEC`) still seeks from this
+ * drift (s): seeks are all it has, and without them it stayed up to STRUGGLE_SEEK_SEC off for
+ * STRUGGLE_MS (found by the property tests with WebKitGTK's recorded events, docs/browsers.md
+ * "Event orders"); a quarter second is about where a person notices the lips.
+ */
+export const STRUGGLE_UNNUDGEABLE_SEEK_SEC = 0.25;
+/**
  * The steady loop decides on the median drift of the last DRIFT_MEDIAN_OF consecutive measurements
  * (~0.5 s at a tick per 100 ms), not on the last one: Firefox's currentTime is the position its
  * pipeline last published, so single reads jitter by up to ±20 ms around an element in step, past

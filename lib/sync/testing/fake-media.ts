@@ -232,12 +232,19 @@ export class FakeMedia extends EventTarget implements MediaLike {
     this.runsAtMs = Math.max(this.runsAtMs, Date.now()) + ms;
   }
 
-  /** The element runs out of data for `ms`: `waiting` now, the position stands still, then `playing`. */
+  /**
+   * The element runs out of data for `ms`: its buffered data ends at the position, `waiting` now,
+   * the position stands still, then the data comes back and `playing`.
+   */
   stall(ms: number): void {
     this.stalledUntilMs = Date.now() + ms;
     this.readyState = 2;
+    const ranges = this.bufferedRanges;
+    const at = this.position;
+    this.bufferedRanges = ranges.flatMap(([start, end]): Array<[number, number]> => (start > at ? [] : [[start, Math.min(end, at)]]));
     this.fire('waiting');
     setTimeout(() => {
+      this.bufferedRanges = ranges;
       this.readyState = 4;
       if (!this.isPaused) this.fire('playing');
     }, ms);
