@@ -87,6 +87,12 @@ const SCENARIOS: Record<Scenario, Array<[string, number]>> = {
     [`__mark('playbackRate = 1.05'); __v.playbackRate = 1.05;`, 500],
     [`__mark('play()'); __play();`, 1500],
   ],
+  // A pause while a seek of the playing element is in flight (the room paused meanwhile).
+  'seek-then-pause': [
+    [`__video(true).src = '/clip.mp4'; __play();`, 2000],
+    [`__mark('currentTime = 20'); __v.currentTime = 20;`, 40],
+    [`__mark('pause()'); __v.pause();`, 1500],
+  ],
   'pause-then-play': [
     [`__video(true).src = '/clip.mp4'; __play();`, 2000],
     [`__mark('pause()'); __v.pause();`, 1000],

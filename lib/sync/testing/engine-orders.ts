@@ -7,7 +7,7 @@
 import recorded from './engine-orders.json';
 
 /** What was recorded: a play() without a gesture, a seek before metadata, seeks playing and paused, a rate change audible and muted, a pause and play, a source swap, a stall. */
-export type Scenario = 'play-without-gesture' | 'seek-before-metadata' | 'seek-playing' | 'seek-paused' | 'rate-audible' | 'rate-playing' | 'rate-then-pause-muted' | 'rate-paused-then-play-muted' | 'pause-then-play' | 'swap-playing' | 'stall';
+export type Scenario = 'play-without-gesture' | 'seek-before-metadata' | 'seek-playing' | 'seek-paused' | 'rate-audible' | 'rate-playing' | 'rate-then-pause-muted' | 'seek-then-pause' | 'rate-paused-then-play-muted' | 'pause-then-play' | 'swap-playing' | 'stall';
 
 /**
  * One event as the page saw it: its type (a `·`-prefixed type is the recorder's own mark of what it
