@@ -404,7 +404,7 @@ export class MachineWorld {
     for (const queued of this.due) if (which(queued)) queued.aborted = true;
   }
 
-  /** Queues `events` from now; `ofSeek`: part of a seek; `personsFirst`: only the first event (the act's own) is the person's. */
+  /** Queues `events` from now; `ofSeek`: part of a seek; `personsFirst`: only the act's own events (the first, and a seek's `seeked`) are the person's. */
   private enqueueAll(events: TimedEvent[], person: boolean, ofSeek = false, personsFirst = false): void {
     for (const [i, event] of events.entries()) {
       this.queue.push({ atMs: this.now + event.afterMs, type: event.type, person: person && (!personsFirst || i === 0 || event.type === 'seeked'), readyState: event.readyState, ofSeek });
