@@ -17,9 +17,11 @@ const SERVICE_TESTS = [
 
 /**
  * Left out of the PostgreSQL run (`npm run test:pg`, TEST_DATABASE=postgres): tests whose subject is
- * a media pipeline (RTMP, ffmpeg's conversions and their limits, the proxy's byte budget), where the
- * server's data is only the users and rooms every other server test also writes on PostgreSQL. They
- * run once, on SQLite, in `npm run test:unit` (92 s of the PostgreSQL run's 2.5 min: docs/testing.md).
+ * a media pipeline (RTMP, ffmpeg's conversions and their limits, the proxy's byte budget and its
+ * shared slice cache) or what lies in front of the data (the headers and files under /web, the voice
+ * relay between sockets, nginx's rolling restart), where the server's data is only the users and
+ * rooms every other server test also writes on PostgreSQL. They run once, on SQLite, in
+ * `npm run test:unit` (docs/testing.md "The server on PostgreSQL").
  */
 const SQLITE_ONLY_TESTS = [
   '/server/live\\.test\\.ts$',
@@ -28,6 +30,10 @@ const SQLITE_ONLY_TESTS = [
   '/server/convert-guard\\.test\\.ts$',
   '/server/transcode\\.test\\.ts$',
   '/server/proxy-budget\\.test\\.ts$',
+  '/server/proxy-cache\\.test\\.ts$',
+  '/server/web\\.test\\.ts$',
+  '/server/webrtc\\.test\\.ts$',
+  '/server/cluster-nginx\\.test\\.ts$',
 ];
 
 /**
