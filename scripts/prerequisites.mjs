@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * What `npm test` needs that npm does not install (docs/testing.md "What the tests need"): Debian's
- * Chromium, Firefox ESR and WebKitGTK (with Xvfb and GStreamer's decoders; Playwright never
+ * Chromium (with its headless shell), Firefox ESR and WebKitGTK (with Xvfb and GStreamer's decoders; Playwright never
  * downloads a browser here), ffmpeg, redis-server, PostgreSQL, nginx, coturn and python3, each for
  * the tests that start it. Run before `npm test` (its `pretest`) and by
  * `.ci/run`. Whatever is missing is installed with apt-get when that can be done without a prompt
@@ -43,6 +43,7 @@ function gstreamerPlugin(file) {
 /** Each program: what it is, its Debian package, whether it is there, and which tests need it. */
 export const NEEDS = [
   { what: 'Chromium', pkg: 'chromium', present: () => existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium'), forTests: 'the end-to-end tests and the size budgets (or set CHROMIUM_PATH)' },
+  { what: "Chromium's headless shell", pkg: 'chromium-headless-shell', present: () => existsSync(process.env.CHROMIUM_HEADLESS_SHELL_PATH || '/usr/bin/chromium-headless-shell'), forTests: 'the parallel end-to-end project, which needs no window (or set CHROMIUM_HEADLESS_SHELL_PATH)' },
   { what: 'ffmpeg', pkg: 'ffmpeg', present: () => onPath('ffmpeg'), forTests: 'the live tests, which push RTMP' },
   { what: 'redis-server', pkg: 'redis-server', present: () => onPath('redis-server'), forTests: 'the cluster tests' },
   { what: 'PostgreSQL', pkg: 'postgresql', present: postgresInstalled, forTests: 'the server tests on PostgreSQL' },

@@ -1353,6 +1353,29 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(transport.statuses).toEqual([]);
   });
 
+  it("keeps from the room WebKitGTK's undoing of the engine's pause during a seek that plays on (hls.js): the room's pause holds", async () => {
+    const { media, transport, engine, denied } = await playingMuted(true);
+    media.holdsCurrentData = true;
+    media.resumesAfterPauseInSeek = true;
+    media.clockRate = 1.02; // 2 % fast: the engine nudges once, which unmutes it; from then on it corrects by seeks that play on
+    for (let waited = 0; rateChanges(media) === 0 && waited < 3000; waited += 10) await elapse(10, media);
+    media.bufferedSeekDelayMs = 80;
+    media.clockRate = 1.01; // an audio clock 1 % fast from now on: a correction seek every few seconds
+    await elapse(1000, media); // long past the unmute, which is not what the next play follows
+    for (let waited = 0; !media.seeking && waited < 10_000; waited += 10) await elapse(10, media);
+    expect(media.seeking).toBe(true);
+    expect(media.paused).toBe(false);
+    const pauseAt = media.currentTime;
+    const firedBefore = media.fired.length;
+    engine.onRemoteStatus({ isPlaying: false, currentTime: pauseAt, playbackRate: 1 }); // the friend pauses
+    await elapse(2000, media);
+    expect(media.fired.slice(firedBefore)).toContain('play'); // the pipeline played again
+    expect(transport.statuses).toEqual([]);
+    expect(denied).not.toHaveBeenCalled();
+    expect(media.paused).toBe(true);
+    expect(media.currentTime).toBeCloseTo(pauseAt, 2);
+  });
+
   it('takes a pause right after an unmute that no person made for the browser’s, not a person’s', async () => {
     const { media, transport, denied } = await playingMuted(false);
     media.muted = false; // a stored volume preference applied without a gesture

@@ -15,7 +15,7 @@ import { indicatorOf, initialState, phaseTimerAt, step, targetOnServerClock, typ
 import type { MediaLike } from './media';
 import type { HttpStatus, SyncEngineOptions } from './engine-options';
 import { canTransition, DecisionLog, type SyncDebug } from './phase';
-import { BROWSER_AFTER_UNMUTE_MS, DEFAULT_SEEK_PUBLISH_DELAY_MS, DEFAULT_TICK_MS, MAX_PENDING_SYNCS, RATE_UNMUTE_MS } from './tuning';
+import { BROWSER_AFTER_OWN_PAUSE_MS, BROWSER_AFTER_UNMUTE_MS, DEFAULT_SEEK_PUBLISH_DELAY_MS, DEFAULT_TICK_MS, MAX_PENDING_SYNCS, RATE_UNMUTE_MS } from './tuning';
 
 export type { AutoplayOutcome, HttpStatus, SyncEngineOptions, SyncTransport } from './engine-options';
 export type { LagKind } from './latency';
@@ -45,6 +45,8 @@ export class SyncEngine {
   /** Learned once: a rate change of this element unmutes it (WebKitGTK), so a muted one is corrected by seeks. */
   private rateUnmutes = false;
   private unaskedUnmuteAtMs = Number.NEGATIVE_INFINITY;
+  /** When (local ms) the engine last paused the element itself (a `pause` effect). */
+  private ownPauseAtMs = Number.NEGATIVE_INFINITY;
   private state: MachineState;
   private live: boolean;
   private canControl: boolean;
@@ -239,13 +241,19 @@ export class SyncEngine {
   }
 
   /**
-   * True when a pause or play that the engine did not make is the browser's: it follows an unmute no
-   * person made, and no person is acting now.
+   * True when a pause or play that the engine did not make is the browser's, no person acting now:
+   * it follows an unmute no person made (within BROWSER_AFTER_UNMUTE_MS), or it is a play that undoes
+   * the engine's own pause (within BROWSER_AFTER_OWN_PAUSE_MS: WebKitGTK with hls.js plays again when
+   * the seek that was in flight at the pause lands; docs/browsers.md "No browser moves the room").
    */
   private browserActed(type: 'pause' | 'play'): boolean {
     const nowMs = this.now();
-    if (nowMs - this.unaskedUnmuteAtMs > BROWSER_AFTER_UNMUTE_MS || this.personActive()) return false;
-    const detail = `${type === 'pause' ? 'paused' : 'played'} by the browser after an unmute: not told to the room`;
+    const afterUnmute = nowMs - this.unaskedUnmuteAtMs <= BROWSER_AFTER_UNMUTE_MS;
+    const undoesPause = type === 'play' && nowMs - this.ownPauseAtMs <= BROWSER_AFTER_OWN_PAUSE_MS;
+    if ((!afterUnmute && !undoesPause) || this.personActive()) return false;
+    const detail = afterUnmute
+      ? `${type === 'pause' ? 'paused' : 'played'} by the browser after an unmute: not told to the room`
+      : "played by the browser right after the engine's pause: not told to the room";
     this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail, event: type });
     return true;
   }
@@ -265,6 +273,7 @@ export class SyncEngine {
         return void this.startPlayback();
       case 'pause':
         this.expected.expect('pause');
+        this.ownPauseAtMs = this.now();
         return media.pause();
       case 'seek':
         this.expected.expect('seeked', effect.to);

@@ -122,6 +122,14 @@ export const DENIED_RESYNC_MS = 2000;
 export const BROWSER_AFTER_UNMUTE_MS = 600;
 
 /**
+ * How long (ms) after the engine's own pause a play that no person made is the browser's undoing of
+ * it: WebKitGTK with hls.js plays the element again when a seek that was in flight at the pause lands
+ * (27 ms after the pause in the run that showed it; a seek there takes up to 0.8 s). A person's press
+ * in that time has user activation and stays theirs (docs/browsers.md "No browser moves the room").
+ */
+export const BROWSER_AFTER_OWN_PAUSE_MS = 1000;
+
+/**
  * How long (ms) after the engine's own playbackRate change an unmute that no person made is the
  * engine's doing: WebKitGTK sets its pipeline's mute from the rate alone, so a nudge unmutes a muted
  * element, whose autoplay policy then pauses it (docs/browsers.md "WebKit").

@@ -56,6 +56,14 @@ export class FakeMedia extends EventTarget implements MediaLike {
    */
   playsAfterRateUnmute = false;
   /**
+   * WebKitGTK with hls.js (MSE): a pause() while a seek of the playing element is in flight is undone
+   * when that seek completes, as the pipeline goes back to playing and the element follows it
+   * (`play`, no person acting; docs/browsers.md "No browser moves the room").
+   */
+  resumesAfterPauseInSeek = false;
+  /** Set by a pause() during a seek of the playing element (`resumesAfterPauseInSeek`). */
+  private pausedInSeek = false;
+  /**
    * The autoplay policy of WebKit and Chromium: a playing element that becomes audible while no
    * person acts (`gesture` false) is paused by the browser (`volumechange`, then `pause`).
    */
@@ -126,6 +134,10 @@ export class FakeMedia extends EventTarget implements MediaLike {
     const inBuffer = this.bufferedRanges.some(([start, end]) => this.position >= start && this.position <= end);
     this.pendingSeek = setTimeout(() => {
       this.pendingSeek = null;
+      if (this.pausedInSeek) {
+        this.pausedInSeek = false;
+        if (this.isPaused) void this.play();
+      }
       if (this.holdsCurrentData) {
         this.readyState = 2;
         if (!this.isPaused) this.fire('waiting');
@@ -204,6 +216,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
   pause(): void {
     if (this.isPaused) return;
     this.isPaused = true;
+    if (this.resumesAfterPauseInSeek && this.pendingSeek !== null) this.pausedInSeek = true;
     this.overshootSec = (this.pauseOvershootMs / 1000) * this.rate;
     this.queue('pause');
   }
