@@ -29,6 +29,7 @@ export const chromiumLaunchOptions: LaunchOptions = {
   ],
 };
 
+/** The same flags on Debian's `chromium-headless-shell` (or CHROMIUM_HEADLESS_SHELL_PATH): the `parallel` project's browser. */
 export const headlessShellLaunchOptions: LaunchOptions = {
   ...chromiumLaunchOptions,
   executablePath: process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell',

@@ -136,7 +136,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
       this.pendingSeek = null;
       if (this.pausedInSeek) {
         this.pausedInSeek = false;
-        if (this.isPaused) void this.play();
+        if (this.isPaused) this.play().catch(() => undefined); // refused like any play() without a gesture
       }
       if (this.holdsCurrentData) {
         this.readyState = 2;
