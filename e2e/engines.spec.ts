@@ -3,11 +3,13 @@
  * with a Chromium friend, each engine acting in turn. The engines are Debian's, driven over
  * WebDriver BiDi and WebDriver (./support/engines.ts); the friend is Playwright's Chromium.
  */
-import { expect, test } from './fixtures';
+import path from 'node:path';
+import { expect, PROXY_MEDIA_HOST, test, USER_PASSWORD } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
 import { engineInstalled, launchEngine, openSignedIn, sampleEngine, type EngineName, type EnginePage } from './support/engines';
-import { isPlaying, positionAt, sampleMedia, type MediaSample } from './support/playback';
+import { startPlainHost } from './support/plain-host';
+import { isPlaying, positionAt, sampleMedia, showSyncDebug, type MediaSample } from './support/playback';
 import { webUrl } from './support/urls';
 import { DefaultPermissions, Permission } from '../lib/contract/roles';
 
@@ -205,3 +207,186 @@ test('webkit at 390×844 (an iPhone held upright): no screen scrolls sideways, a
     await browser.close();
   }
 });
+
+/**
+ * What each engine's evening covers beyond the MP4 from a host without Range: the formats it
+ * switches to, and whether the friend's chat line is checked over its picture. WebKitGTK's FLV,
+ * DASH and danmaku are docs/browsers.md "Known gaps" (each failed in some runs here, 2026-12-06).
+ */
+const EVENING: Record<EngineName, { formats: string[]; danmaku: boolean }> = {
+  firefox: { formats: ['FLV', 'DASH'], danmaku: true },
+  webkit: { formats: ['HLS'], danmaku: false },
+};
+/**
+ * The engines whose evening `npm test` runs: Firefox. WebKitGTK's passed 2 runs of 3 here on
+ * 2026-12-06 (the third stopped at the test's 180 s, cause not found), so it runs only when asked:
+ * E2E_EVENING_ENGINES=webkit (or firefox,webkit).
+ */
+const EVENING_ENGINES: EngineName[] = process.env.E2E_EVENING_ENGINES ? (process.env.E2E_EVENING_ENGINES.split(',') as EngineName[]) : ENGINES.filter((engine) => engine === 'firefox');
+
+/**
+ * A function body that returns the visible element of `role` labelled `label` anywhere in the
+ * page, shadow roots included (media-chrome's menus put their items there), for `clickFound`. An
+ * element's label is its own text (a settings item also holds its submenu) or its first child's.
+ */
+function menuItem(role: string, label: string): string {
+  return `
+    const labelOf = (element) => Array.from(element.childNodes).filter((node) => node.nodeType === 3).map((node) => node.textContent).join('').trim()
+      || (element.firstElementChild ? element.firstElementChild.textContent.trim() : '');
+    const visit = (root) => {
+      for (const element of root.querySelectorAll('*')) {
+        if (element.getAttribute('role') === ${JSON.stringify(role)} && labelOf(element) === ${JSON.stringify(label)} && element.getClientRects().length) return element;
+        if (element.shadowRoot) { const found = visit(element.shadowRoot); if (found) return found; }
+      }
+      return null;
+    };
+    return visit(document);`;
+}
+
+/** Whether the element `css` selects is on `page` and its text contains `text`. */
+function shows(page: EnginePage, css: string, text = ''): Promise<boolean> {
+  return page.run<boolean>(`const element = document.querySelector(arguments[0]); return Boolean(element) && element.textContent.includes(arguments[1]);`, css, text);
+}
+
+/** Adds a movie through the hall's "Add a movie" form (opened if closed) and waits for it in the list. */
+async function pushThroughForm(page: EnginePage, name: string, url: string): Promise<void> {
+  if (!(await page.run<boolean>(`return Boolean(document.querySelector('[data-testid="movie-push-url"]'));`))) await page.click('[data-testid="movie-push-open"]');
+  await expect.poll(() => shows(page, '[data-testid="movie-push-url"]'), { timeout: 15_000, message: 'the form opens' }).toBe(true);
+  await page.type('[data-testid="movie-push-url"]', url);
+  await page.type('[data-testid="movie-push-name"]', name);
+  await page.click('[data-testid="movie-push-submit"]');
+  await expect.poll(() => shows(page, '[data-testid="movie-list"]', name), { timeout: 15_000, message: `${name} is listed` }).toBe(true);
+}
+
+/** Whether the engine page's video plays: not paused and its clock advancing over 0.5 s. */
+async function enginePlays(page: EnginePage): Promise<boolean> {
+  const before = await sampleEngine(page);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const after = await sampleEngine(page);
+  return after.present && !after.paused && after.currentTime > before.currentTime + 0.2;
+}
+
+for (const engine of EVENING_ENGINES) {
+  test(`${engine}: an evening as a newcomer: a guest by the share link in step, subtitles, signs up from the hall, danmaku and chat, signs in, creates a room and adds an MP4 without Range, ${EVENING[engine].formats.join(' and ')} through the form, switching between them with a Chromium friend`, async ({ app, media, actors }, testInfo) => {
+    test.setTimeout(180_000);
+    expect(engineInstalled(engine), `${engine} is not installed: node scripts/prerequisites.mjs installs it`).toBe(true);
+    const plainHost = await startPlainHost(path.join(__dirname, 'media'), PROXY_MEDIA_HOST);
+    const friend = await actors.user('f');
+    await showSyncDebug(friend.context);
+    const roomId = await app.api.createRoom(friend.token!, uniqueName(`${engine.slice(0, 2)}ev`));
+    const movieId = await app.api.pushMovie(friend.token!, roomId, {
+      url: `${media.url}/mp4/clip.mp4`,
+      name: 'Subtitled clip',
+      subtitles: { SRT: { url: `${media.url}/subs/clip.srt`, type: 'srt' } },
+    });
+    await app.api.setCurrent(friend.token!, roomId, movieId);
+    const cinema = new CinemaPage(friend.page, app.origin);
+    await cinema.goto(roomId);
+    await expect.poll(async () => isPlaying(await sampleMedia(friend.page)), { timeout: 20_000 }).toBe(true);
+
+    const browser = await launchEngine(engine);
+    let page: EnginePage | null = null;
+    try {
+      page = await browser.newPage();
+      const other = page;
+      const username = uniqueName(`${engine.slice(0, 2)}n`);
+      /** The movie is the friend's current one, plays in the engine, and the friend plays in step with it. */
+      const expectBothPlay = async (name: string) => {
+        await expect(cinema.currentMovieName).toContainText(name, { timeout: 15_000 });
+        await expect.poll(() => enginePlays(other), { timeout: 30_000, message: `${name} plays in ${engine}` }).toBe(true);
+        const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
+        await expect.poll(gap, { timeout: 30_000, message: `${name}: the friend plays in step with ${engine}` }).toBeLessThan(0.3);
+      };
+
+      await test.step('a visitor opens the share link and watches as a guest, in step with the room', async () => {
+        // No sync debug overlay here: its lines change every step and move what is under it.
+        await other.goto(webUrl(app.origin, `/joinRoom/${roomId}`));
+        await expect.poll(() => shows(other, '[data-testid="guest-banner"]'), { timeout: 15_000, message: 'the guest banner shows' }).toBe(true);
+        const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
+        await expect.poll(gap, { timeout: 30_000, message: `${engine}'s guest should play in step with the room` }).toBeLessThan(0.3);
+      });
+
+      await test.step('the guest picks the SRT subtitle in the settings menu and sees its line', async () => {
+        await other.hover('[data-testid="player"]');
+        await other.click('[data-testid="player-settings"]');
+        await other.clickFound(menuItem('menuitem', 'Subtitles'));
+        await other.clickFound(menuItem('menuitemradio', 'SRT'));
+        const line = () =>
+          other.run<string>(`
+            const video = document.querySelector('video[data-testid="player-video"]');
+            const showing = Array.from(video.textTracks).find((track) => track.mode === 'showing');
+            return showing ? showing.label + ': ' + Array.from(showing.activeCues || [], (cue) => cue.text).join('|') : 'none';`);
+        await expect.poll(line, { timeout: 10_000, message: `${engine} shows the SRT line` }).toBe('SRT: Hello from <i>SRT</i>');
+        // Closed with Escape, as a person does, before anything else is clicked.
+        await other.press('Escape');
+        await expect.poll(() => other.run<boolean>(`return document.querySelector('media-settings-menu').hasAttribute('hidden');`), { timeout: 10_000, message: 'the settings menu closes' }).toBe(true);
+      });
+
+      await test.step('the guest registers from the hall and is back in the room as a member; danmaku and chat go both ways', async () => {
+        await other.click('[data-testid="guest-register"]');
+        await expect.poll(() => shows(other, '[data-testid="page-register"]'), { timeout: 15_000 }).toBe(true);
+        await other.type('[data-testid="register-username"]', username);
+        await other.type('[data-testid="register-password"]', USER_PASSWORD);
+        await other.type('[data-testid="register-password-confirm"]', USER_PASSWORD);
+        await other.click('[data-testid="register-submit"]');
+        await expect.poll(() => shows(other, '[data-testid="header-username"]', username), { timeout: 15_000, message: 'signed up' }).toBe(true);
+        await expect.poll(() => other.run<string | null>(`const page = document.querySelector('[data-testid="page-cinema"]'); return page && page.getAttribute('data-room-id');`), { timeout: 15_000 }).toBe(roomId);
+        await expect.poll(() => shows(other, '[data-testid="ws-state"][data-state="open"]'), { timeout: 15_000 }).toBe(true);
+        await cinema.sendChat('hello as danmaku');
+        await expect.poll(() => shows(other, '[data-testid="chat-message"]', 'hello as danmaku'), { timeout: 10_000, message: `${engine} shows the friend's line in the chat` }).toBe(true);
+        if (EVENING[engine].danmaku) await expect.poll(() => shows(other, '[data-testid="danmaku-layer"]', 'hello as danmaku'), { timeout: 10_000, message: `${engine} shows the friend's line as danmaku` }).toBe(true);
+        await other.type('[data-testid="chat-input"]', `hello from ${engine}`);
+        await other.click('[data-testid="chat-send"]');
+        await expect(cinema.chatMessages.last()).toContainText(`${username}: hello from ${engine}`);
+      });
+
+      let ownRoomId = '';
+      await test.step('signed out, the newcomer signs in and creates a room of their own', async () => {
+        await other.run(`localStorage.removeItem('userToken');`);
+        await other.goto(`${webUrl(app.origin, '/auth/login')}?redirect=${encodeURIComponent('/createRoom')}`);
+        await other.type('[data-testid="login-username"]', username);
+        await other.type('[data-testid="login-password"]', USER_PASSWORD);
+        await other.click('[data-testid="login-submit"]');
+        await expect.poll(() => shows(other, '[data-testid="page-createRoom"]'), { timeout: 15_000, message: 'signed in, on the create room screen' }).toBe(true);
+        await other.type('[data-testid="create-room-name"]', uniqueName(`${engine} night`));
+        await other.click('[data-testid="create-room-submit"]');
+        await expect.poll(async () => (ownRoomId = (await other.run<string | null>(`const page = document.querySelector('[data-testid="page-cinema"]'); return page && page.getAttribute('data-room-id');`)) ?? ''), { timeout: 15_000 }).toMatch(/^[0-9a-f]{32}$/);
+      });
+
+      await test.step('the friend joins the new room; the first movie added through the form plays at once for both, from a host without Range', async () => {
+        await app.api.joinRoom(friend.token!, ownRoomId);
+        await cinema.goto(ownRoomId);
+        await cinema.waitConnected();
+        await pushThroughForm(other, 'Plain MP4', `${plainHost.url}/mp4/clip.mp4?fresh=${uniqueName('p')}`);
+        await expectBothPlay('Plain MP4');
+      });
+
+      const formats = [
+        { name: 'FLV clip', url: `${media.url}/flv/clip.flv` },
+        { name: 'DASH clip', url: `${media.url}/dash/manifest.mpd` },
+        { name: 'HLS clip', url: `${media.url}/clip/index.m3u8` },
+      ].filter((movie) => EVENING[engine].formats.includes(movie.name.split(' ')[0]));
+      for (const movie of formats) await pushThroughForm(other, movie.name, movie.url);
+      await other.run(`window.__logs = []; for (const level of ['error', 'warn', 'log']) { const original = console[level]; console[level] = (...args) => { window.__logs.push(level + ' ' + args.map(String).join(' ').slice(0, 300)); original.apply(console, args); }; } const v = document.querySelector('video[data-testid="player-video"]'); v.addEventListener('error', () => window.__logs.push('element error ' + v.error.code + ' ' + v.error.message));`);
+      for (const movie of formats) {
+        await test.step(`switches the room to ${movie.name} from its row's menu: it plays in ${engine} and in step for the friend`, async () => {
+          await other.clickFound(`return document.querySelector('[data-testid="movie-item"][data-movie-id="' + Array.from(document.querySelectorAll('[data-testid="movie-item"]')).find((item) => item.textContent.includes(${JSON.stringify(movie.name)})).dataset.movieId + '"] [data-testid="movie-actions"]');`);
+          await expect.poll(() => other.run<boolean>(`return Array.from(document.querySelectorAll('[data-testid="movie-actions"]')).some((button) => button.getAttribute('aria-expanded') === 'true' && button.getAttribute('aria-label').includes(arguments[0]));`, movie.name), { timeout: 10_000, message: `${movie.name}'s menu opens` }).toBe(true);
+          await other.click('[data-testid="movie-play"]');
+          await expectBothPlay(movie.name);
+        });
+      }
+      await other.screenshot(testInfo.outputPath(`${engine}-evening.png`));
+    } catch (error) {
+      if (page) await page.screenshot(testInfo.outputPath(`${engine}-evening-failed.png`)).catch(() => undefined);
+      if (page) await testInfo.attach(`${engine}-sync-debug`, { body: await page.run<string>(`return JSON.stringify(window.__synctvSyncDebug ? window.__synctvSyncDebug() : 'no overlay', null, 1);`).catch((e: unknown) => String(e)) });
+      if (page) await testInfo.attach(`${engine}-problem-and-console`, { body: await page.run<string>(`const problem = document.querySelector('[data-testid="player-problem"]'); const logs = (window.__logs || []).slice(-30).join('\\n'); const layer = document.querySelector('[data-testid="danmaku-layer"]'); return 'problem: ' + (problem ? problem.textContent : 'none') + '\\n' + logs + '\\n' + (layer ? JSON.stringify(layer.getBoundingClientRect()) + ' ' + layer.outerHTML.slice(0, 1500) : 'no layer');`).catch((e: unknown) => String(e)) });
+      await testInfo.attach('friend-sync-debug', { body: JSON.stringify(await friend.page.evaluate(() => (window as unknown as { __synctvSyncDebug?: () => unknown }).__synctvSyncDebug?.() ?? 'no overlay').catch((e: unknown) => String(e)), null, 1) });
+      throw error;
+    } finally {
+      await browser.close();
+      await plainHost.close();
+    }
+    expect(friend.errors).toEqual([]);
+  });
+}

@@ -7,7 +7,7 @@
  * does). Drawn by the `danmaku` library (DOM engine). The hall mounts it only while the viewer has
  * danmaku on, so it (and the library) loads only then.
  */
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type Danmaku from 'danmaku';
 import type { ChatLine } from '@/hooks/use-chat';
 import { liveStage, type LiveStage } from './danmaku-live-stage';
@@ -27,6 +27,8 @@ export interface DanmakuLayerProps {
 
 /** Delay (ms) before a closed `streamDanmu` connection is opened again. */
 const STREAM_RETRY_MS = 3000;
+/** How long (ms) a chat line said before the stage was ready may still fly once it is (the library downloading). */
+const LINE_WAITS_MS = 10_000;
 /** Scroll speed of comments, px/s (the library's default is 144). */
 const SPEED = 160;
 
@@ -47,6 +49,25 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
     limiterRef.current = liveLimiter(density);
   }, [density]);
 
+  // New chat lines fly, as many as the density allows: on each new line, and once the library is in
+  // (a line said while it still downloads waits for it instead of being lost).
+  const linesRef = useRef(lines);
+  const flyNewLines = useCallback(() => {
+    const live = liveRef.current;
+    if (!live) return;
+    const current = linesRef.current;
+    const newest = current.at(-1);
+    if (!newest || newest.id === seenRef.current) return;
+    const start = current.findIndex((line) => line.id === seenRef.current);
+    seenRef.current = newest.id;
+    for (const line of current.slice(start + 1)) {
+      // What was said before this viewer came (the server's replay) and the hall's own lines stay in the chat.
+      if (line.earlier || line.system) continue;
+      // One that waited for the stage longer than that (no movie yet) stays in the chat too.
+      if (Date.now() - line.atMs > LINE_WAITS_MS) continue;
+      if (limiterRef.current.take(Date.now())) live.fly({ text: line.text, style: commentStyle('#ffffff') });
+    }
+  }, []);
   // The live stage (chat and streamDanmu) and, when the movie has one, the timeline stage (its file).
   useEffect(() => {
     const container = containerRef.current;
@@ -65,6 +86,7 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
         // Drawn only while a comment crosses it (./danmaku-live-stage.ts).
         liveRef.current = liveStage(live, () => (container.offsetWidth / SPEED) * 1000);
         resize.observe(container);
+        flyNewLines();
         if (!fileUrl) return;
         const [{ parseDanmakuFile }, response] = await Promise.all([import('./danmaku-file'), fetch(fileUrl)]);
         const comments = response.ok ? thinComments(parseDanmakuFile(await response.text()), density) : [];
@@ -85,22 +107,12 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
       timeline?.destroy();
       liveRef.current = null;
     };
-  }, [video, fileUrl, density]);
+  }, [video, fileUrl, density, flyNewLines]);
 
-  // New chat lines fly, as many as the density allows.
   useEffect(() => {
-    const newest = lines.at(-1);
-    if (!newest || newest.id === seenRef.current) return;
-    const start = lines.findIndex((line) => line.id === seenRef.current);
-    seenRef.current = newest.id;
-    const live = liveRef.current;
-    if (!live) return;
-    for (const line of lines.slice(start + 1)) {
-      // What was said before this viewer came (the server's replay) and the hall's own lines stay in the chat.
-      if (line.earlier || line.system) continue;
-      if (limiterRef.current.take(Date.now())) live.fly({ text: line.text, style: commentStyle('#ffffff') });
-    }
-  }, [lines]);
+    linesRef.current = lines;
+    flyNewLines();
+  }, [lines, flyNewLines]);
 
   // The movie's live danmaku stream.
   useEffect(() => {

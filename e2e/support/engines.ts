@@ -12,8 +12,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
-import { Builder, By, type WebDriver } from 'selenium-webdriver';
+import puppeteer, { type Browser as PuppeteerBrowser, type ElementHandle, type Page as PuppeteerPage } from 'puppeteer-core';
+import { Builder, By, Key, Origin, type WebDriver } from 'selenium-webdriver';
 import { freePort } from '../../server/test-support/redis';
 import type { MediaSample } from './playback';
 import { FUTURE_DATA_AHEAD_SEC } from '../../lib/sync/media';
@@ -40,8 +40,15 @@ export interface EnginePage {
   run<T>(body: string, ...args: unknown[]): Promise<T>;
   /** Clicks the element that `css` selects, with the engine's pointer input (a user gesture). */
   click(css: string): Promise<void>;
+  /**
+   * Clicks, with the engine's pointer input, the element that `body` (a function body) returns:
+   * for what no selector reaches, e.g. an item of media-chrome's menus inside their shadow roots.
+   */
+  clickFound(body: string): Promise<void>;
   /** Types `text` into the element that `css` selects, as keystrokes. */
   type(css: string, text: string): Promise<void>;
+  /** Presses `key` (a WebDriver key name: 'Escape', 'Enter') on whatever has the focus. */
+  press(key: 'Escape' | 'Enter'): Promise<void>;
   /** Moves the engine's pointer over the middle of the element that `css` selects. */
   hover(css: string): Promise<void>;
   /** Makes the page's viewport `width` × `height` CSS px (WebKit: the window, sized until its viewport is). */
@@ -85,8 +92,16 @@ export async function launchFirefox(): Promise<{ newPage(): Promise<EnginePage>;
         async click(css) {
           await page.locator(css).click();
         },
+        async clickFound(body) {
+          const element = (await page.evaluateHandle(new Function(body) as () => Element)).asElement();
+          if (!element) throw new Error(`nothing to click: ${body}`);
+          await (element as ElementHandle<Element>).click();
+        },
         async type(css, text) {
           await page.locator(css).fill(text);
+        },
+        async press(key) {
+          await page.keyboard.press(key);
         },
         async hover(css) {
           await page.locator(css).hover();
@@ -163,12 +178,29 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
         },
         async click(css) {
           await until(async () => (await session.findElement(By.css(css))).isDisplayed(), 10_000, `${css} to show`);
+          // In the middle of the viewport first, as a person scrolls to what they press: WebKitWebDriver
+          // scrolls it to the top edge, under the page's sticky header, and refuses to click it there.
+          await session.executeScript(`document.querySelector(arguments[0]).scrollIntoView({ block: 'center' });`, css);
           await session.findElement(By.css(css)).click();
         },
+        async clickFound(body) {
+          // The pointer at the element's middle in the viewport: WebKitWebDriver takes an element
+          // inside a shadow root for not interactable, by element click and by an action at it.
+          const middle = (await session.executeScript(
+            `const element = (() => { ${body} })(); if (!element) return null; element.scrollIntoView({ block: 'nearest' }); const box = element.getBoundingClientRect(); return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];`,
+          )) as [number, number] | null;
+          if (!middle) throw new Error(`nothing to click: ${body}`);
+          await session.actions().move({ x: middle[0], y: middle[1], origin: Origin.VIEWPORT }).click().perform();
+        },
         async type(css, text) {
+          await until(async () => (await session.findElement(By.css(css))).isDisplayed(), 10_000, `${css} to show`);
+          await session.executeScript(`document.querySelector(arguments[0]).scrollIntoView({ block: 'center' });`, css);
           const element = await session.findElement(By.css(css));
           await element.clear();
           await element.sendKeys(text);
+        },
+        async press(key) {
+          await session.actions().sendKeys(key === 'Escape' ? Key.ESCAPE : Key.ENTER).perform();
         },
         async hover(css) {
           await session.actions().move({ origin: await session.findElement(By.css(css)) }).perform();
