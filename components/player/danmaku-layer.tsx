@@ -27,8 +27,18 @@ export interface DanmakuLayerProps {
 
 /** Delay (ms) before a closed `streamDanmu` connection is opened again. */
 const STREAM_RETRY_MS = 3000;
-/** How long (ms) a chat line said before the stage was ready may still fly once it is (the library downloading). */
+/**
+ * How long (ms) a chat line said before the stage was ready may still fly once it is: the overlay
+ * mounts at the movie's first frame and then downloads the library, and a friend's "hi" as one
+ * comes in is said in that time.
+ */
 const LINE_WAITS_MS = 10_000;
+
+/**
+ * The newest chat line this tab's overlay has dealt with (flown or left in the chat), kept across
+ * its mounts: turning danmaku off and on again, or a new movie's first frame, flies nothing twice.
+ */
+let lastSeenLineId: string | null = null;
 /** Scroll speed of comments, px/s (the library's default is 144). */
 const SPEED = 160;
 
@@ -41,7 +51,6 @@ const commentStyle = (color: string): Partial<CSSStyleDeclaration> => ({
 export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl = '' }: DanmakuLayerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const liveRef = useRef<LiveStage | null>(null);
-  const seenRef = useRef<string | null>(lines.at(-1)?.id ?? null);
   const limiterRef = useRef(liveLimiter(settings.density));
   const { density } = settings;
 
@@ -49,23 +58,24 @@ export function DanmakuLayer({ video, settings, lines, fileUrl = '', streamUrl =
     limiterRef.current = liveLimiter(density);
   }, [density]);
 
-  // New chat lines fly, as many as the density allows: on each new line, and once the library is in
-  // (a line said while it still downloads waits for it instead of being lost).
+  // New chat lines fly, as many as the density allows: on each new line, and once the stage is
+  // ready (a line said while it was not waits for it instead of being lost).
   const linesRef = useRef(lines);
   const flyNewLines = useCallback(() => {
     const live = liveRef.current;
     if (!live) return;
     const current = linesRef.current;
     const newest = current.at(-1);
-    if (!newest || newest.id === seenRef.current) return;
-    const start = current.findIndex((line) => line.id === seenRef.current);
-    seenRef.current = newest.id;
+    if (!newest || newest.id === lastSeenLineId) return;
+    const start = current.findIndex((line) => line.id === lastSeenLineId);
+    lastSeenLineId = newest.id;
+    const nowMs = Date.now();
     for (const line of current.slice(start + 1)) {
-      // What was said before this viewer came (the server's replay) and the hall's own lines stay in the chat.
-      if (line.earlier || line.system) continue;
-      // One that waited for the stage longer than that (no movie yet) stays in the chat too.
-      if (Date.now() - line.atMs > LINE_WAITS_MS) continue;
-      if (limiterRef.current.take(Date.now())) live.fly({ text: line.text, style: commentStyle('#ffffff') });
+      // What was said before this viewer came (the server's replay), the hall's own lines, the
+      // lines restored from before this page was loaded, and one that waited longer than
+      // LINE_WAITS_MS (the room had no movie yet) stay in the chat.
+      if (line.earlier || line.system || line.atMs < performance.timeOrigin || nowMs - line.atMs > LINE_WAITS_MS) continue;
+      if (limiterRef.current.take(nowMs)) live.fly({ text: line.text, style: commentStyle('#ffffff') });
     }
   }, []);
   // The live stage (chat and streamDanmu) and, when the movie has one, the timeline stage (its file).
