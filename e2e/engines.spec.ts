@@ -390,3 +390,48 @@ for (const engine of EVENING_ENGINES) {
     expect(friend.errors).toEqual([]);
   });
 }
+
+test('firefox: voice with a Chromium friend: each joins from the hall, sees the other connected and hears them (the speaking light); leaving reaches the other', async ({ app, actors }, testInfo) => {
+  test.setTimeout(90_000);
+  expect(engineInstalled('firefox'), 'Firefox is not installed: node scripts/prerequisites.mjs installs it').toBe(true);
+  const friend = await actors.user('v');
+  const roomId = await app.api.createRoom(friend.token!, uniqueName('fxvoice'));
+  const cinema = new CinemaPage(friend.page, app.origin);
+  await cinema.goto(roomId);
+  await cinema.waitConnected();
+  const browser = await launchEngine('firefox');
+  let page: EnginePage | null = null;
+  try {
+    page = await browser.newPage();
+    const other = page;
+    const token = await app.api.signup(uniqueName('fv'), 'password-123');
+    await app.api.joinRoom(token, roomId);
+    const [friendId, otherId] = await Promise.all([app.api.userId(friend.token!), app.api.userId(token)]);
+    await openSignedIn(other, app.origin, token, webUrl(app.origin, `/cinema/${roomId}`), { debug: false });
+    await expect.poll(() => shows(other, '[data-testid="ws-state"][data-state="open"]'), { timeout: 15_000 }).toBe(true);
+
+    await friend.page.getByTestId('voice-join').click();
+    await expect(friend.page.getByTestId('voice-leave')).toHaveText('Leave voice (1)');
+    await other.click('[data-testid="voice-join"]');
+    await expect.poll(() => shows(other, '[data-testid="voice-leave"]', '(2)'), { timeout: 15_000, message: 'Firefox is in the call with two' }).toBe(true);
+    await expect(friend.page.getByTestId('voice-leave')).toHaveText('Leave voice (2)');
+
+    const firefoxSees = (attribute: string) => other.run<string | null>(`const person = document.querySelector('[data-testid="voice-person"][data-user-id="${friendId}"]'); return person && person.getAttribute(arguments[0]);`, attribute);
+    const friendSees = friend.page.locator(`[data-testid="voice-person"][data-user-id="${otherId}"]`);
+    await expect(friendSees).toHaveAttribute('data-state', 'connected', { timeout: 20_000 });
+    await expect.poll(() => firefoxSees('data-state'), { timeout: 20_000, message: 'Firefox sees the friend connected' }).toBe('connected');
+    // Each one's fake microphone (a tone) lights the other up as speaking.
+    await expect(friendSees, "the friend hears Firefox's tone").toHaveAttribute('data-speaking', 'true', { timeout: 15_000 });
+    await expect.poll(() => firefoxSees('data-speaking'), { timeout: 15_000, message: "Firefox hears the friend's tone" }).toBe('true');
+
+    await other.click('[data-testid="voice-leave"]');
+    await expect(friend.page.getByTestId('voice-leave')).toHaveText('Leave voice (1)', { timeout: 15_000 });
+    await expect(friendSees).toHaveCount(0);
+  } catch (error) {
+    if (page) await page.screenshot(testInfo.outputPath('firefox-voice.png')).catch(() => undefined);
+    throw error;
+  } finally {
+    await browser.close();
+  }
+  expect(friend.errors).toEqual([]);
+});

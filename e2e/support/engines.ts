@@ -75,7 +75,14 @@ export async function launchFirefox(): Promise<{ newPage(): Promise<EnginePage>;
     executablePath: FIREFOX_PATH,
     headless: true,
     // Firefox's own autoplay rule (sound refused without a gesture) is the default a person has.
-    extraPrefsFirefox: { 'media.autoplay.default': 1, 'media.autoplay.blocking_policy': 0 },
+    // Voice gets Firefox's fake microphone and camera (a tone and a test pattern), granted without
+    // asking, as Chromium's are (./chromium.ts).
+    extraPrefsFirefox: {
+      'media.autoplay.default': 1,
+      'media.autoplay.blocking_policy': 0,
+      'media.navigator.streams.fake': true,
+      'media.navigator.permission.disabled': true,
+    },
   });
   return {
     async newPage() {
