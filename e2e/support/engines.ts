@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser as PuppeteerBrowser, type ElementHandle, type Page as PuppeteerPage } from 'puppeteer-core';
+import puppeteer, { type Browser as PuppeteerBrowser, type Page as PuppeteerPage } from 'puppeteer-core';
 import { Builder, By, Key, Origin, type WebDriver } from 'selenium-webdriver';
 import { freePort } from '../../server/test-support/redis';
 import type { MediaSample } from './playback';
@@ -68,8 +68,45 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/** How a person has set their browser up. */
+export interface EngineOptions {
+  /** Firefox's "Block audio and video" (`media.autoplay.default` 5): no start without a gesture, muted or not. */
+  blockAllAutoplay?: boolean;
+}
+
+/** The part of puppeteer's BiDi connection used here: one command and its answer. */
+interface BidiSender {
+  send(method: 'script.callFunction', params: object): Promise<{ result: { type: 'success' | 'exception'; result?: { value?: string }; exceptionDetails?: { text: string } } }>;
+}
+
+/** A function body returning the element that `css` selects. */
+const selectorBody = (css: string) => `return document.querySelector(${JSON.stringify(css)});`;
+
+/**
+ * The viewport point (CSS px) at the middle of the element that `body` returns, once it is shown
+ * (a box, not `visibility: hidden`), brought to the middle of the viewport first as a person scrolls
+ * to what they press; waits up to 10 s.
+ */
+async function middleOf(run: EnginePage['run'], body: string): Promise<[number, number]> {
+  let middle: [number, number] | null = null;
+  await until(
+    async () => {
+      middle = await run<[number, number] | null>(`
+        const element = (() => { ${body} })();
+        if (!element || !element.getClientRects().length || getComputedStyle(element).visibility === 'hidden') return null;
+        element.scrollIntoView({ block: 'center', inline: 'nearest' });
+        const box = element.getBoundingClientRect();
+        return [box.left + box.width / 2, box.top + box.height / 2];`);
+      return middle !== null;
+    },
+    10_000,
+    `the element of ${body} to show`,
+  );
+  return middle!;
+}
+
 /** Firefox ESR, headless, over WebDriver BiDi; each `newPage` is a tab in one fresh profile. */
-export async function launchFirefox(): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
+export async function launchFirefox({ blockAllAutoplay = false }: EngineOptions = {}): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
   const browser: PuppeteerBrowser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
@@ -78,7 +115,7 @@ export async function launchFirefox(): Promise<{ newPage(): Promise<EnginePage>;
     // Voice gets Firefox's fake microphone and camera (a tone and a test pattern), granted without
     // asking, as Chromium's are (./chromium.ts).
     extraPrefsFirefox: {
-      'media.autoplay.default': 1,
+      'media.autoplay.default': blockAllAutoplay ? 5 : 1,
       'media.autoplay.blocking_policy': 0,
       'media.navigator.streams.fake': true,
       'media.navigator.permission.disabled': true,
@@ -88,30 +125,58 @@ export async function launchFirefox(): Promise<{ newPage(): Promise<EnginePage>;
     async newPage() {
       const page: PuppeteerPage = await browser.newPage();
       await page.setViewport({ width: 1280, height: 800 });
+      const connection = (browser as unknown as { connection: BidiSender }).connection;
+      const context = (page.mainFrame() as unknown as { _id: string })._id;
+      /**
+       * Runs `body` in the page straight over BiDi, never asking for user activation. Firefox ties
+       * a realm's activation to the `userActivation` of the last call into it: puppeteer's evaluate
+       * asks for it (every reading of the page was a person's gesture: no autoplay was ever
+       * refused), and a call without it after one with it clears the page's activation (a person's
+       * real click was forgotten at the next reading). So every call here goes without it, and the
+       * pointer and the keys go through BiDi's input actions, never puppeteer's locators, which
+       * evaluate with it.
+       */
+      const run = async <T,>(body: string, ...args: unknown[]): Promise<T> => {
+        const { result } = await connection.send('script.callFunction', {
+          functionDeclaration: `(argsJson) => Promise.resolve((function () { ${body}\n }).apply(null, JSON.parse(argsJson))).then((value) => JSON.stringify(value === undefined ? null : value))`,
+          awaitPromise: true,
+          target: { context },
+          arguments: [{ type: 'string', value: JSON.stringify(args) }],
+          resultOwnership: 'none',
+        });
+        if (result.type === 'exception') throw new Error(`in the page: ${result.exceptionDetails?.text ?? 'an exception'}`);
+        return JSON.parse(result.result?.value ?? 'null') as T;
+      };
       return {
         engine: 'firefox',
         async goto(url) {
           await page.goto(url, { waitUntil: 'load' });
         },
-        async run<T>(body: string, ...args: unknown[]) {
-          return page.evaluate(new Function(body) as (...a: unknown[]) => T, ...args) as Promise<T>;
-        },
+        run,
         async click(css) {
-          await page.locator(css).click();
+          const [x, y] = await middleOf(run, selectorBody(css));
+          await page.mouse.click(x, y);
         },
         async clickFound(body) {
-          const element = (await page.evaluateHandle(new Function(body) as () => Element)).asElement();
-          if (!element) throw new Error(`nothing to click: ${body}`);
-          await (element as ElementHandle<Element>).click();
+          const [x, y] = await middleOf(run, body);
+          await page.mouse.click(x, y);
         },
         async type(css, text) {
-          await page.locator(css).fill(text);
+          // Into the field as a person types: a click in it, everything in it selected, the keys.
+          const [x, y] = await middleOf(run, selectorBody(css));
+          await page.mouse.click(x, y);
+          await page.keyboard.down('Control');
+          await page.keyboard.press('a');
+          await page.keyboard.up('Control');
+          if (text) await page.keyboard.type(text);
+          else await page.keyboard.press('Backspace');
         },
         async press(key) {
           await page.keyboard.press(key);
         },
         async hover(css) {
-          await page.locator(css).hover();
+          const [x, y] = await middleOf(run, selectorBody(css));
+          await page.mouse.move(x, y);
         },
         async resize(width, height) {
           await page.setViewport({ width, height });
@@ -193,11 +258,8 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
         async clickFound(body) {
           // The pointer at the element's middle in the viewport: WebKitWebDriver takes an element
           // inside a shadow root for not interactable, by element click and by an action at it.
-          const middle = (await session.executeScript(
-            `const element = (() => { ${body} })(); if (!element) return null; element.scrollIntoView({ block: 'nearest' }); const box = element.getBoundingClientRect(); return [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)];`,
-          )) as [number, number] | null;
-          if (!middle) throw new Error(`nothing to click: ${body}`);
-          await session.actions().move({ x: middle[0], y: middle[1], origin: Origin.VIEWPORT }).click().perform();
+          const [x, y] = await middleOf((script) => session.executeScript(script) as never, body);
+          await session.actions().move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT }).click().perform();
         },
         async type(css, text) {
           await until(async () => (await session.findElement(By.css(css))).isDisplayed(), 10_000, `${css} to show`);
@@ -235,9 +297,9 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
   };
 }
 
-/** Launches the named engine. */
-export function launchEngine(name: EngineName) {
-  return name === 'firefox' ? launchFirefox() : launchWebKit();
+/** Launches the named engine (`options`: Firefox only). */
+export function launchEngine(name: EngineName, options: EngineOptions = {}) {
+  return name === 'firefox' ? launchFirefox(options) : launchWebKit();
 }
 
 /**
