@@ -4,6 +4,7 @@
  * WebDriver BiDi and WebDriver (./support/engines.ts); the friend is Playwright's Chromium.
  */
 import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, PROXY_MEDIA_HOST, test, USER_PASSWORD } from './fixtures';
 import { CinemaPage } from './pages/cinema-page';
 import { uniqueName } from './support/api';
@@ -25,6 +26,40 @@ function pausedGap(a: MediaSample, b: MediaSample): number {
   return Math.abs(a.currentTime - b.currentTime);
 }
 
+type Fixtures = Parameters<Parameters<typeof test>[2]>[0];
+
+/**
+ * The Chromium friend's room with `path` (on the test media host) current and playing in the
+ * friend's hall; `prefix` names the room.
+ */
+async function friendsPlayingRoom({ app, media, actors }: Pick<Fixtures, 'app' | 'media' | 'actors'>, prefix: string, path: string) {
+  const friend = await actors.user('c');
+  const roomId = await app.api.createRoom(friend.token!, uniqueName(prefix));
+  const movieId = await app.api.pushMovie(friend.token!, roomId, { url: `${media.url}${path}`, name: 'Timecode clip' });
+  // Making it current starts it playing for the room (docs/contract.md §4.5).
+  await app.api.setCurrent(friend.token!, roomId, movieId);
+  const cinema = new CinemaPage(friend.page, app.origin);
+  await cinema.goto(roomId);
+  await expect.poll(async () => isPlaying(await sampleMedia(friend.page)), { timeout: 20_000 }).toBe(true);
+  return { friend, roomId, cinema };
+}
+
+/** A new member of `roomId` whom its creator (`creatorToken`) lets play, pause and seek for the room; their token. */
+async function memberWhoControls(app: Fixtures['app'], creatorToken: string, roomId: string, prefix: string): Promise<string> {
+  const token = await app.api.signup(uniqueName(prefix), 'password-123');
+  await app.api.joinRoom(token, roomId);
+  await app.api.setMemberPermissions(creatorToken, roomId, token, DefaultPermissions | Permission.SetCurrentStatus);
+  return token;
+}
+
+/** Samples the friend's player `times` times, 250 ms apart: it plays at each (nobody paused the room). */
+async function expectKeepsPlaying(friendPage: Page, times: number): Promise<void> {
+  for (let i = 0; i < times; i += 1) {
+    expect(isPlaying(await sampleMedia(friendPage)), 'the friend keeps playing').toBe(true);
+    await friendPage.waitForTimeout(250);
+  }
+}
+
 /** The movies an engine plays in the room: an MP4 from a host with Range and CORS, and HLS (hls.js or the engine's own). */
 const MOVIES = {
   MP4: '/mp4/clip.mp4',
@@ -44,23 +79,13 @@ for (const { engine, kind } of JOURNEYS) {
   test(`${engine}: in step with a Chromium friend on ${movie.kind}; the friend's pause and seek reach it, its own pause, seek and play reach the friend, and it never moves the room by itself`, async ({ app, media, actors }, testInfo) => {
     test.setTimeout(150_000);
     expect(engineInstalled(engine), `${engine} is not installed: node scripts/prerequisites.mjs installs it`).toBe(true);
-    const friend = await actors.user('c');
-    const roomId = await app.api.createRoom(friend.token!, uniqueName(engine.slice(0, 2)));
-    const movieId = await app.api.pushMovie(friend.token!, roomId, { url: `${media.url}${movie.path}`, name: 'Timecode clip' });
-    // Making it current starts it playing for the room (docs/contract.md §4.5).
-    await app.api.setCurrent(friend.token!, roomId, movieId);
-    const cinema = new CinemaPage(friend.page, app.origin);
-    await cinema.goto(roomId);
-    await expect.poll(async () => isPlaying(await sampleMedia(friend.page)), { timeout: 20_000 }).toBe(true);
+    const { friend, roomId, cinema } = await friendsPlayingRoom({ app, media, actors }, engine.slice(0, 2), movie.path);
 
     const browser = await launchEngine(engine);
     let page: EnginePage | null = null;
     try {
       page = await browser.newPage();
-      const token = await app.api.signup(uniqueName('e'), 'password-123');
-      await app.api.joinRoom(token, roomId);
-      // A friend who may play, pause and seek for the room (the creator's grant).
-      await app.api.setMemberPermissions(friend.token!, roomId, token, DefaultPermissions | Permission.SetCurrentStatus);
+      const token = await memberWhoControls(app, friend.token!, roomId, 'e');
       await openSignedIn(page, app.origin, token, webUrl(app.origin, `/cinema/${roomId}`));
       const other = page;
       const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
@@ -70,10 +95,7 @@ for (const { engine, kind } of JOURNEYS) {
       await expect.poll(gap, { timeout: 30_000, message: `${engine} should play in step with the room` }).toBeLessThan(0.3);
       expect((await sampleEngine(page)).duration).toBeGreaterThan(30);
       // Nobody touched anything: the room keeps playing for everyone (no pause "of" the engine's user).
-      for (let i = 0; i < 8; i += 1) {
-        expect(isPlaying(await sampleMedia(friend.page)), 'the friend keeps playing').toBe(true);
-        await friend.page.waitForTimeout(250);
-      }
+      await expectKeepsPlaying(friend.page, 8);
 
       // The friend pauses: the engine follows, at the same frame.
       await cinema.pause();
@@ -447,30 +469,19 @@ test('firefox: voice with a Chromium friend: each joins from the hall, sees the 
 test('firefox blocking all autoplay: the hall says so over the picture with one button, which joins the room at its position; the room hears nothing of the refusal', async ({ app, media, actors }, testInfo) => {
   test.setTimeout(90_000);
   expect(engineInstalled('firefox'), 'Firefox is not installed: node scripts/prerequisites.mjs installs it').toBe(true);
-  const friend = await actors.user('a');
-  const roomId = await app.api.createRoom(friend.token!, uniqueName('fxblock'));
-  const movieId = await app.api.pushMovie(friend.token!, roomId, { url: `${media.url}/mp4/clip.mp4`, name: 'Timecode clip' });
-  await app.api.setCurrent(friend.token!, roomId, movieId);
-  const cinema = new CinemaPage(friend.page, app.origin);
-  await cinema.goto(roomId);
-  await expect.poll(async () => isPlaying(await sampleMedia(friend.page)), { timeout: 20_000 }).toBe(true);
+  const { friend, roomId, cinema } = await friendsPlayingRoom({ app, media, actors }, 'fxblock', MOVIES.MP4);
   const browser = await launchEngine('firefox', { blockAllAutoplay: true });
   let page: EnginePage | null = null;
   try {
     page = await browser.newPage();
     const other = page;
-    const token = await app.api.signup(uniqueName('fb'), 'password-123');
-    await app.api.joinRoom(token, roomId);
-    await app.api.setMemberPermissions(friend.token!, roomId, token, DefaultPermissions | Permission.SetCurrentStatus);
+    const token = await memberWhoControls(app, friend.token!, roomId, 'fb');
     // Opened from a link: no gesture on this page yet.
     await openSignedIn(other, app.origin, token, webUrl(app.origin, `/cinema/${roomId}`));
     await expect.poll(() => shows(other, '[data-testid="autoplay-blocked"]'), { timeout: 20_000, message: 'the refusal is said over the picture' }).toBe(true);
     expect((await sampleEngine(other)).paused).toBe(true);
     // Refused is neither a pause nor a seek: the friend plays on, told of nobody's pause.
-    for (let i = 0; i < 6; i += 1) {
-      expect(isPlaying(await sampleMedia(friend.page)), 'the friend keeps playing').toBe(true);
-      await friend.page.waitForTimeout(250);
-    }
+    await expectKeepsPlaying(friend.page, 6);
     await expect(cinema.chatMessages.filter({ hasText: 'paused' })).toHaveCount(0);
     await other.click('[data-testid="autoplay-join"]');
     const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
