@@ -179,6 +179,47 @@ test("the player's own controls and keys drive the room; c goes to the chat; cha
   expect(b.errors).toEqual([]);
 });
 
+test("the speed menu shows the room's rate while the sync engine nudges the element's: no 1.03x, and the item under the pointer stays", async ({ app, actors, media }) => {
+  const a = await actors.user('speed');
+  const roomId = await app.api.createRoom(a.token!, uniqueName('speed'));
+  const movieId = await app.api.pushMovie(a.token!, roomId, { url: `${media.url}/clip/index.m3u8`, name: 'clip' });
+  await app.api.setCurrent(a.token!, roomId, movieId);
+  const cinema = new CinemaPage(a.page, app.origin);
+  await cinema.goto(roomId);
+  await cinema.waitMediaLoaded();
+  await a.page.getByTestId('player-settings').click();
+  await a.page.getByRole('menuitem', { name: 'Speed' }).click();
+  const faster = a.page.getByRole('menuitemradio', { name: '1.5x', exact: true });
+  await expect(faster).toBeVisible();
+  const menu = a.page.getByTestId('player-speed-menu');
+  const items = () => menu.evaluate((element) => Array.from(element.shadowRoot!.querySelectorAll('[role="menuitemradio"]'), (item) => `${item.textContent!.trim()}${item.getAttribute('aria-checked') === 'true' ? '*' : ''}`));
+  const listed = await items();
+  expect(listed).toContain('1x*');
+  // What media-controller tells the menu when the engine nudges the element to 1.026 × the room's
+  // rate (lib/sync/correction.ts maxNudge): before, the menu rebuilt its items at each nudge, with
+  // "1.03x" checked, and the item the person was about to press was gone, the menu closed.
+  await faster.evaluate((item) => ((window as unknown as { __item: Element }).__item = item));
+  for (const rate of ['1.026', '0.97', '1']) {
+    await menu.evaluate((element, value) => element.setAttribute('mediaplaybackrate', value), rate);
+    expect(await items()).toEqual(listed);
+  }
+  expect(await faster.evaluate((item) => item === (window as unknown as { __item: Element }).__item)).toBe(true);
+  await faster.click();
+  // The room's rate, give or take the engine's own nudge.
+  await expect.poll(async () => Math.abs((await cinema.media()).playbackRate - 1.5), { timeout: 10_000 }).toBeLessThan(0.08);
+  await expect(a.page.getByTestId('room-playback')).toContainText('1.5×');
+  // A late start's catch-up runs the element up to 2× the room's rate for half a second
+  // (lib/sync/tuning.ts): the menu shows the listed rate nearest it, and asks for nothing. Before,
+  // its redraw for 1.71× asked the player for 1.75×, and the room went to 1.75× as if the viewer had
+  // picked it (seen from Firefox, whose refused autoplay made a catch-up at every SYNC reply).
+  await menu.evaluate((element) => element.addEventListener('mediaplaybackraterequest', (event) => ((window as unknown as { __asked: unknown[] }).__asked ??= []).push((event as CustomEvent).detail)));
+  for (const rate of ['1.71', '1.5']) await menu.evaluate((element, value) => element.setAttribute('mediaplaybackrate', value), rate);
+  expect(await a.page.evaluate(() => (window as unknown as { __asked?: unknown[] }).__asked ?? [])).toEqual([]);
+  expect(Math.abs((await cinema.media()).playbackRate - 1.5)).toBeLessThan(0.08);
+  await expect(a.page.getByTestId('room-playback')).toContainText('1.5×');
+  expect(a.errors).toEqual([]);
+});
+
 test('a stream in two qualities offers them in the quality menu; picking one plays it', async ({ app, actors, media }) => {
   test.setTimeout(60_000);
   const a = await actors.user('owner');

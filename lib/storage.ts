@@ -124,7 +124,7 @@ export function writeDanmakuSettings(settings: unknown): void {
   write(STORAGE_KEYS.danmaku, JSON.stringify(settings));
 }
 
-/** The stored debug flag ("sync" turns on the sync overlay), or null. */
+/** The stored debug flag ("sync" turns on the sync overlay, "sync-record" only its record), or null. */
 export function readDebugFlag(): string | null {
   return read(STORAGE_KEYS.debug);
 }

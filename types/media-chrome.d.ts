@@ -56,7 +56,8 @@ declare module 'react' {
       'media-rendition-menu': MediaElementProps;
       'media-audio-track-menu': MediaElementProps;
       'media-captions-menu': MediaElementProps;
-      'media-playback-rate-menu': MediaElementProps;
+      /** media-chrome's speed menu showing the room's rate (components/player/room-rate-menu.ts). */
+      'synctv-playback-rate-menu': MediaElementProps;
       'media-chrome-menu': MediaElementProps;
       'media-chrome-menu-item': MediaElementProps;
     }

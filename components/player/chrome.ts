@@ -31,8 +31,11 @@ import 'media-chrome/menu/media-settings-menu-button.js';
 import 'media-chrome/menu/media-rendition-menu.js';
 import 'media-chrome/menu/media-audio-track-menu.js';
 import 'media-chrome/menu/media-captions-menu.js';
-import 'media-chrome/menu/media-playback-rate-menu.js';
 import 'media-chrome/lang/zh-CN.js';
+import { defineRoomRateMenu } from './room-rate-menu';
+
+// The speed menu, showing the room's rate while the sync engine nudges the element's.
+defineRoomRateMenu();
 
 export { bridgeTracks, dashTrackSource, hlsTrackSource } from './tracks';
 export type { AudioOption, DashPlayerLike, QualityOption, TrackSource } from './tracks';

@@ -67,9 +67,9 @@ export function PlayerControls({ menuId, canControl, live, cannotSeek, menuCount
         {canControl && !live ? (
           <media-settings-menu-item>
             {t('player.menu.speed')}
-            <media-playback-rate-menu slot="submenu" hidden rates={PLAYBACK_RATES} data-testid="player-speed-menu">
+            <synctv-playback-rate-menu slot="submenu" hidden rates={PLAYBACK_RATES} data-testid="player-speed-menu">
               <div slot="title">{t('player.menu.speed')}</div>
-            </media-playback-rate-menu>
+            </synctv-playback-rate-menu>
           </media-settings-menu-item>
         ) : null}
         {(

@@ -94,6 +94,19 @@ const ProblemNotice = lazy(() => import('@/components/player/problem-notice'));
 /** What an account adds and the ways to get one: downloaded for a visitor only. */
 const GuestBanner = lazy(() => import('@/components/room/guest-banner'));
 const SyncDebug = lazy(() => import('@/components/room/sync-debug'));
+
+/**
+ * The sync debug mode asked for by `?debug=` or localStorage `debug` (docs/sync.md "Debugging"):
+ * `sync` shows the overlay under the player, `sync-record` only keeps the record as
+ * `window.__synctvSyncDebug()` (nothing on the page moves), anything else neither.
+ */
+function syncDebugMode(): 'overlay' | 'record' | null {
+  const asked = [new URLSearchParams(window.location.search).get('debug'), readDebugFlag()];
+  if (asked.includes('sync')) return 'overlay';
+  if (asked.includes('sync-record')) return 'record';
+  return null;
+}
+
 /** Who just did what, over the picture: downloaded with the first such notice. */
 const RoomActionNotice = lazy(() => import('./room-action-notice').then((module) => ({ default: module.RoomActionNotice })));
 
@@ -143,8 +156,9 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
   const [danmaku, setDanmaku] = useState<DanmakuSettings>(() => danmakuSettingsOf(readDanmakuSettings(), prefersReducedMotion()));
   const [danmakuOpen, setDanmakuOpen] = useState(false);
   // `?debug=sync` (or localStorage `debug` = `sync`, which survives navigation) shows the engine's phase and
-  // decisions (components/room/sync-debug.tsx; docs/sync.md "Debugging"); the hall renders after mount only.
-  const [debugSync] = useState(() => new URLSearchParams(window.location.search).get('debug') === 'sync' || readDebugFlag() === 'sync');
+  // decisions (components/room/sync-debug.tsx; docs/sync.md "Debugging"); `sync-record` keeps the record
+  // without the overlay. The hall renders after mount only.
+  const [debugSync] = useState(syncDebugMode);
 
   const handleVideo = useCallback(
     (element: HTMLVideoElement | null) => {
@@ -298,7 +312,7 @@ export function PlayerPanel({ loading, loadError, onRetryLoad, sync, onVideo, ch
 
           {debugSync && movie ? (
             <Suspense fallback={null}>
-              <SyncDebug read={sync.readDebug} />
+              <SyncDebug read={sync.readDebug} overlay={debugSync === 'overlay'} />
             </Suspense>
           ) : null}
           {movie ? (

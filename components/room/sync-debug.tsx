@@ -4,7 +4,7 @@
  * engine's phase and its data, the drift, the element's and the room's rate, the server clock offset and round
  * trip, the learned latencies and the last decisions with the events that led to them, read from the engine four times a second. For
  * developers and bug reports, so it is not translated; a lazy chunk that nobody else downloads. The
- * same record is `window.__synctvSyncDebug()` while the overlay shows.
+ * same record is `window.__synctvSyncDebug()`, with or without the overlay (`debug=sync-record`).
  */
 import { useEffect, useState } from 'react';
 import type { SyncDebug as Debug } from '@/lib/sync/engine';
@@ -35,12 +35,14 @@ function describePhase(phase: Phase, nowMs: number): string {
 
 export interface SyncDebugProps {
   read: () => Debug | null;
+  /** False for `debug=sync-record`: the record only, nothing on the page. */
+  overlay: boolean;
 }
 
-export default function SyncDebug({ read }: SyncDebugProps) {
+export default function SyncDebug({ read, overlay }: SyncDebugProps) {
   const [debug, setDebug] = useState<Debug | null>(() => read());
   useEffect(() => {
-    const timer = setInterval(() => setDebug(read()), POLL_MS);
+    const timer = overlay ? setInterval(() => setDebug(read()), POLL_MS) : undefined;
     // For a driver without DevTools (WebDriver in WebKitGTK, e2e/support/engines.ts): the whole record as data.
     const exposed = window as Window & { __synctvSyncDebug?: () => Debug | null };
     exposed.__synctvSyncDebug = read;
@@ -48,7 +50,8 @@ export default function SyncDebug({ read }: SyncDebugProps) {
       clearInterval(timer);
       if (exposed.__synctvSyncDebug === read) delete exposed.__synctvSyncDebug;
     };
-  }, [read]);
+  }, [read, overlay]);
+  if (!overlay) return null;
   if (!debug) return <div data-testid="sync-debug" className="font-mono text-xs">sync: no engine</div>;
   const { phase, phaseData, nowMs, driftMs, playbackRate, roomRate, clockOffsetMs, rttMs, latencySec, decisions, invalidTransitions } = debug;
   const phaseText = describePhase(phaseData, nowMs);

@@ -68,6 +68,32 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/**
+ * How long a WebDriver command into WebKitGTK may take before the journey fails naming it: its web
+ * process starved of CPU has left a command unanswered for good (docs/browsers.md "Known gaps").
+ */
+const WEBDRIVER_ANSWER_MS = 30_000;
+
+/** `command`, or an error naming `what` once it has gone `WEBDRIVER_ANSWER_MS` unanswered. */
+function answered<T>(command: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`WebKitWebDriver did not answer ${what} within ${WEBDRIVER_ANSWER_MS / 1000} s`)), WEBDRIVER_ANSWER_MS);
+  });
+  return Promise.race([command, late]).finally(() => clearTimeout(timer));
+}
+
+/** `page` with each of its methods failing, named, once it has gone `WEBDRIVER_ANSWER_MS` unanswered. */
+function answeringWithin(page: EnginePage): EnginePage {
+  const bounded = { ...page };
+  for (const key of Object.keys(page) as (keyof EnginePage)[]) {
+    const method = page[key];
+    if (typeof method !== 'function') continue;
+    (bounded as Record<string, unknown>)[key] = (...args: unknown[]) => answered((method as (...a: unknown[]) => Promise<unknown>)(...args), `${key}(${String(args[0] ?? '').trim().slice(0, 60)})`);
+  }
+  return bounded;
+}
+
 /** How a person has set their browser up. */
 export interface EngineOptions {
   /** Firefox's "Block audio and video" (`media.autoplay.default` 5): no start without a gesture, muted or not. */
@@ -85,10 +111,14 @@ const selectorBody = (css: string) => `return document.querySelector(${JSON.stri
 /**
  * The viewport point (CSS px) at the middle of the element that `body` returns, once it is shown
  * (a box, not `visibility: hidden`), brought to the middle of the viewport first as a person scrolls
- * to what they press; waits up to 10 s.
+ * to what they press, on top there (the point hits the element, one of its own or the host it sits
+ * in, as media-chrome's menus report: no toast, menu or dialog over it) and still (the same point at
+ * two readings 100 ms apart: a menu opening or a list growing moved it between the reading and the
+ * click, and the click went elsewhere); waits up to 10 s.
  */
 async function middleOf(run: EnginePage['run'], body: string): Promise<[number, number]> {
   let middle: [number, number] | null = null;
+  let before = '';
   await until(
     async () => {
       middle = await run<[number, number] | null>(`
@@ -96,11 +126,18 @@ async function middleOf(run: EnginePage['run'], body: string): Promise<[number, 
         if (!element || !element.getClientRects().length || getComputedStyle(element).visibility === 'hidden') return null;
         element.scrollIntoView({ block: 'center', inline: 'nearest' });
         const box = element.getBoundingClientRect();
-        return [box.left + box.width / 2, box.top + box.height / 2];`);
-      return middle !== null;
+        const x = box.left + box.width / 2;
+        const y = box.top + box.height / 2;
+        const root = element.getRootNode();
+        const hit = (typeof root.elementFromPoint === 'function' ? root : document).elementFromPoint(x, y);
+        return hit && (hit === element || element.contains(hit) || hit.contains(element)) ? [x, y] : null;`);
+      const now = middle ? middle.join(',') : '';
+      const still = now !== '' && now === before;
+      before = now;
+      return still;
     },
     10_000,
-    `the element of ${body} to show`,
+    `the element of ${body} to show, on top and still`,
   );
   return middle!;
 }
@@ -162,9 +199,14 @@ export async function launchFirefox({ blockAllAutoplay = false }: EngineOptions 
           await page.mouse.click(x, y);
         },
         async type(css, text) {
-          // Into the field as a person types: a click in it, everything in it selected, the keys.
-          const [x, y] = await middleOf(run, selectorBody(css));
-          await page.mouse.click(x, y);
+          // Into the field as a person types: a click in it (again if the focus is not there: the
+          // keys would go to the page), everything in it selected, the keys.
+          for (let attempt = 1; ; attempt += 1) {
+            const [x, y] = await middleOf(run, selectorBody(css));
+            await page.mouse.click(x, y);
+            if (await run<boolean>('return document.activeElement === document.querySelector(arguments[0]);', css)) break;
+            if (attempt === 3) throw new Error(`three clicks on ${css} left the focus elsewhere`);
+          }
           await page.keyboard.down('Control');
           await page.keyboard.press('a');
           await page.keyboard.up('Control');
@@ -202,8 +244,15 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
   const children: ChildProcess[] = [];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'synctv-webkit-'));
   // Xvfb picks a free display and writes its number to the file descriptor given.
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  // Each child leads its own process group (MiniBrowser and its web processes are in the driver's),
+  // killed whole on close and when the test's process exits: a worker torn down after a timeout
+  // otherwise left a web process playing at a core's worth of CPU under the next tests.
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], detached: true });
   children.push(xvfb);
+  const killAll = () => {
+    for (const child of children) if (child.pid) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone already */ }
+  };
+  process.once('exit', killAll);
   const display = await new Promise<string>((resolve, reject) => {
     let text = '';
     xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
@@ -222,12 +271,17 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
       const port = await freePort();
       const driver = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
         stdio: 'ignore',
+        detached: true,
         env: {
           ...process.env,
           DISPLAY: display,
           // No sound server here: GStreamer's fake audio sink stands for the speakers (autoaudiosink
           // finds none and the media player reports a pipeline error otherwise).
           GST_PLUGIN_FEATURE_RANK: 'fakeaudiosink:MAX',
+          // No GPU here: WebKit's DMA-BUF renderer composites every video frame through Mesa's
+          // software GL, about one core for a playing 960 px video on this machine; its older
+          // renderer takes 0.4 (measured 2026-12-07, docs/browsers.md "WebKitGTK on two cores").
+          WEBKIT_DISABLE_DMABUF_RENDERER: process.env.WEBKIT_DISABLE_DMABUF_RENDERER ?? '1',
           XDG_RUNTIME_DIR: dir,
           XDG_CONFIG_HOME: dir,
         },
@@ -240,7 +294,7 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
         .build();
       sessions.push(session);
       await session.manage().window().setRect({ width: 1280, height: 800 });
-      return {
+      const page: EnginePage = {
         engine: 'webkit',
         async goto(url) {
           await session.get(url);
@@ -275,23 +329,39 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
           await session.actions().move({ origin: await session.findElement(By.css(css)) }).perform();
         },
         async resize(width, height) {
-          // The window holds the viewport and MiniBrowser's own frame: size it, measure, correct once.
+          // The window holds the viewport and MiniBrowser's own frame: size it, measure once the
+          // viewport has taken the new size (read at once, it was once still the old one, and the
+          // correction came out negative: "Invalid width value"), correct by the frame.
+          const viewport = async () => (await session.executeScript('return [window.innerWidth, window.innerHeight];')) as [number, number];
+          const before = await viewport();
           await session.manage().window().setRect({ width, height });
-          const inner = (await session.executeScript('return [window.innerWidth, window.innerHeight];')) as [number, number];
-          if (inner[0] !== width || inner[1] !== height) await session.manage().window().setRect({ width: 2 * width - inner[0], height: 2 * height - inner[1] });
+          let inner = await viewport();
+          for (let i = 0; i < 20 && inner[0] === before[0] && inner[1] === before[1] && (width !== before[0] || height !== before[1]); i += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            inner = await viewport();
+          }
+          const frame = [Math.max(0, width - inner[0]), Math.max(0, height - inner[1])];
+          if (!frame[0] && !frame[1]) return;
+          await session.manage().window().setRect({ width: width + frame[0], height: height + frame[1] });
+          for (let i = 0; i < 20 && (inner[0] !== width || inner[1] !== height); i += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            inner = await viewport();
+          }
         },
         async screenshot(file) {
           writeFileSync(file, Buffer.from(await session.takeScreenshot(), 'base64'));
         },
         async close() {
           await session.quit().catch(() => undefined);
-          driver.kill();
+          if (driver.pid) try { process.kill(-driver.pid, 'SIGKILL'); } catch { /* gone already */ }
         },
       };
+      return answeringWithin(page);
     },
     async close() {
-      await Promise.all(sessions.map((session) => session.quit().catch(() => undefined)));
-      for (const child of children) child.kill();
+      await Promise.all(sessions.map((session) => answered(session.quit(), 'closing the window').catch(() => undefined)));
+      killAll();
+      process.off('exit', killAll);
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -323,6 +393,23 @@ export const SAMPLE_MEDIA = `
 /** The engine page's player, as `sampleMedia` reads a Playwright page's. */
 export function sampleEngine(page: EnginePage): Promise<MediaSample & { duration: number }> {
   return page.run(SAMPLE_MEDIA);
+}
+
+/**
+ * The engine's sync record (`window.__synctvSyncDebug()`, docs/sync.md "Debugging") in a few
+ * lines for a failure report: phase, drift (ms), rates, clock offset and round trip (ms), then the
+ * decisions newest first with their age (ms). A note when the page keeps no record.
+ */
+export function engineSyncDebug(page: EnginePage): Promise<string> {
+  return page
+    .run<string>(`
+      const read = window.__synctvSyncDebug;
+      const d = read && read();
+      if (!d) return read ? 'no engine' : 'no sync record on this page';
+      const head = 'phase ' + d.phase + ' · drift ' + d.driftMs + ' ms · rate ' + d.playbackRate + ' (room ' + d.roomRate + ') · clock ' + d.clockOffsetMs + ' ms, rtt ' + d.rttMs + ' ms · phase data ' + JSON.stringify(d.phaseData).slice(0, 200);
+      const lines = d.decisions.slice().reverse().map((x) => '-' + Math.round(d.nowMs - x.atMs) + ' ms ' + x.kind + ' → ' + x.phase + ' ' + x.detail + (x.event ? ' ← ' + x.event : ''));
+      return [head].concat(lines).join('\\n');`)
+    .catch((error: unknown) => `unreadable: ${String(error)}`);
 }
 
 /**

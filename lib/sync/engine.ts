@@ -217,7 +217,7 @@ export class SyncEngine {
       // Not a person's pause or play: nothing to tell; back to the room as a press of sync would (muted if sound is refused).
       if (browsers) this.dispatch({ type: 'manual-sync' });
     } else if (type === 'seeking') this.dispatch({ type, expected: this.expected.pending('seeked', position) });
-    else if (type === 'seeked') this.dispatch({ type, expected: this.expected.consume('seeked', position) });
+    else if (type === 'seeked') this.dispatch({ type, expected: this.expected.consume('seeked', position, this.media.paused ? 0 : this.media.playbackRate) });
     else this.dispatch({ type });
   }
 

@@ -11,6 +11,8 @@ interface Expectation {
   kind: ExpectedKind;
   /** The value set: the seek target (s) or the rate; undefined for play/pause. */
   value?: number;
+  /** When it was set (local ms). */
+  setAtMs: number;
   expiresAtMs: number;
 }
 
@@ -24,6 +26,13 @@ export const EXPECTATION_TTL_MS: Record<ExpectedKind, number> = {
 
 /** How close (s) a `seeked` position must be to the set value to count as the engine's own seek. */
 export const SEEK_MATCH_TOLERANCE_SEC = 0.05;
+/**
+ * At most how far (s) a seek's landing may have played on when its `seeked` is handled and still
+ * count as the engine's: a loaded WebKitGTK's came 0.14–0.24 s late. Bounded, so that an
+ * expectation whose `seeked` never came (a seek that another replaced) does not take a person's
+ * later seek ahead for its own.
+ */
+export const SEEKED_RAN_ON_MAX_SEC = 0.5;
 /** How close a rate must be to the set value. */
 const RATE_MATCH_TOLERANCE = 1e-3;
 
@@ -37,16 +46,22 @@ export class ExpectedEvents {
 
   /** Registers the event a programmatic change will fire. `value`: seek target (s) or rate. */
   expect(kind: ExpectedKind, value?: number): void {
-    this.entries.push({ kind, value, expiresAtMs: this.now() + EXPECTATION_TTL_MS[kind] });
+    const now = this.now();
+    this.entries.push({ kind, value, setAtMs: now, expiresAtMs: now + EXPECTATION_TTL_MS[kind] });
   }
 
   /**
    * Consumes the oldest live expectation of `kind` that matches `actual` (the element's position after
-   * `seeked`, its rate after `ratechange`). Returns true when the event was the engine's own.
+   * `seeked`, its rate after `ratechange`). `advancingRate`: the element's playbackRate when it plays
+   * as the `seeked` is handled (0 when paused): a seek that landed while playing has run on since, by
+   * up to the time since the seek was set × that rate, at most SEEKED_RAN_ON_MAX_SEC (a loaded
+   * WebKitGTK handed over its `seeked` 0.14–0.24 s after its landing, which read as the viewer's
+   * seek, and the room was sent back: CI, 2026-12-08). Returns true when the event was the engine's own.
    */
-  consume(kind: ExpectedKind, actual?: number): boolean {
+  consume(kind: ExpectedKind, actual?: number, advancingRate = 0): boolean {
     this.prune();
-    const index = this.entries.findIndex((entry) => entry.kind === kind && matches(entry, actual));
+    const now = this.now();
+    const index = this.entries.findIndex((entry) => entry.kind === kind && matches(entry, actual, Math.min(SEEKED_RAN_ON_MAX_SEC, (advancingRate * Math.max(0, now - entry.setAtMs)) / 1000)));
     if (index < 0) return false;
     this.entries.splice(index, 1);
     return true;
@@ -80,8 +95,10 @@ export class ExpectedEvents {
   }
 }
 
-function matches(entry: Expectation, actual: number | undefined): boolean {
+/** Whether `actual` is the entry's value, or up to `ranOnSec` beyond it (a seek's landing that has played on). */
+function matches(entry: Expectation, actual: number | undefined, ranOnSec = 0): boolean {
   if (entry.value === undefined || actual === undefined) return true;
   const tolerance = entry.kind === 'seeked' ? SEEK_MATCH_TOLERANCE_SEC : RATE_MATCH_TOLERANCE;
-  return Math.abs(entry.value - actual) <= tolerance;
+  const beyond = actual - entry.value;
+  return beyond >= -tolerance && beyond <= tolerance + (entry.kind === 'seeked' ? ranOnSec : 0);
 }

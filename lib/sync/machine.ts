@@ -1107,6 +1107,11 @@ function onPlayOrPause(r: Run, kind: 'play' | 'pause', own: boolean): void {
   const m = r.media;
   if (own || m.readyState < HAVE_METADATA) return;
   const isPlaying = kind === 'play';
+  // An event the element has already undone tells nothing: WebKitGTK's autoplay policy pauses a
+  // muted element that a rate change unmuted and plays it again before the `pause` is handled,
+  // sometimes ahead of the `volumechange` that shows the unmute (docs/browsers.md "No browser moves
+  // the room"); taken for a person's, it sent the room the element's position as a play.
+  if (m.paused === isPlaying) return void decide(r, 'browser', `${kind} already undone by the element: nothing to tell`);
   cancelStart(r);
   const target = r.s.target;
   if (target && target.status.isPlaying === isPlaying) {
