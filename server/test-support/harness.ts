@@ -118,29 +118,38 @@ export async function openServerDatabase(dataDir: string): Promise<TestDatabase>
   return testDatabase(sqliteConnection(new Database(path.join(dataDir, DATABASE_FILE))));
 }
 
-/**
- * Starts a server process on a random port with a temporary (or the given) data directory; its data
- * in that directory's SQLite file, or in its PostgreSQL database (`databaseFor`) when the tests run
- * against PostgreSQL.
- */
-export async function launch(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
-  const ownsDataDir = !options.dataDir;
-  const dataDir = options.dataDir ?? tempDir();
-  const databaseUrl = options.databaseUrl ?? (await databaseFor(dataDir)) ?? undefined;
-  // Rate limits are off unless a test asks for them (server/limits.test.ts): the tests sign up many users from one address.
-  const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), rateLimitScale: 0, ...options, dataDir, databaseUrl };
+/** How long a first start may stay silent before it is taken for hung (ready in about 1.2 s here). */
+const FIRST_START_DEADLINE_MS = 20_000;
+/** How long the second start may take. */
+const SECOND_START_DEADLINE_MS = 30_000;
+
+interface StartAttempt {
+  child: ReturnType<typeof spawn>;
+  watched: ReturnType<typeof watchChild>;
+  /** The READY line's address; 'silent' when the deadline passed with nothing on stdout or stderr. Rejects when the process exits first or prints anything else until the deadline. */
+  ready: Promise<{ url: string; port: number } | 'silent'>;
+  output(): string;
+  /** Node's diagnostic report of the process (its JavaScript stack and pending handles), for a hung start. */
+  report(): Promise<string>;
+  kill(): Promise<void>;
+}
+
+/** Spawns serve.ts once; see `launch`. */
+function startProcess(serveOptions: StartServerOptions, dataDir: string, deadlineMs: number): StartAttempt {
+  // Made only when a report is asked for: node needs the directory when the signal comes, not before.
+  const reportDir = path.join(os.tmpdir(), `synctv-report-${crypto.randomUUID()}`);
   // One process (tsx as a loader, not its CLI, which would run the server in a grandchild that a SIGKILL misses).
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVE], {
+  const child = spawn(process.execPath, ['--report-on-signal', `--report-directory=${reportDir}`, '--import', 'tsx', SERVE], {
     cwd: ROOT,
     env: { ...process.env, SERVE_OPTIONS: JSON.stringify(serveOptions) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const watched = watchChild(child, (error) => (output += String(error)));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const ready = await new Promise<{ url: string; port: number }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stdout.on('data', (chunk: Buffer) => {
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const ready = new Promise<{ url: string; port: number } | 'silent'>((resolve, reject) => {
+    const timer = setTimeout(() => (output === '' ? resolve('silent') : reject(new Error(`server did not start:\n${output}`))), deadlineMs);
+    child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const line = /READY (.*)\n/.exec(output);
       if (line) {
@@ -154,17 +163,70 @@ export async function launch(options: Partial<StartServerOptions> = {}): Promise
     });
   });
   return {
-    ...ready,
-    pid: child.pid ?? -1,
-    dataDir,
-    alive: () => !watched.exited(),
+    child,
+    watched,
+    ready,
     output: () => output,
+    async report() {
+      fs.mkdirSync(reportDir, { recursive: true });
+      child.kill('SIGUSR2');
+      for (let waited = 0; waited < 3000; waited += 100) {
+        const files = fs.readdirSync(reportDir);
+        if (files.length > 0) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          const text = fs.readFileSync(path.join(reportDir, files[0]), 'utf8');
+          fs.rmSync(reportDir, { recursive: true, force: true });
+          const report = JSON.parse(text) as { javascriptStack?: { message?: string; stack?: string[] }; libuv?: { type: string; is_active: boolean }[] };
+          const handles = (report.libuv ?? []).filter((handle) => handle.is_active).map((handle) => handle.type);
+          return `its JavaScript stack: ${report.javascriptStack?.message || 'none (the event loop was waiting)'}\n  ${(report.javascriptStack?.stack ?? []).join('\n  ')}\nits active handles: ${handles.join(', ')}`;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      fs.rmSync(reportDir, { recursive: true, force: true });
+      return 'it wrote no diagnostic report within 3 s';
+    },
     async kill() {
       if (!watched.exited()) {
         child.kill('SIGKILL');
         await watched.exit;
       }
     },
+  };
+}
+
+/**
+ * Starts a server process on a random port with a temporary (or the given) data directory; its data
+ * in that directory's SQLite file, or in its PostgreSQL database (`databaseFor`) when the tests run
+ * against PostgreSQL.
+ */
+export async function launch(options: Partial<StartServerOptions> = {}): Promise<TestServer> {
+  const ownsDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? tempDir();
+  const databaseUrl = options.databaseUrl ?? (await databaseFor(dataDir)) ?? undefined;
+  // Rate limits are off unless a test asks for them (server/limits.test.ts): the tests sign up many users from one address.
+  const serveOptions = { rootPassword: TEST_ROOT_PASSWORD, webDir: path.join(dataDir, 'no-web'), rateLimitScale: 0, ...options, dataDir, databaseUrl };
+  let attempt = startProcess(serveOptions, dataDir, FIRST_START_DEADLINE_MS);
+  let ready = await attempt.ready;
+  if (ready === 'silent') {
+    // Once in a CI run (2026-12-08) a server printed nothing for 30 s, where it is ready in about
+    // 1.2 s. Say where it stood, then try once more on the same data directory, as a restart would.
+    process.stderr.write(`launch: the server printed nothing for ${FIRST_START_DEADLINE_MS / 1000} s; starting it again\n${await attempt.report()}\n`);
+    await attempt.kill();
+    attempt = startProcess(serveOptions, dataDir, SECOND_START_DEADLINE_MS);
+    ready = await attempt.ready;
+  }
+  if (ready === 'silent') {
+    await attempt.kill();
+    throw new Error(`server did not start within ${SECOND_START_DEADLINE_MS / 1000} s, twice:\n${attempt.output()}`);
+  }
+  const { child, watched, output } = attempt;
+  return {
+    ...ready,
+    pid: child.pid ?? -1,
+    dataDir,
+    alive: () => !watched.exited(),
+    output,
+    kill: attempt.kill,
     async stop() {
       await watched.stop();
       if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
