@@ -98,6 +98,13 @@ function answeringWithin(page: EnginePage): EnginePage {
 export interface EngineOptions {
   /** Firefox's "Block audio and video" (`media.autoplay.default` 5): no start without a gesture, muted or not. */
   blockAllAutoplay?: boolean;
+  /**
+   * Sound allowed without a gesture (Firefox's `media.autoplay.default` 0, MiniBrowser's
+   * `--autoplay-policy=allow`): the video starts audible, as for a viewer who has pressed Unmute,
+   * and as headless Chromium always starts it (playwright.config.ts). By default each engine keeps
+   * its own rule: sound only after a gesture, so a start without one is muted.
+   */
+  soundAllowed?: boolean;
 }
 
 /** The part of puppeteer's BiDi connection used here: one command and its answer. */
@@ -143,7 +150,7 @@ async function middleOf(run: EnginePage['run'], body: string): Promise<[number, 
 }
 
 /** Firefox ESR, headless, over WebDriver BiDi; each `newPage` is a tab in one fresh profile. */
-export async function launchFirefox({ blockAllAutoplay = false }: EngineOptions = {}): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
+export async function launchFirefox({ blockAllAutoplay = false, soundAllowed = false }: EngineOptions = {}): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
   const browser: PuppeteerBrowser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
@@ -152,7 +159,7 @@ export async function launchFirefox({ blockAllAutoplay = false }: EngineOptions 
     // Voice gets Firefox's fake microphone and camera (a tone and a test pattern), granted without
     // asking, as Chromium's are (./chromium.ts).
     extraPrefsFirefox: {
-      'media.autoplay.default': blockAllAutoplay ? 5 : 1,
+      'media.autoplay.default': blockAllAutoplay ? 5 : soundAllowed ? 0 : 1,
       'media.autoplay.blocking_policy': 0,
       'media.navigator.streams.fake': true,
       'media.navigator.permission.disabled': true,
@@ -240,7 +247,7 @@ export async function launchFirefox({ blockAllAutoplay = false }: EngineOptions 
  * session is one window; `newPage` starts one each (WebKitWebDriver serves one session at a time,
  * so each page gets its own driver).
  */
-export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
+export async function launchWebKit({ soundAllowed = false }: EngineOptions = {}): Promise<{ newPage(): Promise<EnginePage>; close(): Promise<void> }> {
   const children: ChildProcess[] = [];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'synctv-webkit-'));
   // Xvfb picks a free display and writes its number to the file descriptor given.
@@ -290,7 +297,7 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
       await until(async () => (await fetch(`http://127.0.0.1:${port}/status`)).ok, 10_000, 'WebKitWebDriver');
       const session = await new Builder()
         .usingServer(`http://127.0.0.1:${port}`)
-        .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation'] } })
+        .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args: ['--automation', ...(soundAllowed ? ['--autoplay-policy=allow'] : [])] } })
         .build();
       sessions.push(session);
       await session.manage().window().setRect({ width: 1280, height: 800 });
@@ -369,7 +376,7 @@ export async function launchWebKit(): Promise<{ newPage(): Promise<EnginePage>; 
 
 /** Launches the named engine (`options`: Firefox only). */
 export function launchEngine(name: EngineName, options: EngineOptions = {}) {
-  return name === 'firefox' ? launchFirefox(options) : launchWebKit();
+  return name === 'firefox' ? launchFirefox(options) : launchWebKit(options);
 }
 
 /**

@@ -48,6 +48,14 @@ export interface SyncEngineOptions {
    * (./engine.ts). Default: `navigator.userActivation.isActive`, false where the browser lacks it.
    */
   personActive?: () => boolean;
+  /**
+   * Whether a person has acted on the page since it loaded (sticky user activation): until then,
+   * a pause of an audible element that the engine did not make is the autoplay policy's (WebKit
+   * lets an audible start through at times and pauses it at the next rate change; ./engine.ts
+   * `browserActed`). Default: `navigator.userActivation.hasBeenActive`, true where the browser
+   * lacks it (so that nothing a person did is ever taken for the browser's).
+   */
+  personHasActed?: () => boolean;
   /** A local play/pause/seek/rate change by a user who may not control playback; the engine restores the room state. */
   onControlDenied?: () => void;
   /** The reply to a manual sync (`manualSync`) was applied. */

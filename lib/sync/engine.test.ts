@@ -1386,6 +1386,39 @@ describe('no browser moves the room (docs/browsers.md)', () => {
     expect(media.paused).toBe(false);
   });
 
+  it("takes WebKit's pause of an audible start that no gesture allowed for the browser's: muted, back to the room, and the room told nothing", async () => {
+    const media = await readyMedia();
+    media.autoplay = 'muted-only';
+    media.admitsSoundUntilRateChange = true; // WebKitGTK lets the unmuted play() through, once
+    const transport = new RecordingTransport();
+    const autoplay = jest.fn();
+    const engine = makeEngine(media, transport, { personActive: () => media.gesture, personHasActed: () => media.everGesture, onAutoplay: autoplay });
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
+    await elapse(1500, media);
+    expect(media.muted).toBe(false);
+    expect(media.paused).toBe(false);
+    media.clockRate = 1.02; // 2 % fast: the engine nudges the rate, and the policy pauses the audible element
+    for (let waited = 0; !media.fired.includes('pause') && waited < 3000; waited += 10) await elapse(10, media);
+    expect(media.fired).toContain('pause');
+    await elapse(2000, media);
+    expect(transport.statuses).toEqual([]);
+    expect(media.muted).toBe(true);
+    expect(media.paused).toBe(false);
+    expect(autoplay).toHaveBeenCalledWith('muted'); // the hall's Unmute
+  });
+
+  it('still tells the room of a pause no gesture made once a person has acted on the page (a media key after a click)', async () => {
+    const { media, engine, transport } = await playingSteadily();
+    engine.destroy();
+    const engineAfterClick = makeEngine(media, transport, { personActive: () => false, personHasActed: () => true });
+    engineAfterClick.setConnected(true);
+    engineAfterClick.onRemoteStatus({ isPlaying: true, currentTime: media.currentTime, playbackRate: 1 });
+    await elapse(1000, media);
+    media.pause();
+    await elapse(200, media);
+    expect(transport.statuses.map((status) => status.isPlaying)).toEqual([false]);
+  });
+
   /** Holds HAVE_CURRENT_DATA after its seeks and rate changes, as WebKitGTK's element does. */
   const gstreamer = (media: FakeMedia) => {
     media.holdsCurrentData = true;

@@ -244,25 +244,42 @@ export class SyncEngine {
    * True when a pause or play that the engine did not make is the browser's, no person acting now:
    * it follows an unmute no person made (within BROWSER_AFTER_UNMUTE_MS), or it is a play that undoes
    * the engine's own pause (within BROWSER_AFTER_OWN_PAUSE_MS: WebKitGTK with hls.js plays again when
-   * the seek that was in flight at the pause lands; docs/browsers.md "No browser moves the room").
+   * the seek that was in flight at the pause lands), or it is a pause of an audible element on a page
+   * where no person has acted yet: the autoplay policy stopping sound that no gesture allowed
+   * (WebKitGTK lets such a start through at times and pauses it at the next rate change). The
+   * element is then muted, as a start without a gesture would have been, and the hall offers Unmute
+   * (docs/browsers.md "No browser moves the room").
    */
   private browserActed(type: 'pause' | 'play'): boolean {
     const nowMs = this.now();
     const afterUnmute = nowMs - this.unaskedUnmuteAtMs <= BROWSER_AFTER_UNMUTE_MS;
     const undoesPause = type === 'play' && nowMs - this.ownPauseAtMs <= BROWSER_AFTER_OWN_PAUSE_MS;
-    if ((!afterUnmute && !undoesPause) || this.personActive()) return false;
+    const soundRefused = type === 'pause' && !this.media.ended && !this.media.muted && (this.media.volume ?? 1) > 0 && !this.personHasActed();
+    if ((!afterUnmute && !undoesPause && !soundRefused) || this.personActive()) return false;
     const detail = afterUnmute
       ? `${type === 'pause' ? 'paused' : 'played'} by the browser after an unmute: not told to the room`
-      : "played by the browser right after the engine's pause: not told to the room";
+      : undoesPause
+        ? "played by the browser right after the engine's pause: not told to the room"
+        : 'paused by the browser: sound that no gesture allowed; muted, not told to the room';
     this.decisions.add({ atMs: nowMs, kind: 'browser', phase: this.state.phase.name, detail, event: type });
+    if (soundRefused && !afterUnmute) {
+      this.media.muted = true;
+      this.lastMuted = true;
+      this.options.onAutoplay?.('muted');
+    }
     return true;
   }
 
   /** Whether a person is acting now (the page has transient user activation); false where the browser cannot tell. */
   private personActive(): boolean {
     if (this.options.personActive) return this.options.personActive();
-    const activation = typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { userActivation?: { isActive: boolean } }).userActivation;
-    return activation?.isActive === true;
+    return userActivation()?.isActive === true;
+  }
+
+  /** Whether a person has acted on the page since it loaded (sticky user activation); true where the browser cannot tell. */
+  private personHasActed(): boolean {
+    if (this.options.personHasActed) return this.options.personHasActed();
+    return userActivation()?.hasBeenActive ?? true;
   }
 
   private run(effect: SyncEffect, event: SyncEvent): void {
@@ -362,6 +379,11 @@ export class SyncEngine {
       options.onAutoplay?.('blocked');
     }
   }
+}
+
+/** The page's user activation (navigator.userActivation), where the browser has it. */
+function userActivation(): { isActive: boolean; hasBeenActive: boolean } | undefined {
+  return typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { userActivation?: { isActive: boolean; hasBeenActive: boolean } }).userActivation;
 }
 
 function isNotAllowed(error: unknown): boolean {

@@ -7,6 +7,8 @@ export interface MediaLike {
   currentTime: number;
   playbackRate: number;
   muted: boolean;
+  /** 0 (silent) to 1; absent: 1. WebKit counts volume 0 as silent for its autoplay policy. */
+  readonly volume?: number;
   readonly paused: boolean;
   readonly ended: boolean;
   /** NaN until metadata is known; Infinity for live streams. */

@@ -69,6 +69,17 @@ export class FakeMedia extends EventTarget implements MediaLike {
    */
   pausesWhenUnmuted = false;
   /**
+   * WebKitGTK (CI, 2026-12-08): with sound refused without a gesture, an unmuted play() is at times
+   * let through (before its pipeline has reported the audio track, it seems), and the element then
+   * plays audibly until its next rate change, when the autoplay policy pauses it: `ratechange`, then
+   * `pause`, no `volumechange` (docs/browsers.md "No browser moves the room"). Once.
+   */
+  admitsSoundUntilRateChange = false;
+  /** Whether `admitsSoundUntilRateChange` has let one play() through and not yet paused it. */
+  private admittedSound = false;
+  /** Whether a person has acted on the page since it loaded (the page's sticky user activation, `hasBeenActive`). */
+  everGesture = false;
+  /**
    * WebKitGTK (GStreamer): after a seek or a rate change the element's readyState stays at
    * HAVE_CURRENT_DATA for good and a playing element fires `waiting`, never `playing` again, though
    * its clock runs and `buffered` covers what lies ahead; a play() from there fires `play` and
@@ -175,9 +186,16 @@ export class FakeMedia extends EventTarget implements MediaLike {
       if (this.isPaused && this.playsAfterRateUnmute) setTimeout(() => void this.play(), 50);
     }
     if (this.isPaused) this.rateSetWhilePaused = true;
+    const policyPauses = this.admittedSound && !this.isPaused && !this.isMuted && !this.gesture;
     if (this.rate === 1 && !this.isPaused) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.rateStepMs);
     this.rate = value;
     this.queue('ratechange');
+    if (policyPauses) {
+      this.admittedSound = false;
+      this.admitsSoundUntilRateChange = false;
+      this.isPaused = true;
+      this.queue('pause');
+    }
     if (this.holdsCurrentData && this.readyState >= 2) {
       this.readyState = 2;
       if (!this.isPaused) this.queue('waiting');
@@ -189,7 +207,9 @@ export class FakeMedia extends EventTarget implements MediaLike {
   }
 
   play(): Promise<void> {
-    if (this.autoplay === 'blocked' || (this.autoplay === 'muted-only' && !this.muted)) {
+    const admitted = this.admitsSoundUntilRateChange && this.autoplay === 'muted-only' && !this.muted && !this.gesture;
+    if (admitted) this.admittedSound = true;
+    if (this.autoplay === 'blocked' || (this.autoplay === 'muted-only' && !this.muted && !admitted)) {
       return Promise.reject(new DOMException('play() failed because the user did not interact', 'NotAllowedError'));
     }
     if (this.isPaused) {
