@@ -13,6 +13,7 @@
  *
  *   npm run bench:sync [-- --clients N] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4] [--voice N]
  *     [--browsers chromium,firefox,webkit]   (one more viewer in each other engine: docs/browsers.md "Figures")
+ *     [--muted-engines]   (those viewers under their engine's own autoplay rule: started without a gesture, muted)
  *   npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json | --markdown
  *
  * Exit code 0 even when targets are missed, unless `--strict`; 2 on a setup error or the hard timeout.
@@ -71,13 +72,19 @@ interface Options {
   voice: number;
   /** The engines other than Chromium that get one viewer each (`--browsers chromium,firefox,webkit`). */
   otherEngines: OtherEngine[];
+  /**
+   * Whether those viewers keep their engine's own autoplay rule (sound only after a gesture, so the
+   * bench's start without one is muted; `--muted-engines`). By default they play with sound, as
+   * the Chromium clients do (headless Chromium allows it) and as a viewer who has pressed Unmute.
+   */
+  mutedEngines: boolean;
 }
 
 /** A wrong command line: reported as one line, without a stack. */
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4, voice: 0, otherEngines: [] };
+  const options: Options = { clients: 3, reanalyze: null, markdown: false, strict: false, build: false, delayMs: 150, skewMs: 5000, cpuThrottle: 4, voice: 0, otherEngines: [], mutedEngines: false };
   const numberAfter = (i: number, flag: string): number => {
     const value = Number(argv[i + 1]);
     if (argv[i + 1] === undefined || !Number.isFinite(value)) throw new UsageError(`${flag} needs a number`);
@@ -106,9 +113,11 @@ function parseArgs(argv: string[]): Options {
       if (!names.includes('chromium')) throw new UsageError('--browsers must include chromium: its clients carry the delayed network, the skewed clock and the slow CPU');
       options.otherEngines = [...new Set(names.filter((name): name is 'firefox' | 'webkit' => name !== 'chromium'))];
     }
+    else if (arg === '--muted-engines') options.mutedEngines = true;
     else if (arg === '--help' || arg === '-h') {
       console.log('usage: npm run bench:sync -- [--clients N (>= 2, default 3; the 4th runs on a 4× slower CPU)] [--strict] [--build] [--delay-ms 150] [--skew-ms 5000] [--cpu-throttle 4] [--voice N (the first N clients talk in a voice call)]');
       console.log('       [--browsers chromium,firefox,webkit (one more viewer in Firefox ESR and in WebKitGTK; the first pauses and resumes, the second changes the rate)]');
+      console.log('       [--muted-engines (those viewers start muted, under their own autoplay rule; by default they play with sound, as the Chromium clients do)]');
       console.log('       npm run bench:sync -- --reanalyze bench/results/sync-latest-raw.json [--strict]');
       console.log('       npm run bench:sync -- --markdown    (the docs/benchmarks.md tables of bench/results/sync-latest.json)');
       process.exit(0);
@@ -119,6 +128,7 @@ function parseArgs(argv: string[]): Options {
   if (!Number.isInteger(options.voice) || options.voice === 1 || options.voice < 0 || options.voice > options.clients) {
     throw new UsageError(`--voice must be 0 or an integer from 2 to --clients, got ${options.voice}`);
   }
+  if (options.mutedEngines && options.otherEngines.length === 0) throw new UsageError('--muted-engines is for the viewers of --browsers');
   for (const engine of options.otherEngines) {
     if (!engineInstalled(engine)) throw new UsageError(`${engine} is not installed here: node scripts/prerequisites.mjs installs it`);
   }
@@ -336,12 +346,12 @@ async function openClient(
  * media events are the same, but the app's socket was opened before the probe's wrapper, so the
  * client has no frame records, and its clock cannot be skewed.
  */
-async function openEngineClient(engine: OtherEngine, opts: { origin: string; token: string }): Promise<Client> {
-  const browser = await launchEngine(engine);
+async function openEngineClient(engine: OtherEngine, opts: { origin: string; token: string; muted: boolean }): Promise<Client> {
+  const browser = await launchEngine(engine, { soundAllowed: !opts.muted });
   onCleanup(engine, () => browser.close());
   const tab: EnginePage = await browser.newPage();
   const probe = probeScript({ skewMs: 0, sampleEveryMs: SAMPLE_EVERY_MS });
-  const record: ClientRecord = { id: engine, conditions: [engine], delayed: false, skewed: false, throttled: false, late: false, engine, samples: [], events: [], frames: [] };
+  const record: ClientRecord = { id: engine, conditions: [engine, opts.muted ? 'muted (no gesture)' : 'with sound'], delayed: false, skewed: false, throttled: false, late: false, engine, samples: [], events: [], frames: [] };
   const page: BenchPage = {
     run: (body, ...args) => tab.run(body, ...args),
     goto: async (url) => {
@@ -488,7 +498,7 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
   });
   onCleanup('browser', () => browser.close());
   const clients: Record<string, Client> = {};
-  for (const engine of options.otherEngines) clients[engine] = await openEngineClient(engine, { origin: server.url, token: tokens[engine] });
+  for (const engine of options.otherEngines) clients[engine] = await openEngineClient(engine, { origin: server.url, token: tokens[engine], muted: options.mutedEngines });
   for (const id of ids.filter((name) => !clients[name])) {
     const delayed = id === roles.delayed;
     const skewMs = id === roles.skewed ? options.skewMs : 0;
@@ -514,6 +524,7 @@ async function runSession(options: Options, roles: Roles, webDir: string): Promi
     const client = clients[id];
     await client.page.goto(roomUrl(client.origin, roomId));
     await waitForPlayer(client, 'paused');
+    log(`${id} (${client.record.conditions.join(', ') || 'chromium'}) has the paused room`);
   }
   if (options.voice > 0) await startCall(roles.initial.slice(0, options.voice).map((id) => clients[id]));
   log(`${roles.initial.length} clients loaded, room paused${options.voice ? `, ${options.voice} in a voice call` : ''}; settling 2 s`);

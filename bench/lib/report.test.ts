@@ -65,8 +65,11 @@ describe('analyzeRun with other engines in the room', () => {
     expect(report.phases[1].engineConvergedAfterMs).toEqual({ chromium: 0, webkit: 700 });
     expect(verdict(report, 'webkit: in step')).toBe(true);
     expect(verdict(report, 'chromium: in step')).toBe(true);
-    // The whole room waited for WebKit.
+    // The whole room waited for WebKit, and is held to WebKit's 1 s.
     expect(report.phases[1].convergence?.convergedAfterMs).toBe(700);
+    expect(report.targets.find((t) => t.name.startsWith('in step after'))?.name).toContain('within 1000 ms');
+    expect(verdict(report, 'in step after')).toBe(true);
+    expect(verdict(report, 'after a remote')).toBe(true);
     expect(report.targets.find((t) => t.name.startsWith('steady play: p95'))?.name).toContain('50 ms across chromium, webkit');
     expect(verdict(report, 'steady play: p95')).toBe(true);
     expect(verdict(report, "steady play among Chromium's clients")).toBe(true);
@@ -74,6 +77,7 @@ describe('analyzeRun with other engines in the room', () => {
 
   it('fails WebKit past 1 s, and leaves runs of one engine as they were', () => {
     expect(verdict(mixedRun(1500), 'webkit: in step')).toBe(false);
+    expect(verdict(mixedRun(1500), 'in step after')).toBe(false);
     const single = run(20, 200);
     expect(single.phases[1].engineConvergedAfterMs).toBeUndefined();
     expect(single.targets.some((t) => t.name.startsWith('chromium:'))).toBe(false);

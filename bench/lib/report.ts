@@ -436,13 +436,16 @@ export function evaluateTargets(
     detail: s ? `max ${fmt(s.max)} ms` : 'no steady-play samples',
   });
 
+  // The whole room is in step once its slowest engine is: with WebKit in it, within WebKit's 1 s
+  // (docs/browsers.md "Figures": "≤ 300 ms for Chromium + Firefox and ≤ 1 s with WebKit").
+  const actionConvergeMs = mixed ? Math.max(...engines.map((engine) => TARGETS.engineActionConvergeMs[engine])) : TARGETS.actionConvergeMs;
   const actions = report.phases.filter((p) => p.kind === 'action');
   const times = actions.map((p) => p.convergence?.convergedAfterMs ?? Infinity);
   const sorted = [...times].sort((a, b) => a - b);
   const p95 = sorted.length ? sorted[Math.max(1, Math.ceil(0.95 * sorted.length)) - 1] : Infinity;
   results.push({
-    name: `after a remote play/pause/seek/rate change: within ${TARGETS.inSyncMs} ms within ${TARGETS.actionConvergeMs} ms (p95 over ${actions.length} actions)`,
-    pass: actions.length > 0 && p95 <= TARGETS.actionConvergeMs,
+    name: `after a remote play/pause/seek/rate change: within ${TARGETS.inSyncMs} ms within ${actionConvergeMs} ms (p95 over ${actions.length} actions)`,
+    pass: actions.length > 0 && p95 <= actionConvergeMs,
     detail: actions.map((p, i) => `${p.name} ${fmt(times[i])}`).join(', ') + ` → p95 ${fmt(p95)} ms`,
   });
   // The same, per kind of action (the first word of the phase name: play, seek, pause, resume, rate).
@@ -454,8 +457,8 @@ export function evaluateTargets(
   for (const [kind, kindTimes] of byKind) {
     const worst = Math.max(...kindTimes);
     results.push({
-      name: `in step after ${kind}: every client within ${TARGETS.inSyncMs} ms of the others within ${TARGETS.actionConvergeMs} ms`,
-      pass: worst <= TARGETS.actionConvergeMs,
+      name: `in step after ${kind}: every client within ${TARGETS.inSyncMs} ms of the others within ${actionConvergeMs} ms`,
+      pass: worst <= actionConvergeMs,
       detail: `${kindTimes.map(fmt).join(', ')} ms`,
     });
   }
