@@ -36,7 +36,7 @@ import type { CurrentMovie, Envelope } from '@/lib/contract/types';
 import type { RoomSample } from './lib/analysis';
 import { startDelayProxy } from './lib/delay-proxy';
 import { probeScript, type ProbeAction, type ProbeApi } from './lib/page-probe';
-import { analyzeRun, TARGETS, type ClientRecord, type EngineName, type FrameRecord, type Phase, type RunReport } from './lib/report';
+import { analyzeRun, TARGETS, type ClientRecord, type EngineDecision, type EngineName, type FrameRecord, type Phase, type RunReport } from './lib/report';
 import { engineInstalled, launchEngine, openSignedIn, type EngineName as OtherEngine, type EnginePage } from '@/e2e/support/engines';
 import { actionRecord, assignRoles, scenario, SESSION_END_SEC, type Roles, type ScenarioStep } from './lib/scenario';
 import { figuresMarkdown, type ResultsFile } from './lib/markdown';
@@ -248,6 +248,12 @@ function grantMembersAllPermissions(dataDir: string, roomId: string): void {
  */
 interface BenchPage {
   run<T>(body: string, ...args: unknown[]): Promise<T>;
+  /**
+   * A real click on the player's play button through the browser's driver, the pointer first
+   * moved onto the video as a person's would be, which shows the control bar (the other engines'
+   * clients only).
+   */
+  clickPlay?(): Promise<void>;
   goto(url: string): Promise<void>;
 }
 
@@ -280,6 +286,25 @@ async function drain(client: Client): Promise<void> {
   }
   client.record.samples.push(...batch.samples);
   client.record.events.push(...batch.events);
+  if (client.record.decisions) await drainDecisions(client, client.record.decisions);
+}
+
+/**
+ * Adds the page's sync engine decisions made since the last drain (its debug record keeps the last
+ * 40, so a drain every DRAIN_EVERY_MS misses none but in a burst of more than 40 between two).
+ */
+async function drainDecisions(client: Client, into: EngineDecision[]): Promise<void> {
+  const read = await client.page
+    .run<EngineDecision[] | null>(
+      `const d = window.__synctvSyncDebug && window.__synctvSyncDebug();
+      return d ? d.decisions.map((x) => ({ t: x.atMs, kind: x.kind, phase: x.phase, detail: x.detail, event: x.event })) : null;`,
+    )
+    .catch(() => null);
+  const last = into.length ? into[into.length - 1].t : Number.NEGATIVE_INFINITY;
+  const seen = new Set(into.filter((d) => d.t === last).map((d) => `${d.kind}|${d.detail}|${d.event}`));
+  for (const decision of (read ?? []).slice().sort((a, b) => a.t - b.t)) {
+    if (decision.t > last || (decision.t === last && !seen.has(`${decision.kind}|${decision.detail}|${decision.event}`))) into.push(decision);
+  }
 }
 
 /** A WebSocket frame as the report keeps it: type name, `timestamp` and playback status when present. */
@@ -351,13 +376,31 @@ async function openEngineClient(engine: OtherEngine, opts: { origin: string; tok
   onCleanup(engine, () => browser.close());
   const tab: EnginePage = await browser.newPage();
   const probe = probeScript({ skewMs: 0, sampleEveryMs: SAMPLE_EVERY_MS });
-  const record: ClientRecord = { id: engine, conditions: [engine, opts.muted ? 'muted (no gesture)' : 'with sound'], delayed: false, skewed: false, throttled: false, late: false, engine, samples: [], events: [], frames: [] };
+  const record: ClientRecord = { id: engine, conditions: [engine, opts.muted ? 'muted (no gesture)' : 'with sound'], delayed: false, skewed: false, throttled: false, late: false, engine, samples: [], events: [], frames: [], decisions: [] };
+  let opened = false;
   const page: BenchPage = {
-    run: (body, ...args) => tab.run(body, ...args),
+    run: async (body, ...args) => {
+      // A document that came back without the probe (the engine reloaded it: a web process that
+      // the machine's load brought down) gets it again, and the record says so.
+      if (opened && !(await tab.run<boolean>('return !!window.__syncBench;'))) {
+        log(`${engine}: the page came back without the probe (reloaded); probing it again`);
+        record.events.push({ t: Date.now(), type: 'reload', user: false });
+        await tab.run(probe);
+      }
+      return tab.run(body, ...args);
+    },
+    clickPlay: async () => {
+      // From outside the player onto it: a pointer already resting on the video would not move.
+      await tab.hover('[data-testid="ws-state"]');
+      await tab.hover('[data-testid="player"]');
+      await tab.click('[data-testid="player-play"]');
+    },
     goto: async (url) => {
-      // Without the debug overlay: the bench measures the room as people see it.
-      await openSignedIn(tab, new URL(url).origin, opts.token, url, { debug: false });
+      // Without the debug overlay (the bench measures the room as people see it), but with the
+      // engine's record, which `drain` keeps as the client's decisions.
+      await openSignedIn(tab, new URL(url).origin, opts.token, url, { debug: 'record' });
       await tab.run(probe);
+      opened = true;
       record.events.push({ t: Date.now(), type: 'ws-open' });
     },
   };
@@ -426,7 +469,25 @@ async function waitForPlayer(client: Client, state: 'playing' | 'paused'): Promi
   throw new Error(`${client.record.id} did not get a ${state} player within ${LOAD_TIMEOUT_MS} ms (last seen: ${last})`);
 }
 
+/**
+ * Performs `action` for the client's person: in Chromium through the page (Playwright's evaluate
+ * carries a user gesture); in the other engines a play or pause is a real click on the player's
+ * play button through the driver, since their script calls carry none, and the engine rightly takes
+ * a pause that no person made on a page nobody has touched for the browser's (docs/browsers.md "No
+ * browser moves the room"). Returns the real time of the action (Unix ms).
+ */
 async function act(client: Client, action: ProbeAction): Promise<number> {
+  if (client.page.clickPlay && (action.kind === 'play' || action.kind === 'pause')) {
+    await client.page.run(
+      `window.__benchActedAt = null;
+      document.addEventListener('click', () => { window.__benchActedAt = window.__syncBench.mark(arguments[0]); }, { capture: true, once: true });`,
+      action,
+    );
+    await client.page.clickPlay();
+    const actedAt = await client.page.run<number | null>('return window.__benchActedAt;');
+    if (actedAt === null) throw new Error(`${client.record.id}: the click on the play button did not reach the page`);
+    return actedAt;
+  }
   return client.page.run<number>(
     `const probe = window.__syncBench;
     if (!probe) throw new Error('the bench probe is not installed');

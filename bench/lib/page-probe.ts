@@ -28,6 +28,11 @@ export interface ProbeApi {
   drain(): { loadId: string; samples: MediaSample[]; events: MediaEvent[]; dateSkewMs: number };
   /** Performs the action on `player-video` now; returns the real time it did (Unix ms). Throws without a player. */
   act(action: ProbeAction): number;
+  /**
+   * Records `action` as done now by a person's own input (a real click that the bench makes
+   * through the browser's driver, seen by a capture listener); returns the real time (Unix ms).
+   */
+  mark(action: ProbeAction): number;
 }
 
 /**
@@ -168,6 +173,11 @@ export function pageProbe(config: ProbeConfig): void {
           video.playbackRate = action.value;
           break;
       }
+      events.push({ t, type: 'action', user: true, value: 'value' in action ? `${action.kind} ${action.value}` : action.kind });
+      return t;
+    },
+    mark(action) {
+      const t = realNow();
       events.push({ t, type: 'action', user: true, value: 'value' in action ? `${action.kind} ${action.value}` : action.kind });
       return t;
     },

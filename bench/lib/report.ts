@@ -88,6 +88,20 @@ export interface ClientRecord {
   samples: MediaSample[];
   events: MediaEvent[];
   frames: FrameRecord[];
+  /**
+   * The page's sync engine's decisions (its debug record, docs/sync.md "Debugging"), for the other
+   * engines' clients, whose drivers cannot read the page's console; absent for Chromium's.
+   */
+  decisions?: EngineDecision[];
+}
+
+/** One decision of a page's sync engine as its debug record lists it; `t` is the page's clock, Unix ms. */
+export interface EngineDecision {
+  t: number;
+  kind: string;
+  phase: string;
+  detail: string;
+  event?: string;
 }
 
 export type PhaseKind = 'action' | 'steady' | 'late-join';

@@ -333,6 +333,8 @@ export async function launchWebKit({ soundAllowed = false }: EngineOptions = {})
           await session.actions().sendKeys(key === 'Escape' ? Key.ESCAPE : Key.ENTER).perform();
         },
         async hover(css) {
+          // Brought into the viewport first: WebKitWebDriver refuses a move to what lies outside it.
+          await session.executeScript(`document.querySelector(arguments[0]).scrollIntoView({ block: 'center', inline: 'nearest' });`, css);
           await session.actions().move({ origin: await session.findElement(By.css(css)) }).perform();
         },
         async resize(width, height) {
@@ -422,10 +424,11 @@ export function engineSyncDebug(page: EnginePage): Promise<string> {
 /**
  * Signs `page` in with `token` (the API's JWT in localStorage, as the sign-in screen leaves it), turns
  * on the sync debug overlay (docs/sync.md "Debugging") for the failure reports unless `debug` is
- * false, and opens `url`.
+ * false (`'record'`: only the engine's record, `debug=sync-record`, nothing on screen), and opens `url`.
  */
-export async function openSignedIn(page: EnginePage, origin: string, token: string, url: string, { debug = true } = {}): Promise<void> {
+export async function openSignedIn(page: EnginePage, origin: string, token: string, url: string, { debug = true as boolean | 'record' } = {}): Promise<void> {
   await page.goto(`${origin}/web/`);
-  await page.run(`localStorage.setItem('userToken', arguments[0]);${debug ? " localStorage.setItem('debug', 'sync');" : ''}`, token);
+  const flag = debug === 'record' ? 'sync-record' : debug ? 'sync' : null;
+  await page.run(`localStorage.setItem('userToken', arguments[0]);${flag ? ` localStorage.setItem('debug', '${flag}');` : ''}`, token);
   await page.goto(url);
 }

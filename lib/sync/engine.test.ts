@@ -396,6 +396,25 @@ describe('the correction loop', () => {
     expect(rateChanges(media)).toBeLessThanOrEqual(4);
   });
 
+  it("corrects a clock that stands still 30 ms at every rate change (WebKitGTK, loaded) with one nudge and back, and stays level", async () => {
+    const { media, engine, status, at, seeksBefore, ratesBefore } = await playingWithDrift(-0.06, (m) => {
+      m.rateChangeStallMs = 30;
+    });
+    // The first corrections teach the engine what a change costs; then it stays level.
+    await elapse(6000, media);
+    const learnedRates = rateChanges(media);
+    const drifts: number[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      await elapse(100, media);
+      drifts.push(Math.abs(driftFrom(media, status, at)));
+    }
+    expect(engine.debug().latencySec.nudgeEnd).toBeGreaterThan(0.02);
+    expect(Math.max(...drifts)).toBeLessThan(0.03);
+    expect(rateChanges(media) - learnedRates).toBeLessThanOrEqual(2);
+    expect(rateChanges(media) - ratesBefore).toBeLessThanOrEqual(8);
+    expect(seeks(media)).toBe(seeksBefore);
+  });
+
   it('publishes the room rate, not the nudged one, when the user acts during a nudge', async () => {
     const { media, transport } = await playingWithDrift(-0.06);
     await elapse(400, media);
@@ -810,6 +829,30 @@ describe('two clients through a room (no ping-pong)', () => {
     await elapse(1500, media);
     expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.01);
     expect(media.playbackRate).toBe(1);
+  });
+
+  it("a late timer's start that catches up still learns how long the clock stood still (WebKitGTK under load), so the next start is on time", async () => {
+    const media = await readyMedia();
+    const engine = makeEngine(media, new RecordingTransport());
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 5, playbackRate: 1 });
+    await elapse(2000, media);
+    // The page slows down: play() now takes 400 ms to run the clock, and the start's timer runs late.
+    media.runDelayMs = 400;
+    engine.onRemoteStatus({ isPlaying: true, currentTime: 40, playbackRate: 1 });
+    await elapse(30, media);
+    jest.setSystemTime(Date.now() + 150);
+    await elapse(3000, media);
+    expect(engine.debug().decisions.map((d) => d.kind)).toContain('catch-up');
+    expect(engine.debug().latencySec.start).toBeGreaterThan(0.3);
+    // The next start leads by what was learned: level at once, no catch-up, no second seek.
+    const seeksBefore = seeks(media);
+    const status = { isPlaying: true, currentTime: 80, playbackRate: 1 };
+    const at = Date.now();
+    engine.onRemoteStatus(status);
+    await elapse(1500, media);
+    expect(Math.abs(driftFrom(media, status, at))).toBeLessThan(0.03);
+    expect(seeks(media) - seeksBefore).toBe(1);
+    expect(engine.debug().decisions.filter((d) => d.atMs >= at).map((d) => d.kind)).not.toContain('catch-up');
   });
 
   it('a start whose timer a busy page runs late catches up by rate instead of seeking again', async () => {

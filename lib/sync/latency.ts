@@ -6,6 +6,10 @@
  * - resume: from the user's `seeking` event while playing (their STATUS goes out then) until it runs;
  * - readyNear / readyFar: from a seek inside / outside the buffer until the element can play
  *   (sizes the lead of a scheduled start);
+ * - nudgeStart / nudgeEnd: the media time that a change of the playing element's rate away from
+ *   the room's / back to it costs, its clock standing still while the pipeline takes the new rate
+ *   (WebKitGTK, loaded: 15–50 ms either way; Chromium about 25 ms leaving 1 and nothing coming
+ *   back), measured over the readings after each of the loop's rate changes;
  * - handling: how late this page handles a STATUS frame (a busy page runs the handler tens of ms
  *   after the frame arrived), seen as how far the confirming SYNC reply moves the provisional
  *   position; a scheduled start made before the confirmation leads by that much more, so that the
@@ -14,9 +18,9 @@
  * a seek's `seeking` inside the buffer of an HLS movie until it runs); the first observation replaces them.
  */
 
-export type LagKind = 'start' | 'resume' | 'readyNear' | 'readyFar' | 'handling';
+export type LagKind = 'start' | 'resume' | 'readyNear' | 'readyFar' | 'handling' | 'nudgeStart' | 'nudgeEnd';
 
-export const DEFAULT_LAG_SEC: Readonly<Record<LagKind, number>> = { start: 0.06, resume: 0.1, readyNear: 0.03, readyFar: 0.3, handling: 0.1 };
+export const DEFAULT_LAG_SEC: Readonly<Record<LagKind, number>> = { start: 0.06, resume: 0.1, readyNear: 0.03, readyFar: 0.3, handling: 0.1, nudgeStart: 0, nudgeEnd: 0 };
 /** Weight of a new latency observation after the first. */
 const LAG_WEIGHT = 0.5;
 /** Observations beyond this (s) are stalls, not latencies. */

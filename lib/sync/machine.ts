@@ -30,7 +30,7 @@
  * rates as factors. Drift is local − room.
  */
 import type { PlaybackState } from '@/lib/contract/playback';
-import { decideTracking, isPastEnd, nudgedRate, positionAt, seekTarget, type RoomTarget, type SyncIndicator, type SyncTuning } from './correction';
+import { decideTracking, isPastEnd, nudgedRate, positionAt, seekTarget, type RoomTarget, type SyncIndicator, type SyncTuning, type TrackingDecision } from './correction';
 import { FAR_LEAD_MAX_SEC, Latencies, MAX_LAG_SEC, type LagKind } from './latency';
 import { canSeekTo, HAVE_FUTURE_DATA, HAVE_METADATA, isBuffered, readinessOf, readLocal, seekLanding, type MediaLike, type TimeRangesLike } from './media';
 import type { SyncDecisionKind, SyncPhase } from './phase';
@@ -50,6 +50,8 @@ import {
   DRIFT_MEDIAN_OF,
   JUMP_WINDOW_MS,
   NO_SEEK_CATCH_UP_MAX_SEC,
+  RATE_CHANGE_COSTLY_SEC,
+  RATE_COST_READINGS,
   RECOVERY_COOLDOWN_MS,
   SCHEDULED_SEEK_TOLERANCE_SEC,
   SETTLE_MS,
@@ -146,6 +148,12 @@ export interface MachineState {
   /** Until when (ms) the element's clock is not steady yet. */
   settleUntilMs: number;
   pendingLearn: PendingLearn | null;
+  /**
+   * The loop's last rate change of the playing element, to learn what it cost (`nudgeStart`,
+   * `nudgeEnd`): the drift (s) read then, when (ms), and the nudge set; null once learned or when
+   * nothing is pending.
+   */
+  rateChanged: { driftSec: number; atMs: number; nudge: number } | null;
   /** Since when (ms) and at which position (s) the element stalls for data while the room plays; null: not stalled. */
   stalled: { sinceMs: number; atSec: number } | null;
   /** Where the engine's seek in flight was sent (s); null: none. */
@@ -235,6 +243,7 @@ export function initialState(tuning: SyncTuning): MachineState {
     allowance: { seek: null, retry: 'spent', fine: false },
     settleUntilMs: -Infinity,
     pendingLearn: null,
+    rateChanged: null,
     stalled: null,
     engineSeekTo: null,
     userSeeking: false,
@@ -388,6 +397,7 @@ function copyState(state: MachineState): MachineState {
     target: state.target && { ...state.target, status: { ...state.target.status } },
     allowance: { ...state.allowance },
     pendingLearn: state.pendingLearn && { ...state.pendingLearn },
+    rateChanged: state.rateChanged && { ...state.rateChanged },
     publish: { ...state.publish },
     latencies: state.latencies.clone(),
     struggle: state.struggle.clone(),
@@ -748,6 +758,11 @@ function catchUp(r: Run, lateSec: number, maxSec = CATCH_UP_MAX_SEC): void {
   setRate(r, nudgedRate(r.s.roomRate, nudge));
   if (r.media.paused) {
     startElement(r, false);
+    // Its start latency is still learned (onTick, at the clock's first move), and the catch-up is not
+    // re-timed before the clock runs: a late timer's start is one, and the one whose clock stands
+    // still longest (WebKitGTK: 0.3–0.5 s under load), so never learning it left every such start
+    // late and each catch-up raising its rate against a clock that had not moved yet.
+    r.s.pendingLearn = { kind: 'start', position: r.media.currentTime, atMs: r.now };
   } else {
     // Already running (a source that cannot seek, behind): it only runs faster.
     r.s.pendingLearn = null;
@@ -848,6 +863,7 @@ function onTick(r: Run): void {
   }
   if (phase.name === 'scheduled') return maybeStartScheduled(r);
   if (!target.status.isPlaying) return;
+  learnStartOnceRunning(r);
   const stalled = r.s.stalled;
   if (stalled && !r.media.paused && !r.media.seeking && r.media.currentTime - stalled.atSec >= STALL_RUNS_SEC) {
     // A `waiting` that no `playing` ended, with the clock running again (WebKitGTK): the stall is over.
@@ -890,6 +906,19 @@ function steady(r: Run): boolean {
     r.now >= r.s.settleUntilMs &&
     !startPending(r)
   );
+}
+
+/**
+ * Learns the latency of the engine's last start at the first reading that finds its clock running:
+ * wall time since play() − media time advanced / the rate in force (a catch-up's, for a start that
+ * catches up: the rate set with the play()).
+ */
+function learnStartOnceRunning(r: Run): void {
+  const pending = r.s.pendingLearn;
+  const m = r.media;
+  if (pending?.kind !== 'start' || m.paused || m.seeking || m.currentTime === pending.position) return;
+  r.s.latencies.learn('start', (r.now - pending.atMs) / 1000 - (m.currentTime - pending.position) / m.playbackRate);
+  r.s.pendingLearn = null;
 }
 
 /**
@@ -961,7 +990,21 @@ function track(r: Run): void {
   // of the recent ones, each carried to now by the nudge in force (which moves the drift steadily).
   const moving = phase.nudge * r.s.roomRate;
   const drift = acquiring ? measured : medianOf(phase.lastMeasure.recent.map(([atMs, driftSec]) => driftSec + (moving * (r.now - atMs)) / 1000));
-  const decision = decideTracking({ driftSec: drift, roomRate: r.s.roomRate, nudge: phase.nudge, acquiring, tuning: band });
+  learnRateChangeCost(r, drift, phase.lastMeasure.recent.length);
+  const costSec = rateChangeCostSec(r);
+  // Where each rate change costs the element its clock for a moment (WebKitGTK), a nudge in force
+  // ends that much ahead, so that the change back lands level, and as few changes as can be are made:
+  // a nudge starts at its largest and is not raised on the way.
+  const decided = costlyNudge(
+    decideTracking({ driftSec: phase.nudge !== 0 ? drift - costSec : drift, roomRate: r.s.roomRate, nudge: phase.nudge, acquiring, tuning: band }),
+    phase.nudge,
+    costSec,
+    band.maxNudge,
+    r.s.roomRate,
+  );
+  // Right after a nudge ended, no new one until its cost is measured: the drift its change back made
+  // (WebKitGTK's clock standing still) is what the next nudge would chase, losing as much again.
+  const decision: TrackingDecision = decided.kind === 'rate' && r.s.rateChanged?.nudge === 0 ? { kind: 'hold' } : decided;
   allowance.seek = null;
   allowance.fine = false;
   const driftMs = Math.round(drift * 1000);
@@ -979,9 +1022,46 @@ function track(r: Run): void {
     const lastMeasure = { ...phase.lastMeasure, recent: [reading] };
     enter(r, { ...phase, name: steadyPhase, nudge: decision.nudge, lastMeasure }, 'nudge', `drift ${driftMs} ms → rate ${decision.playbackRate.toFixed(3)}`);
     setRate(r, decision.playbackRate);
+    r.s.rateChanged = { driftSec: measured, atMs: r.now, nudge: decision.nudge };
   } else {
     enter(r, { ...phase, name: steadyPhase }, null);
   }
+}
+
+/**
+ * Learns what the loop's last rate change cost the element (`nudgeStart` away from the room's rate,
+ * `nudgeEnd` back to it; s of media): where the drift should be now from the reading at the change
+ * and the nudge since, minus the median drift of the readings after it (`drift`), once
+ * RATE_COST_READINGS of them smooth a coarse clock (Firefox's reads ±20 ms).
+ */
+function learnRateChangeCost(r: Run, drift: number, readings: number): void {
+  const changed = r.s.rateChanged;
+  if (!changed || readings < RATE_COST_READINGS) return;
+  r.s.rateChanged = null;
+  const expected = changed.driftSec + (changed.nudge * r.s.roomRate * (r.now - changed.atMs)) / 1000;
+  r.s.latencies.learn(changed.nudge === 0 ? 'nudgeEnd' : 'nudgeStart', expected - drift);
+}
+
+/**
+ * What the change back to the room's rate costs this element (s), once learned and large enough to
+ * matter (RATE_CHANGE_COSTLY_SEC); else 0. Only that one: a cost of leaving it alone (Chromium's
+ * step) is corrected by the nudge it starts, as before.
+ */
+function rateChangeCostSec(r: Run): number {
+  const cost = r.s.latencies.get('nudgeEnd');
+  return r.s.latencies.has('nudgeEnd') && cost >= RATE_CHANGE_COSTLY_SEC ? cost : 0;
+}
+
+/**
+ * The tracking decision for an element whose change back to the room's rate costs it `costSec` (0:
+ * as decided): a new nudge at its largest (`maxNudge`, one change to start and one to end), and no
+ * raise of a nudge in force in the same direction.
+ */
+function costlyNudge(decision: TrackingDecision, nudge: number, costSec: number, maxNudge: number, roomRate: number): TrackingDecision {
+  if (costSec === 0 || decision.kind !== 'rate' || decision.nudge === 0) return decision;
+  if (nudge !== 0 && Math.sign(nudge) === Math.sign(decision.nudge)) return { kind: 'hold' };
+  const largest = Math.sign(decision.nudge) * maxNudge;
+  return { kind: 'rate', nudge: largest, playbackRate: nudgedRate(roomRate, largest) };
 }
 
 /**

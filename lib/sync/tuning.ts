@@ -58,6 +58,17 @@ export const STRUGGLE_SEEK_SEC = 5;
  * "Event orders"); a quarter second is about where a person notices the lips.
  */
 export const STRUGGLE_UNNUDGEABLE_SEEK_SEC = 0.25;
+
+/**
+ * A change back to the room's rate that costs the playing element at least this much media time
+ * (s; the learned `nudgeEnd` latency) makes the loop nudge with as few changes as can be: a nudge
+ * starts at its largest, is not raised on the way, and ends that much ahead so the change back
+ * lands level (lib/sync/machine.ts `costlyNudge`). WebKitGTK on a loaded machine: 15–50 ms a
+ * change, and its nudges, raised tick by tick, each lost what the last had gained (docs/sync.md).
+ */
+export const RATE_CHANGE_COSTLY_SEC = 0.012;
+/** Readings after one of the loop's rate changes over which its cost is measured (their median). */
+export const RATE_COST_READINGS = 3;
 /**
  * The steady loop decides on the median drift of the last DRIFT_MEDIAN_OF consecutive measurements
  * (~0.5 s at a tick per 100 ms), not on the last one: Firefox's currentTime is the position its

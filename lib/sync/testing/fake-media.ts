@@ -22,6 +22,8 @@ export class FakeMedia extends EventTarget implements MediaLike {
   runDelayMs = 0;
   /** How long (ms) the clock stands still when the rate changes away from 1 while playing (Chromium's time-stretch start-up). */
   rateStepMs = 0;
+  /** How long (ms) the clock stands still at every rate change while playing, either way (WebKitGTK on a loaded machine). */
+  rateChangeStallMs = 0;
   /**
    * How far (ms of playback) the pipeline really ran past the currentTime reported at a pause: the
    * element resumes from there unless it was seeked while paused (Chromium, audio still in flight).
@@ -188,6 +190,7 @@ export class FakeMedia extends EventTarget implements MediaLike {
     if (this.isPaused) this.rateSetWhilePaused = true;
     const policyPauses = this.admittedSound && !this.isPaused && !this.isMuted && !this.gesture;
     if (this.rate === 1 && !this.isPaused) this.runsAtMs = Math.max(this.runsAtMs, Date.now() + this.rateStepMs);
+    if (!this.isPaused && this.rateChangeStallMs > 0) this.runsAtMs = Math.max(this.runsAtMs, Date.now()) + this.rateChangeStallMs;
     this.rate = value;
     this.queue('ratechange');
     if (policyPauses) {
