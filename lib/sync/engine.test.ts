@@ -415,6 +415,15 @@ describe('the correction loop', () => {
     expect(seeks(media)).toBe(seeksBefore);
   });
 
+  it('does not take a loss far beyond what a rate change costs (a freeze in the same readings) for its cost', async () => {
+    const { media, engine } = await playingWithDrift(-0.06, (m) => {
+      m.rateChangeStallMs = 140;
+    });
+    await elapse(6000, media);
+    expect(rateChanges(media)).toBeGreaterThan(0);
+    expect(engine.debug().latencySec.nudgeEnd).toBeLessThanOrEqual(0.08);
+  });
+
   it('publishes the room rate, not the nudged one, when the user acts during a nudge', async () => {
     const { media, transport } = await playingWithDrift(-0.06);
     await elapse(400, media);

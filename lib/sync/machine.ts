@@ -50,6 +50,7 @@ import {
   DRIFT_MEDIAN_OF,
   JUMP_WINDOW_MS,
   NO_SEEK_CATCH_UP_MAX_SEC,
+  RATE_CHANGE_COST_MAX_SEC,
   RATE_CHANGE_COSTLY_SEC,
   RATE_COST_READINGS,
   RECOVERY_COOLDOWN_MS,
@@ -1032,14 +1033,16 @@ function track(r: Run): void {
  * Learns what the loop's last rate change cost the element (`nudgeStart` away from the room's rate,
  * `nudgeEnd` back to it; s of media): where the drift should be now from the reading at the change
  * and the nudge since, minus the median drift of the readings after it (`drift`), once
- * RATE_COST_READINGS of them smooth a coarse clock (Firefox's reads ±20 ms).
+ * RATE_COST_READINGS of them smooth a coarse clock (Firefox's reads ±20 ms). A loss beyond
+ * RATE_CHANGE_COST_MAX_SEC is something else (a freeze) and is not learned.
  */
 function learnRateChangeCost(r: Run, drift: number, readings: number): void {
   const changed = r.s.rateChanged;
   if (!changed || readings < RATE_COST_READINGS) return;
   r.s.rateChanged = null;
   const expected = changed.driftSec + (changed.nudge * r.s.roomRate * (r.now - changed.atMs)) / 1000;
-  r.s.latencies.learn(changed.nudge === 0 ? 'nudgeEnd' : 'nudgeStart', expected - drift);
+  const cost = expected - drift;
+  if (cost <= RATE_CHANGE_COST_MAX_SEC) r.s.latencies.learn(changed.nudge === 0 ? 'nudgeEnd' : 'nudgeStart', cost);
 }
 
 /**

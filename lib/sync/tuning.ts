@@ -67,6 +67,12 @@ export const STRUGGLE_UNNUDGEABLE_SEEK_SEC = 0.25;
  * change, and its nudges, raised tick by tick, each lost what the last had gained (docs/sync.md).
  */
 export const RATE_CHANGE_COSTLY_SEC = 0.012;
+/**
+ * A loss after a rate change larger than this (s) is not the change's cost but something else in
+ * the same readings (a freeze, a starved page) and is not learned: a cost learned from a 0.5 s
+ * freeze ended a nudge 0.5 s ahead of the room (the bench with WebKitGTK, 2026-12-08).
+ */
+export const RATE_CHANGE_COST_MAX_SEC = 0.08;
 /** Readings after one of the loop's rate changes over which its cost is measured (their median). */
 export const RATE_COST_READINGS = 3;
 /**
