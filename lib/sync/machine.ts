@@ -991,7 +991,7 @@ function track(r: Run): void {
   // of the recent ones, each carried to now by the nudge in force (which moves the drift steadily).
   const moving = phase.nudge * r.s.roomRate;
   const drift = acquiring ? measured : medianOf(phase.lastMeasure.recent.map(([atMs, driftSec]) => driftSec + (moving * (r.now - atMs)) / 1000));
-  learnRateChangeCost(r, drift, phase.lastMeasure.recent.length);
+  learnRateChangeCost(r, drift, phase.lastMeasure.recent);
   const costSec = rateChangeCostSec(r);
   // Where each rate change costs the element its clock for a moment (WebKitGTK), a nudge in force
   // ends that much ahead, so that the change back lands level, and as few changes as can be are made:
@@ -1033,12 +1033,19 @@ function track(r: Run): void {
  * Learns what the loop's last rate change cost the element (`nudgeStart` away from the room's rate,
  * `nudgeEnd` back to it; s of media): where the drift should be now from the reading at the change
  * and the nudge since, minus the median drift of the readings after it (`drift`), once
- * RATE_COST_READINGS of them smooth a coarse clock (Firefox's reads ±20 ms). A loss beyond
+ * RATE_COST_READINGS of them smooth a coarse clock (Firefox's reads ±20 ms). Only readings taken
+ * one after the other since the change count (`recent` starts at it): a seek, a new room status or
+ * a freeze between starts them afresh, and the change is then not measured. A loss beyond
  * RATE_CHANGE_COST_MAX_SEC is something else (a freeze) and is not learned.
  */
-function learnRateChangeCost(r: Run, drift: number, readings: number): void {
+function learnRateChangeCost(r: Run, drift: number, recent: ReadonlyArray<readonly [number, number]>): void {
   const changed = r.s.rateChanged;
-  if (!changed || readings < RATE_COST_READINGS) return;
+  if (!changed) return;
+  if (recent[0]?.[0] !== changed.atMs) {
+    r.s.rateChanged = null;
+    return;
+  }
+  if (recent.length < RATE_COST_READINGS) return;
   r.s.rateChanged = null;
   const expected = changed.driftSec + (changed.nudge * r.s.roomRate * (r.now - changed.atMs)) / 1000;
   const cost = expected - drift;
