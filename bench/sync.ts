@@ -391,7 +391,10 @@ async function openEngineClient(engine: OtherEngine, opts: { origin: string; tok
     },
     clickPlay: async () => {
       // From outside the player onto it: a pointer already resting on the video would not move.
+      // Each in the viewport first: WebKitWebDriver refuses a move to what lies outside it.
+      await tab.run(`document.querySelector('[data-testid="ws-state"]').scrollIntoView({ block: 'center' });`);
       await tab.hover('[data-testid="ws-state"]');
+      await tab.run(`document.querySelector('[data-testid="player"]').scrollIntoView({ block: 'center' });`);
       await tab.hover('[data-testid="player"]');
       await tab.click('[data-testid="player-play"]');
     },

@@ -310,146 +310,153 @@ async function enginePlays(page: EnginePage): Promise<boolean> {
 }
 
 for (const engine of EVENING_ENGINES) {
-  test(`${engine}: an evening as a newcomer: a guest by the share link in step, subtitles, signs up from the hall, danmaku and chat, signs in, creates a room and adds an MP4 without Range, ${EVENING_FORMATS[engine].join(' and ')} through the form, switching between them with a Chromium friend`, async ({ app, media, actors }, testInfo) => {
-    test.setTimeout(180_000);
-    expect(engineInstalled(engine), `${engine} is not installed: node scripts/prerequisites.mjs installs it`).toBe(true);
-    const plainHost = await startPlainHost(path.join(__dirname, 'media'), PROXY_MEDIA_HOST);
-    const friend = await actors.user('f');
-    await showSyncDebug(friend.context);
-    const roomId = await app.api.createRoom(friend.token!, uniqueName(`${engine.slice(0, 2)}ev`));
-    const movieId = await app.api.pushMovie(friend.token!, roomId, {
-      url: `${media.url}/mp4/clip.mp4`,
-      name: 'Subtitled clip',
-      subtitles: { SRT: { url: `${media.url}/subs/clip.srt`, type: 'srt' } },
-    });
-    await app.api.setCurrent(friend.token!, roomId, movieId);
-    const cinema = new CinemaPage(friend.page, app.origin);
-    await cinema.goto(roomId);
-    await expect.poll(async () => isPlaying(await sampleMedia(friend.page)), { timeout: 20_000 }).toBe(true);
-
-    const browser = await launchEngine(engine);
-    let page: EnginePage | null = null;
-    try {
-      page = await browser.newPage();
-      const other = page;
-      const username = uniqueName(`${engine.slice(0, 2)}n`);
-      /** The movie is the friend's current one, plays in the engine, and the friend plays in step with it. */
-      const expectBothPlay = async (name: string) => {
-        await expect(cinema.currentMovieName).toContainText(name, { timeout: 15_000 });
-        await expect.poll(() => enginePlays(other), { timeout: 30_000, message: `${name} plays in ${engine}` }).toBe(true);
-        const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
-        await expect.poll(gap, { timeout: 30_000, message: `${name}: the friend plays in step with ${engine}` }).toBeLessThan(0.3);
-      };
-
-      await test.step('a visitor opens the share link and watches as a guest, in step with the room', async () => {
-        // The sync record without its overlay (docs/sync.md "Debugging"): the overlay's lines change
-        // every step and move what is under it.
-        await other.goto(webUrl(app.origin, '/'));
-        await other.run(`localStorage.setItem('debug', 'sync-record');`);
-        await other.goto(webUrl(app.origin, `/joinRoom/${roomId}`));
-        await expect.poll(() => shows(other, '[data-testid="guest-banner"]'), { timeout: 15_000, message: 'the guest banner shows' }).toBe(true);
-        const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
-        await expect.poll(gap, { timeout: 30_000, message: `${engine}'s guest should play in step with the room` }).toBeLessThan(0.3);
+  // WebKitGTK's web process at times stops answering WebDriver at the switch from the MP4 to HLS
+  // (2 runs of 9 here on 2026-12-08, with the sync engine of before that day's changes as well, and
+  // once in a fresh-clone run): a browser hang, not the room's, so WebKitGTK's evening gets one more
+  // try; a second failure fails it (docs/browsers.md "Known gaps").
+  test.describe(`${engine}'s evening`, () => {
+    if (engine === 'webkit') test.describe.configure({ retries: 1 });
+    test(`${engine}: an evening as a newcomer: a guest by the share link in step, subtitles, signs up from the hall, danmaku and chat, signs in, creates a room and adds an MP4 without Range, ${EVENING_FORMATS[engine].join(' and ')} through the form, switching between them with a Chromium friend`, async ({ app, media, actors }, testInfo) => {
+      test.setTimeout(180_000);
+      expect(engineInstalled(engine), `${engine} is not installed: node scripts/prerequisites.mjs installs it`).toBe(true);
+      const plainHost = await startPlainHost(path.join(__dirname, 'media'), PROXY_MEDIA_HOST);
+      const friend = await actors.user('f');
+      await showSyncDebug(friend.context);
+      const roomId = await app.api.createRoom(friend.token!, uniqueName(`${engine.slice(0, 2)}ev`));
+      const movieId = await app.api.pushMovie(friend.token!, roomId, {
+        url: `${media.url}/mp4/clip.mp4`,
+        name: 'Subtitled clip',
+        subtitles: { SRT: { url: `${media.url}/subs/clip.srt`, type: 'srt' } },
       });
+      await app.api.setCurrent(friend.token!, roomId, movieId);
+      const cinema = new CinemaPage(friend.page, app.origin);
+      await cinema.goto(roomId);
+      await expect.poll(async () => isPlaying(await sampleMedia(friend.page)), { timeout: 20_000 }).toBe(true);
 
-      await test.step('the guest picks the SRT subtitle in the settings menu and sees its line', async () => {
-        // A click that lands while the control bar is still fading in may only show it (Firefox,
-        // CI 2026-12-08: the menu never opened): as a person does, press again until the menu shows.
-        const menuOpen = () => other.run<boolean>(`const menu = document.querySelector('media-settings-menu'); return Boolean(menu) && !menu.hasAttribute('hidden');`);
-        for (let attempt = 0; attempt < 3 && !(await menuOpen()); attempt += 1) {
-          await other.hover('[data-testid="player"]');
-          await other.click('[data-testid="player-settings"]');
-          await expect.poll(menuOpen, { timeout: 3000 }).toBe(true).catch(() => undefined);
-        }
-        await other.clickFound(menuItem('menuitem', 'Subtitles'));
-        await other.clickFound(menuItem('menuitemradio', 'SRT'));
-        const line = () =>
-          other.run<string>(`
-            const video = document.querySelector('video[data-testid="player-video"]');
-            const showing = Array.from(video.textTracks).find((track) => track.mode === 'showing');
-            return showing ? showing.label + ': ' + Array.from(showing.activeCues || [], (cue) => cue.text).join('|') : 'none';`);
-        await expect.poll(line, { timeout: 10_000, message: `${engine} shows the SRT line` }).toBe('SRT: Hello from <i>SRT</i>');
-        // Closed with Escape, as a person does, before anything else is clicked.
-        await other.press('Escape');
-        await expect.poll(() => other.run<boolean>(`return document.querySelector('media-settings-menu').hasAttribute('hidden');`), { timeout: 10_000, message: 'the settings menu closes' }).toBe(true);
-      });
+      const browser = await launchEngine(engine);
+      let page: EnginePage | null = null;
+      try {
+        page = await browser.newPage();
+        const other = page;
+        const username = uniqueName(`${engine.slice(0, 2)}n`);
+        /** The movie is the friend's current one, plays in the engine, and the friend plays in step with it. */
+        const expectBothPlay = async (name: string) => {
+          await expect(cinema.currentMovieName).toContainText(name, { timeout: 15_000 });
+          await expect.poll(() => enginePlays(other), { timeout: 30_000, message: `${name} plays in ${engine}` }).toBe(true);
+          const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
+          await expect.poll(gap, { timeout: 30_000, message: `${name}: the friend plays in step with ${engine}` }).toBeLessThan(0.3);
+        };
 
-      await test.step('the guest registers from the hall and is back in the room as a member; danmaku and chat go both ways', async () => {
-        await other.click('[data-testid="guest-register"]');
-        await expect.poll(() => shows(other, '[data-testid="page-register"]'), { timeout: 15_000 }).toBe(true);
-        await other.type('[data-testid="register-username"]', username);
-        await other.type('[data-testid="register-password"]', USER_PASSWORD);
-        await other.type('[data-testid="register-password-confirm"]', USER_PASSWORD);
-        await other.click('[data-testid="register-submit"]');
-        await expect.poll(() => shows(other, '[data-testid="header-username"]', username), { timeout: 15_000, message: 'signed up' }).toBe(true);
-        await expect.poll(() => other.run<string | null>(`const page = document.querySelector('[data-testid="page-cinema"]'); return page && page.getAttribute('data-room-id');`), { timeout: 15_000 }).toBe(roomId);
-        await expect.poll(() => shows(other, '[data-testid="ws-state"][data-state="open"]'), { timeout: 15_000 }).toBe(true);
-        await cinema.sendChat('hello as danmaku');
-        await expect.poll(() => shows(other, '[data-testid="chat-message"]', 'hello as danmaku'), { timeout: 10_000, message: `${engine} shows the friend's line in the chat` }).toBe(true);
-        await expect.poll(() => shows(other, '[data-testid="danmaku-layer"]', 'hello as danmaku'), { timeout: 10_000, message: `${engine} shows the friend's line as danmaku` }).toBe(true);
-        await other.type('[data-testid="chat-input"]', `hello from ${engine}`);
-        await other.click('[data-testid="chat-send"]');
-        await expect(cinema.chatMessages.last()).toContainText(`${username}: hello from ${engine}`);
-      });
-
-      let ownRoomId = '';
-      await test.step('signs out from the user menu, signs in from the header, and creates a room of their own from the home page', async () => {
-        await other.click('[data-testid="header-username"]');
-        await other.click('[data-testid="user-menu-sign-out"]');
-        // Signed out, the app goes home (hooks/use-sign-out.ts); the person then presses "Log in".
-        await expect.poll(() => shows(other, '[data-testid="page-home"]'), { timeout: 15_000, message: 'home after signing out' }).toBe(true);
-        // "Signed out" sits over the header's middle for a few seconds; the person waits for it to go.
-        await expect.poll(() => other.run<number>(`return document.querySelectorAll('[data-sonner-toast]').length;`), { timeout: 15_000, message: 'the toast goes' }).toBe(0);
-        await other.click('[data-testid="nav-login"]');
-        await expect.poll(() => shows(other, '[data-testid="page-login"]'), { timeout: 15_000, message: 'the sign-in form' }).toBe(true);
-        await other.type('[data-testid="login-username"]', username);
-        await other.type('[data-testid="login-password"]', USER_PASSWORD);
-        await other.click('[data-testid="login-submit"]');
-        await expect.poll(() => shows(other, '[data-testid="header-username"]', username), { timeout: 15_000, message: 'signed in' }).toBe(true);
-        await other.clickFound(`return document.querySelector('[data-testid="page-home"] a[href$="/createRoom/"]') || document.querySelector('[data-testid="page-home"] a[href$="/createRoom"]');`);
-        await expect.poll(() => shows(other, '[data-testid="page-createRoom"]'), { timeout: 15_000, message: 'the create room form' }).toBe(true);
-        await other.type('[data-testid="create-room-name"]', uniqueName(`${engine} night`));
-        await other.click('[data-testid="create-room-submit"]');
-        await expect.poll(async () => (ownRoomId = (await other.run<string | null>(`const page = document.querySelector('[data-testid="page-cinema"]'); return page && page.getAttribute('data-room-id');`)) ?? ''), { timeout: 15_000 }).toMatch(/^[0-9a-f]{32}$/);
-      });
-
-      await test.step('the friend joins the new room; the first movie added through the form plays at once for both, from a host without Range', async () => {
-        await app.api.joinRoom(friend.token!, ownRoomId);
-        await cinema.goto(ownRoomId);
-        await cinema.waitConnected();
-        await pushThroughForm(other, 'Plain MP4', `${plainHost.url}/mp4/clip.mp4?fresh=${uniqueName('p')}`);
-        await expectBothPlay('Plain MP4');
-      });
-
-      const formats = [
-        { name: 'FLV clip', url: `${media.url}/flv/clip.flv` },
-        { name: 'DASH clip', url: `${media.url}/dash/manifest.mpd` },
-        { name: 'HLS clip', url: `${media.url}/clip/index.m3u8` },
-      ].filter((movie) => EVENING_FORMATS[engine].includes(movie.name.split(' ')[0]));
-      for (const movie of formats) await pushThroughForm(other, movie.name, movie.url);
-      await other.run(`window.__logs = []; for (const level of ['error', 'warn', 'log']) { const original = console[level]; console[level] = (...args) => { window.__logs.push(level + ' ' + args.map(String).join(' ').slice(0, 300)); original.apply(console, args); }; } const v = document.querySelector('video[data-testid="player-video"]'); v.addEventListener('error', () => window.__logs.push('element error ' + v.error.code + ' ' + v.error.message));`);
-      for (const movie of formats) {
-        await test.step(`switches the room to ${movie.name} from its row's menu: it plays in ${engine} and in step for the friend`, async () => {
-          await other.clickFound(`return document.querySelector('[data-testid="movie-item"][data-movie-id="' + Array.from(document.querySelectorAll('[data-testid="movie-item"]')).find((item) => item.textContent.includes(${JSON.stringify(movie.name)})).dataset.movieId + '"] [data-testid="movie-actions"]');`);
-          await expect.poll(() => other.run<boolean>(`return Array.from(document.querySelectorAll('[data-testid="movie-actions"]')).some((button) => button.getAttribute('aria-expanded') === 'true' && button.getAttribute('aria-label').includes(arguments[0]));`, movie.name), { timeout: 10_000, message: `${movie.name}'s menu opens` }).toBe(true);
-          await other.click('[data-testid="movie-play"]');
-          await expectBothPlay(movie.name);
+        await test.step('a visitor opens the share link and watches as a guest, in step with the room', async () => {
+          // The sync record without its overlay (docs/sync.md "Debugging"): the overlay's lines change
+          // every step and move what is under it.
+          await other.goto(webUrl(app.origin, '/'));
+          await other.run(`localStorage.setItem('debug', 'sync-record');`);
+          await other.goto(webUrl(app.origin, `/joinRoom/${roomId}`));
+          await expect.poll(() => shows(other, '[data-testid="guest-banner"]'), { timeout: 15_000, message: 'the guest banner shows' }).toBe(true);
+          const gap = async () => playingGap(await sampleMedia(friend.page), await sampleEngine(other));
+          await expect.poll(gap, { timeout: 30_000, message: `${engine}'s guest should play in step with the room` }).toBeLessThan(0.3);
         });
+
+        await test.step('the guest picks the SRT subtitle in the settings menu and sees its line', async () => {
+          // A click that lands while the control bar is still fading in may only show it (Firefox,
+          // CI 2026-12-08: the menu never opened): as a person does, press again until the menu shows.
+          const menuOpen = () => other.run<boolean>(`const menu = document.querySelector('media-settings-menu'); return Boolean(menu) && !menu.hasAttribute('hidden');`);
+          for (let attempt = 0; attempt < 3 && !(await menuOpen()); attempt += 1) {
+            await other.hover('[data-testid="player"]');
+            await other.click('[data-testid="player-settings"]');
+            await expect.poll(menuOpen, { timeout: 3000 }).toBe(true).catch(() => undefined);
+          }
+          await other.clickFound(menuItem('menuitem', 'Subtitles'));
+          await other.clickFound(menuItem('menuitemradio', 'SRT'));
+          const line = () =>
+            other.run<string>(`
+              const video = document.querySelector('video[data-testid="player-video"]');
+              const showing = Array.from(video.textTracks).find((track) => track.mode === 'showing');
+              return showing ? showing.label + ': ' + Array.from(showing.activeCues || [], (cue) => cue.text).join('|') : 'none';`);
+          await expect.poll(line, { timeout: 10_000, message: `${engine} shows the SRT line` }).toBe('SRT: Hello from <i>SRT</i>');
+          // Closed with Escape, as a person does, before anything else is clicked.
+          await other.press('Escape');
+          await expect.poll(() => other.run<boolean>(`return document.querySelector('media-settings-menu').hasAttribute('hidden');`), { timeout: 10_000, message: 'the settings menu closes' }).toBe(true);
+        });
+
+        await test.step('the guest registers from the hall and is back in the room as a member; danmaku and chat go both ways', async () => {
+          await other.click('[data-testid="guest-register"]');
+          await expect.poll(() => shows(other, '[data-testid="page-register"]'), { timeout: 15_000 }).toBe(true);
+          await other.type('[data-testid="register-username"]', username);
+          await other.type('[data-testid="register-password"]', USER_PASSWORD);
+          await other.type('[data-testid="register-password-confirm"]', USER_PASSWORD);
+          await other.click('[data-testid="register-submit"]');
+          await expect.poll(() => shows(other, '[data-testid="header-username"]', username), { timeout: 15_000, message: 'signed up' }).toBe(true);
+          await expect.poll(() => other.run<string | null>(`const page = document.querySelector('[data-testid="page-cinema"]'); return page && page.getAttribute('data-room-id');`), { timeout: 15_000 }).toBe(roomId);
+          await expect.poll(() => shows(other, '[data-testid="ws-state"][data-state="open"]'), { timeout: 15_000 }).toBe(true);
+          await cinema.sendChat('hello as danmaku');
+          await expect.poll(() => shows(other, '[data-testid="chat-message"]', 'hello as danmaku'), { timeout: 10_000, message: `${engine} shows the friend's line in the chat` }).toBe(true);
+          await expect.poll(() => shows(other, '[data-testid="danmaku-layer"]', 'hello as danmaku'), { timeout: 10_000, message: `${engine} shows the friend's line as danmaku` }).toBe(true);
+          await other.type('[data-testid="chat-input"]', `hello from ${engine}`);
+          await other.click('[data-testid="chat-send"]');
+          await expect(cinema.chatMessages.last()).toContainText(`${username}: hello from ${engine}`);
+        });
+
+        let ownRoomId = '';
+        await test.step('signs out from the user menu, signs in from the header, and creates a room of their own from the home page', async () => {
+          await other.click('[data-testid="header-username"]');
+          await other.click('[data-testid="user-menu-sign-out"]');
+          // Signed out, the app goes home (hooks/use-sign-out.ts); the person then presses "Log in".
+          await expect.poll(() => shows(other, '[data-testid="page-home"]'), { timeout: 15_000, message: 'home after signing out' }).toBe(true);
+          // "Signed out" sits over the header's middle for a few seconds; the person waits for it to go.
+          await expect.poll(() => other.run<number>(`return document.querySelectorAll('[data-sonner-toast]').length;`), { timeout: 15_000, message: 'the toast goes' }).toBe(0);
+          await other.click('[data-testid="nav-login"]');
+          await expect.poll(() => shows(other, '[data-testid="page-login"]'), { timeout: 15_000, message: 'the sign-in form' }).toBe(true);
+          await other.type('[data-testid="login-username"]', username);
+          await other.type('[data-testid="login-password"]', USER_PASSWORD);
+          await other.click('[data-testid="login-submit"]');
+          await expect.poll(() => shows(other, '[data-testid="header-username"]', username), { timeout: 15_000, message: 'signed in' }).toBe(true);
+          await other.clickFound(`return document.querySelector('[data-testid="page-home"] a[href$="/createRoom/"]') || document.querySelector('[data-testid="page-home"] a[href$="/createRoom"]');`);
+          await expect.poll(() => shows(other, '[data-testid="page-createRoom"]'), { timeout: 15_000, message: 'the create room form' }).toBe(true);
+          await other.type('[data-testid="create-room-name"]', uniqueName(`${engine} night`));
+          await other.click('[data-testid="create-room-submit"]');
+          await expect.poll(async () => (ownRoomId = (await other.run<string | null>(`const page = document.querySelector('[data-testid="page-cinema"]'); return page && page.getAttribute('data-room-id');`)) ?? ''), { timeout: 15_000 }).toMatch(/^[0-9a-f]{32}$/);
+        });
+
+        await test.step('the friend joins the new room; the first movie added through the form plays at once for both, from a host without Range', async () => {
+          await app.api.joinRoom(friend.token!, ownRoomId);
+          await cinema.goto(ownRoomId);
+          await cinema.waitConnected();
+          await pushThroughForm(other, 'Plain MP4', `${plainHost.url}/mp4/clip.mp4?fresh=${uniqueName('p')}`);
+          await expectBothPlay('Plain MP4');
+        });
+
+        const formats = [
+          { name: 'FLV clip', url: `${media.url}/flv/clip.flv` },
+          { name: 'DASH clip', url: `${media.url}/dash/manifest.mpd` },
+          { name: 'HLS clip', url: `${media.url}/clip/index.m3u8` },
+        ].filter((movie) => EVENING_FORMATS[engine].includes(movie.name.split(' ')[0]));
+        for (const movie of formats) await pushThroughForm(other, movie.name, movie.url);
+        await other.run(`window.__logs = []; for (const level of ['error', 'warn', 'log']) { const original = console[level]; console[level] = (...args) => { window.__logs.push(level + ' ' + args.map(String).join(' ').slice(0, 300)); original.apply(console, args); }; } const v = document.querySelector('video[data-testid="player-video"]'); v.addEventListener('error', () => window.__logs.push('element error ' + v.error.code + ' ' + v.error.message));`);
+        for (const movie of formats) {
+          await test.step(`switches the room to ${movie.name} from its row's menu: it plays in ${engine} and in step for the friend`, async () => {
+            await other.clickFound(`return document.querySelector('[data-testid="movie-item"][data-movie-id="' + Array.from(document.querySelectorAll('[data-testid="movie-item"]')).find((item) => item.textContent.includes(${JSON.stringify(movie.name)})).dataset.movieId + '"] [data-testid="movie-actions"]');`);
+            await expect.poll(() => other.run<boolean>(`return Array.from(document.querySelectorAll('[data-testid="movie-actions"]')).some((button) => button.getAttribute('aria-expanded') === 'true' && button.getAttribute('aria-label').includes(arguments[0]));`, movie.name), { timeout: 10_000, message: `${movie.name}'s menu opens` }).toBe(true);
+            await other.click('[data-testid="movie-play"]');
+            await expectBothPlay(movie.name);
+          });
+        }
+        await other.screenshot(testInfo.outputPath(`${engine}-evening.png`));
+        // What a failure here would report of the engine (docs/sync.md "Debugging", `sync-record`).
+        expect(await engineSyncDebug(other)).toMatch(/^phase [a-z-]+ · drift/);
+      } catch (error) {
+        if (page) await page.screenshot(testInfo.outputPath(`${engine}-evening-failed.png`)).catch(() => undefined);
+        if (page) await testInfo.attach(`${engine}-sync-debug`, { body: await engineSyncDebug(page) });
+        if (page) await testInfo.attach(`${engine}-problem-and-console`, { body: await page.run<string>(`const problem = document.querySelector('[data-testid="player-problem"]'); const logs = (window.__logs || []).slice(-30).join('\\n'); const layer = document.querySelector('[data-testid="danmaku-layer"]'); return 'problem: ' + (problem ? problem.textContent : 'none') + '\\n' + logs + '\\n' + (layer ? JSON.stringify(layer.getBoundingClientRect()) + ' ' + layer.outerHTML.slice(0, 1500) : 'no layer');`).catch((e: unknown) => String(e)) });
+        await testInfo.attach('friend-sync-debug', { body: await syncDebugText(friend.page) });
+        throw error;
+      } finally {
+        await browser.close();
+        await plainHost.close();
       }
-      await other.screenshot(testInfo.outputPath(`${engine}-evening.png`));
-      // What a failure here would report of the engine (docs/sync.md "Debugging", `sync-record`).
-      expect(await engineSyncDebug(other)).toMatch(/^phase [a-z-]+ · drift/);
-    } catch (error) {
-      if (page) await page.screenshot(testInfo.outputPath(`${engine}-evening-failed.png`)).catch(() => undefined);
-      if (page) await testInfo.attach(`${engine}-sync-debug`, { body: await engineSyncDebug(page) });
-      if (page) await testInfo.attach(`${engine}-problem-and-console`, { body: await page.run<string>(`const problem = document.querySelector('[data-testid="player-problem"]'); const logs = (window.__logs || []).slice(-30).join('\\n'); const layer = document.querySelector('[data-testid="danmaku-layer"]'); return 'problem: ' + (problem ? problem.textContent : 'none') + '\\n' + logs + '\\n' + (layer ? JSON.stringify(layer.getBoundingClientRect()) + ' ' + layer.outerHTML.slice(0, 1500) : 'no layer');`).catch((e: unknown) => String(e)) });
-      await testInfo.attach('friend-sync-debug', { body: await syncDebugText(friend.page) });
-      throw error;
-    } finally {
-      await browser.close();
-      await plainHost.close();
-    }
-    expect(friend.errors).toEqual([]);
+      expect(friend.errors).toEqual([]);
+    });
   });
 }
 

@@ -333,8 +333,6 @@ export async function launchWebKit({ soundAllowed = false }: EngineOptions = {})
           await session.actions().sendKeys(key === 'Escape' ? Key.ESCAPE : Key.ENTER).perform();
         },
         async hover(css) {
-          // Brought into the viewport first: WebKitWebDriver refuses a move to what lies outside it.
-          await session.executeScript(`document.querySelector(arguments[0]).scrollIntoView({ block: 'center', inline: 'nearest' });`, css);
           await session.actions().move({ origin: await session.findElement(By.css(css)) }).perform();
         },
         async resize(width, height) {
