@@ -44,7 +44,10 @@ const VERBOSE = process.argv.includes('--verbose');
  * Budgets in KB of gzip JavaScript: home and the viewing hall (to its first frame), every
  * other screen OTHER_BUDGET. The hall's grew from 320 as features landed, each time by what it
  * measured (docs/benchmarks.md "Size budget"), to 332.6; then down to 300.1; then to 300.5; then
- * to 300.9; then to 301.2; then to 301.3 (measured 301.25 on 2026-12-08, from 301.14: the speed
+ * to 300.9; then to 301.2; then to 301.3; then to 301.8 (measured 301.74 on 2026-12-08, from
+ * 301.25: the autoplay policy's pause of a start with sound that no gesture allowed, a catch-up
+ * start's learned latency and the learned cost of a rate change; docs/browsers.md "No browser moves
+ * the room", docs/sync.md "Latencies"). 301.3 was (measured 301.25 on 2026-12-08, from 301.14: the speed
  * menu's redraw that asks for no rate and an own seek's late `seeked`, docs/browsers.md "No browser
  * moves the room"). 301.2 was (measured 301.1 on 2026-12-07, from 300.8: the machine's rule for a pause
  * or play the element already undid and the speed menu that shows the room's rate, not split
@@ -80,7 +83,7 @@ const VERBOSE = process.argv.includes('--verbose');
  * does with a menu tap and a form sent before it has hydrated, components/layout/early-input.ts,
  * which keeps a password out of the address).
  */
-const BUDGETS = { home: 152.2, cinema: 301.3 };
+const BUDGETS = { home: 152.2, cinema: 301.8 };
 const OTHER_BUDGET = 190;
 
 /**
