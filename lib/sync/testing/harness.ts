@@ -75,13 +75,19 @@ export async function readyMedia(options: { buffered?: boolean } = {}): Promise<
   return media;
 }
 
-/** A loaded element whose engine follows a playing room (at 10 s, rate 1) from `Date.now()` and has run steadily for 1.5 s. */
-export async function playingSteadily(prepare: (media: FakeMedia) => void = () => undefined): Promise<{ media: FakeMedia; engine: SyncEngine; transport: RecordingTransport }> {
+/**
+ * A loaded element whose engine (with `options`) follows a playing room (at 10 s, rate 1) from
+ * `Date.now()` and has run steadily for 1.5 s.
+ */
+export async function playingSteadily(
+  prepare: (media: FakeMedia) => void = () => undefined,
+  options: Partial<SyncEngineOptions> = {},
+): Promise<{ media: FakeMedia; engine: SyncEngine; transport: RecordingTransport }> {
   const media = await readyMedia();
   // What the element models besides Chromium's latencies (e.g. `holdsCurrentData`), from its first seek.
   prepare(media);
   const transport = new RecordingTransport();
-  const engine = makeEngine(media, transport);
+  const engine = makeEngine(media, transport, options);
   engine.onRemoteStatus({ isPlaying: true, currentTime: 10, playbackRate: 1 });
   await elapse(1500, media);
   return { media, engine, transport };
